@@ -1,0 +1,15 @@
+"""hanasim: simulate the rules of traditional Japanese card games and measure them.
+
+>>> import hanasim
+>>> df = hanasim.simulate("toppa", rounds=100_000, seed=1)   # doctest: +SKIP
+"""
+from importlib.metadata import PackageNotFoundError, version as _version
+
+try:
+    __version__ = _version("hanasim")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0+unknown"
+
+from .api import available_games, rules_table, simulate  # noqa: E402
+
+__all__ = ["simulate", "available_games", "rules_table", "__version__"]

@@ -1,0 +1,153 @@
+"""Decks as data.
+
+A deck is a set of at most 64 cards; a card is a small integer (its index in the deck) and a set of
+cards is a uint64 bitmask with bit ``i`` for card ``i``.  Every per-card fact the rules need lives in
+a plain numpy array so that kernels can take it as an argument: ``month`` (the suit, 1-based),
+``kind`` (bright, animal, ribbon, chaff), ``points`` and ``flags`` (sub-kinds such as poetry ribbon
+or rain man).  Games never hard-code card numbers; they ask the deck for masks by flag or month.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Card kinds.  The order is the one of the seed tables (bright, animal, ribbon, chaff).
+BRIGHT, ANIMAL, RIBBON, CHAFF = 0, 1, 2, 3
+KIND_NAMES = ("bright", "animal", "ribbon", "chaff")
+
+# Sub-kind flags (bit values), used to build yaku masks.
+POETRY = 1 << 0      # poetry ribbon (pine, plum, cherry)
+BLUE = 1 << 1        # blue ribbon (peony, chrysanthemum, maple)
+PLAIN = 1 << 2       # plain ribbon (wisteria, iris, bush clover, willow)
+RAIN_MAN = 1 << 3    # willow bright (Ono no Michikaze)
+BOAR = 1 << 4
+DEER = 1 << 5
+BUTTERFLY = 1 << 6
+SAKE_CUP = 1 << 7
+WILLOW = 1 << 8      # any willow card ("strong cards" in Toppa)
+
+FLAG_NAMES = {
+    "poetry": POETRY, "blue": BLUE, "plain": PLAIN, "rain_man": RAIN_MAN, "boar": BOAR,
+    "deer": DEER, "butterfly": BUTTERFLY, "sake_cup": SAKE_CUP, "willow": WILLOW,
+}
+
+# Toppa card points (seed 000, "Counting the Card Points"): chaff is worth 0.
+TOPPA_POINTS = {BRIGHT: 20, ANIMAL: 10, RIBBON: 5, CHAFF: 0}
+
+MONTH_NAMES = ("pine", "plum", "cherry", "wisteria", "iris", "peony", "bush_clover",
+               "susuki", "chrysanthemum", "maple", "willow", "paulownia")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck as parallel per-card arrays (all of length ``n``).
+
+    Attributes
+    ----------
+    name : str
+    names : tuple of str, one human-readable name per card.
+    month : int8[n], 1-based month (suit) of each card.
+    kind : int8[n], BRIGHT / ANIMAL / RIBBON / CHAFF.
+    flags : int32[n], OR of the sub-kind flags above.
+    points : int16[n], card points under the deck's usual scoring.
+    """
+
+    name: str
+    names: tuple
+    month: np.ndarray
+    kind: np.ndarray
+    flags: np.ndarray
+    points: np.ndarray
+    n_months: int = field(default=12)
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    def mask(self, cards) -> np.uint64:
+        """Bitmask of an iterable of card indices."""
+        m = 0
+        for c in cards:
+            m |= 1 << int(c)
+        return np.uint64(m)
+
+    def cards_where(self, selector) -> np.ndarray:
+        return np.flatnonzero(selector)
+
+    def kind_mask(self, kind: int) -> np.uint64:
+        return self.mask(self.cards_where(self.kind == kind))
+
+    def flag_mask(self, flag: int) -> np.uint64:
+        return self.mask(self.cards_where((self.flags & flag) != 0))
+
+    def month_masks(self) -> np.ndarray:
+        """uint64[n_months + 1]; entry m is the mask of month m (entry 0 is empty)."""
+        out = np.zeros(self.n_months + 1, dtype=np.uint64)
+        for m in range(1, self.n_months + 1):
+            out[m] = self.mask(self.cards_where(self.month == m))
+        return out
+
+    def cards_of(self, mask) -> list:
+        """Card indices in a bitmask, ascending."""
+        mask = int(mask)
+        return [i for i in range(self.n) if mask >> i & 1]
+
+    def describe(self, mask) -> str:
+        return ", ".join(self.names[i] for i in self.cards_of(mask))
+
+    def card(self, name: str) -> int:
+        """Index of the card called ``name`` (as in ``names``)."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(f"no card named {name!r} in the {self.name} deck") from None
+
+
+def _build(name, rows, points_of_kind, n_months=12) -> Deck:
+    names, month, kind, flags = [], [], [], []
+    for card_name, m, k, f in rows:
+        names.append(card_name)
+        month.append(m)
+        kind.append(k)
+        flags.append(f)
+    kind_arr = np.array(kind, dtype=np.int8)
+    pts = np.array([points_of_kind[k] for k in kind], dtype=np.int16)
+    return Deck(name=name, names=tuple(names), month=np.array(month, dtype=np.int8),
+                kind=kind_arr, flags=np.array(flags, dtype=np.int32), points=pts,
+                n_months=n_months)
+
+
+def standard_hanafuda(points_of_kind=None) -> Deck:
+    """The standard 48-card hanafuda deck, four cards a month, highest card first.
+
+    Card ``4*(month-1) + j``.  Willow (month 11) holds the rain man (bright), the swallow
+    (animal), a plain ribbon and the lightning card (chaff); the sake cup is an animal.
+    """
+    points_of_kind = points_of_kind or TOPPA_POINTS
+    B, A, R, C = BRIGHT, ANIMAL, RIBBON, CHAFF
+    spec = [
+        # month, (name, kind, flags) x 4
+        (1, [("crane", B, 0), ("poetry_ribbon", R, POETRY), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (2, [("bush_warbler", A, 0), ("poetry_ribbon", R, POETRY), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (3, [("curtain", B, 0), ("poetry_ribbon", R, POETRY), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (4, [("cuckoo", A, 0), ("ribbon", R, PLAIN), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (5, [("bridge", A, 0), ("ribbon", R, PLAIN), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (6, [("butterflies", A, BUTTERFLY), ("blue_ribbon", R, BLUE), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (7, [("boar", A, BOAR), ("ribbon", R, PLAIN), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (8, [("moon", B, 0), ("geese", A, 0), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (9, [("sake_cup", A, SAKE_CUP), ("blue_ribbon", R, BLUE), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (10, [("deer", A, DEER), ("blue_ribbon", R, BLUE), ("chaff1", C, 0), ("chaff2", C, 0)]),
+        (11, [("rain_man", B, RAIN_MAN), ("swallow", A, 0), ("ribbon", R, PLAIN), ("lightning", C, 0)]),
+        (12, [("phoenix", B, 0), ("chaff1", C, 0), ("chaff2", C, 0), ("chaff3", C, 0)]),
+    ]
+    rows = []
+    for m, cards in spec:
+        for card_name, k, f in cards:
+            if m == 11:
+                f |= WILLOW
+            rows.append((f"{MONTH_NAMES[m - 1]}.{card_name}", m, k, f))
+    return _build("hanafuda", rows, points_of_kind)
+
+
+HANAFUDA = standard_hanafuda()

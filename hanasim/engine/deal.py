@@ -1,0 +1,45 @@
+"""Dealing a shuffled deck into groups (hands, field) and the misdeal check."""
+import numpy as np
+from numba import njit
+
+from .bits import ZERO, bit, count
+
+
+@njit(cache=True)
+def deal(order, pattern, groups):
+    """Deal ``order[:len(pattern)]`` into ``groups`` (uint64 masks, zeroed here).
+
+    ``pattern[i]`` is the group that the i-th card off the deck goes to, so a game's attested
+    dealing order (e.g. 5 to the opponent, 4 to the table, 5 to the dealer, repeated) is data.
+    Returns the deck position of the first undealt card (the top of the draw pile).
+    """
+    for g in range(groups.shape[0]):
+        groups[g] = ZERO
+    for i in range(pattern.shape[0]):
+        groups[pattern[i]] |= bit(order[i])
+    return pattern.shape[0]
+
+
+@njit(cache=True)
+def holds_month_count(mask, month_masks, k):
+    """True if ``mask`` holds at least ``k`` cards of some month (k=4 is the misdeal check)."""
+    for m in range(1, month_masks.shape[0]):
+        if count(mask & month_masks[m]) >= k:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_misdeal(groups, misdeal_groups, month_masks, k):
+    for i in range(misdeal_groups.shape[0]):
+        if holds_month_count(groups[misdeal_groups[i]], month_masks, k):
+            return True
+    return False
+
+
+def rotate_pattern(pattern: np.ndarray, dealer: int, n_players: int) -> np.ndarray:
+    """Map a pattern written for dealer 0 (groups 0..n-1 are seats relative to the dealer)."""
+    out = pattern.copy()
+    seats = pattern < n_players
+    out[seats] = (pattern[seats] + dealer) % n_players
+    return out

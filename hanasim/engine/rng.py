@@ -1,0 +1,85 @@
+"""A small counter-seeded generator for kernels: SplitMix64 (Steele, Lea & Flood 2014).
+
+Every session of rounds gets its own stream, keyed by (user seed, session index), so a table
+depends only on the seed and the number of rounds: not on threads, chunk sizes or batch order.
+The state is one uint64 held in a 1-element array so kernels can advance it in place.
+SplitMix64 passes BigCrush; streams start at hashed, effectively random points of its 2**64
+cycle, so two sessions overlapping is as unlikely as a 64-bit collision.
+"""
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def stream_state(seed, index):
+    """Initial state of stream ``index`` for user seed ``seed`` (both uint64)."""
+    return mix64(np.uint64(seed) ^ mix64(np.uint64(index) * GOLDEN + GOLDEN))
+
+
+@njit(cache=True, inline="always")
+def next64(rng):
+    s = rng[0] + GOLDEN
+    rng[0] = s
+    return mix64(s)
+
+
+@njit(cache=True, inline="always")
+def below(rng, n):
+    """Uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift on 32 bits).
+
+    The bias is at most n / 2**32 (about 1e-8 for a 48-card deck): far below any interval.
+    """
+    return np.int64(((next64(rng) >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True, inline="always")
+def coin(rng):
+    return (next64(rng) >> np.uint64(63)) == np.uint64(1)
+
+
+@njit(cache=True)
+def shuffle(rng, cards):
+    """Fisher-Yates shuffle of ``cards`` in place, two 32-bit draws per 64-bit output."""
+    i = cards.shape[0] - 1
+    while i > 0:
+        r = next64(rng)
+        j = np.int64(((r & _LOW32) * np.uint64(i + 1)) >> _S32)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+        i -= 1
+        if i == 0:
+            break
+        j = np.int64(((r >> _S32) * np.uint64(i + 1)) >> _S32)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+        i -= 1
+
+
+def normalize_seed(seed) -> int:
+    """The one place a user's seed is checked: None draws a fresh one (and it is recorded)."""
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % (2**63))
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        if isinstance(seed, str) and seed.strip().lstrip("+").isdigit():
+            seed = int(seed)
+        else:
+            raise ValueError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
+    seed = int(seed)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be a whole number from 0 to 2**64-1, got {seed}")
+    return seed

@@ -1,0 +1,118 @@
+"""Table-driven yaku.
+
+Dekiyaku (yaku made from captured cards) are rows of two arrays built once per rule set:
+
+* ``masks[i] = (cond, required, counted)`` (uint64)
+* ``ints[i] = (cond_min, extra_from, base, per_extra, group)`` (int64)
+
+Row i scores when every card of ``required`` is captured and at least ``cond_min`` cards of
+``cond`` are; it is worth ``base + per_extra * (captured cards of counted - extra_from)``.
+Rows sharing a ``group >= 0`` are exclusive: they are sorted by value, best first, and only the
+first that scores counts (e.g. Toppa's bright yaku).  ``group = -1`` stacks.
+
+Teyaku (yaku held in the dealt hand) are rows ``(type, a, b, c, d, value, per_extra)``:
+
+* ``TEY_MONTHS``: at least ``b`` months with exactly ``a`` cards in hand; worth
+  ``value + per_extra * (months - b)`` (two triplets = 40 in Toppa's additive rule);
+* ``TEY_KINDS``: exactly ``(a, b, c, d)`` brights, animals, ribbons, chaff.
+"""
+import numpy as np
+from numba import njit
+
+from .bits import count
+
+# dekiyaku columns
+D_COND, D_REQUIRED, D_COUNTED = 0, 1, 2
+D_MIN, D_EXTRA_FROM, D_BASE, D_PER_EXTRA, D_GROUP = 0, 1, 2, 3, 4
+# teyaku columns and types
+T_TYPE, T_A, T_B, T_C, T_D, T_VALUE, T_PER_EXTRA = 0, 1, 2, 3, 4, 5, 6
+TEY_MONTHS, TEY_KINDS = 0, 1
+# teyaku combination rules
+COMBINE_ADD, COMBINE_HIGHEST = 0, 1
+
+
+@njit(cache=True)
+def dekiyaku(captured, masks, ints):
+    """Score of a captured pile and the bitmask of the rows that scored."""
+    total = 0
+    hits = 0
+    done_groups = 0
+    for i in range(masks.shape[0]):
+        g = ints[i, D_GROUP]
+        if g >= 0 and (done_groups >> g) & 1:
+            continue
+        req = masks[i, D_REQUIRED]
+        if (captured & req) != req:
+            continue
+        if count(captured & masks[i, D_COND]) < ints[i, D_MIN]:
+            continue
+        total += ints[i, D_BASE] + ints[i, D_PER_EXTRA] * (
+            count(captured & masks[i, D_COUNTED]) - ints[i, D_EXTRA_FROM])
+        hits |= 1 << i
+        if g >= 0:
+            done_groups |= 1 << g
+    return total, hits
+
+
+@njit(cache=True)
+def months_with(hand, month_masks, k):
+    n = 0
+    for m in range(1, month_masks.shape[0]):
+        if count(hand & month_masks[m]) == k:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def teyaku(hand, table, month_masks, kind_masks, combine):
+    """Value of the teyaku a hand holds (under ``combine``) and the bitmask of rows held."""
+    total = 0
+    best = 0
+    hits = 0
+    for i in range(table.shape[0]):
+        v = 0
+        if table[i, T_TYPE] == TEY_MONTHS:
+            n = months_with(hand, month_masks, table[i, T_A])
+            if n >= table[i, T_B]:
+                v = table[i, T_VALUE] + table[i, T_PER_EXTRA] * (n - table[i, T_B])
+        else:
+            if (count(hand & kind_masks[0]) == table[i, T_A]
+                    and count(hand & kind_masks[1]) == table[i, T_B]
+                    and count(hand & kind_masks[2]) == table[i, T_C]
+                    and count(hand & kind_masks[3]) == table[i, T_D]):
+                v = table[i, T_VALUE]
+        if v > 0:
+            hits |= 1 << i
+            total += v
+            if table[i, T_VALUE] > best:
+                best = table[i, T_VALUE]
+    if combine == COMBINE_HIGHEST:
+        return best, hits
+    return total, hits
+
+
+class DekiyakuTable:
+    """Builder for the dekiyaku arrays; rows are added by name in Python, once per rule set."""
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, name, cond, minimum, base, *, required=0, counted=None, extra_from=None,
+            per_extra=0, group=-1):
+        self.rows.append(dict(name=name, cond=int(cond), required=int(required),
+                              counted=int(cond if counted is None else counted),
+                              minimum=minimum,
+                              extra_from=minimum if extra_from is None else extra_from,
+                              base=base, per_extra=per_extra, group=group))
+        return self
+
+    def build(self):
+        """(names, masks uint64[n,3], ints int64[n,5]); exclusive groups sorted best first."""
+        order = sorted(range(len(self.rows)),
+                       key=lambda i: (self.rows[i]["group"] if self.rows[i]["group"] >= 0 else 10**6 + i,
+                                      -self.rows[i]["base"], i))
+        rows = [self.rows[i] for i in order]
+        masks = np.array([[r["cond"], r["required"], r["counted"]] for r in rows], dtype=np.uint64)
+        ints = np.array([[r["minimum"], r["extra_from"], r["base"], r["per_extra"], r["group"]]
+                         for r in rows], dtype=np.int64)
+        return tuple(r["name"] for r in rows), masks.reshape(-1, 3), ints.reshape(-1, 5)

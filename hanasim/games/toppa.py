@@ -1,0 +1,473 @@
+"""Toppa for 2 players (seed 000_a569c68da0494d09, section "Toppa (for 2 players)").
+
+Three layers, as in every game module:
+
+1. ``ToppaRules``: the house-rule options (defaults cite the seed), validated at the edge;
+2. ``lower``: the rules and the deck as plain arrays and ints (``Tables``);
+3. the ``@njit`` kernels: ``deal_round`` (shuffle, deal, misdeal), ``play_dealt`` (teyaku,
+   play, dekiyaku, settlement) and ``run_chunks`` (sessions under ``prange``).
+
+Seats inside a round are relative to the dealer: seat 0 deals and plays first, seat 1 is the
+opponent.  Players (whose policies differ) are 0 and 1; ``(dealer + seat) % 2`` is the player.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .. import decks
+from ..decks import HANAFUDA
+from ..engine.bits import ZERO, bit, count
+from ..engine.deal import deal, is_misdeal
+from ..engine.play import put_card
+from ..engine.rng import shuffle, stream_state
+from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
+from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, TEY_KINDS, TEY_MONTHS, DekiyakuTable,
+                           dekiyaku, teyaku)
+from ..policies import choose_expose, choose_hand_card
+from ..rules import option
+from . import register
+
+NAME = "toppa"
+N_PLAYERS = 2
+PAR = 120  # seed 000, "Counting the Card Points and End of Round Settlement"
+HAND_SIZE, FIELD_SIZE = 10, 8
+# "the dealer gives five to their opponent, four to the table, five to themselves, and then
+# repeat" (seed 000, "Distributing the Initial Cards").  Groups: 0 dealer, 1 opponent, 2 field.
+DEAL_PATTERN = np.array(([1] * 5 + [2] * 4 + [0] * 5) * 2, dtype=np.int8)
+FIELD = 2
+TEYAKU = ("triplet", "one_ribbon", "one_animal", "one_bright", "empty_hand")
+
+
+@dataclass(frozen=True)
+class ToppaRules:
+    """House rules of 2-player Toppa; every default is the seed's main reading."""
+
+    game: ClassVar[str] = NAME
+    five_brights: int = option(60, (60, 40), "Five Brights is worth 60, or 40 (seed 000, List of Dekiyaku)")
+    four_brights: int = option(40, (40, 30), "Four Brights without the rain man is worth 40, or 30 (List of Dekiyaku)")
+    boar_deer_butterfly: str = option("on", ("on", "off"), "Boar-Deer-Butterfly (20) is played, or not: 'some people do not use this Yaku' (List of Dekiyaku)")
+    real_seven_ribbons: int = option(40, (40, 30), "Real Seven Ribbons (7 true ribbons) is worth 40, or 30, +10 per extra (List of Dekiyaku)")
+    willow_chaff: str = option("off", ("off", "on"), "on: willow cards also count as chaff for Chaff, after the ribbon yaku are decided (List of Dekiyaku, 'Optional')")
+    teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Checking for Teyaku)")
+    card_transfer: str = option("exact", ("exact", "total"), "exact: the loser must hand over cards worth exactly the yaku difference; total: cards worth at least it, as a number (Yaku Settlement)")
+    first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points; ties draw again (Choosing the Dealer: 'not specified')")
+    tie_dealer: str = option("keep", ("keep", "pass"), "after a tied round (both 0) the dealer keeps the deal, or passes it; the seed only says the winner deals (Choosing the Dealer)")
+
+
+class Tables(NamedTuple):
+    """Everything a Toppa kernel needs, as arrays and ints."""
+
+    month: np.ndarray        # int8[48]
+    month_masks: np.ndarray  # uint64[13]
+    kind_masks: np.ndarray   # uint64[4]
+    kind_points: np.ndarray  # int64[4]
+    yaku_masks: np.ndarray   # uint64[Y, 3]
+    yaku_ints: np.ndarray    # int64[Y, 5]
+    teyaku: np.ndarray       # int64[T, 7]
+    pattern: np.ndarray      # int8[28]
+    params: np.ndarray       # int64[P_N]
+    weights: np.ndarray      # float64[48], greedy's card weights
+
+
+# params slots
+P_TRANSFER, P_COMBINE, P_TIE_PASS, P_FIRST_CARDS, P_FIXED_DEALER, P_SESSION, P_CHECKED, P_PAR = range(8)
+P_N = 8
+
+
+def dekiyaku_table(rules: ToppaRules, deck=HANAFUDA, chaff_min=12) -> DekiyakuTable:
+    """Toppa's dekiyaku (seed 000, "List of Dekiyaku"), as table rows.
+
+    ``chaff_min`` is 12 in Toppa and 10 in Baka (seed 000, Baka "Dekiyaku").
+    """
+    brights = deck.kind_mask(decks.BRIGHT)
+    rain = deck.flag_mask(decks.RAIN_MAN)
+    ribbons = deck.kind_mask(decks.RIBBON)
+    willow = deck.flag_mask(decks.WILLOW)
+    chaff = deck.kind_mask(decks.CHAFF)
+    mm = deck.month_masks()
+    t = DekiyakuTable()
+    # Bright yaku: only the highest counts (group 0).
+    t.add("five_brights", brights, 5, rules.five_brights, group=0)
+    t.add("four_brights", brights & ~rain, 4, rules.four_brights, group=0)
+    t.add("rainy_four_brights", brights & ~rain, 3, 20, required=rain, group=0)
+    if rules.boar_deer_butterfly == "on":
+        t.add("boar_deer_butterfly", deck.flag_mask(decks.BOAR | decks.DEER | decks.BUTTERFLY), 3, 20)
+    t.add("poetry_ribbons", deck.flag_mask(decks.POETRY), 3, 20)
+    t.add("blue_ribbons", deck.flag_mask(decks.BLUE), 3, 20)
+    # Seven ribbons: willow cards count as ribbons; 7 true ribbons make it "real" (group 1).
+    t.add("real_seven_ribbons", ribbons, 7, rules.real_seven_ribbons, counted=ribbons | willow,
+          extra_from=7, per_extra=10, group=1)
+    t.add("seven_ribbons", ribbons | willow, 7, 20, per_extra=10, group=1)
+    chaff_cards = chaff | willow if rules.willow_chaff == "on" else chaff
+    t.add("chaff", chaff_cards, chaff_min, 20, per_extra=10)
+    for name, month in (("wisteria_row", 4), ("iris_row", 5), ("bush_clover_row", 7)):
+        t.add(name, mm[month], 4, 20)
+    return t
+
+
+def teyaku_table(hand_size=HAND_SIZE) -> np.ndarray:
+    """Teyaku (seed 000, "Checking for Teyaku"): willow cards count by their own kind.
+
+    A triplet is a month with exactly three cards in hand (four would be a misdeal); each
+    further triplet adds 20 under the additive rule.  The chaff teyaku are exact kind counts.
+    """
+    c = hand_size - 1
+    return np.array([
+        [TEY_MONTHS, 3, 1, 0, 0, 20, 20],
+        [TEY_KINDS, 0, 0, 1, c, 20, 0],
+        [TEY_KINDS, 0, 1, 0, c, 20, 0],
+        [TEY_KINDS, 1, 0, 0, c, 20, 0],
+        [TEY_KINDS, 0, 0, 0, hand_size, 30, 0],
+    ], dtype=np.int64)
+
+
+def deck_arrays(deck=HANAFUDA):
+    kind_masks = np.array([deck.kind_mask(k) for k in range(4)], dtype=np.uint64)
+    kind_points = np.array([decks.TOPPA_POINTS[k] for k in range(4)], dtype=np.int64)
+    return deck.month.astype(np.int8), deck.month_masks(), kind_masks, kind_points
+
+
+def lower(rules: ToppaRules, *, fixed_dealer=False, session_rounds=1, checked=False) -> tuple:
+    """(Tables, dekiyaku names) for the kernels."""
+    from ..policies import card_weights
+
+    names, ymasks, yints = dekiyaku_table(rules).build()
+    month, month_masks, kind_masks, kind_points = deck_arrays()
+    params = np.zeros(P_N, dtype=np.int64)
+    params[P_TRANSFER] = TRANSFER_EXACT if rules.card_transfer == "exact" else TRANSFER_TOTAL
+    params[P_COMBINE] = COMBINE_ADD if rules.teyaku_combine == "add" else COMBINE_HIGHEST
+    params[P_TIE_PASS] = rules.tie_dealer == "pass"
+    params[P_FIRST_CARDS] = rules.first_dealer_cards
+    params[P_FIXED_DEALER] = bool(fixed_dealer)
+    params[P_SESSION] = session_rounds
+    params[P_CHECKED] = bool(checked)
+    params[P_PAR] = PAR
+    tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints, teyaku_table(),
+                    DEAL_PATTERN, params, card_weights(HANAFUDA.points, ymasks, yints))
+    return tables, names
+
+
+# ---------------------------------------------------------------- kernels
+
+# result slots of one played round, seats relative to the dealer
+(R_SCORE, R_PTS, R_YAKU, R_TEY_HELD, R_TEY_SCORED, R_DEKI_HITS, R_DEKI) = (0, 2, 4, 6, 8, 10, 12)
+R_UNCOVERED, R_MISDEALS, R_CAPTURED, R_FIELD, R_TOP = 14, 15, 16, 18, 19
+R_N = 20
+
+
+@njit(cache=True)
+def deal_round(rng, order, groups, month_masks, pattern):
+    """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.
+
+    Misdeal: four cards of one month in either hand or on the field (seed 000,
+    "Distributing the Initial Cards"): reshuffle and deal again.
+    """
+    misdeals = 0
+    groups_to_check = np.arange(3)
+    while True:
+        shuffle(rng, order)
+        deal(order, pattern, groups)
+        if not is_misdeal(groups, groups_to_check, month_masks, 4):
+            return misdeals
+        misdeals += 1
+
+
+@njit(cache=True)
+def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks, yints,
+               tey, pattern, params, policy, expose, weights, dealer, res):
+    """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
+
+    ``groups`` holds the dealt masks (dealer hand, opponent hand, field); the draw pile is
+    ``order[len(pattern):]``, top first.  ``policy``/``expose`` are indexed by player.
+    """
+    hands = groups[:2].copy()
+    field = groups[FIELD]
+    top = pattern.shape[0]
+    combine = params[P_COMBINE]
+    for s in range(2):
+        p = (dealer + s) % 2
+        v, h = teyaku(hands[s], tey, month_masks, kind_masks, combine)
+        res[R_TEY_HELD + s] = h
+        # Only exposed teyaku score; exposing is the player's choice (a policy).
+        res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[p], rng)) else 0
+    captured = np.zeros(2, dtype=np.uint64)
+    # Dealer first, turns alternate; a turn is a hand card then the top of the draw pile
+    # (seed 000, "Turns"); the round ends when both hands are empty.
+    s = 0
+    while hands[0] | hands[1]:
+        p = (dealer + s) % 2
+        card = choose_hand_card(policy[p], hands[s], field, month_masks, t_month, weights, rng)
+        hands[s] &= ~bit(card)
+        field, cap = put_card(card, field, month_masks, t_month, policy[p], weights, rng)
+        captured[s] |= cap
+        field, cap = put_card(order[top], field, month_masks, t_month, policy[p], weights, rng)
+        top += 1
+        captured[s] |= cap
+        s ^= 1
+    for s in range(2):
+        v, h = dekiyaku(captured[s], ymasks, yints)
+        res[R_DEKI + s] = v
+        res[R_DEKI_HITS + s] = h
+        res[R_YAKU + s] = v + res[R_TEY_SCORED + s]
+        res[R_PTS + s] = pile_points(captured[s], kind_masks, kind_points)
+        res[R_CAPTURED + s] = np.int64(captured[s])
+    res[R_FIELD] = np.int64(field)
+    res[R_TOP] = top
+    settle(res, captured, kind_masks, kind_points, params)
+    if params[P_CHECKED]:
+        check_round(order, hands, field, captured, top, res)
+
+
+@njit(cache=True)
+def settle(res, captured, kind_masks, kind_points, params):
+    """Yaku settlement by handing over cards, then card points against par (seed 000,
+    "Yaku Settlement", "Counting the Card Points", "Settlement when Yaku Settlement cannot be
+    Done")."""
+    par = params[P_PAR]
+    y0, y1 = res[R_YAKU], res[R_YAKU + 1]
+    p0, p1 = res[R_PTS], res[R_PTS + 1]
+    res[R_UNCOVERED] = 0
+    if y0 != y1:
+        loser = 0 if y0 < y1 else 1
+        amount = abs(y0 - y1)
+        if can_hand_over(captured[loser], amount, kind_masks, kind_points, params[P_TRANSFER]):
+            if loser == 0:
+                p0, p1 = p0 - amount, p1 + amount
+            else:
+                p0, p1 = p0 + amount, p1 - amount
+        else:
+            # The loser cannot cover the difference: loser's score = card points - opponent's
+            # yaku score - par, and the loser pays the winner that much.
+            res[R_UNCOVERED] = 1
+            lose = res[R_PTS + loser] - res[R_YAKU + 1 - loser] - par
+            res[R_SCORE + loser] = lose
+            res[R_SCORE + 1 - loser] = -lose
+            return
+    res[R_SCORE] = p0 - par
+    res[R_SCORE + 1] = p1 - par
+
+
+@njit(cache=True)
+def check_round(order, hands, field, captured, top, res):
+    """Checked mode: every card ends in exactly one place; pile consumed; zero-sum."""
+    full = np.uint64(0)
+    for c in order:
+        full |= bit(c)
+    if hands[0] | hands[1]:
+        raise AssertionError("a hand is not empty at the end of the round")
+    if top != order.shape[0]:
+        raise AssertionError("the draw pile was not exactly consumed")
+    if captured[0] & captured[1] or (captured[0] | captured[1]) & field:
+        raise AssertionError("a card is in two places")
+    if (captured[0] | captured[1] | field) != full:
+        raise AssertionError("a card is in no place")
+    if res[R_SCORE] + res[R_SCORE + 1] != 0:
+        raise AssertionError("the settlement is not zero-sum")
+
+
+@njit(cache=True)
+def first_dealer(rng, order, t_month, n_cards):
+    """Each player draws ``n_cards``; months 1-9 score their number, 10-12 score 0; more points
+    deals, a tie draws again (seed 000, "Choosing the Dealer")."""
+    while True:
+        shuffle(rng, order)
+        a = 0
+        b = 0
+        for i in range(n_cards):
+            ma = t_month[order[2 * i]]
+            mb = t_month[order[2 * i + 1]]
+            a += ma if ma <= 9 else 0
+            b += mb if mb <= 9 else 0
+        if a != b:
+            return 0 if a > b else 1
+
+
+# counters: scalars per chunk
+(C_DEALS, C_MISDEALS, C_ROUNDS, C_DEALER_SCORE, C_DEALER_SCORE_SQ, C_DEALER_WINS, C_TIES,
+ C_PTS_DEALER, C_PTS_DEALER_SQ, C_PTS_OPP, C_PTS_OPP_SQ, C_YAKU_DEALER, C_YAKU_DEALER_SQ,
+ C_YAKU_OPP, C_YAKU_OPP_SQ, C_ABS_SCORE, C_ABS_SCORE_SQ, C_UNCOVERED, C_P0_SCORE, C_P0_SCORE_SQ,
+ C_P0_DEALS, C_P0_WINS, C_EXPOSED) = range(23)
+C_N = 23
+
+
+@njit(cache=True)
+def _tally_pair(acc, row, h0, h1):
+    """Per-seat hit counts of one round: sum and sum of squares (for the design effect)."""
+    x = (h0 >> row) & 1
+    x += (h1 >> row) & 1
+    acc[row, 0] += x
+    acc[row, 1] += x * x
+
+
+@njit(cache=True)
+def _tally_any(acc, row, h0, h1):
+    x = int(h0 != 0) + int(h1 != 0)
+    acc[row, 0] += x
+    acc[row, 1] += x * x
+
+
+@njit(cache=True)
+def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kind_points, ymasks,
+                 yints, tey, pattern, params, policy, expose, weights, n_rounds, scal, tcount,
+                 ycount):
+    n_tey = tey.shape[0]
+    n_yaku = ymasks.shape[0]
+    if params[P_FIXED_DEALER]:
+        dealer = 0
+    else:
+        dealer = first_dealer(rng, order, tb_month, params[P_FIRST_CARDS])
+    for _ in range(n_rounds):
+        mis = deal_round(rng, order, groups, month_masks, pattern)
+        play_dealt(rng, order, groups, tb_month, month_masks, kind_masks, kind_points, ymasks,
+                   yints, tey, pattern, params, policy, expose, weights, dealer, res)
+        scal[C_DEALS] += mis + 1
+        scal[C_MISDEALS] += mis
+        scal[C_ROUNDS] += 1
+        d = res[R_SCORE]
+        scal[C_DEALER_SCORE] += d
+        scal[C_DEALER_SCORE_SQ] += d * d
+        scal[C_DEALER_WINS] += d > 0
+        scal[C_TIES] += d == 0
+        scal[C_ABS_SCORE] += abs(d)
+        scal[C_ABS_SCORE_SQ] += d * d
+        scal[C_PTS_DEALER] += res[R_PTS]
+        scal[C_PTS_DEALER_SQ] += res[R_PTS] * res[R_PTS]
+        scal[C_PTS_OPP] += res[R_PTS + 1]
+        scal[C_PTS_OPP_SQ] += res[R_PTS + 1] * res[R_PTS + 1]
+        scal[C_YAKU_DEALER] += res[R_YAKU]
+        scal[C_YAKU_DEALER_SQ] += res[R_YAKU] * res[R_YAKU]
+        scal[C_YAKU_OPP] += res[R_YAKU + 1]
+        scal[C_YAKU_OPP_SQ] += res[R_YAKU + 1] * res[R_YAKU + 1]
+        scal[C_UNCOVERED] += res[R_UNCOVERED]
+        scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
+        p0 = res[R_SCORE] if dealer == 0 else res[R_SCORE + 1]
+        scal[C_P0_SCORE] += p0
+        scal[C_P0_SCORE_SQ] += p0 * p0
+        scal[C_P0_DEALS] += dealer == 0
+        scal[C_P0_WINS] += p0 > 0
+        h0, h1 = res[R_TEY_HELD], res[R_TEY_HELD + 1]
+        for t in range(n_tey):
+            _tally_pair(tcount, t, h0, h1)
+        _tally_any(tcount, n_tey, h0, h1)
+        h0, h1 = res[R_DEKI_HITS], res[R_DEKI_HITS + 1]
+        for t in range(n_yaku):
+            _tally_pair(ycount, t, h0, h1)
+        _tally_any(ycount, n_yaku, h0, h1)
+        # The winner deals the next round (seed 000, "Choosing the Dealer").
+        if not params[P_FIXED_DEALER]:
+            if d < 0 or (d == 0 and params[P_TIE_PASS]):
+                dealer = 1 - dealer
+
+
+@njit(cache=True, parallel=True)
+def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb_month, month_masks,
+               kind_masks, kind_points, ymasks, yints, tey, pattern, params, policy, expose,
+               weights, scal, tcount, ycount):
+    """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per prange
+    iteration; counters are per chunk (``scal[chunk, C_N]``, ``tcount[chunk, T+1, 2]``,
+    ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results never depend on threads."""
+    session_len = params[P_SESSION]
+    n_chunks = scal.shape[0]
+    for ch in prange(n_chunks):
+        rng = np.zeros(1, dtype=np.uint64)
+        order = np.arange(48).astype(np.int8)
+        groups = np.zeros(3, dtype=np.uint64)
+        res = np.zeros(R_N, dtype=np.int64)
+        s0 = first_session + ch * chunk
+        s1 = min(s0 + chunk, first_session + n_sessions)
+        for s in range(s0, s1):
+            rng[0] = stream_state(seed, s)
+            # Reset the deck order so a session depends on nothing but its own stream.
+            for i in range(48):
+                order[i] = i
+            n_rounds = min(session_len, total_rounds - s * session_len)
+            play_session(rng, order, groups, res, tb_month, month_masks, kind_masks,
+                         kind_points, ymasks, yints, tey, pattern, params, policy, expose,
+                         weights, n_rounds, scal[ch], tcount[ch], ycount[ch])
+
+
+# ---------------------------------------------------------------- public layer
+
+class Toppa:
+    """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    name = NAME
+    title = "Toppa (2 players)"
+    source = "seed 000_a569c68da0494d09, section 'Toppa (for 2 players)'"
+    n_players = N_PLAYERS
+    Rules = ToppaRules
+    par = PAR
+    teyaku_names = TEYAKU
+    version = 1  # bump whenever a rule's behaviour or an option changes
+
+    def deal_spec(self, rules):
+        from ..stats.exact import DealSpec, TeyakuSpec
+        c = HAND_SIZE - 1
+        return DealSpec(
+            month=HANAFUDA.month, kind=HANAFUDA.kind,
+            group_sizes=(HAND_SIZE, HAND_SIZE, FIELD_SIZE, 48 - 2 * HAND_SIZE - FIELD_SIZE),
+            hand_groups=(0, 1), misdeal_groups=(0, 1, 2),
+            teyaku=(TeyakuSpec("triplet", "month_count", count=3),
+                    TeyakuSpec("one_ribbon", "kind_counts", kinds=(0, 0, 1, c)),
+                    TeyakuSpec("one_animal", "kind_counts", kinds=(0, 1, 0, c)),
+                    TeyakuSpec("one_bright", "kind_counts", kinds=(1, 0, 0, c)),
+                    TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, HAND_SIZE))))
+
+    def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
+                 fixed_dealer=False, checked=False, progress=False):
+        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks."""
+        from ..engine.runner import run_batches
+
+        tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
+                          checked=checked)
+        n_sessions = -(-rounds // session_rounds)
+        shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2),
+                      ycount=(tb.yaku_masks.shape[0] + 1, 2))
+
+        def kernel(first, n, chunk, out):
+            run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
+                       tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
+                       tb.pattern, tb.params, policy, expose, tb.weights,
+                       out["scal"], out["tcount"], out["ycount"])
+
+        totals = run_batches(kernel, n_sessions, shapes, rounds_per_session=session_rounds,
+                             progress=progress, desc=f"{NAME}")
+        totals["dekiyaku_names"] = names
+        return totals
+
+    def quantities(self, c, rules):
+        """Tidy rows ``(quantity, stats)`` from the counters."""
+        from ..stats import table as T
+
+        s = c["scal"]
+        r = s[C_ROUNDS]
+        rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
+        for i, t in enumerate(TEYAKU + ("any",)):
+            rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, 2))
+        for i, y in enumerate(c["dekiyaku_names"] + ("any",)):
+            rows.append(T.pooled(f"dekiyaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 2))
+        rows += [
+            T.mean("dealer.mean_score", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
+            T.prop("dealer.win_rate", s[C_DEALER_WINS], r),
+            T.prop("dealer.tie_rate", s[C_TIES], r),
+            T.mean("card_points.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r),
+            T.mean("card_points.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r),
+            T.shifted_mean("par_balance.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r, PAR),
+            T.shifted_mean("par_balance.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r, PAR),
+            T.mean("yaku_score.dealer", s[C_YAKU_DEALER], s[C_YAKU_DEALER_SQ], r),
+            T.mean("yaku_score.opponent", s[C_YAKU_OPP], s[C_YAKU_OPP_SQ], r),
+            T.sd("round_score.sd", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
+            T.mean("round_score.mean_abs", s[C_ABS_SCORE], s[C_ABS_SCORE_SQ], r),
+            T.prop("settlement.uncovered_rate", s[C_UNCOVERED], r),
+            T.mean("player1.mean_score", s[C_P0_SCORE], s[C_P0_SCORE_SQ], r),
+            T.prop("player1.win_rate", s[C_P0_WINS], r),
+            T.prop("player1.deal_share", s[C_P0_DEALS], r),
+        ]
+        return rows
+
+
+register(Toppa())

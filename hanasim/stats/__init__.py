@@ -1,0 +1,1 @@
+"""Statistics: exact deal-time probabilities and simulation summaries."""

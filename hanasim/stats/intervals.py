@@ -1,0 +1,77 @@
+"""Estimates with standard errors and confidence intervals from integer counters.
+
+Every simulated quantity reaches this module as integer sums (counts, sums, sums of squares), so
+tables are exact functions of the counters and identical whatever the thread count.
+"""
+from __future__ import annotations
+
+import math
+
+from scipy import stats
+
+LEVEL = 0.999  # the confidence level of every interval hanasim reports
+
+
+def z_value(level: float = LEVEL) -> float:
+    return float(stats.norm.ppf(0.5 + level / 2))
+
+
+def wilson(p: float, n: float, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p`` observed on ``n`` (possibly effective) trials."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    z = z_value(level)
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(max(p * (1 - p) / n + z2n / (4 * n), 0.0)) / (1 + z2n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def proportion(k: int, n: int, level: float = LEVEL) -> dict:
+    """Independent trials: estimate, standard error and Wilson interval."""
+    p = k / n if n else math.nan
+    se = math.sqrt(p * (1 - p) / n) if n else math.nan
+    lo, hi = wilson(p, n, level)
+    return dict(estimate=p, std_error=se, ci_low=lo, ci_high=hi, n=n)
+
+
+def pooled_proportion(total: int, total_sq: int, units: int, per_unit: int,
+                      level: float = LEVEL) -> dict:
+    """A proportion over ``per_unit`` items of each of ``units`` independent units (e.g. the
+    hands of a deal): the items of one unit are not independent, so the standard error comes
+    from the per-unit counts (sum and sum of squares) and the Wilson interval uses the
+    effective number of trials ``p(1-p)/se**2`` (Kish's design effect)."""
+    n_items = units * per_unit
+    p = total / n_items if n_items else math.nan
+    if units < 2:
+        return dict(estimate=p, std_error=math.nan, ci_low=math.nan, ci_high=math.nan, n=n_items)
+    var_unit = max((total_sq - total * total / units) / (units - 1), 0.0)
+    se = math.sqrt(var_unit / units) / per_unit
+    n_eff = p * (1 - p) / (se * se) if se > 0 else n_items
+    lo, hi = wilson(p, n_eff, level)
+    return dict(estimate=p, std_error=se, ci_low=lo, ci_high=hi, n=n_items)
+
+
+def mean(total: float, total_sq: float, n: int, level: float = LEVEL) -> dict:
+    """Mean of ``n`` independent values from their sum and sum of squares (t interval)."""
+    if n < 2:
+        return dict(estimate=total / n if n else math.nan, std_error=math.nan,
+                    ci_low=math.nan, ci_high=math.nan, n=n)
+    m = total / n
+    var = max((total_sq - total * total / n) / (n - 1), 0.0)
+    se = math.sqrt(var / n)
+    t = float(stats.t.ppf(0.5 + level / 2, n - 1))
+    return dict(estimate=m, std_error=se, ci_low=m - t * se, ci_high=m + t * se, n=n)
+
+
+def std_dev(total: float, total_sq: float, n: int, level: float = LEVEL) -> dict:
+    """Standard deviation with an interval from the chi-square distribution (normal theory;
+    for a spread of round scores over millions of rounds it is a description, not a test)."""
+    if n < 2:
+        return dict(estimate=math.nan, std_error=math.nan, ci_low=math.nan, ci_high=math.nan, n=n)
+    var = max((total_sq - total * total / n) / (n - 1), 0.0)
+    sd = math.sqrt(var)
+    a = (1 - level) / 2
+    lo = math.sqrt((n - 1) * var / stats.chi2.ppf(1 - a, n - 1))
+    hi = math.sqrt((n - 1) * var / stats.chi2.ppf(a, n - 1))
+    return dict(estimate=sd, std_error=sd / math.sqrt(2 * (n - 1)), ci_low=lo, ci_high=hi, n=n)

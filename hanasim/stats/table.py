@@ -1,0 +1,41 @@
+"""Tidy tables: one row per quantity, with its estimate, standard error and interval."""
+from __future__ import annotations
+
+import pandas as pd
+
+from . import intervals
+
+COLUMNS = ["game", "quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
+
+
+def prop(name, k, n):
+    return (name, intervals.proportion(int(k), int(n)))
+
+
+def pooled(name, total, total_sq, units, per_unit):
+    return (name, intervals.pooled_proportion(int(total), int(total_sq), int(units), per_unit))
+
+
+def mean(name, total, total_sq, n):
+    return (name, intervals.mean(int(total), int(total_sq), int(n)))
+
+
+def sd(name, total, total_sq, n):
+    return (name, intervals.std_dev(int(total), int(total_sq), int(n)))
+
+
+def shifted_mean(name, total, total_sq, n, shift):
+    """Mean of ``x - shift`` from the sums of x (e.g. card points against par)."""
+    total, total_sq, n = int(total), int(total_sq), int(n)
+    return mean(name, total - shift * n, total_sq - 2 * shift * total + shift * shift * n, n)
+
+
+def build(game: str, rows, metadata: dict) -> pd.DataFrame:
+    """A tidy DataFrame from ``(quantity, stats)`` rows; metadata goes to columns and ``attrs``."""
+    df = pd.DataFrame([dict(game=game, quantity=q, **s) for q, s in rows], columns=COLUMNS)
+    df["n"] = df["n"].astype("int64")
+    for key in ("rounds", "seed", "policies", "rules"):
+        if key in metadata:
+            df[key] = metadata[key]
+    df.attrs.update(metadata)
+    return df
