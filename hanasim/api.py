@@ -108,4 +108,17 @@ def rules_table(game: str = "toppa") -> pd.DataFrame:
                          for r in rows])
 
 
-__all__ = ["simulate", "available_games", "rules_table"]
+__all__ = ["simulate", "exact", "available_games", "rules_table"]
+
+
+def exact(game: str = "toppa", rules: Mapping | None = None) -> pd.DataFrame:
+    """Exact deal-time probabilities (misdeal, each teyaku) as fractions, by combinatorics.
+
+    Columns: game, quantity, condition (``all_deals`` or ``no_misdeal``: the rounds actually
+    played, which is what :func:`simulate` measures), fraction, value.
+    """
+    from .stats.exact import exact_table
+
+    g = get_game(game)
+    rule_obj = _rules.make_rules(g.Rules, rules)
+    return exact_table(g.deal_spec(rule_obj), g.name)

@@ -13,6 +13,7 @@ teyaku (``expose``: always, never, random).
 """
 import numpy as np
 from numba import njit
+from .engine.jit import hot
 
 from .engine.bits import count, lowest, nth_card
 from .engine.rng import below
@@ -48,11 +49,19 @@ def card_weights(points, yaku_masks, yaku_ints):
     return w
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def choose_hand_card(policy, hand, field, month_masks, month, weights, rng):
-    """The card a player plays from ``hand`` (non-empty)."""
+    """The card a player plays from ``hand`` (non-empty).
+
+    The random branch is inlined; greedy is a call, which keeps array reference counting out
+    of the hot loop (it measurably slows numba code when inlined into big loops)."""
     if policy == RANDOM:
         return nth_card(hand, below(rng, count(hand)))
+    return greedy_hand_card(hand, field, month_masks, month, weights)
+
+
+@hot
+def greedy_hand_card(hand, field, month_masks, month, weights):
     best = np.int64(-1)
     best_gain = -1e300
     light = np.int64(-1)
@@ -77,7 +86,7 @@ def choose_hand_card(policy, hand, field, month_masks, month, weights, rng):
     return best
 
 
-@njit(cache=True, inline="always")
+@hot
 def _take_weight(matches, n, weights):
     if n == 2:
         a = lowest(matches)
@@ -91,7 +100,7 @@ def _take_weight(matches, n, weights):
     return total
 
 
-@njit(cache=True, inline="always")
+@hot
 def choose_target(policy, matches, weights, rng):
     """Which of two matching field cards to capture."""
     a = lowest(matches)
@@ -101,7 +110,7 @@ def choose_target(policy, matches, weights, rng):
     return a if weights[a] >= weights[b] else b
 
 
-@njit(cache=True, inline="always")
+@hot
 def choose_expose(expose, rng):
     if expose == EXPOSE_RANDOM:
         return below(rng, 2) == 1

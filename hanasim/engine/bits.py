@@ -5,6 +5,7 @@ numba promotes ``uint64 op int64`` to float64, so every constant mixed with a ma
 from llvmlite import ir
 import numpy as np
 from numba import njit, types
+from .jit import hot
 from numba.extending import intrinsic
 
 
@@ -36,19 +37,19 @@ def ctz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def count(mask):
     """popcount as a signed int (what callers compare and index with)."""
     return np.int64(popcount(mask))
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def lowest(mask):
     """Index of the lowest card in a non-empty mask."""
     return np.int64(ctz(mask))
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def nth_card(mask, k):
     """Index of the k-th (0-based, ascending) card of the mask; k < count(mask)."""
     for _ in range(k):
@@ -56,6 +57,6 @@ def nth_card(mask, k):
     return np.int64(ctz(mask))
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def bit(card):
     return ONE << np.uint64(card)

@@ -1,11 +1,12 @@
 """Dealing a shuffled deck into groups (hands, field) and the misdeal check."""
 import numpy as np
 from numba import njit
+from .jit import hot
 
 from .bits import ZERO, bit, count
 
 
-@njit(cache=True)
+@hot
 def deal(order, pattern, groups):
     """Deal ``order[:len(pattern)]`` into ``groups`` (uint64 masks, zeroed here).
 
@@ -20,7 +21,7 @@ def deal(order, pattern, groups):
     return pattern.shape[0]
 
 
-@njit(cache=True)
+@hot
 def holds_month_count(mask, month_masks, k):
     """True if ``mask`` holds at least ``k`` cards of some month (k=4 is the misdeal check)."""
     for m in range(1, month_masks.shape[0]):
@@ -29,10 +30,11 @@ def holds_month_count(mask, month_masks, k):
     return False
 
 
-@njit(cache=True)
-def is_misdeal(groups, misdeal_groups, month_masks, k):
-    for i in range(misdeal_groups.shape[0]):
-        if holds_month_count(groups[misdeal_groups[i]], month_masks, k):
+@hot
+def is_misdeal(groups, n_checked, month_masks, k):
+    """True if one of the first ``n_checked`` groups (hands, then field) holds ``k`` of a month."""
+    for g in range(n_checked):
+        if holds_month_count(groups[g], month_masks, k):
             return True
     return False
 

@@ -6,12 +6,13 @@ three, all four are captured (seed 000, Toppa "Turns").
 """
 import numpy as np
 from numba import njit
+from .jit import hot
 
 from ..policies import choose_target
 from .bits import ZERO, bit, count
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def put_card(card, field, month_masks, month, policy, weights, rng):
     """Play ``card`` onto ``field``; returns (new field, captured mask)."""
     matches = field & month_masks[month[card]]

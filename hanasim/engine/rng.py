@@ -8,6 +8,7 @@ cycle, so two sessions overlapping is as unlikely as a 64-bit collision.
 """
 import numpy as np
 from numba import njit
+from .jit import hot
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -16,27 +17,27 @@ _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def mix64(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@hot
 def stream_state(seed, index):
     """Initial state of stream ``index`` for user seed ``seed`` (both uint64)."""
     return mix64(np.uint64(seed) ^ mix64(np.uint64(index) * GOLDEN + GOLDEN))
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def next64(rng):
     s = rng[0] + GOLDEN
     rng[0] = s
     return mix64(s)
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def below(rng, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift on 32 bits).
 
@@ -45,12 +46,12 @@ def below(rng, n):
     return np.int64(((next64(rng) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def coin(rng):
     return (next64(rng) >> np.uint64(63)) == np.uint64(1)
 
 
-@njit(cache=True)
+@hot
 def shuffle(rng, cards):
     """Fisher-Yates shuffle of ``cards`` in place, two 32-bit draws per 64-bit output."""
     i = cards.shape[0] - 1

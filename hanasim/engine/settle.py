@@ -1,5 +1,6 @@
 """Settlement pieces shared by the par games: card points of a pile and paying by cards."""
 from numba import njit
+from .jit import hot
 
 from .bits import count
 
@@ -7,7 +8,7 @@ from .bits import count
 TRANSFER_EXACT, TRANSFER_TOTAL = 0, 1
 
 
-@njit(cache=True)
+@hot
 def pile_points(pile, kind_masks, kind_points):
     """Card points of a pile when points depend on the card kind only (hanafuda)."""
     total = 0
@@ -16,7 +17,7 @@ def pile_points(pile, kind_masks, kind_points):
     return total
 
 
-@njit(cache=True)
+@hot
 def can_hand_over(pile, amount, kind_masks, kind_points, rule):
     """Can ``pile`` pay ``amount`` card points by handing over cards?
 

@@ -18,6 +18,7 @@ Teyaku (yaku held in the dealt hand) are rows ``(type, a, b, c, d, value, per_ex
 """
 import numpy as np
 from numba import njit
+from .jit import hot
 
 from .bits import count
 
@@ -31,7 +32,7 @@ TEY_MONTHS, TEY_KINDS = 0, 1
 COMBINE_ADD, COMBINE_HIGHEST = 0, 1
 
 
-@njit(cache=True)
+@hot
 def dekiyaku(captured, masks, ints):
     """Score of a captured pile and the bitmask of the rows that scored."""
     total = 0
@@ -54,7 +55,7 @@ def dekiyaku(captured, masks, ints):
     return total, hits
 
 
-@njit(cache=True)
+@hot
 def months_with(hand, month_masks, k):
     n = 0
     for m in range(1, month_masks.shape[0]):
@@ -63,7 +64,7 @@ def months_with(hand, month_masks, k):
     return n
 
 
-@njit(cache=True)
+@hot
 def teyaku(hand, table, month_masks, kind_masks, combine):
     """Value of the teyaku a hand holds (under ``combine``) and the bitmask of rows held."""
     total = 0

@@ -17,11 +17,12 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit, prange
+from ..engine.jit import hot
 
 from .. import decks
 from ..decks import HANAFUDA
 from ..engine.bits import ZERO, bit, count
-from ..engine.deal import deal, is_misdeal
+from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.play import put_card
 from ..engine.rng import shuffle, stream_state
 from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
@@ -159,7 +160,7 @@ R_UNCOVERED, R_MISDEALS, R_CAPTURED, R_FIELD, R_TOP = 14, 15, 16, 18, 19
 R_N = 20
 
 
-@njit(cache=True)
+@hot
 def deal_round(rng, order, groups, month_masks, pattern):
     """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.
 
@@ -167,16 +168,15 @@ def deal_round(rng, order, groups, month_masks, pattern):
     "Distributing the Initial Cards"): reshuffle and deal again.
     """
     misdeals = 0
-    groups_to_check = np.arange(3)
     while True:
         shuffle(rng, order)
         deal(order, pattern, groups)
-        if not is_misdeal(groups, groups_to_check, month_masks, 4):
+        if not is_misdeal(groups, 3, month_masks, 4):
             return misdeals
         misdeals += 1
 
 
-@njit(cache=True)
+@hot
 def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks, yints,
                tey, pattern, params, policy, expose, weights, dealer, res):
     """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
@@ -184,46 +184,60 @@ def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points
     ``groups`` holds the dealt masks (dealer hand, opponent hand, field); the draw pile is
     ``order[len(pattern):]``, top first.  ``policy``/``expose`` are indexed by player.
     """
-    hands = groups[:2].copy()
+    # Hot loop on scalars (no per-round allocation); seat s is played by player dealer ^ s.
+    h0 = groups[0]
+    h1 = groups[1]
     field = groups[FIELD]
     top = pattern.shape[0]
     combine = params[P_COMBINE]
     for s in range(2):
-        p = (dealer + s) % 2
-        v, h = teyaku(hands[s], tey, month_masks, kind_masks, combine)
+        v, h = teyaku(h0 if s == 0 else h1, tey, month_masks, kind_masks, combine)
         res[R_TEY_HELD + s] = h
         # Only exposed teyaku score; exposing is the player's choice (a policy).
-        res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[p], rng)) else 0
-    captured = np.zeros(2, dtype=np.uint64)
+        res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[dealer ^ s], rng)) else 0
+    c0 = ZERO
+    c1 = ZERO
     # Dealer first, turns alternate; a turn is a hand card then the top of the draw pile
     # (seed 000, "Turns"); the round ends when both hands are empty.
     s = 0
-    while hands[0] | hands[1]:
-        p = (dealer + s) % 2
-        card = choose_hand_card(policy[p], hands[s], field, month_masks, t_month, weights, rng)
-        hands[s] &= ~bit(card)
-        field, cap = put_card(card, field, month_masks, t_month, policy[p], weights, rng)
-        captured[s] |= cap
-        field, cap = put_card(order[top], field, month_masks, t_month, policy[p], weights, rng)
+    while h0 | h1:
+        pol = policy[dealer ^ s]
+        hand = h0 if s == 0 else h1
+        card = choose_hand_card(pol, hand, field, month_masks, t_month, weights, rng)
+        hand &= ~bit(card)
+        field, cap = put_card(card, field, month_masks, t_month, pol, weights, rng)
+        field, cap2 = put_card(np.int64(order[top]), field, month_masks, t_month, pol, weights, rng)
         top += 1
-        captured[s] |= cap
+        if s == 0:
+            h0 = hand
+            c0 |= cap | cap2
+        else:
+            h1 = hand
+            c1 |= cap | cap2
         s ^= 1
     for s in range(2):
-        v, h = dekiyaku(captured[s], ymasks, yints)
+        cs = c0 if s == 0 else c1
+        v, h = dekiyaku(cs, ymasks, yints)
         res[R_DEKI + s] = v
         res[R_DEKI_HITS + s] = h
         res[R_YAKU + s] = v + res[R_TEY_SCORED + s]
-        res[R_PTS + s] = pile_points(captured[s], kind_masks, kind_points)
-        res[R_CAPTURED + s] = np.int64(captured[s])
+        res[R_PTS + s] = pile_points(cs, kind_masks, kind_points)
+        res[R_CAPTURED + s] = np.int64(cs)
     res[R_FIELD] = np.int64(field)
     res[R_TOP] = top
-    settle(res, captured, kind_masks, kind_points, params)
+    settle_piles(res, c0, c1, kind_masks, kind_points, params)
     if params[P_CHECKED]:
-        check_round(order, hands, field, captured, top, res)
+        check_round(order, h0 | h1, field, c0, c1, top, res)
 
 
-@njit(cache=True)
+@hot
 def settle(res, captured, kind_masks, kind_points, params):
+    """:func:`settle_piles` for a ``captured`` array (seat 0 dealer, seat 1 opponent)."""
+    settle_piles(res, captured[0], captured[1], kind_masks, kind_points, params)
+
+
+@hot
+def settle_piles(res, c0, c1, kind_masks, kind_points, params):
     """Yaku settlement by handing over cards, then card points against par (seed 000,
     "Yaku Settlement", "Counting the Card Points", "Settlement when Yaku Settlement cannot be
     Done")."""
@@ -234,7 +248,7 @@ def settle(res, captured, kind_masks, kind_points, params):
     if y0 != y1:
         loser = 0 if y0 < y1 else 1
         amount = abs(y0 - y1)
-        if can_hand_over(captured[loser], amount, kind_masks, kind_points, params[P_TRANSFER]):
+        if can_hand_over(c0 if loser == 0 else c1, amount, kind_masks, kind_points, params[P_TRANSFER]):
             if loser == 0:
                 p0, p1 = p0 - amount, p1 + amount
             else:
@@ -251,25 +265,25 @@ def settle(res, captured, kind_masks, kind_points, params):
     res[R_SCORE + 1] = p1 - par
 
 
-@njit(cache=True)
-def check_round(order, hands, field, captured, top, res):
+@hot
+def check_round(order, hands, field, c0, c1, top, res):
     """Checked mode: every card ends in exactly one place; pile consumed; zero-sum."""
     full = np.uint64(0)
     for c in order:
         full |= bit(c)
-    if hands[0] | hands[1]:
+    if hands:
         raise AssertionError("a hand is not empty at the end of the round")
     if top != order.shape[0]:
         raise AssertionError("the draw pile was not exactly consumed")
-    if captured[0] & captured[1] or (captured[0] | captured[1]) & field:
+    if c0 & c1 or (c0 | c1) & field:
         raise AssertionError("a card is in two places")
-    if (captured[0] | captured[1] | field) != full:
+    if (c0 | c1 | field) != full:
         raise AssertionError("a card is in no place")
     if res[R_SCORE] + res[R_SCORE + 1] != 0:
         raise AssertionError("the settlement is not zero-sum")
 
 
-@njit(cache=True)
+@hot
 def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards``; months 1-9 score their number, 10-12 score 0; more points
     deals, a tie draws again (seed 000, "Choosing the Dealer")."""
@@ -294,7 +308,7 @@ def first_dealer(rng, order, t_month, n_cards):
 C_N = 23
 
 
-@njit(cache=True)
+@hot
 def _tally_pair(acc, row, h0, h1):
     """Per-seat hit counts of one round: sum and sum of squares (for the design effect)."""
     x = (h0 >> row) & 1
@@ -303,14 +317,14 @@ def _tally_pair(acc, row, h0, h1):
     acc[row, 1] += x * x
 
 
-@njit(cache=True)
+@hot
 def _tally_any(acc, row, h0, h1):
     x = int(h0 != 0) + int(h1 != 0)
     acc[row, 0] += x
     acc[row, 1] += x * x
 
 
-@njit(cache=True)
+@hot
 def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kind_points, ymasks,
                  yints, tey, pattern, params, policy, expose, weights, n_rounds, scal, tcount,
                  ycount):

@@ -1,0 +1,157 @@
+"""The ``hanasim`` command: argument parsing and error messages only; all logic is in the API."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the problem (and exit code 2)."""
+
+    def error(self, message):
+        sys.stderr.write(f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        sys.exit(EXIT_USAGE)
+
+
+def _add_run_options(p, rounds_default):
+    p.add_argument("game", help="game name (see 'hanasim games')")
+    p.add_argument("--rounds", default=rounds_default, metavar="N",
+                   help=f"played rounds to simulate (default {rounds_default:,})")
+    p.add_argument("--seed", default=None, metavar="S",
+                   help="whole number; the same seed gives the same table (default: fresh, printed)")
+    p.add_argument("--policy", default="random", metavar="P",
+                   help="random or greedy, or one per player: greedy,random (default random)")
+    p.add_argument("--expose", default="always", metavar="E",
+                   help="expose held teyaku: always, never, random; or one per player (default always)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="house rule option, repeatable (see 'hanasim rules GAME')")
+    p.add_argument("--session-rounds", default=1, metavar="L",
+                   help="rounds per session: the winner deals the next round (default 1)")
+    p.add_argument("--fixed-dealer", action="store_true",
+                   help="player 1 deals every round (measure a policy pairing by seat)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="hanasim", description="Simulate traditional Japanese card games and "
+                     "measure their rules: teyaku and misdeal rates, dealer edge, par balance.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("simulate", help="simulate rounds and print (or write) the summary table")
+    _add_run_options(p, 1_000_000)
+    p.add_argument("--format", choices=("table", "csv", "parquet"), default="table",
+                   help="table (readable, default), csv (stdout unless --out) or parquet (needs --out)")
+    p.add_argument("--out", default=None, metavar="PATH", help="write the table to this file")
+    p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("rules", help="list a game's house-rule options and defaults")
+    p.add_argument("game")
+
+    sub.add_parser("games", help="list the available games")
+
+    p = sub.add_parser("exact", help="exact deal-time probabilities (misdeal, teyaku)")
+    p.add_argument("game")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--format", choices=("table", "csv"), default="table")
+
+    p = sub.add_parser("bench", help="measure rounds per second per core and compile time")
+    p.add_argument("--rounds", default=2_000_000, metavar="N",
+                   help="rounds per measurement (default 2,000,000)")
+    p.add_argument("--games", default="toppa", help="comma-separated games (default toppa)")
+    return parser
+
+
+def _print_table(df, out=sys.stdout):
+    import pandas as pd
+
+    meta = df.attrs
+    head = (f"{meta.get('game')}: {meta.get('rounds'):,} rounds, seed {meta.get('seed')}, "
+            f"policies {meta.get('policies')}, expose {meta.get('expose')}, "
+            f"{meta.get('wall_time_s')} s")
+    print(head, file=out)
+    print(f"rules: {meta.get('rules')}", file=out)
+    print("estimates with 99.9% intervals (Wilson for proportions)", file=out)
+    cols = ["quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        print(df[cols].to_string(index=False, float_format=lambda v: f"{v:.6g}"), file=out)
+
+
+def _cmd_simulate(a):
+    from . import api, rules
+
+    df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
+                      rules=rules.parse_assignments(a.rule),
+                      session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
+                      checked=a.checked, progress=not a.no_progress and sys.stderr.isatty())
+    if a.format == "parquet" and not a.out:
+        raise ValueError("--format parquet needs --out PATH")
+    if a.out:
+        from .store import write_table
+        write_table(df, a.out, a.format if a.format != "table" else "csv")
+        print(f"wrote {len(df)} rows to {a.out}", file=sys.stderr)
+        if a.format == "table":
+            _print_table(df)
+    elif a.format == "csv":
+        df.to_csv(sys.stdout, index=False)
+    else:
+        _print_table(df)
+
+
+def _cmd_rules(a):
+    from . import api
+    from .games import get_game
+
+    g = get_game(a.game)
+    print(f"{g.title}: house-rule options (source: {g.source})")
+    for _, r in api.rules_table(a.game).iterrows():
+        print(f"  {r.option} = {r.default}   [{r.allowed}]\n      {r.description}")
+
+
+def _cmd_games(a):
+    from .games import available_games, get_game
+
+    for name in available_games():
+        g = get_game(name)
+        print(f"{name:10s} {g.title}  ({g.source})")
+
+
+def _cmd_exact(a):
+    from . import api, rules
+
+    df = api.exact(a.game, rules=rules.parse_assignments(a.rule))
+    if a.format == "csv":
+        df.to_csv(sys.stdout, index=False)
+    else:
+        print(df.to_string(index=False))
+
+
+def _cmd_bench(a):
+    from .bench import run_bench
+
+    run_bench(games=[g.strip() for g in a.games.split(",")], rounds=a.rounds)
+
+
+COMMANDS = {"simulate": _cmd_simulate, "rules": _cmd_rules, "games": _cmd_games,
+            "exact": _cmd_exact, "bench": _cmd_bench}
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        COMMANDS[args.command](args)
+    except BrokenPipeError:  # output piped into e.g. `head`
+        sys.stderr.close()
+        return 0
+    except (ValueError, OSError) as e:  # bad input: one line, no traceback
+        sys.stderr.write(f"hanasim: error: {e}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("hanasim: interrupted\n")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
