@@ -19,7 +19,6 @@ decisions:
 """
 from __future__ import annotations
 
-from itertools import combinations
 
 from hanasim.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA as D, RIBBON
 from hanasim.engine.rng import below

@@ -432,7 +432,7 @@ class Toppa:
                     TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, HAND_SIZE))))
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
-                 fixed_dealer=False, checked=False, progress=False):
+                 fixed_dealer=False, checked=False, progress=False, chunk=None):
         """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks."""
         from ..engine.runner import run_batches
 
@@ -449,7 +449,7 @@ class Toppa:
                        out["scal"], out["tcount"], out["ycount"])
 
         totals = run_batches(kernel, n_sessions, shapes, rounds_per_session=session_rounds,
-                             progress=progress, desc=f"{NAME}")
+                             progress=progress, desc=f"{NAME}", chunk=chunk)
         totals["dekiyaku_names"] = names
         return totals
 

@@ -1,0 +1,49 @@
+"""The interval arithmetic against scipy's own implementations."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from hanasim.stats import intervals
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (10, 10), (123, 1000), (7, 1_000_000)])
+def test_wilson_matches_scipy(k, n):
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.999, method="wilson")
+    lo, hi = intervals.wilson(k / n, n)
+    assert lo == pytest.approx(ci.low, abs=1e-12) and hi == pytest.approx(ci.high, abs=1e-12)
+
+
+def test_mean_matches_scipy_t_interval():
+    x = np.random.default_rng(0).integers(-100, 100, size=500)
+    r = intervals.mean(int(x.sum()), int((x * x).sum()), len(x))
+    lo, hi = stats.t.interval(0.999, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert r["estimate"] == pytest.approx(x.mean())
+    assert (r["ci_low"], r["ci_high"]) == pytest.approx((lo, hi))
+
+
+def test_pooled_proportion_design_effect():
+    # Two perfectly correlated items per unit: the information is that of `units` trials only.
+    units, k = 1000, 300
+    r = intervals.pooled_proportion(total=2 * k, total_sq=4 * k, units=units, per_unit=2)
+    single = intervals.proportion(k, units)
+    assert r["estimate"] == pytest.approx(0.3)
+    assert r["std_error"] == pytest.approx(single["std_error"] * math.sqrt(units / (units - 1)))
+    # Independent items: the standard error is that of 2*units trials (up to n-1 vs n).
+    rng = np.random.default_rng(1)
+    x = rng.random((200_000, 2)) < 0.2
+    per_unit = x.sum(axis=1)
+    r = intervals.pooled_proportion(int(per_unit.sum()), int((per_unit ** 2).sum()), len(x), 2)
+    p = r["estimate"]
+    assert r["std_error"] == pytest.approx(math.sqrt(p * (1 - p) / x.size), rel=0.02)
+
+
+def test_wilson_interval_covers_about_999_in_1000():
+    """Coverage of the reported interval over many small independent experiments."""
+    rng = np.random.default_rng(2)
+    p, n, reps = 0.03, 400, 20000
+    ks = rng.binomial(n, p, size=reps)
+    covered = sum(lo <= p <= hi for lo, hi in (intervals.wilson(k / n, n) for k in ks))
+    # Expected misses 20 (0.1%); binomial tolerance: fail only far outside that.
+    assert reps - covered <= stats.binom.ppf(0.9999, reps, 0.001) + 10
