@@ -60,3 +60,42 @@ def nth_card(mask, k):
 @hot(inline="always")
 def bit(card):
     return ONE << np.uint64(card)
+
+
+# ---- four cards a month: when card c belongs to month c // 4 + 1 (the standard hanafuda deck,
+# and any deck ordered that way), a month is one nibble of the mask and month questions become
+# a few word operations instead of a loop over months.
+_N1 = np.uint64(0x5555555555555555)
+_N2 = np.uint64(0x3333333333333333)
+_N_LOW = np.uint64(0x1111111111111111)
+_S1, _S2, _S3 = np.uint64(1), np.uint64(2), np.uint64(3)
+
+
+@hot(inline="always")
+def nibble_counts(mask):
+    """Per-nibble popcounts: nibble m of the result is the number of cards of month m+1."""
+    y = mask - ((mask >> _S1) & _N1)
+    return (y & _N2) + ((y >> _S2) & _N2)
+
+
+@hot(inline="always")
+def nibbles_equal(counts, k, n_months):
+    """How many of the ``n_months`` low nibbles of ``counts`` equal ``k`` (0..15)."""
+    z = counts ^ (_N_LOW * np.uint64(k))
+    nonzero = (z | (z >> _S1) | (z >> _S2) | (z >> _S3)) & _N_LOW
+    return n_months - np.int64(popcount(nonzero & ((ONE << np.uint64(4 * n_months)) - ONE)))
+
+
+@hot(inline="always")
+def has_full_nibble(mask):
+    """True if some month has all four of its cards in ``mask`` (the misdeal check)."""
+    return (mask & (mask >> _S1) & (mask >> _S2) & (mask >> _S3) & _N_LOW) != ZERO
+
+
+_NIBBLE = np.uint64(0xF)
+
+
+@hot(inline="always")
+def month_nibble(card):
+    """The mask of every card of ``card``'s month, for four cards a month in order."""
+    return _NIBBLE << np.uint64(card & ~3)

@@ -84,3 +84,14 @@ def normalize_seed(seed) -> int:
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be a whole number from 0 to 2**64-1, got {seed}")
     return seed
+
+
+@hot
+def partial_shuffle(rng, cards, k):
+    """Put a uniform random sample (without replacement) in ``cards[:k]``."""
+    n = cards.shape[0]
+    for i in range(k):
+        j = i + below(rng, n - i)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t

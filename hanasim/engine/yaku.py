@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 from .jit import hot
 
-from .bits import count
+from .bits import count, nibble_counts, nibbles_equal
 
 # dekiyaku columns
 D_COND, D_REQUIRED, D_COUNTED = 0, 1, 2
@@ -67,13 +67,29 @@ def months_with(hand, month_masks, k):
 @hot
 def teyaku(hand, table, month_masks, kind_masks, combine):
     """Value of the teyaku a hand holds (under ``combine``) and the bitmask of rows held."""
+    return _teyaku(hand, table, month_masks, kind_masks, combine, False)
+
+
+@hot
+def teyaku_by_nibbles(hand, table, month_masks, kind_masks, combine):
+    """:func:`teyaku` for decks with four cards a month in card order (see ``bits``)."""
+    return _teyaku(hand, table, month_masks, kind_masks, combine, True)
+
+
+@hot(inline="always")
+def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
     total = 0
     best = 0
     hits = 0
+    counts = nibble_counts(hand)
+    n_months = month_masks.shape[0] - 1
     for i in range(table.shape[0]):
         v = 0
         if table[i, T_TYPE] == TEY_MONTHS:
-            n = months_with(hand, month_masks, table[i, T_A])
+            if nibbles:
+                n = nibbles_equal(counts, table[i, T_A], n_months)
+            else:
+                n = months_with(hand, month_masks, table[i, T_A])
             if n >= table[i, T_B]:
                 v = table[i, T_VALUE] + table[i, T_PER_EXTRA] * (n - table[i, T_B])
         else:

@@ -21,13 +21,13 @@ from ..engine.jit import hot
 
 from .. import decks
 from ..decks import HANAFUDA
-from ..engine.bits import ZERO, bit, count
+from ..engine.bits import ZERO, bit, count, has_full_nibble, lowest, month_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
-from ..engine.play import put_card
-from ..engine.rng import shuffle, stream_state
+from ..engine.play import place
+from ..engine.rng import partial_shuffle, shuffle, stream_state
 from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, TEY_KINDS, TEY_MONTHS, DekiyakuTable,
-                           dekiyaku, teyaku)
+                           dekiyaku, teyaku, teyaku_by_nibbles)
 from ..policies import choose_expose, choose_hand_card
 from ..rules import option
 from . import register
@@ -127,6 +127,9 @@ def teyaku_table(hand_size=HAND_SIZE) -> np.ndarray:
 
 
 def deck_arrays(deck=HANAFUDA):
+    # The kernels answer month questions on nibbles (engine.bits): four cards a month, in order.
+    if not all(deck.month[c] == c // 4 + 1 for c in range(deck.n)):
+        raise ValueError(f"the {deck.name} deck is not ordered four cards a month")
     kind_masks = np.array([deck.kind_mask(k) for k in range(4)], dtype=np.uint64)
     kind_points = np.array([decks.TOPPA_POINTS[k] for k in range(4)], dtype=np.int64)
     return deck.month.astype(np.int8), deck.month_masks(), kind_masks, kind_points
@@ -171,7 +174,8 @@ def deal_round(rng, order, groups, month_masks, pattern):
     while True:
         shuffle(rng, order)
         deal(order, pattern, groups)
-        if not is_misdeal(groups, 3, month_masks, 4):
+        if not (has_full_nibble(groups[0]) or has_full_nibble(groups[1])
+                or has_full_nibble(groups[2])):
             return misdeals
         misdeals += 1
 
@@ -191,7 +195,7 @@ def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points
     top = pattern.shape[0]
     combine = params[P_COMBINE]
     for s in range(2):
-        v, h = teyaku(h0 if s == 0 else h1, tey, month_masks, kind_masks, combine)
+        v, h = teyaku_by_nibbles(h0 if s == 0 else h1, tey, month_masks, kind_masks, combine)
         res[R_TEY_HELD + s] = h
         # Only exposed teyaku score; exposing is the player's choice (a policy).
         res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[dealer ^ s], rng)) else 0
@@ -205,8 +209,9 @@ def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points
         hand = h0 if s == 0 else h1
         card = choose_hand_card(pol, hand, field, month_masks, t_month, weights, rng)
         hand &= ~bit(card)
-        field, cap = put_card(card, field, month_masks, t_month, pol, weights, rng)
-        field, cap2 = put_card(np.int64(order[top]), field, month_masks, t_month, pol, weights, rng)
+        field, cap = place(card, field, month_nibble(card), pol, weights, rng)
+        drawn = np.int64(order[top])
+        field, cap2 = place(drawn, field, month_nibble(drawn), pol, weights, rng)
         top += 1
         if s == 0:
             h0 = hand
@@ -288,7 +293,7 @@ def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards``; months 1-9 score their number, 10-12 score 0; more points
     deals, a tie draws again (seed 000, "Choosing the Dealer")."""
     while True:
-        shuffle(rng, order)
+        partial_shuffle(rng, order, 2 * n_cards)
         a = 0
         b = 0
         for i in range(n_cards):
@@ -309,12 +314,16 @@ C_N = 23
 
 
 @hot
-def _tally_pair(acc, row, h0, h1):
-    """Per-seat hit counts of one round: sum and sum of squares (for the design effect)."""
-    x = (h0 >> row) & 1
-    x += (h1 >> row) & 1
-    acc[row, 0] += x
-    acc[row, 1] += x * x
+def _tally_pair(acc, h0, h1):
+    """Per-seat hit counts of one round, row by row over the rows hit: sum and sum of squares
+    (the per-round square gives the design effect of pooling the hands of a deal)."""
+    m = np.uint64(h0 | h1)
+    while m:
+        row = lowest(m)
+        m &= m - np.uint64(1)
+        x = ((h0 >> row) & 1) + ((h1 >> row) & 1)
+        acc[row, 0] += x
+        acc[row, 1] += x * x
 
 
 @hot
@@ -364,12 +373,10 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
         scal[C_P0_DEALS] += dealer == 0
         scal[C_P0_WINS] += p0 > 0
         h0, h1 = res[R_TEY_HELD], res[R_TEY_HELD + 1]
-        for t in range(n_tey):
-            _tally_pair(tcount, t, h0, h1)
+        _tally_pair(tcount, h0, h1)
         _tally_any(tcount, n_tey, h0, h1)
         h0, h1 = res[R_DEKI_HITS], res[R_DEKI_HITS + 1]
-        for t in range(n_yaku):
-            _tally_pair(ycount, t, h0, h1)
+        _tally_pair(ycount, h0, h1)
         _tally_any(ycount, n_yaku, h0, h1)
         # The winner deals the next round (seed 000, "Choosing the Dealer").
         if not params[P_FIXED_DEALER]:

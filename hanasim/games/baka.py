@@ -1,0 +1,849 @@
+"""Baka: Toppa for 3 players (seed 000_a569c68da0494d09, section "Baka").
+
+Baka "retains almost all of the rules of Toppa": the deck, card points (bright 20, animal 10,
+ribbon 5, chaff 0), the capture step, teyaku and dekiyaku are Toppa's (this module imports
+Toppa's tables).  What changes (seed, "Baka"):
+
+* three players, three rounds per game; the first dealer is drawn as in Toppa, the 2nd round is
+  dealt by the first dealer's right-hand neighbour, the 3rd by the left-hand one, whoever wins;
+* 7 cards to each player and 6 to the field (3 each, 2 field, 4 each, 4 field), 21 in the pile;
+* end of round, in this order: Low Man Out, yaku settlement against the average of the three
+  yaku scores (by handing over captured cards), then card points against a par of 80;
+* the Chaff dekiyaku needs 10 chaff (not 12).
+
+Seats and players
+-----------------
+Turn order is as in Hachi-hachi: the dealer plays first, then play passes anticlockwise, i.e.
+to the dealer's right.  Inside a round seats are relative to the dealer in turn order: seat 0
+is the dealer, seat 1 the player on the dealer's right (plays second), seat 2 the player on the
+dealer's left (plays last).  Players 0, 1, 2 (whose policies may differ) sit so that player
+``p + 1`` is on player ``p``'s right; seat ``s`` of a round dealt by player ``d`` is player
+``(d + s) % 3``.  With first dealer ``d0`` the dealers of rounds 1, 2, 3 are ``d0``,
+``d0 + 1`` (his right) and ``d0 + 2`` (his left), mod 3: every player deals once a game.
+
+Dealing follows Hachi-hachi's order too: the dealer deals first to his right, anticlockwise,
+himself last, then the field (``DEAL_PATTERN``).
+
+House rules the seed leaves open are options of :class:`BakaRules`; each option's text says
+what the default does and why.  The round result is written into ``res`` slots (``R_*``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from ..decks import HANAFUDA
+from ..engine.bits import ZERO, bit, count
+from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
+from ..engine.jit import hot
+from ..engine.play import put_card
+from ..engine.rng import shuffle, stream_state
+from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
+from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, dekiyaku, teyaku
+from ..policies import choose_expose, choose_hand_card
+from ..rules import option
+from . import register
+from . import toppa
+
+NAME = "baka"
+N_PLAYERS = 3
+ROUNDS_PER_GAME = 3  # "the number of rounds is limited to three (3) per game" (seed, Baka)
+PAR = 80             # "Subtract the points with the par score of 80" (seed, Baka)
+HAND_SIZE, FIELD_SIZE = 7, 6
+PILE_SIZE = 48 - N_PLAYERS * HAND_SIZE - FIELD_SIZE  # 21: one draw per turn, 7 turns each
+LOW_MAN_MAX = 25     # Low Man Out: "a score of 25 points or less" (seed, Baka)
+LOW_MAN_PAY = 40     # "paid 40 points each by the other two players" (seed, Baka)
+CHAFF_MIN = 10       # Chaff dekiyaku: "only ten (10) Chaff instead of twelve" (seed, Baka)
+# "the dealer gives three (3) to each player, two (2) to the table, and then four (4) to each
+# player, four (4) to the table" (seed, Baka "Distributing the Initial Cards"); players in
+# Hachi-hachi's order, "starting with the player to their right and moving anti-clockwise".
+# Groups: 0 dealer, 1 right, 2 left, 3 field; the remaining 21 cards are the draw pile.
+DEAL_PATTERN = np.array([1] * 3 + [2] * 3 + [0] * 3 + [3] * 2
+                        + [1] * 4 + [2] * 4 + [0] * 4 + [3] * 4, dtype=np.int8)
+FIELD = 3
+SEATS = ("dealer", "right", "left")
+POSITIONS = ("first_dealer", "second_dealer", "third_dealer")  # by the game's dealing order
+TEYAKU_ALL = toppa.TEYAKU  # triplet, one_ribbon, one_animal, one_bright, empty_hand
+
+
+@dataclass(frozen=True)
+class BakaRules:
+    """House rules of Baka; Toppa's yaku options plus Baka's own settlement options."""
+
+    game: ClassVar[str] = NAME
+    five_brights: int = option(60, (60, 40), "Five Brights is worth 60, or 40 (seed 000, Toppa 'List of Dekiyaku'; Baka keeps Toppa's list)")
+    four_brights: int = option(40, (40, 30), "Four Brights without the rain man is worth 40, or 30 (Toppa 'List of Dekiyaku')")
+    boar_deer_butterfly: str = option("on", ("on", "off"), "Boar-Deer-Butterfly (20) is played, or not: 'some people do not use this Yaku' (Toppa 'List of Dekiyaku')")
+    real_seven_ribbons: int = option(40, (40, 30), "Real Seven Ribbons (7 true ribbons) is worth 40, or 30, +10 per extra (Toppa 'List of Dekiyaku')")
+    willow_chaff: str = option("off", ("off", "on"), "on: willow cards also count as chaff for Chaff (10 chaff in Baka), after the ribbon yaku are decided (Toppa 'List of Dekiyaku', 'Optional')")
+    chaff_teyaku: str = option("seven_card", ("seven_card", "disabled"), "Toppa's chaff teyaku assume a 10-card hand ('one ribbon, nine chaff'): seven_card scales them to Baka's 7 cards (one ribbon/animal/bright + six chaff 20, seven chaff 30, as Hachi-hachi's 7-card chaff teyaku); disabled: only the triplet teyaku (seed, Baka: teyaku 'as in Toppa')")
+    teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Toppa 'Checking for Teyaku')")
+    card_transfer: str = option("exact", ("exact", "total"), "exact: a payer hands each payee cards worth exactly the amount (disjoint sets of cards when paying two); total: cards worth at least the amounts, as a number (Baka 'Yaku Settlement': 'just like in 2-player Toppa')")
+    yaku_rounding: str = option("nearest5", ("nearest5", "toward_zero5"), "the average of three yaku scores is in thirds: the two players on the same side of the average settle their difference from it rounded to a multiple of 5 (the smallest card value), nearest5 to the nearest (never a tie), toward_zero5 toward zero; the third player settles the sum, so it stays zero-sum (Baka 'Yaku Settlement'; not specified)")
+    uncovered: str = option("toppa", ("toppa", "in_points"), "a payer whose captured cards cannot cover his yaku payment pays it in points instead; toppa: and, as in Toppa's 'Settlement when Yaku Settlement cannot be Done' (loser pays the opponent's whole yaku score), loses the credit of his own yaku: he pays his amount plus his own yaku score, the extra shared by those he pays; in_points: only the amount")
+    low_man_forfeit: str = option("no", ("no", "yes"), "Low Man Out (card points 25 or less: paid 40 by each other player): no: the round is then settled as usual; yes: as in Hachi-hachi's special cases, all other scoring of the round (yaku and card points) is cancelled (Baka 'Low Man Out': 'has not been attested')")
+    first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points (months 1-9 their number, 10-12 zero); most points deals, a tie for the most draws again (Toppa 'Choosing the Dealer': 'not specified')")
+
+
+class Tables(NamedTuple):
+    """Everything a Baka kernel needs, as arrays and ints."""
+
+    month: np.ndarray        # int8[48]
+    month_masks: np.ndarray  # uint64[13]
+    kind_masks: np.ndarray   # uint64[4]
+    kind_points: np.ndarray  # int64[4]
+    yaku_masks: np.ndarray   # uint64[Y, 3]
+    yaku_ints: np.ndarray    # int64[Y, 5]
+    teyaku: np.ndarray       # int64[T, 7]
+    pattern: np.ndarray      # int8[27]
+    params: np.ndarray       # int64[P_N]
+    weights: np.ndarray      # float64[48], greedy's card weights
+
+
+# params slots
+(P_TRANSFER, P_COMBINE, P_ROUNDING, P_UNCOVERED, P_FORFEIT, P_FIRST_CARDS, P_FIXED_DEALER,
+ P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY) = range(11)
+P_N = 11
+ROUND_NEAREST, ROUND_TOWARD_ZERO = 0, 1
+UNCOVERED_TOPPA, UNCOVERED_IN_POINTS = 0, 1
+
+
+def teyaku_names(rules: BakaRules) -> tuple:
+    return TEYAKU_ALL if rules.chaff_teyaku == "seven_card" else TEYAKU_ALL[:1]
+
+
+def teyaku_rows(rules: BakaRules) -> np.ndarray:
+    """Toppa's teyaku for a 7-card hand (``toppa.teyaku_table(7)``: one ribbon/animal/bright
+    with six chaff 20, seven chaff 30, triplets 20 each); only the triplet when disabled."""
+    rows = toppa.teyaku_table(hand_size=HAND_SIZE)
+    return rows if rules.chaff_teyaku == "seven_card" else rows[:1].copy()
+
+
+def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
+    """(Tables, dekiyaku names) for the kernels."""
+    from ..policies import card_weights
+
+    names, ymasks, yints = toppa.dekiyaku_table(rules, chaff_min=CHAFF_MIN).build()
+    month, month_masks, kind_masks, kind_points = toppa.deck_arrays()
+    params = np.zeros(P_N, dtype=np.int64)
+    params[P_TRANSFER] = TRANSFER_EXACT if rules.card_transfer == "exact" else TRANSFER_TOTAL
+    params[P_COMBINE] = COMBINE_ADD if rules.teyaku_combine == "add" else COMBINE_HIGHEST
+    params[P_ROUNDING] = ROUND_NEAREST if rules.yaku_rounding == "nearest5" else ROUND_TOWARD_ZERO
+    params[P_UNCOVERED] = UNCOVERED_TOPPA if rules.uncovered == "toppa" else UNCOVERED_IN_POINTS
+    params[P_FORFEIT] = rules.low_man_forfeit == "yes"
+    params[P_FIRST_CARDS] = rules.first_dealer_cards
+    params[P_FIXED_DEALER] = bool(fixed_dealer)
+    params[P_CHECKED] = bool(checked)
+    params[P_PAR] = PAR
+    params[P_LOW_MAX] = LOW_MAN_MAX
+    params[P_LOW_PAY] = LOW_MAN_PAY
+    tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints,
+                    teyaku_rows(rules), DEAL_PATTERN, params,
+                    card_weights(HANAFUDA.points, ymasks, yints))
+    return tables, names
+
+
+# ---------------------------------------------------------------- kernels
+
+# result slots of one played round; each per-seat slot is followed by seats 1 and 2
+(R_SCORE, R_PTS, R_YAKU, R_TEY_HELD, R_TEY_SCORED, R_DEKI_HITS, R_DEKI, R_LOW, R_SETTLE,
+ R_CAPTURED) = (0, 3, 6, 9, 12, 15, 18, 21, 24, 27)
+R_UNCOVERED, R_N_LOW, R_FIELD, R_TOP, R_MISDEALS = 30, 31, 32, 33, 34
+R_N = 35
+# R_LOW: net Low Man Out payment; R_SETTLE: net yaku settlement (amounts and, under the
+# 'toppa' uncovered rule, the forfeited own yaku); R_UNCOVERED: payers who could not cover.
+
+
+@hot
+def deal_round(rng, order, groups, month_masks, pattern):
+    """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.
+
+    Misdeal: four cards of one month in any hand or on the field (seed, Baka "Distributing the
+    Initial Cards"): reshuffle and deal again.
+    """
+    misdeals = 0
+    while True:
+        shuffle(rng, order)
+        deal(order, pattern, groups)
+        if not is_misdeal(groups, 4, month_masks, 4):
+            return misdeals
+        misdeals += 1
+
+
+@hot(inline="always")
+def _turn(pol, hand, field, cap, drawn, month_masks, t_month, weights, rng):
+    """One turn: a hand card, then the top of the draw pile (Toppa "Turns")."""
+    card = choose_hand_card(pol, hand, field, month_masks, t_month, weights, rng)
+    hand &= ~bit(card)
+    field, c1 = put_card(card, field, month_masks, t_month, pol, weights, rng)
+    field, c2 = put_card(drawn, field, month_masks, t_month, pol, weights, rng)
+    return hand, field, cap | c1 | c2
+
+
+@hot
+def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks, yints,
+               tey, pattern, params, policy, expose, weights, dealer, res):
+    """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
+
+    ``groups`` holds the dealt masks (dealer, right, left, field); the draw pile is
+    ``order[len(pattern):]``, top first.  ``policy``/``expose`` are indexed by player; seat
+    ``s`` is player ``(dealer + s) % 3``.
+    """
+    h0 = groups[0]
+    h1 = groups[1]
+    h2 = groups[2]
+    field = groups[FIELD]
+    top = pattern.shape[0]
+    combine = params[P_COMBINE]
+    q1 = dealer + 1 if dealer < 2 else 0
+    q2 = q1 + 1 if q1 < 2 else 0
+    # Teyaku, in turn order; only exposed teyaku score (exposing is the player's choice).
+    v, h = teyaku(h0, tey, month_masks, kind_masks, combine)
+    res[R_TEY_HELD] = h
+    res[R_TEY_SCORED] = v if (h != 0 and choose_expose(expose[dealer], rng)) else 0
+    v, h = teyaku(h1, tey, month_masks, kind_masks, combine)
+    res[R_TEY_HELD + 1] = h
+    res[R_TEY_SCORED + 1] = v if (h != 0 and choose_expose(expose[q1], rng)) else 0
+    v, h = teyaku(h2, tey, month_masks, kind_masks, combine)
+    res[R_TEY_HELD + 2] = h
+    res[R_TEY_SCORED + 2] = v if (h != 0 and choose_expose(expose[q2], rng)) else 0
+    p0 = policy[dealer]
+    p1 = policy[q1]
+    p2 = policy[q2]
+    c0 = ZERO
+    c1 = ZERO
+    c2 = ZERO
+    # Dealer first, then anticlockwise; the round ends when all hands are empty (seed, Baka
+    # "End of Round"); every turn draws one card, so 7 turns each use up the 21-card pile.
+    n_turns = count(h0)
+    for _ in range(n_turns):
+        h0, field, c0 = _turn(p0, h0, field, c0, np.int64(order[top]), month_masks, t_month,
+                              weights, rng)
+        h1, field, c1 = _turn(p1, h1, field, c1, np.int64(order[top + 1]), month_masks,
+                              t_month, weights, rng)
+        h2, field, c2 = _turn(p2, h2, field, c2, np.int64(order[top + 2]), month_masks,
+                              t_month, weights, rng)
+        top += 3
+    _score_pile(res, 0, c0, ymasks, yints, kind_masks, kind_points)
+    _score_pile(res, 1, c1, ymasks, yints, kind_masks, kind_points)
+    _score_pile(res, 2, c2, ymasks, yints, kind_masks, kind_points)
+    res[R_FIELD] = np.int64(field)
+    res[R_TOP] = top
+    settle_piles(res, c0, c1, c2, kind_masks, kind_points, params)
+    if params[P_CHECKED]:
+        check_round(order, h0 | h1 | h2, field, c0, c1, c2, top, res)
+
+
+@hot(inline="always")
+def _score_pile(res, s, cs, ymasks, yints, kind_masks, kind_points):
+    v, h = dekiyaku(cs, ymasks, yints)
+    res[R_DEKI + s] = v
+    res[R_DEKI_HITS + s] = h
+    res[R_YAKU + s] = v + res[R_TEY_SCORED + s]
+    res[R_PTS + s] = pile_points(cs, kind_masks, kind_points)
+    res[R_CAPTURED + s] = np.int64(cs)
+
+
+@hot
+def settle(res, captured, kind_masks, kind_points, params):
+    """:func:`settle_piles` for a ``captured`` array (seats 0 dealer, 1 right, 2 left)."""
+    settle_piles(res, captured[0], captured[1], captured[2], kind_masks, kind_points, params)
+
+
+@hot(inline="always")
+def _round_third(x, mode):
+    """``x / 3`` rounded to a multiple of 5 (``x`` is three times an amount; never a tie)."""
+    if mode == ROUND_NEAREST:
+        return ((2 * x + 15) // 30) * 5
+    if x >= 0:
+        return (x // 15) * 5
+    return -((-x) // 15) * 5
+
+
+@hot
+def yaku_amounts(y0, y1, y2, mode):
+    """Each player's yaku score minus the average of the three, settled in whole points.
+
+    When the sum is a multiple of 3 the amounts are exact.  Otherwise no amount is zero and two
+    players are on the same side of the average: theirs are rounded (``_round_third``) and the
+    lone player on the other side settles minus their sum, so the amounts add up to zero.
+    """
+    s = y0 + y1 + y2
+    x0 = 3 * y0 - s
+    x1 = 3 * y1 - s
+    x2 = 3 * y2 - s
+    if s % 3 == 0:
+        return x0 // 3, x1 // 3, x2 // 3
+    positives = (x0 > 0) + (x1 > 0) + (x2 > 0)
+    # the lone player: the only positive one, or the only negative one
+    lone0 = (x0 > 0) if positives == 1 else (x0 < 0)
+    lone1 = (x1 > 0) if positives == 1 else (x1 < 0)
+    if lone0:
+        a1 = _round_third(x1, mode)
+        a2 = _round_third(x2, mode)
+        return -(a1 + a2), a1, a2
+    if lone1:
+        a0 = _round_third(x0, mode)
+        a2 = _round_third(x2, mode)
+        return a0, -(a0 + a2), a2
+    a0 = _round_third(x0, mode)
+    a1 = _round_third(x1, mode)
+    return a0, a1, -(a0 + a1)
+
+
+@hot
+def _exact_from_counts(n0, n1, n2, n3, v0, v1, v2, v3, amount):
+    """Can cards with these kind counts pay exactly ``amount``?"""
+    if amount <= 0:
+        return amount == 0
+    for a in range(n0 + 1):
+        ra = amount - a * v0
+        if ra < 0:
+            break
+        for b in range(n1 + 1):
+            rb = ra - b * v1
+            if rb < 0:
+                break
+            for c in range(n2 + 1):
+                rc = rb - c * v2
+                if rc < 0:
+                    break
+                if rc == 0:
+                    return True
+                if v3 > 0 and rc % v3 == 0 and rc // v3 <= n3:
+                    return True
+    return False
+
+
+@hot
+def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
+    """Can ``pile`` pay ``a`` to one player and ``b`` to another by handing over cards?
+
+    ``TRANSFER_TOTAL``: the pile is worth at least ``a + b``.  ``TRANSFER_EXACT``: two
+    disjoint sets of its cards are worth exactly ``a`` and ``b`` (cards have no change).
+    """
+    if a <= 0:
+        return can_hand_over(pile, b, kind_masks, kind_points, rule)
+    if b <= 0:
+        return can_hand_over(pile, a, kind_masks, kind_points, rule)
+    if rule == TRANSFER_TOTAL:
+        return pile_points(pile, kind_masks, kind_points) >= a + b
+    n0 = count(pile & kind_masks[0])
+    n1 = count(pile & kind_masks[1])
+    n2 = count(pile & kind_masks[2])
+    n3 = count(pile & kind_masks[3])
+    v0, v1, v2, v3 = kind_points[0], kind_points[1], kind_points[2], kind_points[3]
+    top3 = n3 if v3 > 0 else 0  # worthless cards never help
+    for x0 in range(n0 + 1):
+        r0 = a - x0 * v0
+        if r0 < 0:
+            break
+        for x1 in range(n1 + 1):
+            r1 = r0 - x1 * v1
+            if r1 < 0:
+                break
+            for x2 in range(n2 + 1):
+                r2 = r1 - x2 * v2
+                if r2 < 0:
+                    break
+                for x3 in range(top3 + 1):
+                    r3 = r2 - x3 * v3
+                    if r3 < 0:
+                        break
+                    if r3 == 0 and _exact_from_counts(n0 - x0, n1 - x1, n2 - x2, n3 - x3,
+                                                      v0, v1, v2, v3, b):
+                        return True
+    return False
+
+
+@hot(inline="always")
+def _pick(s, x0, x1, x2):
+    if s == 0:
+        return x0
+    if s == 1:
+        return x1
+    return x2
+
+
+@hot
+def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
+    """End of round (seed, Baka "End of Round and Scoring"), in the seed's order:
+
+    1. Low Man Out: a player whose captured card points are 25 or less is paid 40 by each other
+       player.  Two low players pay each other too, so those payments cancel: each nets +40 and
+       the third player pays 80.  Under ``low_man_forfeit`` the round ends here.
+    2. Yaku settlement: each player's yaku score minus the average of the three
+       (:func:`yaku_amounts`), paid by handing over captured cards (:func:`can_hand_over`,
+       :func:`can_pay_two`); a payer who cannot cover pays in points (``uncovered`` rule).
+    3. Card points (after the handed-over cards) minus par 80.
+
+    Reads ``R_PTS`` and ``R_YAKU``; writes ``R_SCORE``, ``R_LOW``, ``R_SETTLE``,
+    ``R_UNCOVERED`` and ``R_N_LOW``.  All cards are captured by the end of a round (a month's
+    cards on the field always pair off), so the points sum to 240 and the scores to zero.
+    """
+    par = params[P_PAR]
+    low_max = params[P_LOW_MAX]
+    pay = params[P_LOW_PAY]
+    pt0, pt1, pt2 = res[R_PTS], res[R_PTS + 1], res[R_PTS + 2]
+    y0, y1, y2 = res[R_YAKU], res[R_YAKU + 1], res[R_YAKU + 2]
+    l0 = np.int64(pt0 <= low_max)
+    l1 = np.int64(pt1 <= low_max)
+    l2 = np.int64(pt2 <= low_max)
+    n_low = l0 + l1 + l2
+    # each low player receives `pay` from both others and pays `pay` to every other low player
+    w0 = pay * (3 * l0 - n_low)
+    w1 = pay * (3 * l1 - n_low)
+    w2 = pay * (3 * l2 - n_low)
+    res[R_LOW] = w0
+    res[R_LOW + 1] = w1
+    res[R_LOW + 2] = w2
+    res[R_N_LOW] = n_low
+    res[R_UNCOVERED] = 0
+    if n_low > 0 and params[P_FORFEIT]:
+        res[R_SETTLE] = 0
+        res[R_SETTLE + 1] = 0
+        res[R_SETTLE + 2] = 0
+        res[R_SCORE] = w0
+        res[R_SCORE + 1] = w1
+        res[R_SCORE + 2] = w2
+        return
+    a0, a1, a2 = yaku_amounts(y0, y1, y2, params[P_ROUNDING])
+    e0 = np.int64(0)
+    e1 = np.int64(0)
+    e2 = np.int64(0)
+    rule = params[P_TRANSFER]
+    toppa_rule = params[P_UNCOVERED] == UNCOVERED_TOPPA
+    n_pay = (a0 < 0) + (a1 < 0) + (a2 < 0)
+    uncovered = 0
+    if n_pay == 1:
+        # one payer hands cards to one or two payees
+        p = 0 if a0 < 0 else (1 if a1 < 0 else 2)
+        # the payees in turn order after the payer: (p+1, p+2) mod 3
+        j = p + 1 if p < 2 else 0
+        k = j + 1 if j < 2 else 0
+        aj = _pick(j, a0, a1, a2)
+        ak = _pick(k, a0, a1, a2)
+        if not can_pay_two(_pick(p, c0, c1, c2), aj, ak, kind_masks, kind_points, rule):
+            uncovered = 1
+            if toppa_rule:
+                yp = _pick(p, y0, y1, y2)
+                # the forfeited own yaku goes to those he pays, equally (any odd point to the
+                # first in turn order)
+                if aj > 0 and ak > 0:
+                    xk = yp // 2
+                    xj = yp - xk
+                elif aj > 0:
+                    xj, xk = yp, np.int64(0)
+                else:
+                    xj, xk = np.int64(0), yp
+                if p == 0:
+                    e0, e1, e2 = -yp, xj, xk
+                elif p == 1:
+                    e1, e2, e0 = -yp, xj, xk
+                else:
+                    e2, e0, e1 = -yp, xj, xk
+    elif n_pay == 2:
+        # two payers each hand cards to the one payee
+        if a0 < 0 and not can_hand_over(c0, -a0, kind_masks, kind_points, rule):
+            uncovered += 1
+            if toppa_rule:
+                e0 -= y0
+                if a1 > 0:
+                    e1 += y0
+                else:
+                    e2 += y0
+        if a1 < 0 and not can_hand_over(c1, -a1, kind_masks, kind_points, rule):
+            uncovered += 1
+            if toppa_rule:
+                e1 -= y1
+                if a0 > 0:
+                    e0 += y1
+                else:
+                    e2 += y1
+        if a2 < 0 and not can_hand_over(c2, -a2, kind_masks, kind_points, rule):
+            uncovered += 1
+            if toppa_rule:
+                e2 -= y2
+                if a0 > 0:
+                    e0 += y2
+                else:
+                    e1 += y2
+    res[R_UNCOVERED] = uncovered
+    res[R_SETTLE] = a0 + e0
+    res[R_SETTLE + 1] = a1 + e1
+    res[R_SETTLE + 2] = a2 + e2
+    res[R_SCORE] = w0 + pt0 + a0 + e0 - par
+    res[R_SCORE + 1] = w1 + pt1 + a1 + e1 - par
+    res[R_SCORE + 2] = w2 + pt2 + a2 + e2 - par
+
+
+@hot
+def check_round(order, hands, field, c0, c1, c2, top, res):
+    """Checked mode: every card ends in exactly one place; pile consumed; zero-sum."""
+    full = np.uint64(0)
+    for c in order:
+        full |= bit(c)
+    if hands:
+        raise AssertionError("a hand is not empty at the end of the round")
+    if top != order.shape[0]:
+        raise AssertionError("the draw pile was not exactly consumed")
+    if c0 & c1 or c0 & c2 or c1 & c2 or (c0 | c1 | c2) & field:
+        raise AssertionError("a card is in two places")
+    if (c0 | c1 | c2 | field) != full:
+        raise AssertionError("a card is in no place")
+    if res[R_SCORE] + res[R_SCORE + 1] + res[R_SCORE + 2] != 0:
+        raise AssertionError("the settlement is not zero-sum")
+    if res[R_LOW] + res[R_LOW + 1] + res[R_LOW + 2] != 0:
+        raise AssertionError("Low Man Out payments are not zero-sum")
+    if res[R_SETTLE] + res[R_SETTLE + 1] + res[R_SETTLE + 2] != 0:
+        raise AssertionError("the yaku settlement is not zero-sum")
+
+
+@hot(inline="always")
+def _month_points(m):
+    return m if m <= 9 else 0
+
+
+@hot
+def first_dealer(rng, order, t_month, n_cards):
+    """Each player draws ``n_cards`` (players 0, 1, 2 in turn); months 1-9 score their number,
+    10-12 score 0; the most points deals, a tie for the most draws again (seed, Toppa
+    "Choosing the Dealer", which Baka keeps)."""
+    while True:
+        shuffle(rng, order)
+        a = 0
+        b = 0
+        c = 0
+        for i in range(n_cards):
+            a += _month_points(t_month[order[3 * i]])
+            b += _month_points(t_month[order[3 * i + 1]])
+            c += _month_points(t_month[order[3 * i + 2]])
+        if a > b and a > c:
+            return 0
+        if b > a and b > c:
+            return 1
+        if c > a and c > b:
+            return 2
+
+
+# counters: scalars per chunk
+(C_DEALS, C_MISDEALS, C_ROUNDS, C_LOW_ROUNDS, C_LOW_DOUBLE, C_UNCOVERED, C_EXPOSED,
+ C_ROUND_TIES, C_GAMES, C_GAME_TIES, C_SETTLE_ABS, C_SETTLE_ABS_SQ) = range(12)
+# per seat s (0 dealer, 1 right, 2 left): C_SEAT + SEAT_W * s + K_*
+K_SCORE, K_SCORE_SQ, K_WINS, K_PTS, K_PTS_SQ, K_YAKU, K_YAKU_SQ, K_LOW = range(8)
+C_SEAT, SEAT_W = 12, 8
+# per player p: C_PLAYER + PLAYER_W * p + K_P_*
+(K_P_SCORE, K_P_SCORE_SQ, K_P_WINS, K_P_TOTAL, K_P_TOTAL_SQ, K_P_GAME_WINS,
+ K_P_FIRST) = range(7)
+C_PLAYER, PLAYER_W = C_SEAT + 3 * SEAT_W, 7
+# per position in the game's dealing order q (first, second, third dealer): C_POS + POS_W * q
+K_G_TOTAL, K_G_TOTAL_SQ, K_G_WINS = range(3)
+C_POS, POS_W = C_PLAYER + 3 * PLAYER_W, 3
+C_N = C_POS + 3 * POS_W
+
+
+@hot
+def _tally_hits(acc, h0, h1, h2, n_rows):
+    """Per-row hit counts over the three seats of one round: sum and sum of squares (the
+    squares give the design effect of pooling three hands of one deal); the last row is 'any'."""
+    if (h0 | h1 | h2) == 0:
+        return
+    for row in range(n_rows):
+        x = ((h0 >> row) & 1) + ((h1 >> row) & 1) + ((h2 >> row) & 1)
+        acc[row, 0] += x
+        acc[row, 1] += x * x
+    x = np.int64(h0 != 0) + np.int64(h1 != 0) + np.int64(h2 != 0)
+    acc[n_rows, 0] += x
+    acc[n_rows, 1] += x * x
+
+
+@hot(inline="always")
+def _strict_top(x0, x1, x2):
+    """Index of the strictly highest of three values, or -1 on a tie for the highest."""
+    if x0 > x1 and x0 > x2:
+        return 0
+    if x1 > x0 and x1 > x2:
+        return 1
+    if x2 > x0 and x2 > x1:
+        return 2
+    return -1
+
+
+@hot
+def _tally_round(scal, res, dealer):
+    for s in range(3):
+        b = C_SEAT + SEAT_W * s
+        sc = res[R_SCORE + s]
+        pt = res[R_PTS + s]
+        y = res[R_YAKU + s]
+        scal[b + K_SCORE] += sc
+        scal[b + K_SCORE_SQ] += sc * sc
+        scal[b + K_PTS] += pt
+        scal[b + K_PTS_SQ] += pt * pt
+        scal[b + K_YAKU] += y
+        scal[b + K_YAKU_SQ] += y * y
+        scal[b + K_LOW] += res[R_LOW + s] > 0
+        st = res[R_SETTLE + s]
+        scal[C_SETTLE_ABS] += abs(st)
+        scal[C_SETTLE_ABS_SQ] += st * st
+        p = dealer + s
+        if p >= 3:
+            p -= 3
+        bp = C_PLAYER + PLAYER_W * p
+        scal[bp + K_P_SCORE] += sc
+        scal[bp + K_P_SCORE_SQ] += sc * sc
+        scal[C_EXPOSED] += res[R_TEY_SCORED + s] > 0
+    top = _strict_top(res[R_SCORE], res[R_SCORE + 1], res[R_SCORE + 2])
+    if top < 0:
+        scal[C_ROUND_TIES] += 1
+    else:
+        scal[C_SEAT + SEAT_W * top + K_WINS] += 1
+        p = dealer + top
+        if p >= 3:
+            p -= 3
+        scal[C_PLAYER + PLAYER_W * p + K_P_WINS] += 1
+    scal[C_ROUNDS] += 1
+    n_low = res[R_N_LOW]
+    scal[C_LOW_ROUNDS] += n_low > 0
+    scal[C_LOW_DOUBLE] += n_low > 1
+    scal[C_UNCOVERED] += res[R_UNCOVERED] > 0
+
+
+@hot
+def _tally_game(scal, d0, t0, t1, t2):
+    scal[C_GAMES] += 1
+    for q in range(3):
+        p = d0 + q
+        if p >= 3:
+            p -= 3
+        t = _pick(p, t0, t1, t2)
+        b = C_POS + POS_W * q
+        scal[b + K_G_TOTAL] += t
+        scal[b + K_G_TOTAL_SQ] += t * t
+        bp = C_PLAYER + PLAYER_W * p
+        scal[bp + K_P_TOTAL] += t
+        scal[bp + K_P_TOTAL_SQ] += t * t
+    top = _strict_top(t0, t1, t2)
+    if top < 0:
+        scal[C_GAME_TIES] += 1
+    else:
+        scal[C_PLAYER + PLAYER_W * top + K_P_GAME_WINS] += 1
+        q = top - d0
+        if q < 0:
+            q += 3
+        scal[C_POS + POS_W * q + K_G_WINS] += 1
+
+
+@hot
+def play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_points, ymasks,
+              yints, tey, pattern, params, policy, expose, weights, n_rounds, scal, tcount,
+              ycount):
+    """Play the first ``n_rounds`` (at most 3) rounds of one game; counters are added to.
+
+    Game quantities are counted only for complete games (``n_rounds == 3``)."""
+    n_tey = tey.shape[0]
+    n_yaku = ymasks.shape[0]
+    fixed = params[P_FIXED_DEALER]
+    if fixed:
+        d0 = 0
+    else:
+        d0 = first_dealer(rng, order, t_month, params[P_FIRST_CARDS])
+    scal[C_PLAYER + PLAYER_W * d0 + K_P_FIRST] += 1
+    t0 = np.int64(0)
+    t1 = np.int64(0)
+    t2 = np.int64(0)
+    dealer = d0
+    for r in range(n_rounds):
+        mis = deal_round(rng, order, groups, month_masks, pattern)
+        play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks,
+                   yints, tey, pattern, params, policy, expose, weights, dealer, res)
+        res[R_MISDEALS] = mis
+        scal[C_DEALS] += mis + 1
+        scal[C_MISDEALS] += mis
+        _tally_round(scal, res, dealer)
+        _tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], res[R_TEY_HELD + 2], n_tey)
+        _tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], res[R_DEKI_HITS + 2],
+                    n_yaku)
+        # player totals: seat s is player dealer + s
+        if dealer == 0:
+            t0 += res[R_SCORE]
+            t1 += res[R_SCORE + 1]
+            t2 += res[R_SCORE + 2]
+        elif dealer == 1:
+            t1 += res[R_SCORE]
+            t2 += res[R_SCORE + 1]
+            t0 += res[R_SCORE + 2]
+        else:
+            t2 += res[R_SCORE]
+            t0 += res[R_SCORE + 1]
+            t1 += res[R_SCORE + 2]
+        # The 2nd round is dealt by the first dealer's right, the 3rd by his left, "regardless
+        # of whoever wins" (seed, Baka "Choosing the Dealer"): the next seat each round.
+        if not fixed:
+            dealer = dealer + 1 if dealer < 2 else 0
+    if n_rounds == ROUNDS_PER_GAME:
+        _tally_game(scal, d0, t0, t1, t2)
+
+
+@njit(cache=True, parallel=True)
+def run_chunks(seed, first_game, n_games, chunk, total_rounds, t_month, month_masks,
+               kind_masks, kind_points, ymasks, yints, tey, pattern, params, policy, expose,
+               weights, scal, tcount, ycount):
+    """Play games ``first_game ..`` in chunks of ``chunk`` games, one chunk per prange
+    iteration; game ``g`` has its own random stream ``stream_state(seed, g)`` and plays
+    ``min(3, total_rounds - 3 g)`` rounds.  Counters are per chunk (``scal[chunk, C_N]``,
+    ``tcount[chunk, T+1, 2]``, ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results
+    never depend on threads or chunking."""
+    n_chunks = scal.shape[0]
+    for ch in prange(n_chunks):
+        rng = np.zeros(1, dtype=np.uint64)
+        order = np.arange(48).astype(np.int8)
+        groups = np.zeros(4, dtype=np.uint64)
+        res = np.zeros(R_N, dtype=np.int64)
+        g0 = first_game + ch * chunk
+        g1 = min(g0 + chunk, first_game + n_games)
+        for g in range(g0, g1):
+            rng[0] = stream_state(seed, g)
+            # Reset the deck order so a game depends on nothing but its own stream.
+            for i in range(48):
+                order[i] = i
+            n_rounds = min(ROUNDS_PER_GAME, total_rounds - g * ROUNDS_PER_GAME)
+            play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_points,
+                      ymasks, yints, tey, pattern, params, policy, expose, weights, n_rounds,
+                      scal[ch], tcount[ch], ycount[ch])
+
+
+# ---------------------------------------------------------------- public layer
+
+class Baka:
+    """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    name = NAME
+    title = "Baka (3-player Toppa)"
+    source = "seed 000_a569c68da0494d09, section 'Baka' (and 'Toppa (for 2 players)')"
+    n_players = N_PLAYERS
+    Rules = BakaRules
+    par = PAR
+    teyaku_names = TEYAKU_ALL
+    version = 1  # bump whenever a rule's behaviour or an option changes
+
+    def deal_spec(self, rules):
+        from ..stats.exact import DealSpec, TeyakuSpec
+        c = HAND_SIZE - 1
+        tey = [TeyakuSpec("triplet", "month_count", count=3)]
+        if rules.chaff_teyaku == "seven_card":
+            tey += [TeyakuSpec("one_ribbon", "kind_counts", kinds=(0, 0, 1, c)),
+                    TeyakuSpec("one_animal", "kind_counts", kinds=(0, 1, 0, c)),
+                    TeyakuSpec("one_bright", "kind_counts", kinds=(1, 0, 0, c)),
+                    TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, HAND_SIZE))]
+        return DealSpec(
+            month=HANAFUDA.month, kind=HANAFUDA.kind,
+            group_sizes=(HAND_SIZE, HAND_SIZE, HAND_SIZE, FIELD_SIZE, PILE_SIZE),
+            hand_groups=(0, 1, 2), misdeal_groups=(0, 1, 2, 3), teyaku=tuple(tey))
+
+    def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
+                 fixed_dealer=False, checked=False, progress=False):
+        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks.
+
+        Whole games of 3 rounds are simulated (``ceil(rounds / 3)`` games, the last one cut
+        short when ``rounds`` is not a multiple of 3).  ``session_rounds`` does not apply (a
+        Baka game is always 3 rounds with a fixed dealer rotation): only 1 (the default) or 3
+        are accepted.  ``fixed_dealer``: player 1 deals every round (no draw, no rotation).
+        """
+        from ..engine.runner import run_batches
+
+        if int(session_rounds) not in (1, ROUNDS_PER_GAME):
+            raise ValueError("baka is played in games of 3 rounds with a fixed dealer rotation; "
+                             "session_rounds does not apply (leave it at 1)")
+        tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+        n_games = -(-rounds // ROUNDS_PER_GAME)
+        shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2),
+                      ycount=(tb.yaku_masks.shape[0] + 1, 2))
+        policy = np.ascontiguousarray(policy, dtype=np.int64)
+        expose = np.ascontiguousarray(expose, dtype=np.int64)
+
+        def kernel(first, n, chunk, out):
+            run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
+                       tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
+                       tb.pattern, tb.params, policy, expose, tb.weights,
+                       out["scal"], out["tcount"], out["ycount"])
+
+        totals = run_batches(kernel, n_games, shapes, rounds_per_session=ROUNDS_PER_GAME,
+                             progress=progress, desc=f"{NAME}")
+        totals["dekiyaku_names"] = names
+        totals["teyaku_names"] = teyaku_names(rules)
+        return totals
+
+    def quantities(self, c, rules):
+        """Tidy rows ``(quantity, stats)`` from the counters.
+
+        Per round (n = rounds): deal-time rates, dekiyaku (per captured pile, pooled over the
+        three seats), per seat (dealer, right, left) scores, win rates (strictly highest round
+        score), card points against par, yaku scores, Low Man Out and uncovered settlements.
+        Per game (n = complete 3-round games): totals and win rates (strictly highest total) by
+        position in the game's dealing order (first dealer, his right = second dealer, his left
+        = third dealer) and per player.
+        """
+        from ..stats import table as T
+
+        s = c["scal"]
+        r = s[C_ROUNDS]
+        g = s[C_GAMES]
+        rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
+        for i, t in enumerate(tuple(c["teyaku_names"]) + ("any",)):
+            rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, 3))
+        for i, y in enumerate(tuple(c["dekiyaku_names"]) + ("any",)):
+            rows.append(T.pooled(f"dekiyaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 3))
+        for k, seat in enumerate(SEATS):
+            b = C_SEAT + SEAT_W * k
+            rows += [
+                T.mean(f"seat.{seat}.mean_score", s[b + K_SCORE], s[b + K_SCORE_SQ], r),
+                T.prop(f"seat.{seat}.win_rate", s[b + K_WINS], r),
+            ]
+        rows.append(T.prop("seat.tie_rate", s[C_ROUND_TIES], r))
+        for k, seat in enumerate(SEATS):
+            b = C_SEAT + SEAT_W * k
+            rows += [
+                T.shifted_mean(f"par_balance.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r, PAR),
+                T.mean(f"fair_par.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r),
+            ]
+        for k, seat in enumerate(SEATS):
+            b = C_SEAT + SEAT_W * k
+            rows.append(T.mean(f"yaku_score.{seat}", s[b + K_YAKU], s[b + K_YAKU_SQ], r))
+        rows.append(T.prop("low_man_out_rate", s[C_LOW_ROUNDS], r))
+        rows.append(T.prop("low_man_out.two_low_rate", s[C_LOW_DOUBLE], r))
+        for k, seat in enumerate(SEATS):
+            rows.append(T.prop(f"low_man_out.{seat}", s[C_SEAT + SEAT_W * k + K_LOW], r))
+        rows += [
+            T.prop("settlement.uncovered_rate", s[C_UNCOVERED], r),
+            # per player-round: |points moved by the yaku settlement| (3 per round, pooled
+            # as independent: a description of size, not a test)
+            T.mean("settlement.mean_abs_yaku_transfer", s[C_SETTLE_ABS], s[C_SETTLE_ABS_SQ],
+                   3 * r),
+        ]
+        for q, pos in enumerate(POSITIONS):
+            b = C_POS + POS_W * q
+            rows += [
+                T.mean(f"game.{pos}.mean_total", s[b + K_G_TOTAL], s[b + K_G_TOTAL_SQ], g),
+                T.prop(f"game.{pos}.win_rate", s[b + K_G_WINS], g),
+            ]
+        rows.append(T.prop("game.tie_rate", s[C_GAME_TIES], g))
+        for p in range(N_PLAYERS):
+            b = C_PLAYER + PLAYER_W * p
+            n = p + 1
+            rows += [
+                T.mean(f"player{n}.mean_score", s[b + K_P_SCORE], s[b + K_P_SCORE_SQ], r),
+                T.prop(f"player{n}.win_rate", s[b + K_P_WINS], r),
+                T.mean(f"player{n}.game.mean_total", s[b + K_P_TOTAL], s[b + K_P_TOTAL_SQ], g),
+                T.prop(f"player{n}.game.win_rate", s[b + K_P_GAME_WINS], g),
+                # over all games, including a last, shorter one
+                T.prop(f"player{n}.first_dealer_share", s[b + K_P_FIRST],
+                       -(-r // ROUNDS_PER_GAME)),
+            ]
+        return rows
+
+
+register(Baka())
