@@ -10,6 +10,6 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
-from .api import available_games, exact, rules_table, simulate  # noqa: E402
+from .api import available_games, compare, exact, rules_table, simulate  # noqa: E402
 
-__all__ = ["simulate", "exact", "available_games", "rules_table", "__version__"]
+__all__ = ["simulate", "compare", "exact", "available_games", "rules_table", "__version__"]

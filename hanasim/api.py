@@ -48,7 +48,7 @@ def check_rounds(rounds) -> int:
 def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = None, *,
              policy="random", expose="always", rules: Mapping | None = None,
              session_rounds: int = 1, fixed_dealer: bool = False, checked: bool = False,
-             progress: bool = False) -> pd.DataFrame:
+             deals_only: bool = False, progress: bool = False) -> pd.DataFrame:
     """Simulate ``rounds`` played rounds of ``game`` and return a tidy table.
 
     Parameters
@@ -64,6 +64,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         starts with the first-dealer draw.
     fixed_dealer : player 1 deals every round (to measure a policy pairing by seat).
     checked : check the round invariants in the kernel (slower); raises on a violation.
+    deals_only : skip play: only the deal-time quantities (misdeal rate, teyaku), much faster.
 
     Returns
     -------
@@ -83,12 +84,71 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     start = time.perf_counter()
     counters = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                          checked=checked, progress=progress)
+                          checked=checked, progress=progress, deals_only=deals_only)
     wall = time.perf_counter() - start
     meta = provenance(g, rule_obj, rounds=rounds, seed=seed, policies=",".join(pol),
                       expose=",".join(exp), session_rounds=session_rounds,
-                      dealing="fixed" if fixed_dealer else "winner", wall_time_s=round(wall, 3))
+                      dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only,
+                      wall_time_s=round(wall, 3))
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)
+
+
+def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = None, *,
+            rules: Mapping[str, Sequence] | None = None, policies: Sequence = ("random",),
+            expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
+            blocks: int = 100, progress: bool = False) -> pd.DataFrame:
+    """Run every combination of rule values and policies on the same deals and compare.
+
+    ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``; a single
+    value is held fixed); ``policies`` lists policy settings to try (each as in
+    :func:`simulate`, e.g. ``["random", "greedy,random"]``).  The first combination is the
+    baseline.  Returns a tidy table: one ``value`` row per variant and quantity, and one
+    ``difference`` row (variant − baseline) with a paired 99.9% interval and ``significant``.
+    """
+    import itertools
+
+    from .stats.compare import block_estimates, comparison_table
+
+    g = get_game(game)
+    rounds = check_rounds(rounds)
+    seed = normalize_seed(seed)
+    session_rounds = check_rounds(session_rounds)
+    grid = {}
+    for name, values in (rules or {}).items():
+        if isinstance(values, (str, int)):
+            values = [v.strip() for v in str(values).split(",")]
+        grid[name] = list(values)
+        if len(set(map(str, grid[name]))) != len(grid[name]):
+            raise ValueError(f"rule {name!r} lists a value twice: {grid[name]}")
+    policies = [policies] if isinstance(policies, str) else list(policies)
+    if not policies:
+        raise ValueError("give at least one policy")
+    exp = _per_seat(expose, g.n_players, "expose choice")
+    exp_ids = np.array([expose_id(e) for e in exp], dtype=np.int64)
+    n_sessions = -(-rounds // session_rounds)
+    blocks = max(2, min(int(blocks), n_sessions))
+    combos = list(itertools.product(*grid.values())) or [()]
+    variants = []
+    for values in combos:
+        given = dict(zip(grid, values))
+        rule_obj = _rules.make_rules(g.Rules, given)
+        for pol in policies:
+            names = _per_seat(pol, g.n_players, "policy")
+            pol_ids = np.array([policy_id(p) for p in names], dtype=np.int64)
+            label = " ".join([f"{k}={v}" for k, v in given.items()]
+                             + ([f"policy={','.join(names)}"] if len(policies) > 1 else []))
+            c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
+                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
+                           progress=progress, blocks=blocks)
+            variants.append((label or "baseline", g.quantities(c, rule_obj),
+                             block_estimates(g.quantities, c, rule_obj)))
+    df = comparison_table(g.name, variants)
+    df["rounds"] = rounds
+    df["seed"] = seed
+    df.attrs.update(dict(game=g.name, rounds=rounds, seed=seed, blocks=blocks,
+                         grid={k: list(map(str, v)) for k, v in grid.items()},
+                         policies=[str(p) for p in policies], expose=",".join(exp)))
+    return df
 
 
 def provenance(g, rule_obj, **extra) -> dict:
@@ -108,7 +168,7 @@ def rules_table(game: str = "toppa") -> pd.DataFrame:
                          for r in rows])
 
 
-__all__ = ["simulate", "exact", "available_games", "rules_table"]
+__all__ = ["simulate", "compare", "exact", "available_games", "rules_table"]
 
 
 def exact(game: str = "toppa", rules: Mapping | None = None) -> pd.DataFrame:

@@ -44,7 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table (readable, default), csv (stdout unless --out) or parquet (needs --out)")
     p.add_argument("--out", default=None, metavar="PATH", help="write the table to this file")
     p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
+    p.add_argument("--deals-only", action="store_true",
+                   help="deal-time quantities only (misdeal, teyaku): skips play, much faster")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("compare", help="compare house-rule values or policies on the same deals")
+    p.add_argument("game")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=V1,V2",
+                   help="an option and the values to compare (repeatable; one value holds it fixed)")
+    p.add_argument("--policy", action="append", default=[], metavar="P",
+                   help="a policy setting to compare, e.g. random or greedy,random (repeatable)")
+    p.add_argument("--rounds", default=1_000_000, metavar="N", help="rounds per variant (default 1,000,000)")
+    p.add_argument("--seed", default=None, metavar="S")
+    p.add_argument("--expose", default="always", metavar="E")
+    p.add_argument("--session-rounds", default=1, metavar="L")
+    p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
+    p.add_argument("--format", choices=("table", "csv"), default="table")
+    p.add_argument("--no-progress", action="store_true")
 
     p = sub.add_parser("rules", help="list a game's house-rule options and defaults")
     p.add_argument("game")
@@ -84,7 +100,8 @@ def _cmd_simulate(a):
     df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
                       rules=rules.parse_assignments(a.rule),
                       session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
-                      checked=a.checked, progress=not a.no_progress and sys.stderr.isatty())
+                      checked=a.checked, deals_only=a.deals_only,
+                      progress=not a.no_progress and sys.stderr.isatty())
     if a.format == "parquet" and not a.out:
         raise ValueError("--format parquet needs --out PATH")
     if a.out:
@@ -97,6 +114,44 @@ def _cmd_simulate(a):
         df.to_csv(sys.stdout, index=False)
     else:
         _print_table(df)
+
+
+def _cmd_compare(a):
+    import pandas as pd
+
+    from . import api, rules
+
+    grid = {}
+    for item in a.rule:
+        name, _, values = item.partition("=")
+        if not values:
+            raise ValueError(f"--rule {item!r} must look like name=value1,value2")
+        if name.strip() in grid:
+            raise ValueError(f"rule {name.strip()!r} is given twice")
+        grid[name.strip()] = [v.strip() for v in values.split(",")]
+    df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
+                     policies=a.policy or ["random"], expose=a.expose,
+                     session_rounds=a.session_rounds,
+                     progress=not a.no_progress and sys.stderr.isatty())
+    if a.format == "csv":
+        df.to_csv(sys.stdout, index=False)
+        return
+    meta = df.attrs
+    print(f"{meta['game']}: {meta['rounds']:,} rounds per variant on the same deals, seed "
+          f"{meta['seed']}, {meta['blocks']} blocks; baseline: {df.baseline.iloc[0]}")
+    diffs = df[df.kind == "difference"]
+    if not a.all:
+        diffs = diffs[diffs.std_error.fillna(0) > 0]
+    values = df[df.kind == "value"].pivot(index="quantity", columns="variant", values="estimate")
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        for variant, part in diffs.groupby("variant", sort=False):
+            print(f"\n{variant}  vs  {part.baseline.iloc[0]}  (difference, 99.9% paired interval)")
+            shown = part[["quantity", "estimate", "ci_low", "ci_high", "significant"]].copy()
+            shown.insert(1, "baseline", shown.quantity.map(values[part.baseline.iloc[0]]))
+            shown.insert(2, "variant", shown.quantity.map(values[variant]))
+            shown = shown.rename(columns={"estimate": "difference"})
+            shown["significant"] = shown["significant"].map({True: "yes", False: "no"})
+            print(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
 
 
 def _cmd_rules(a):
@@ -133,7 +188,7 @@ def _cmd_bench(a):
     run_bench(games=[g.strip() for g in a.games.split(",")], rounds=a.rounds)
 
 
-COMMANDS = {"simulate": _cmd_simulate, "rules": _cmd_rules, "games": _cmd_games,
+COMMANDS = {"simulate": _cmd_simulate, "compare": _cmd_compare, "rules": _cmd_rules, "games": _cmd_games,
             "exact": _cmd_exact, "bench": _cmd_bench}
 
 

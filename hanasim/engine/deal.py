@@ -16,8 +16,19 @@ def deal(order, pattern, groups):
     """
     for g in range(groups.shape[0]):
         groups[g] = ZERO
+    # Deal runs of consecutive cards to one group into a register and store once per run:
+    # a read-modify-write of groups[pattern[i]] per card chains every store through memory.
+    # The run boundaries are the same every deal, so the branch below predicts well.
+    g = pattern[0]
+    acc = ZERO
     for i in range(pattern.shape[0]):
-        groups[pattern[i]] |= bit(order[i])
+        p = pattern[i]
+        if p != g:
+            groups[g] |= acc
+            acc = ZERO
+            g = p
+        acc |= bit(order[i])
+    groups[g] |= acc
     return pattern.shape[0]
 
 

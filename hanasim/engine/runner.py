@@ -20,9 +20,18 @@ def plan(n_sessions: int, rounds_per_session: int, threads: int):
 
 
 def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=False, desc="",
-                chunk=None, chunks_per_batch=None):
+                chunk=None, chunks_per_batch=None, blocks=None):
+    """Sum the kernel's counters over all sessions.
+
+    ``blocks``: also return the counters of ``blocks`` consecutive, equal groups of sessions
+    (``totals["blocks"][k]`` has a leading block axis): independent replicates of the whole
+    run, for batch-means standard errors of paired differences (see ``stats.compare``).
+    """
     auto_chunk, auto_batch = plan(n_sessions, rounds_per_session, get_num_threads())
+    if blocks:
+        chunk = -(-n_sessions // blocks)
     chunk = chunk or auto_chunk
+    kept = {k: [] for k in shapes} if blocks else None
     chunks_per_batch = chunks_per_batch or auto_batch
     totals = {k: np.zeros(shape, dtype=np.int64) for k, shape in shapes.items()}
     total_rounds = n_sessions * rounds_per_session
@@ -36,6 +45,10 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
             kernel(first, n, chunk, out)
             for k in totals:
                 totals[k] += out[k].sum(axis=0)
+                if kept is not None:
+                    kept[k].append(out[k])
             first += n
             bar.update(n * rounds_per_session)
+    if kept is not None:
+        totals["blocks"] = {k: np.concatenate(v) for k, v in kept.items()}
     return totals

@@ -83,6 +83,11 @@ def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
     hits = 0
     counts = nibble_counts(hand)
     n_months = month_masks.shape[0] - 1
+    # kind counts once per hand, not once per row
+    k0 = count(hand & kind_masks[0])
+    k1 = count(hand & kind_masks[1])
+    k2 = count(hand & kind_masks[2])
+    k3 = count(hand & kind_masks[3])
     for i in range(table.shape[0]):
         v = 0
         if table[i, T_TYPE] == TEY_MONTHS:
@@ -92,12 +97,9 @@ def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
                 n = months_with(hand, month_masks, table[i, T_A])
             if n >= table[i, T_B]:
                 v = table[i, T_VALUE] + table[i, T_PER_EXTRA] * (n - table[i, T_B])
-        else:
-            if (count(hand & kind_masks[0]) == table[i, T_A]
-                    and count(hand & kind_masks[1]) == table[i, T_B]
-                    and count(hand & kind_masks[2]) == table[i, T_C]
-                    and count(hand & kind_masks[3]) == table[i, T_D]):
-                v = table[i, T_VALUE]
+        elif (k0 == table[i, T_A] and k1 == table[i, T_B] and k2 == table[i, T_C]
+              and k3 == table[i, T_D]):
+            v = table[i, T_VALUE]
         if v > 0:
             hits |= 1 << i
             total += v

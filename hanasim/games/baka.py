@@ -37,10 +37,10 @@ from numba import njit, prange
 
 from ..decks import HANAFUDA
 from ..engine.bits import ZERO, bit, count
-from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
+from ..engine.deal import deal, holds_month_count, is_misdeal  # noqa: F401  (tests deal with it)
 from ..engine.jit import hot
 from ..engine.play import put_card
-from ..engine.rng import shuffle, stream_state
+from ..engine.rng import below, shuffle, stream_state
 from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, dekiyaku, teyaku
 from ..policies import choose_expose, choose_hand_card
@@ -64,6 +64,7 @@ CHAFF_MIN = 10       # Chaff dekiyaku: "only ten (10) Chaff instead of twelve" (
 DEAL_PATTERN = np.array([1] * 3 + [2] * 3 + [0] * 3 + [3] * 2
                         + [1] * 4 + [2] * 4 + [0] * 4 + [3] * 4, dtype=np.int8)
 FIELD = 3
+NIBBLE_LOW = np.uint64(0x111111111111)  # the lowest bit of each month's nibble (hanafuda order)
 SEATS = ("dealer", "right", "left")
 POSITIONS = ("first_dealer", "second_dealer", "third_dealer")  # by the game's dealing order
 TEYAKU_ALL = toppa.TEYAKU  # triplet, one_ribbon, one_animal, one_bright, empty_hand
@@ -105,8 +106,8 @@ class Tables(NamedTuple):
 
 # params slots
 (P_TRANSFER, P_COMBINE, P_ROUNDING, P_UNCOVERED, P_FORFEIT, P_FIRST_CARDS, P_FIXED_DEALER,
- P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY) = range(11)
-P_N = 11
+ P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY, P_NIBBLES) = range(12)
+P_N = 12
 ROUND_NEAREST, ROUND_TOWARD_ZERO = 0, 1
 UNCOVERED_TOPPA, UNCOVERED_IN_POINTS = 0, 1
 
@@ -140,6 +141,7 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     params[P_PAR] = PAR
     params[P_LOW_MAX] = LOW_MAN_MAX
     params[P_LOW_PAY] = LOW_MAN_PAY
+    params[P_NIBBLES] = all(int(month_masks[m]) == 0xF << 4 * (m - 1) for m in range(1, 13))
     tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints,
                     teyaku_rows(rules), DEAL_PATTERN, params,
                     card_weights(HANAFUDA.points, ymasks, yints))
@@ -157,18 +159,46 @@ R_N = 35
 # 'toppa' uncovered rule, the forfeited own yaku); R_UNCOVERED: payers who could not cover.
 
 
+@hot(inline="always")
+def _full_month(x, nibbles, month_masks):
+    """Does mask ``x`` hold all four cards of some month?  ``nibbles``: the deck keeps each
+    month's four cards in one aligned nibble (hanafuda's order), so a bit trick answers."""
+    if nibbles:
+        return (x & (x >> np.uint64(1)) & (x >> np.uint64(2)) & (x >> np.uint64(3))
+                & NIBBLE_LOW) != ZERO
+    return holds_month_count(x, month_masks, 4)
+
+
 @hot
-def deal_round(rng, order, groups, month_masks, pattern):
-    """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.
+def deal_round(rng, order, groups, month_masks, pattern, nibbles):
+    """Shuffle and deal into ``groups`` until the deal is not a misdeal; returns the number of
+    misdeals.  Same result as ``engine.deal.deal`` + ``is_misdeal`` on 4 groups, on scalars.
 
     Misdeal: four cards of one month in any hand or on the field (seed, Baka "Distributing the
     Initial Cards"): reshuffle and deal again.
     """
     misdeals = 0
+    n = pattern.shape[0]
     while True:
         shuffle(rng, order)
-        deal(order, pattern, groups)
-        if not is_misdeal(groups, 4, month_masks, 4):
+        g0 = ZERO
+        g1 = ZERO
+        g2 = ZERO
+        g3 = ZERO
+        for i in range(n):
+            b = bit(order[i])
+            p = pattern[i]
+            g0 |= b if p == 0 else ZERO
+            g1 |= b if p == 1 else ZERO
+            g2 |= b if p == 2 else ZERO
+            g3 |= b if p == 3 else ZERO
+        if not (_full_month(g0, nibbles, month_masks) or _full_month(g1, nibbles, month_masks)
+                or _full_month(g2, nibbles, month_masks)
+                or _full_month(g3, nibbles, month_masks)):
+            groups[0] = g0
+            groups[1] = g1
+            groups[2] = g2
+            groups[3] = g3
             return misdeals
         misdeals += 1
 
@@ -511,9 +541,15 @@ def _month_points(m):
 def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards`` (players 0, 1, 2 in turn); months 1-9 score their number,
     10-12 score 0; the most points deals, a tie for the most draws again (seed, Toppa
-    "Choosing the Dealer", which Baka keeps)."""
+    "Choosing the Dealer", which Baka keeps).  Only the drawn cards are shuffled (a partial
+    Fisher-Yates: a uniform draw without replacement); the deal reshuffles the whole deck."""
+    n = order.shape[0]
     while True:
-        shuffle(rng, order)
+        for i in range(3 * n_cards):
+            j = i + below(rng, n - i)
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
         a = 0
         b = 0
         c = 0
@@ -657,7 +693,7 @@ def play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_po
     t2 = np.int64(0)
     dealer = d0
     for r in range(n_rounds):
-        mis = deal_round(rng, order, groups, month_masks, pattern)
+        mis = deal_round(rng, order, groups, month_masks, pattern, params[P_NIBBLES])
         play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks,
                    yints, tey, pattern, params, policy, expose, weights, dealer, res)
         res[R_MISDEALS] = mis

@@ -411,6 +411,55 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb_month, m
                          weights, n_rounds, scal[ch], tcount[ch], ycount[ch])
 
 
+DEALS_PER_SESSION = 64  # deals-only: one random stream per 64 deals
+
+
+@njit(cache=True, parallel=True)
+def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_masks, kind_masks,
+                    tey, pattern, params, scal, tcount):
+    """Deals only (no play): shuffle just the dealt cards, count misdeals and teyaku held.
+
+    Same counters as :func:`run_chunks` for the deal-time quantities; a "round" is a deal that
+    is not a misdeal.  Each stream of 64 played deals starts from the unshuffled deck.
+    """
+    n_chunks = scal.shape[0]
+    n_dealt = pattern.shape[0]
+    n_tey = tey.shape[0]
+    for ch in prange(n_chunks):
+        rng = np.zeros(1, dtype=np.uint64)
+        order = np.arange(48).astype(np.int8)
+        groups = np.zeros(3, dtype=np.uint64)
+        s0 = first_session + ch * chunk
+        s1 = min(s0 + chunk, first_session + n_sessions)
+        for s in range(s0, s1):
+            rng[0] = stream_state(seed, s)
+            for i in range(48):
+                order[i] = i
+            n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
+            _deal_only_session(rng, order, groups, n_dealt, month_masks, kind_masks, tey,
+                               pattern, params, n_rounds, scal[ch], tcount[ch], n_tey)
+
+
+@hot
+def _deal_only_session(rng, order, groups, n_dealt, month_masks, kind_masks, tey, pattern,
+                       params, n_rounds, scal, tcount, n_tey):
+    combine = params[P_COMBINE]
+    for _ in range(n_rounds):
+        while True:
+            partial_shuffle(rng, order, n_dealt)
+            deal(order, pattern, groups)
+            scal[C_DEALS] += 1
+            if not (has_full_nibble(groups[0]) or has_full_nibble(groups[1])
+                    or has_full_nibble(groups[2])):
+                break
+            scal[C_MISDEALS] += 1
+        scal[C_ROUNDS] += 1
+        v, h0 = teyaku_by_nibbles(groups[0], tey, month_masks, kind_masks, combine)
+        v, h1 = teyaku_by_nibbles(groups[1], tey, month_masks, kind_masks, combine)
+        _tally_pair(tcount, h0, h1)
+        _tally_any(tcount, n_tey, h0, h1)
+
+
 # ---------------------------------------------------------------- public layer
 
 class Toppa:
@@ -439,12 +488,26 @@ class Toppa:
                     TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, HAND_SIZE))))
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
-                 fixed_dealer=False, checked=False, progress=False, chunk=None):
+                 fixed_dealer=False, checked=False, progress=False, chunk=None, blocks=None,
+                 deals_only=False):
         """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks."""
         from ..engine.runner import run_batches
 
         tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                           checked=checked)
+        if deals_only:
+            shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
+
+            def deal_kernel(first, n, chunk, out):
+                run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks,
+                                tb.kind_masks, tb.teyaku, tb.pattern, tb.params, out["scal"],
+                                out["tcount"])
+
+            totals = run_batches(deal_kernel, -(-rounds // DEALS_PER_SESSION), shapes,
+                                 rounds_per_session=DEALS_PER_SESSION, progress=progress,
+                                 desc=f"{NAME} deals", chunk=chunk, blocks=blocks)
+            totals["deals_only"] = True
+            return totals
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2),
                       ycount=(tb.yaku_masks.shape[0] + 1, 2))
@@ -456,7 +519,7 @@ class Toppa:
                        out["scal"], out["tcount"], out["ycount"])
 
         totals = run_batches(kernel, n_sessions, shapes, rounds_per_session=session_rounds,
-                             progress=progress, desc=f"{NAME}", chunk=chunk)
+                             progress=progress, desc=f"{NAME}", chunk=chunk, blocks=blocks)
         totals["dekiyaku_names"] = names
         return totals
 
@@ -469,6 +532,8 @@ class Toppa:
         rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
         for i, t in enumerate(TEYAKU + ("any",)):
             rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, 2))
+        if c.get("deals_only"):
+            return rows
         for i, y in enumerate(c["dekiyaku_names"] + ("any",)):
             rows.append(T.pooled(f"dekiyaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 2))
         rows += [
@@ -479,6 +544,11 @@ class Toppa:
             T.mean("card_points.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r),
             T.shifted_mean("par_balance.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r, PAR),
             T.shifted_mean("par_balance.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r, PAR),
+            # A seat's score is (something independent of par) - its par on every settlement
+            # path, so the par that makes the seat's expected score zero is mean score + par;
+            # the two pars sum to the deck's 240 points, keeping the game zero-sum.
+            T.shifted_mean("fair_par.dealer", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r, -PAR),
+            T.shifted_mean("fair_par.opponent", -s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r, -PAR),
             T.mean("yaku_score.dealer", s[C_YAKU_DEALER], s[C_YAKU_DEALER_SQ], r),
             T.mean("yaku_score.opponent", s[C_YAKU_OPP], s[C_YAKU_OPP_SQ], r),
             T.sd("round_score.sd", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),

@@ -1,0 +1,157 @@
+"""Subcommands ``hanasim runs list|show|export`` and ``hanasim report``: parsing only.
+
+:func:`register` adds them to the ``hanasim`` parser's subcommands; every leaf parser sets
+``handler`` (``set_defaults(handler=...)``), which ``cli.main`` calls with the parsed
+arguments.  Handlers raise ``ValueError`` / ``OSError`` for bad input, which ``cli.main`` turns
+into one line on stderr and exit code 2.
+"""
+from __future__ import annotations
+
+import sys
+import warnings
+
+
+def register(sub) -> None:
+    """Add ``runs`` and ``report`` to the argparse subparsers object ``sub``."""
+    p = sub.add_parser("runs", help="the saved runs in the results store: list, show, export",
+                       description="Saved runs live in a results store: ./hanasim-runs, or "
+                       "$HANASIM_STORE, or --store DIR.")
+    runs = p.add_subparsers(dest="runs_command", required=True, metavar="{list,show,export}")
+
+    q = runs.add_parser("list", help="one line per saved run")
+    _store_option(q)
+    q.add_argument("--game", default=None, help="only this game's runs")
+    q.add_argument("--format", choices=("table", "csv"), default="table",
+                   help="table (readable, default) or csv on stdout")
+    q.set_defaults(handler=cmd_runs_list)
+
+    q = runs.add_parser("show", help="print a saved run's table and provenance")
+    q.add_argument("run_id", metavar="ID", help="run id, a unique prefix of one, or 'latest'")
+    _store_option(q)
+    q.set_defaults(handler=cmd_runs_show)
+
+    q = runs.add_parser("export", help="write a saved run's table as CSV or Parquet")
+    q.add_argument("run_id", metavar="ID", help="run id, a unique prefix of one, or 'latest'")
+    _store_option(q)
+    q.add_argument("--format", choices=("csv", "parquet"), default="csv",
+                   help="csv (default; stdout unless --out) or parquet (needs --out)")
+    q.add_argument("--out", default=None, metavar="PATH", help="write to this file")
+    q.set_defaults(handler=cmd_runs_export)
+
+    p = sub.add_parser("report", help="write an HTML + Markdown report with tables and charts",
+                       description="Simulate a game (or all games) and write a self-contained "
+                       "report: HTML with embedded charts, and Markdown with the same content "
+                       "and its PNG charts in a folder next to it.")
+    p.add_argument("game", help="game name, or 'all' (see 'hanasim games')")
+    p.add_argument("--rounds", default=1_000_000, metavar="N",
+                   help="played rounds to simulate per game (default 1,000,000)")
+    p.add_argument("--seed", default=None, metavar="S",
+                   help="whole number (default: fresh, written into the report)")
+    p.add_argument("--policy", default="random", metavar="P",
+                   help="random or greedy, or one per player (default random)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="house rule option, repeatable (see 'hanasim rules GAME')")
+    p.add_argument("--out", default="reports", metavar="DIR",
+                   help="directory to write into (default reports/, created if missing)")
+    p.set_defaults(handler=cmd_report)
+
+
+def _store_option(p):
+    p.add_argument("--store", default=None, metavar="DIR",
+                   help="results store directory (default $HANASIM_STORE or ./hanasim-runs)")
+
+
+def _warn_lines(caught):
+    for w in caught:
+        sys.stderr.write(f"hanasim: warning: {w.message}\n")
+
+
+def cmd_runs_list(a):
+    import pandas as pd
+
+    from . import store
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", store.StoreWarning)
+        runs = store.list_runs(a.store)
+    _warn_lines(caught)
+    if a.game:
+        runs = runs[runs["game"] == a.game.lower()]
+    cols = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s"]
+    if a.format == "csv":
+        runs[cols].to_csv(sys.stdout, index=False)
+        return
+    if runs.empty:
+        print(f"no saved runs in {store.store_path(a.store)}")
+        return
+    with pd.option_context("display.max_rows", None, "display.width", 250,
+                           "display.max_colwidth", 80):
+        print(runs[cols].to_string(index=False))
+
+
+def cmd_runs_show(a):
+    import pandas as pd
+
+    from . import store
+
+    df = store.load_run(a.run_id, a.store)
+    print(f"run {df.attrs.get('run_id')} (saved {df.attrs.get('saved_at')})")
+    for key, value in df.attrs.items():
+        if key not in ("run_id", "saved_at"):
+            print(f"  {key}: {value}")
+    cols = [c for c in ["quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
+            if c in df.columns] or list(df.columns)
+    print("estimates with 99.9% intervals")
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        print(df[cols].to_string(index=False, float_format=lambda v: f"{v:.6g}"))
+
+
+def cmd_runs_export(a):
+    from . import store
+
+    df = store.load_run(a.run_id, a.store)
+    if a.format == "parquet" and not a.out:
+        raise ValueError("--format parquet needs --out PATH")
+    if a.out:
+        store.write_table(df, a.out, a.format)
+        print(f"wrote {len(df)} rows of run {df.attrs['run_id']} to {a.out}", file=sys.stderr)
+    else:
+        df.to_csv(sys.stdout, index=False)
+
+
+def cmd_report(a):
+    from . import rules
+    from .report import build_report
+
+    paths = build_report(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy,
+                         rules=rules.parse_assignments(a.rule), out=a.out,
+                         progress=sys.stderr.isatty())
+    for kind in ("html", "markdown"):
+        print(f"wrote {paths[kind]}", file=sys.stderr)
+
+
+def main(argv=None) -> int:
+    """``python -m hanasim.cli_extra ...``: these subcommands on their own (for tests, and
+    until they are wired into ``hanasim``); same error handling as ``cli.main``."""
+    from . import cli
+
+    parser = cli._Parser(prog="hanasim", description="hanasim runs / report")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=cli._Parser)
+    register(sub)
+    args = parser.parse_args(argv)
+    try:
+        args.handler(args)
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    except (ValueError, OSError) as e:
+        sys.stderr.write(f"hanasim: error: {e}\n")
+        return cli.EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("hanasim: interrupted\n")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,329 @@
+"""``hanasim report``: simulate, compare with the exact values, chart, and write HTML + Markdown.
+
+Layout of the output directory for ``build_report("toppa", out="reports")``::
+
+    reports/toppa.html              self-contained (charts embedded as base64 PNG)
+    reports/toppa.md                the same content; charts are the PNG files below
+    reports/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png
+    reports/toppa-files/toppa-table.csv      the tidy table, for reuse
+
+``build_report("all")`` writes ``all.html`` / ``all.md`` / ``all-files/`` with one section per
+game.  Every file is written atomically.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import shlex
+from pathlib import Path
+
+import pandas as pd
+
+from . import charts as _charts
+from .render import Bullets, Code, Heading, Image, Para, Table, to_html, to_markdown
+
+#: Section headings of each game's part of a report (after "<Game title>: ").
+SECTIONS = ("findings", "summary quantities", "exact vs simulated teyaku", "charts",
+            "rules and options", "provenance")
+Z999 = 3.290526731491926  # two-sided 99.9% normal quantile
+
+
+def fmt(v) -> str:
+    """A number for a table: 4 significant digits, whole numbers with thousands separators."""
+    if v is None or (isinstance(v, float) and v != v):
+        return ""
+    if isinstance(v, (bool,)):
+        return "yes" if v else "no"
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if f == int(f) and abs(f) < 1e15 and not isinstance(v, float):
+        return f"{int(f):,}"
+    if f == 0:
+        return "0"
+    if abs(f) >= 1e5:
+        return f"{f:,.0f}"
+    return f"{f:.4g}"
+
+
+def _pm(row) -> str:
+    return f"{fmt(row.estimate)} (99.9% CI {fmt(row.ci_low)} to {fmt(row.ci_high)})"
+
+
+def _signed(row) -> str:
+    return (f"{row.estimate:+.2f} (99.9% CI {row.ci_low:+.2f} to {row.ci_high:+.2f})")
+
+
+def _reproduce(game_arg, rounds, seed, policy, rules) -> str:
+    parts = ["hanasim", "report", game_arg, "--rounds", str(rounds), "--seed", str(seed)]
+    if policy != "random":
+        parts += ["--policy", policy]
+    for k, v in rules.items():
+        parts += ["--rule", f"{k}={v}"]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _python_call(game, rounds, seed, policy, rules) -> str:
+    args = [repr(game), f"rounds={rounds:_}", f"seed={seed}"]
+    if policy != "random":
+        args.append(f"policy={policy!r}")
+    if rules:
+        args.append(f"rules={dict(rules)!r}")
+    return f"import hanasim\ndf = hanasim.simulate({', '.join(args)})"
+
+
+def findings(df: pd.DataFrame, exact_df: pd.DataFrame, g) -> list[str]:
+    """Plain sentences a player cares about, from whatever quantities the game measures."""
+    by = df.set_index("quantity")
+    exact = _charts.exact_values(exact_df)
+    out = []
+
+    def row(q):
+        return by.loc[q] if q in by.index else None
+
+    r = row("misdeal_rate")
+    if r is not None:
+        text = f"Misdeals: {r.estimate:.2%} of deals are redealt"
+        if "misdeal_rate" in exact:
+            text += f" (exact: {exact['misdeal_rate']['fraction']} = {exact['misdeal_rate']['value']:.4%})"
+        out.append(text + ".")
+    r = row("teyaku.any")
+    if r is not None:
+        text = (f"Teyaku: a dealt hand holds at least one teyaku {r.estimate:.2%} of the time "
+                f"(99.9% CI {r.ci_low:.2%} to {r.ci_high:.2%})")
+        if "teyaku.any" in exact:
+            text += f"; the exact value is {float(exact['teyaku.any']['value']):.2%}"
+        out.append(text + ".")
+    ex_rows = [(q, e) for q, e in exact.items() if q in by.index and q != "misdeal_rate"]
+    if ex_rows:
+        outside = [q for q, e in ex_rows
+                   if not by.loc[q, "ci_low"] <= float(e["value"]) <= by.loc[q, "ci_high"]]
+        out.append(f"Check against combinatorics: {len(ex_rows) - len(outside)} of "
+                   f"{len(ex_rows)} exact teyaku probabilities lie inside the simulated 99.9% "
+                   "intervals" + (f" (outside: {', '.join(outside)})" if outside else "") + ".")
+    for q in ("dealer.mean_score", "seat.dealer.mean_score"):
+        r = row(q)
+        if r is not None:
+            if r.ci_low > 0:
+                verdict = "the dealer is favoured"
+            elif r.ci_high < 0:
+                verdict = "the dealer is at a disadvantage"
+            else:
+                verdict = "no dealer edge is detectable at this many rounds"
+            out.append(f"Dealer edge: the dealer scores {_signed(r)} points a round on average: "
+                       f"{verdict}.")
+            break
+    seats = [q for q in by.index if q.startswith("seat.") and q.endswith(".mean_score")]
+    if len(seats) > 1:
+        parts = [f"{q.split('.')[1]} {by.loc[q, 'estimate']:+.2f}" for q in seats]
+        out.append("Mean score per round by seat: " + ", ".join(parts) + ".")
+    par = getattr(g, "par", None)
+    par_txt = f"the par of {par}" if par is not None else "the par"
+    for q in [q for q in by.index if q.startswith("par_balance.")]:
+        who = q.split(".", 1)[1]
+        r = by.loc[q]
+        text = f"Par ({who}): card points against {par_txt}: {_signed(r)}"
+        fair = row(f"fair_par.{who}")
+        if fair is not None:
+            text += (f"; the par that would make the {who}'s mean score zero is "
+                     f"{fair.estimate:.1f} (99.9% CI {fair.ci_low:.1f} to {fair.ci_high:.1f})")
+            if par is not None:
+                text += (": the par is fair for this seat" if fair.ci_low <= par <= fair.ci_high
+                         else f": {par_txt} is not fair for this seat")
+        elif r.ci_low <= 0 <= r.ci_high:
+            text += ": no seat captures more than the par"
+        out.append(text + ".")
+    dek = by[by.index.str.startswith("dekiyaku.") & (by.index != "dekiyaku.any")]
+    if not dek.empty:
+        top = dek["estimate"].sort_values(ascending=False).head(3)
+        out.append("Most frequent dekiyaku: " + ", ".join(
+            f"{q.split('.', 1)[1]} ({v:.1%} of piles)" for q, v in top.items()) + ".")
+    r = row("settlement.uncovered_rate")
+    if r is not None:
+        out.append(f"Settlement: in {r.estimate:.1%} of rounds the yaku payment cannot be "
+                   "covered with captured cards and is settled in points.")
+    return out
+
+
+def _summary_table(df):
+    t = pd.DataFrame({
+        "quantity": df["quantity"],
+        "estimate": df["estimate"].map(fmt),
+        "std error": df["std_error"].map(fmt),
+        "99.9% CI low": df["ci_low"].map(fmt),
+        "99.9% CI high": df["ci_high"].map(fmt),
+        "n": df["n"].map(fmt),
+    })
+    return t
+
+
+def exact_comparison(df: pd.DataFrame, exact_df: pd.DataFrame) -> pd.DataFrame:
+    """One row per exact quantity the simulation also measures: exact fraction and value,
+    the simulated estimate and interval, z-score and whether the exact value is inside."""
+    exact = _charts.exact_values(exact_df)
+    by = df.set_index("quantity")
+    rows = []
+    for q, e in exact.items():
+        if q not in by.index:
+            continue
+        s = by.loc[q]
+        value = float(e["value"])
+        z = (s.estimate - value) / s.std_error if s.std_error > 0 else float("nan")
+        rows.append(dict(quantity=q, condition=e["condition"], exact_fraction=str(e["fraction"]),
+                         exact=value, simulated=s.estimate, ci_low=s.ci_low, ci_high=s.ci_high,
+                         z=z, inside=bool(s.ci_low <= value <= s.ci_high)))
+    return pd.DataFrame(rows, columns=["quantity", "condition", "exact_fraction", "exact",
+                                       "simulated", "ci_low", "ci_high", "z", "inside"])
+
+
+def _exact_table(cmp):
+    return pd.DataFrame({
+        "quantity": cmp["quantity"],
+        "condition": cmp["condition"],
+        "exact (fraction)": cmp["exact_fraction"],
+        "exact": cmp["exact"].map(fmt),
+        "simulated": cmp["simulated"].map(fmt),
+        "99.9% CI low": cmp["ci_low"].map(fmt),
+        "99.9% CI high": cmp["ci_high"].map(fmt),
+        "z": cmp["z"].map(lambda v: f"{v:+.2f}" if v == v else ""),
+        "exact inside CI": cmp["inside"].map(lambda v: "yes" if v else "NO"),
+    })
+
+
+def _rules_table(rt: pd.DataFrame, used: str) -> pd.DataFrame:
+    values = dict(item.split("=", 1) for item in used.split(",") if "=" in item) if used else {}
+    return pd.DataFrame({
+        "option": rt["option"],
+        "used": [values.get(o, "") for o in rt["option"]],
+        "default": rt["default"].map(str),
+        "allowed": rt["allowed"],
+        "description": rt["description"],
+    })
+
+
+def _provenance_table(attrs: dict, generated: str) -> pd.DataFrame:
+    items = [("generated", generated)] + [(k, v) for k, v in attrs.items()]
+    return pd.DataFrame(items, columns=["key", "value"]).astype(str)
+
+
+NUMERIC = {"estimate", "std error", "99.9% CI low", "99.9% CI high", "n", "exact", "simulated",
+           "z"}
+
+
+def game_section(game, df, exact_df, rules_df, files_rel: str):
+    """The blocks of one game's section, and the chart PNGs ``{file name: bytes}``."""
+    from ..games import get_game
+
+    g = get_game(game)
+    title = g.title
+    blocks = [Heading(2, title, f"{game}"),
+              Para(f"{df.attrs.get('rounds', 0):,} simulated rounds, seed {df.attrs.get('seed')}, "
+                   f"policies {df.attrs.get('policies')}, expose {df.attrs.get('expose')}, "
+                   f"simulated in {df.attrs.get('wall_time_s')} s. Source: {g.source}.")]
+    blocks += [Heading(3, f"{title}: findings", f"{game}-findings"),
+               Bullets(findings(df, exact_df, g))]
+    blocks += [Heading(3, f"{title}: summary quantities", f"{game}-summary-quantities"),
+               Para("Estimates with standard errors and 99.9% intervals (Wilson for "
+                    "proportions, t for means, chi-square for the standard deviation)."),
+               Table(_summary_table(df), f"{title}: every quantity the simulation measures",
+                     f"{game}-summary-table", NUMERIC)]
+    cmp = exact_comparison(df, exact_df)
+    blocks += [Heading(3, f"{title}: exact vs simulated teyaku", f"{game}-exact-vs-simulated-teyaku"),
+               Para("Exact probabilities from combinatorics (`hanasim.exact`) next to the "
+                    "simulated estimates. Teyaku are counted in played rounds, so the exact "
+                    "value is conditioned on no misdeal; the misdeal rate is over all deals. "
+                    "z is (simulated - exact) / standard error."),
+               Table(_exact_table(cmp), f"{title}: exact vs simulated",
+                     f"{game}-exact-table", NUMERIC)]
+    blocks.append(Heading(3, f"{title}: charts", f"{game}-charts"))
+    pngs = {}
+    for chart in _charts.charts_for(df, exact_df, title, g.n_players):
+        name = f"{game}-{chart.name}.png"
+        png = chart.png()
+        pngs[name] = png
+        blocks.append(Image(f"{files_rel}/{name}", f"{title}: {chart.title}",
+                            f"{chart.title}. {chart.caption}", png, f"{game}-chart-{chart.name}"))
+    blocks += [Heading(3, f"{title}: rules and options", f"{game}-rules-and-options"),
+               Para(f"The house-rule options of {title} (`hanasim rules {game}`); 'used' is the "
+                    "value this report ran with."),
+               Table(_rules_table(rules_df, df.attrs.get("rules", "")),
+                     f"{title}: rules used", f"{game}-rules-table")]
+    generated = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    blocks += [Heading(3, f"{title}: provenance", f"{game}-provenance"),
+               Para(f"The run's metadata (`df.attrs`); the full table is in "
+                    f"`{files_rel}/{game}-table.csv`."),
+               Table(_provenance_table(df.attrs, generated), f"{title}: provenance",
+                     f"{game}-provenance-table")]
+    return blocks, pngs
+
+
+def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, policy="random",
+                 rules=None, out="reports", progress: bool = False) -> dict:
+    """Simulate ``game`` (or every game, ``"all"``), write ``<out>/<game>.html`` and
+    ``<out>/<game>.md`` with charts and tables, and return the paths written
+    (``html``, ``markdown``, ``charts``, ``data``, ``files_dir``)."""
+    import numba
+
+    from .. import __version__, api
+    from .. import rules as _rules
+    from ..engine.rng import normalize_seed
+    from ..games import available_games, get_game
+    from ..store import write_bytes, write_table
+
+    game_arg = str(game).strip().lower()
+    games = available_games() if game_arg == "all" else [get_game(game_arg).name]
+    rounds = api.check_rounds(rounds)
+    seed = normalize_seed(seed)
+    rules = dict(rules or {})
+    if not isinstance(policy, str):
+        policy = ",".join(policy)
+    for name in games:  # fail on a bad option before simulating anything
+        _rules.make_rules(get_game(name).Rules, rules)
+    out_dir = Path(out)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OSError(f"cannot write the report into {out_dir}: it is a file, not a directory")
+    stem = game_arg
+    files_rel = f"{stem}-files"
+    files_dir = out_dir / files_rel
+    files_dir.mkdir(parents=True, exist_ok=True)
+
+    command = _reproduce(game_arg, rounds, seed, policy, rules)
+    title = ("hanasim report: all games" if game_arg == "all"
+             else f"hanasim report: {get_game(games[0]).title}")
+    generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    blocks = [Heading(1, title, "top"),
+              Para(f"Generated {generated} by hanasim {__version__} (numba {numba.__version__}). "
+                   f"{rounds:,} simulated rounds per game, seed {seed}, policy {policy}"
+                   + (", rule options " + ", ".join(f"{k}={v}" for k, v in rules.items())
+                      if rules else ", default rule options")
+                   + ". Every interval is 99.9%."),
+              Heading(2, "Reproduce", "reproduce"),
+              Para(f"This exact command (hanasim {__version__}) writes this report again with the "
+                   "same numbers: the same seed gives the same tables on any machine, thread "
+                   "count or chunking."),
+              Code(command),
+              Para("The same tables from Python:"),
+              Code("\n".join(_python_call(g, rounds, seed, policy, rules) for g in games)
+                   + "\nhanasim.exact(" + repr(games[0]) + ")  # exact teyaku and misdeal "
+                   "probabilities")]
+    paths = dict(charts=[], data=[], files_dir=str(files_dir))
+    for name in games:
+        df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,
+                          progress=progress)
+        exact_df = api.exact(name, rules=rules)
+        rules_df = api.rules_table(name)
+        section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
+        blocks += section
+        for fname, png in pngs.items():
+            write_bytes(files_dir / fname, png)
+            paths["charts"].append(str(files_dir / fname))
+        csv_path = files_dir / f"{name}-table.csv"
+        write_table(df, str(csv_path), "csv")
+        paths["data"].append(str(csv_path))
+
+    html_path, md_path = out_dir / f"{stem}.html", out_dir / f"{stem}.md"
+    write_bytes(html_path, to_html(title, blocks).encode("utf-8"))
+    write_bytes(md_path, to_markdown(blocks).encode("utf-8"))
+    paths.update(html=str(html_path), markdown=str(md_path), command=command, seed=seed,
+                 games=games)
+    return paths

@@ -1,0 +1,67 @@
+"""Paired comparison of variants (house rules, policies) run on common random numbers.
+
+Every variant is run with the same seed, so session ``s`` of every variant draws from the same
+random stream: the same deals, and the same random decisions as far as the variants agree.
+The run is cut into ``B`` equal blocks of consecutive sessions; blocks are independent
+replicates, so the standard error of a difference is the spread of the per-block differences
+over sqrt(B) (batch means), which keeps the benefit of the pairing.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .intervals import LEVEL
+
+
+def block_estimates(quantities, counters, rules) -> dict[str, np.ndarray]:
+    """Per-block point estimates of every quantity: ``{quantity: array[B]}``."""
+    blocks = counters["blocks"]
+    n_blocks = next(iter(blocks.values())).shape[0]
+    extra = {k: v for k, v in counters.items() if k != "blocks" and not isinstance(v, np.ndarray)}
+    out: dict[str, list] = {}
+    for b in range(n_blocks):
+        c = {k: v[b] for k, v in blocks.items()}
+        c.update(extra)
+        for name, row in quantities(c, rules):
+            out.setdefault(name, []).append(row["estimate"])
+    return {k: np.asarray(v, dtype=float) for k, v in out.items()}
+
+
+def paired_difference(total_diff: float, block_diffs: np.ndarray, level: float = LEVEL) -> dict:
+    """Difference with a batch-means standard error and a t interval over the blocks."""
+    d = block_diffs[~np.isnan(block_diffs)]
+    n = len(d)
+    if n < 2:
+        return dict(estimate=total_diff, std_error=math.nan, ci_low=math.nan, ci_high=math.nan)
+    se = float(np.std(d, ddof=1) / math.sqrt(n))
+    t = float(stats.t.ppf(0.5 + level / 2, n - 1))
+    return dict(estimate=total_diff, std_error=se, ci_low=total_diff - t * se,
+                ci_high=total_diff + t * se)
+
+
+def comparison_table(game: str, variants: list[tuple[str, list, dict]]) -> pd.DataFrame:
+    """Tidy comparison from ``(label, total rows, block estimates)`` per variant, the first
+    being the baseline.  ``kind`` is ``value`` (the variant's own estimate) or ``difference``
+    (variant − baseline, with ``significant`` when its interval excludes 0)."""
+    base_label, base_rows, base_blocks = variants[0]
+    base = dict(base_rows)
+    records = []
+    for label, rows, blocks in variants:
+        for name, r in rows:
+            records.append(dict(game=game, quantity=name, variant=label, baseline=base_label,
+                                kind="value", **r, significant=None))
+        if label == base_label:
+            continue
+        for name, r in rows:
+            if name not in base or name not in blocks or name not in base_blocks:
+                continue
+            d = paired_difference(r["estimate"] - base[name]["estimate"],
+                                  blocks[name] - base_blocks[name])
+            sig = (not math.isnan(d["ci_low"])) and not (d["ci_low"] <= 0 <= d["ci_high"])
+            records.append(dict(game=game, quantity=name, variant=label, baseline=base_label,
+                                kind="difference", **d, n=r["n"], significant=sig))
+    return pd.DataFrame(records)
