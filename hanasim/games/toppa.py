@@ -309,8 +309,9 @@ def first_dealer(rng, order, t_month, n_cards):
 (C_DEALS, C_MISDEALS, C_ROUNDS, C_DEALER_SCORE, C_DEALER_SCORE_SQ, C_DEALER_WINS, C_TIES,
  C_PTS_DEALER, C_PTS_DEALER_SQ, C_PTS_OPP, C_PTS_OPP_SQ, C_YAKU_DEALER, C_YAKU_DEALER_SQ,
  C_YAKU_OPP, C_YAKU_OPP_SQ, C_ABS_SCORE, C_ABS_SCORE_SQ, C_UNCOVERED, C_P0_SCORE, C_P0_SCORE_SQ,
- C_P0_DEALS, C_P0_WINS, C_EXPOSED) = range(23)
-C_N = 23
+ C_P0_DEALS, C_P0_WINS, C_EXPOSED, C_SESSIONS, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS,
+ C_FIRST_TIES, C_P0_FIRST) = range(29)
+C_N = 29
 
 
 @hot
@@ -343,6 +344,8 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
         dealer = 0
     else:
         dealer = first_dealer(rng, order, tb_month, params[P_FIRST_CARDS])
+    first = dealer
+    first_total = 0  # the session total of the player who dealt first
     for _ in range(n_rounds):
         mis = deal_round(rng, order, groups, month_masks, pattern)
         play_dealt(rng, order, groups, tb_month, month_masks, kind_masks, kind_points, ymasks,
@@ -368,6 +371,7 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
         scal[C_UNCOVERED] += res[R_UNCOVERED]
         scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
         p0 = res[R_SCORE] if dealer == 0 else res[R_SCORE + 1]
+        first_total += p0 if first == 0 else -p0
         scal[C_P0_SCORE] += p0
         scal[C_P0_SCORE_SQ] += p0 * p0
         scal[C_P0_DEALS] += dealer == 0
@@ -382,6 +386,12 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
         if not params[P_FIXED_DEALER]:
             if d < 0 or (d == 0 and params[P_TIE_PASS]):
                 dealer = 1 - dealer
+    scal[C_SESSIONS] += 1
+    scal[C_FIRST_TOTAL] += first_total
+    scal[C_FIRST_TOTAL_SQ] += first_total * first_total
+    scal[C_FIRST_WINS] += first_total > 0
+    scal[C_FIRST_TIES] += first_total == 0
+    scal[C_P0_FIRST] += first == 0
 
 
 @njit(cache=True, parallel=True)
@@ -558,6 +568,13 @@ class Toppa:
             T.prop("player1.win_rate", s[C_P0_WINS], r),
             T.prop("player1.deal_share", s[C_P0_DEALS], r),
         ]
+        n_s = s[C_SESSIONS]
+        if n_s and r > n_s:  # sessions of several rounds: the winner deals the next round
+            rows += [
+                T.mean("session.first_dealer.mean_total", s[C_FIRST_TOTAL], s[C_FIRST_TOTAL_SQ], n_s),
+                T.prop("session.first_dealer.win_rate", s[C_FIRST_WINS], n_s),
+                T.prop("session.tie_rate", s[C_FIRST_TIES], n_s),
+            ]
         return rows
 
 
