@@ -48,7 +48,8 @@ def check_rounds(rounds) -> int:
 def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = None, *,
              policy="random", expose="always", rules: Mapping | None = None,
              session_rounds: int = 1, fixed_dealer: bool = False, checked: bool = False,
-             deals_only: bool = False, progress: bool = False) -> pd.DataFrame:
+             deals_only: bool = False, progress: bool = False, checkpoint: str | None = None,
+             resume: bool = False, cluster: str | None = None) -> pd.DataFrame:
     """Simulate ``rounds`` played rounds of ``game`` and return a tidy table.
 
     Parameters
@@ -65,6 +66,11 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     fixed_dealer : player 1 deals every round (to measure a policy pairing by seat).
     checked : check the round invariants in the kernel (slower); raises on a violation.
     deals_only : skip play: only the deal-time quantities (misdeal rate, teyaku), much faster.
+    checkpoint : a directory where finished batches are kept as the run goes; running the same
+        call again continues from them (after Ctrl-C or a crash) and gives the identical table.
+    resume : require ``checkpoint`` to hold an earlier, matching run.
+    cluster : run batches on Dask: ``"local:N"`` (a LocalCluster of N processes) or
+        ``"tcp://host:8786"`` (an existing scheduler); the table is identical to a local run.
 
     Returns
     -------
@@ -81,15 +87,27 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     pol_ids = np.array([policy_id(p) for p in pol], dtype=np.int64)
     exp_ids = np.array([expose_id(e) for e in exp], dtype=np.int64)
     session_rounds = check_rounds(session_rounds)
-    start = time.perf_counter()
-    counters = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
-                          session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                          checked=checked, progress=progress, deals_only=deals_only)
-    wall = time.perf_counter() - start
     meta = provenance(g, rule_obj, rounds=rounds, seed=seed, policies=",".join(pol),
                       expose=",".join(exp), session_rounds=session_rounds,
-                      dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only,
-                      wall_time_s=round(wall, 3))
+                      dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only)
+    run_options = {}
+    if checkpoint:
+        from .engine.runner import Checkpoint
+        identity = {k: v for k, v in meta.items() if k not in ("numba_version",)}
+        run_options["checkpoint"] = Checkpoint(checkpoint, identity, resume_only=resume)
+    elif resume:
+        raise ValueError("resume needs the checkpoint directory of the run to continue")
+    from .distributed import dask_executor
+
+    start = time.perf_counter()
+    with dask_executor(cluster) as executor:
+        counters = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
+                              session_rounds=session_rounds, fixed_dealer=fixed_dealer,
+                              checked=checked, progress=progress, deals_only=deals_only,
+                              executor=executor, **run_options)
+    meta["wall_time_s"] = round(time.perf_counter() - start, 3)
+    if cluster:
+        meta["cluster"] = cluster
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)
 
 

@@ -46,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
     p.add_argument("--deals-only", action="store_true",
                    help="deal-time quantities only (misdeal, teyaku): skips play, much faster")
+    p.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="keep finished batches in DIR; the same command again resumes from them")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted run kept in --checkpoint DIR (which must exist)")
+    p.add_argument("--cluster", default=None, metavar="ADDR",
+                   help="run on Dask: local:N (N worker processes) or tcp://host:8786")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     p = sub.add_parser("compare", help="compare house-rule values or policies on the same deals")
@@ -101,6 +107,7 @@ def _cmd_simulate(a):
                       rules=rules.parse_assignments(a.rule),
                       session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
                       checked=a.checked, deals_only=a.deals_only,
+                      checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,
                       progress=not a.no_progress and sys.stderr.isatty())
     if a.format == "parquet" and not a.out:
         raise ValueError("--format parquet needs --out PATH")
@@ -205,6 +212,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("hanasim: interrupted\n")
         return 130
+    except Exception as e:  # noqa: BLE001
+        from .engine.runner import Interrupted
+        if isinstance(e, Interrupted):
+            sys.stderr.write(f"hanasim: {e}\n")
+            return 130
+        raise
     return 0
 
 

@@ -1,54 +1,173 @@
-"""Running a game kernel over sessions in batches of chunks, with a progress bar.
+"""Running a game kernel over sessions in batches of chunks: progress, checkpoints, executors.
 
-Kernels take ``(first_session, n_sessions, chunk, out)`` and add into per-chunk counters; this
-module only decides batch sizes and sums.  Because every session has its own random stream and
-counters are integers, totals are identical for any batch size, chunk size or thread count.
+Kernels take ``(first_session, n_sessions, chunk, out)`` and add into per-chunk counters (one
+``prange`` iteration per chunk); this module decides batch boundaries and sums.  Because every
+session has its own random stream and counters are integers, totals are identical for any
+thread count, chunk size, batch order or machine, which is what makes three things exact:
+
+* checkpoints: each finished batch is written atomically to a run directory, and a run that is
+  interrupted (Ctrl-C, ``kill -9``) continues from the finished batches;
+* executors: batches can run anywhere (a Dask cluster) and be summed in any order;
+* blocks: groups of sessions kept apart as independent replicates (paired comparisons).
+
+Batch boundaries depend only on the number of sessions and the chunk size, never on threads,
+so a run may be resumed with a different thread count or on a cluster.
 """
 from __future__ import annotations
 
+import json
+import os
+import tempfile
+from typing import Callable
+
 import numpy as np
-from numba import get_num_threads
 from tqdm.auto import tqdm
 
 TARGET_ROUNDS_PER_CHUNK = 16384
+CHUNKS_PER_BATCH = 16
+CHECKPOINT_FORMAT = 1
 
 
-def plan(n_sessions: int, rounds_per_session: int, threads: int):
-    chunk = max(1, TARGET_ROUNDS_PER_CHUNK // max(1, rounds_per_session))
-    chunks_per_batch = 8 * threads
-    return chunk, chunks_per_batch
+class Interrupted(RuntimeError):
+    """A run stopped by the user; the message says what was kept and how to resume."""
+
+
+def default_chunk(rounds_per_session: int) -> int:
+    return max(1, TARGET_ROUNDS_PER_CHUNK // max(1, rounds_per_session))
+
+
+def batch_plan(n_sessions: int, chunk: int) -> list[tuple[int, int]]:
+    """(first session, number of sessions) of every batch."""
+    size = chunk * CHUNKS_PER_BATCH
+    return [(first, min(size, n_sessions - first)) for first in range(0, n_sessions, size)]
+
+
+def run_batch(kernel, shapes, first, n, chunk, keep_chunks):
+    """One batch: the kernel's counters summed over its chunks (and the chunks, if kept)."""
+    n_chunks = -(-n // chunk)
+    out = {k: np.zeros((n_chunks,) + tuple(shape), dtype=np.int64) for k, shape in shapes.items()}
+    kernel(first, n, chunk, out)
+    sums = {k: v.sum(axis=0) for k, v in out.items()}
+    return sums, (out if keep_chunks else None)
+
+
+class Checkpoint:
+    """A run directory: ``manifest.json`` (what run this is) and one ``batch-N.npz`` per
+    finished batch, each written to a temporary file and renamed, so a file is whole or absent."""
+
+    def __init__(self, path: str, identity: dict, resume_only: bool = False):
+        self.path = os.path.abspath(path)
+        self.identity = json.loads(json.dumps(dict(identity, format=CHECKPOINT_FORMAT), default=str))
+        manifest = os.path.join(self.path, "manifest.json")
+        if os.path.exists(manifest):
+            try:
+                with open(manifest) as f:
+                    found = json.load(f)
+            except (OSError, ValueError) as e:
+                raise ValueError(f"checkpoint {manifest} is unreadable: {e}") from None
+            diff = sorted(k for k in set(found) | set(self.identity)
+                          if found.get(k) != self.identity.get(k))
+            if diff:
+                k = diff[0]
+                raise ValueError(f"checkpoint {self.path} belongs to another run: {k} is "
+                                 f"{found.get(k)!r} there, {self.identity.get(k)!r} here")
+        elif resume_only:
+            raise ValueError(f"nothing to resume: {self.path} holds no checkpoint")
+        else:
+            os.makedirs(self.path, exist_ok=True)
+            self._atomic_write(manifest, lambda f: f.write(json.dumps(self.identity, indent=1).encode()))
+
+    def _atomic_write(self, path, write):
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                write(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def _file(self, index):
+        return os.path.join(self.path, f"batch-{index:08d}.npz")
+
+    def load(self, index, shapes):
+        path = self._file(index)
+        if not os.path.exists(path):
+            return None
+        try:
+            with np.load(path) as z:
+                sums = {k: z[k] for k in shapes}
+        except Exception as e:  # a damaged file must never be taken as data
+            raise ValueError(f"checkpoint file {path} is damaged ({e}); move it away to "
+                             "recompute that batch") from None
+        for k, shape in shapes.items():
+            if sums[k].shape != tuple(shape):
+                raise ValueError(f"checkpoint file {path} does not fit this run ({k} shape)")
+        return sums
+
+    def save(self, index, sums):
+        self._atomic_write(self._file(index), lambda f: np.savez(f, **sums))
 
 
 def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=False, desc="",
-                chunk=None, chunks_per_batch=None, blocks=None):
+                chunk=None, blocks=None, checkpoint: Checkpoint | None = None,
+                executor: Callable | None = None):
     """Sum the kernel's counters over all sessions.
 
     ``blocks``: also return the counters of ``blocks`` consecutive, equal groups of sessions
     (``totals["blocks"][k]`` has a leading block axis): independent replicates of the whole
     run, for batch-means standard errors of paired differences (see ``stats.compare``).
+    ``checkpoint``: keep finished batches there and skip those already there.
+    ``executor``: ``executor(fn, argument_tuples) -> iterator of results`` runs batches
+    elsewhere (e.g. a Dask cluster); by default they run here, one after another, each using
+    every numba thread.
     """
-    auto_chunk, auto_batch = plan(n_sessions, rounds_per_session, get_num_threads())
     if blocks:
         chunk = -(-n_sessions // blocks)
-    chunk = chunk or auto_chunk
-    kept = {k: [] for k in shapes} if blocks else None
-    chunks_per_batch = chunks_per_batch or auto_batch
+    chunk = chunk or default_chunk(rounds_per_session)
+    plan = batch_plan(n_sessions, chunk)
+    keep = bool(blocks)
     totals = {k: np.zeros(shape, dtype=np.int64) for k, shape in shapes.items()}
-    total_rounds = n_sessions * rounds_per_session
-    with tqdm(total=total_rounds, disable=not progress, delay=2.0, unit="round",
-              unit_scale=True, desc=desc, leave=False) as bar:
-        first = 0
-        while first < n_sessions:
-            n = min(chunk * chunks_per_batch, n_sessions - first)
-            n_chunks = -(-n // chunk)
-            out = {k: np.zeros((n_chunks,) + shape, dtype=np.int64) for k, shape in shapes.items()}
-            kernel(first, n, chunk, out)
+    kept = {k: [None] * len(plan) for k in shapes} if keep else None
+    todo = []
+    done_sessions = 0
+    for i, (first, n) in enumerate(plan):
+        done = checkpoint.load(i, shapes) if (checkpoint and not keep) else None
+        if done is None:
+            todo.append(i)
+        else:
+            done_sessions += n
             for k in totals:
-                totals[k] += out[k].sum(axis=0)
-                if kept is not None:
-                    kept[k].append(out[k])
-            first += n
-            bar.update(n * rounds_per_session)
-    if kept is not None:
+                totals[k] += done[k]
+    finished = len(plan) - len(todo)
+    bar = tqdm(total=n_sessions * rounds_per_session, disable=not progress, delay=2.0,
+               unit="round", unit_scale=True, desc=desc, leave=False,
+               initial=done_sessions * rounds_per_session)
+    args = [(kernel, shapes, plan[i][0], plan[i][1], chunk, keep) for i in todo]
+    results = executor(run_batch, args) if executor else (run_batch(*a) for a in args)
+    try:
+        for i, (sums, chunks) in zip(todo, results):
+            for k in totals:
+                totals[k] += sums[k]
+            if keep:
+                for k in kept:
+                    kept[k][i] = chunks[k]
+            if checkpoint:
+                checkpoint.save(i, sums)
+            finished += 1
+            bar.update(plan[i][1] * rounds_per_session)
+    except KeyboardInterrupt:
+        bar.close()
+        if checkpoint:
+            raise Interrupted(f"interrupted after {finished} of {len(plan)} batches; the finished "
+                              f"ones are kept in {checkpoint.path}: run the same command again "
+                              "to resume") from None
+        raise Interrupted("interrupted; nothing was kept (give --checkpoint DIR to make a long "
+                          "run resumable)") from None
+    bar.close()
+    if keep:
         totals["blocks"] = {k: np.concatenate(v) for k, v in kept.items()}
     return totals

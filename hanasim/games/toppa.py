@@ -13,6 +13,7 @@ opponent.  Players (whose policies differ) are 0 and 1; ``(dealer + seat) % 2`` 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
@@ -472,6 +473,21 @@ def _deal_only_session(rng, order, groups, n_dealt, month_masks, kind_masks, tey
 
 # ---------------------------------------------------------------- public layer
 
+# Batch kernels for the runner: module-level functions bound with functools.partial, so a
+# batch pickles by reference and a Dask worker loads the cached compiled kernels.
+
+def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
+    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
+               tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
+               tb.pattern, tb.params, policy, expose, tb.weights,
+               out["scal"], out["tcount"], out["ycount"])
+
+
+def deal_kernel(tb, seed, rounds, first, n, chunk, out):
+    run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks, tb.kind_masks,
+                    tb.teyaku, tb.pattern, tb.params, out["scal"], out["tcount"])
+
+
 class Toppa:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
 
@@ -498,9 +514,12 @@ class Toppa:
                     TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, HAND_SIZE))))
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
-                 fixed_dealer=False, checked=False, progress=False, chunk=None, blocks=None,
-                 deals_only=False):
-        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks."""
+                 fixed_dealer=False, checked=False, progress=False, deals_only=False,
+                 **run_options):
+        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks.
+
+        ``run_options`` go to :func:`engine.runner.run_batches` (chunk, blocks, checkpoint,
+        executor)."""
         from ..engine.runner import run_batches
 
         tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
@@ -508,28 +527,16 @@ class Toppa:
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
 
-            def deal_kernel(first, n, chunk, out):
-                run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks,
-                                tb.kind_masks, tb.teyaku, tb.pattern, tb.params, out["scal"],
-                                out["tcount"])
-
-            totals = run_batches(deal_kernel, -(-rounds // DEALS_PER_SESSION), shapes,
+            totals = run_batches(partial(deal_kernel, tb, seed, rounds), -(-rounds // DEALS_PER_SESSION), shapes,
                                  rounds_per_session=DEALS_PER_SESSION, progress=progress,
-                                 desc=f"{NAME} deals", chunk=chunk, blocks=blocks)
+                                 desc=f"{NAME} deals", **run_options)
             totals["deals_only"] = True
             return totals
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2),
                       ycount=(tb.yaku_masks.shape[0] + 1, 2))
-
-        def kernel(first, n, chunk, out):
-            run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
-                       tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
-                       tb.pattern, tb.params, policy, expose, tb.weights,
-                       out["scal"], out["tcount"], out["ycount"])
-
-        totals = run_batches(kernel, n_sessions, shapes, rounds_per_session=session_rounds,
-                             progress=progress, desc=f"{NAME}", chunk=chunk, blocks=blocks)
+        totals = run_batches(partial(play_kernel, tb, seed, rounds, policy, expose), n_sessions, shapes, rounds_per_session=session_rounds,
+                             progress=progress, desc=f"{NAME}", **run_options)
         totals["dekiyaku_names"] = names
         return totals
 
