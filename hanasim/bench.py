@@ -23,16 +23,36 @@ def machine() -> str:
             f"numba {numba.__version__}, numpy {np.__version__}")
 
 
-def _rate(game, rounds, policy, threads):
+def _rate(game, rounds, policy, threads, deals_only=False):
     from .api import simulate
 
     numba.set_num_threads(threads)
     start = time.perf_counter()
-    simulate(game, rounds=rounds, seed=1, policy=policy)
+    simulate(game, rounds=rounds, seed=1, policy=policy, deals_only=deals_only)
     return rounds / (time.perf_counter() - start)
 
 
-def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"), out=print):
+def cold_compile_seconds(game: str) -> float:
+    """Seconds for a fresh process to compile every kernel of ``game`` (an empty numba cache),
+    minus the same process's start-up time with a warm cache."""
+    import subprocess
+    import sys
+    import tempfile
+
+    code = (f"import time, hanasim; t = time.perf_counter(); "
+            f"hanasim.simulate({game!r}, rounds=1000, seed=1, policy='greedy,random'); "
+            f"hanasim.simulate({game!r}, rounds=1000, seed=1, deals_only=True); "
+            f"print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise RuntimeError(f"compiling {game} failed: {r.stderr.strip().splitlines()[-1:]}")
+    return float(r.stdout.strip().splitlines()[-1])
+
+
+def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"), out=print,
+              compile_time=True):
     from .api import check_rounds, simulate
     from .games import get_game
 
@@ -54,4 +74,17 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
             numba.set_num_threads(all_threads)
             out(f"{game:8s} {policy:7s} {first:12.2f} {one:14,.0f} {many:15,.0f} "
                 f"{many / all_threads:13,.0f} {many / one:8.2f}")
-    out("first call = numba compile time (or cache load when the kernels are cached)")
+        start = time.perf_counter()
+        simulate(game, rounds=1000, seed=1, deals_only=True)
+        deals_n = rounds * 10
+        one = _rate(game, deals_n, "random", 1, deals_only=True)
+        many = _rate(game, deals_n, "random", all_threads, deals_only=True)
+        numba.set_num_threads(all_threads)
+        out(f"{game:8s} {'deals':7s} {time.perf_counter() - start:12.2f} {one:14,.0f} "
+            f"{many:15,.0f} {many / all_threads:13,.0f} {many / one:8.2f}")
+    out("r/s = played rounds per second (deals: --deals-only, deals per second); per core = "
+        "all-threads rate / threads; first call = loading the cached kernels")
+    if compile_time:
+        for game in games:
+            out(f"{game}: compiling every kernel from an empty cache takes "
+                f"{cold_compile_seconds(game):.1f} s (once; later runs load the cache)")

@@ -82,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", default=2_000_000, metavar="N",
                    help="rounds per measurement (default 2,000,000)")
     p.add_argument("--games", default="toppa", help="comma-separated games (default toppa)")
+    p.add_argument("--no-compile", action="store_true",
+                   help="skip measuring the cold compile time (about a minute)")
     return parser
 
 
@@ -192,7 +194,8 @@ def _cmd_exact(a):
 def _cmd_bench(a):
     from .bench import run_bench
 
-    run_bench(games=[g.strip() for g in a.games.split(",")], rounds=a.rounds)
+    run_bench(games=[g.strip() for g in a.games.split(",")], rounds=a.rounds,
+              compile_time=not a.no_compile)
 
 
 COMMANDS = {"simulate": _cmd_simulate, "compare": _cmd_compare, "rules": _cmd_rules, "games": _cmd_games,
