@@ -39,8 +39,11 @@ def cold_compile_seconds(game: str) -> float:
     import sys
     import tempfile
 
+    from .games import get_game
+
+    mixed = ",".join(["greedy"] + ["random"] * (get_game(game).n_players - 1))
     code = (f"import time, hanasim; t = time.perf_counter(); "
-            f"hanasim.simulate({game!r}, rounds=1000, seed=1, policy='greedy,random'); "
+            f"hanasim.simulate({game!r}, rounds=1000, seed=1, policy={mixed!r}); "
             f"hanasim.simulate({game!r}, rounds=1000, seed=1, deals_only=True); "
             f"print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:

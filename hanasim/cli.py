@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cluster", default=None, metavar="ADDR",
                    help="run on Dask: local:N (N worker processes) or tcp://host:8786")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-save", action="store_true",
+                   help="do not save the run in the results store (./hanasim-runs or $HANASIM_STORE)")
 
     p = sub.add_parser("compare", help="compare house-rule values or policies on the same deals")
     p.add_argument("game")
@@ -72,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
 
     sub.add_parser("games", help="list the available games")
+    from . import cli_extra
+    cli_extra.register(sub)  # runs (the results store) and report
 
     p = sub.add_parser("exact", help="exact deal-time probabilities (misdeal, teyaku)")
     p.add_argument("game")
@@ -123,6 +127,9 @@ def _cmd_simulate(a):
         df.to_csv(sys.stdout, index=False)
     else:
         _print_table(df)
+    if not a.no_save:
+        from .store import save_run, store_path
+        print(f"saved run {save_run(df)} in {store_path()}", file=sys.stderr)
 
 
 def _cmd_compare(a):
@@ -205,7 +212,7 @@ COMMANDS = {"simulate": _cmd_simulate, "compare": _cmd_compare, "rules": _cmd_ru
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        COMMANDS[args.command](args)
+        (getattr(args, "handler", None) or COMMANDS[args.command])(args)
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
         return 0

@@ -84,9 +84,28 @@ def cmd_runs_list(a):
     if runs.empty:
         print(f"no saved runs in {store.store_path(a.store)}")
         return
+    shown = runs[cols].copy()
+    shown["rules"] = [_changed_rules(g, r) for g, r in zip(shown["game"], shown["rules"])]
+    shown = shown.rename(columns={"rules": "rules (changed from default)"})
+    print(f"{len(shown)} saved runs in {runs.attrs.get('store')}")
     with pd.option_context("display.max_rows", None, "display.width", 250,
-                           "display.max_colwidth", 80):
-        print(runs[cols].to_string(index=False))
+                           "display.max_colwidth", 100):
+        print(shown.to_string(index=False))
+
+
+def _changed_rules(game, rules) -> str:
+    """The options of a rules string that differ from the game's defaults ('default' if none)."""
+    if not isinstance(rules, str):
+        return ""
+    try:
+        from .api import rules_table
+
+        defaults = {r.option: str(r.default) for r in rules_table(game).itertuples()}
+    except ValueError:  # a game this hanasim does not know: show everything
+        return rules
+    changed = [item for item in rules.split(",")
+               if "=" in item and defaults.get(item.split("=", 1)[0]) != item.split("=", 1)[1]]
+    return ",".join(changed) or "default"
 
 
 def cmd_runs_show(a):

@@ -115,6 +115,8 @@ def write_bytes(path, data: bytes) -> None:
     try:
         with open(tmp, "wb") as f:
             f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -170,7 +172,7 @@ def save_run(df: pd.DataFrame, store=None) -> str:
     root = store_path(store)
     root.mkdir(parents=True, exist_ok=True)
     now = _now()
-    header = dict(format=STORE_FORMAT, saved_at=now.isoformat(timespec="seconds"),
+    header = dict(format=STORE_FORMAT, saved_at=now.isoformat(timespec="milliseconds"),
                   rows=int(len(df)))
     tmp = _tmp_in(str(root))
     try:
@@ -181,12 +183,24 @@ def save_run(df: pd.DataFrame, store=None) -> str:
                 continue
             header["run_id"] = run_id
             pq.write_table(_arrow_table(df, {_STORE_KEY: header}), tmp)
+            _fsync(tmp)
             if _place_no_clobber(tmp, target):
                 return run_id
         raise OSError(f"could not find a free run id in {root}")
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _fsync(path) -> None:
+    """Flush a file's data to disk, so that the rename that follows never exposes it unwritten."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot; the Parquet footer check still guards loading
+        pass
+    finally:
+        os.close(fd)
 
 
 def _place_no_clobber(tmp: str, target: Path) -> bool:
@@ -204,6 +218,11 @@ def _place_no_clobber(tmp: str, target: Path) -> bool:
     return True
 
 
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
 def _read_header(path: Path):
     """(attrs, store header) of a saved run from its Parquet footer; ValueError if it is not one."""
     import pyarrow as pa
@@ -211,9 +230,11 @@ def _read_header(path: Path):
 
     try:
         schema = pq.read_schema(path)
-    except (pa.ArrowException, ValueError) as e:
+    except (FileNotFoundError, PermissionError, IsADirectoryError):
+        raise
+    except (pa.ArrowException, ValueError, OSError) as e:  # pyarrow reports bad bytes as these
         raise ValueError(f"{path} is not a hanasim run: not a readable Parquet file "
-                         f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+                         f"({_first_line(e)})") from None
     meta = schema.metadata or {}
     if _STORE_KEY not in meta:
         what = ("a hanasim table but not a saved run (no store header)" if _ATTRS_KEY in meta
@@ -252,7 +273,9 @@ def _resolve(run_id, root: Path) -> Path:
     if run_id == "latest":
         if not files:
             raise ValueError(f"no saved runs in {root}")
-        ids = list_runs(root)["id"]
+        with warnings.catch_warnings():  # other, unreadable files are not this question
+            warnings.simplefilter("ignore", StoreWarning)
+            ids = list_runs(root)["id"]
         if ids.empty:
             raise ValueError(f"no readable saved runs in {root}")
         return root / f"{ids.iloc[-1]}{_SUFFIX}"
@@ -278,8 +301,10 @@ def load_file(path) -> pd.DataFrame:
     attrs, header = _read_header(path)
     try:
         df = pq.read_table(path).to_pandas()
-    except (pa.ArrowException, ValueError) as e:
-        raise ValueError(f"{path} is damaged: {str(e).splitlines()[0] if str(e) else e!r}") from None
+    except (FileNotFoundError, PermissionError, IsADirectoryError):
+        raise
+    except (pa.ArrowException, ValueError, OSError) as e:
+        raise ValueError(f"{path} is damaged: {_first_line(e)}") from None
     rows = header.get("rows")
     if isinstance(rows, int) and rows != len(df):
         raise ValueError(f"{path} is damaged: {len(df)} rows, its header says {rows}")

@@ -36,13 +36,13 @@ import numpy as np
 from numba import njit, prange
 
 from ..decks import HANAFUDA
-from ..engine.bits import ZERO, bit, count
-from ..engine.deal import deal, holds_month_count, is_misdeal  # noqa: F401  (tests deal with it)
+from ..engine.bits import ZERO, bit, count, has_full_nibble, month_nibble
+from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.jit import hot
-from ..engine.play import put_card
-from ..engine.rng import below, shuffle, stream_state
+from ..engine.play import place
+from ..engine.rng import partial_shuffle, shuffle, stream_state
 from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
-from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, dekiyaku, teyaku
+from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, dekiyaku, teyaku_by_nibbles
 from ..policies import choose_expose, choose_hand_card
 from ..rules import option
 from . import register
@@ -64,7 +64,6 @@ CHAFF_MIN = 10       # Chaff dekiyaku: "only ten (10) Chaff instead of twelve" (
 DEAL_PATTERN = np.array([1] * 3 + [2] * 3 + [0] * 3 + [3] * 2
                         + [1] * 4 + [2] * 4 + [0] * 4 + [3] * 4, dtype=np.int8)
 FIELD = 3
-NIBBLE_LOW = np.uint64(0x111111111111)  # the lowest bit of each month's nibble (hanafuda order)
 SEATS = ("dealer", "right", "left")
 POSITIONS = ("first_dealer", "second_dealer", "third_dealer")  # by the game's dealing order
 TEYAKU_ALL = toppa.TEYAKU  # triplet, one_ribbon, one_animal, one_bright, empty_hand
@@ -106,7 +105,7 @@ class Tables(NamedTuple):
 
 # params slots
 (P_TRANSFER, P_COMBINE, P_ROUNDING, P_UNCOVERED, P_FORFEIT, P_FIRST_CARDS, P_FIXED_DEALER,
- P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY, P_NIBBLES) = range(12)
+ P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY, P_GREEDY_PAY) = range(12)
 P_N = 12
 ROUND_NEAREST, ROUND_TOWARD_ZERO = 0, 1
 UNCOVERED_TOPPA, UNCOVERED_IN_POINTS = 0, 1
@@ -141,7 +140,11 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     params[P_PAR] = PAR
     params[P_LOW_MAX] = LOW_MAN_MAX
     params[P_LOW_PAY] = LOW_MAN_PAY
-    params[P_NIBBLES] = all(int(month_masks[m]) == 0xF << 4 * (m - 1) for m in range(1, 13))
+    # Card values 20 / 10 / 5 (chaff 0), each dividing the next: exact payments can be decided
+    # greedily (:func:`pay_greedy`), the same answers as the general search.
+    params[P_GREEDY_PAY] = kind_points.tolist() == [20, 10, 5, 0]
+    # The kernels use the engine's nibble tricks (a month is four consecutive cards).
+    assert all(int(month_masks[m]) == 0xF << 4 * (m - 1) for m in range(1, 13))
     tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints,
                     teyaku_rows(rules), DEAL_PATTERN, params,
                     card_weights(HANAFUDA.points, ymasks, yints))
@@ -160,41 +163,35 @@ R_N = 35
 
 
 @hot(inline="always")
-def _full_month(x, nibbles, month_masks):
-    """Does mask ``x`` hold all four cards of some month?  ``nibbles``: the deck keeps each
-    month's four cards in one aligned nibble (hanafuda's order), so a bit trick answers."""
-    if nibbles:
-        return (x & (x >> np.uint64(1)) & (x >> np.uint64(2)) & (x >> np.uint64(3))
-                & NIBBLE_LOW) != ZERO
-    return holds_month_count(x, month_masks, 4)
+def _deal_groups(order, pattern):
+    """The dealt groups (dealer, right, left, field) of ``order``, as ``engine.deal.deal`` deals
+    them, into scalars; and whether the deal is a misdeal (four cards of one month in any hand
+    or on the field: seed, Baka "Distributing the Initial Cards")."""
+    g0 = ZERO
+    g1 = ZERO
+    g2 = ZERO
+    g3 = ZERO
+    for i in range(pattern.shape[0]):
+        b = bit(order[i])
+        p = pattern[i]
+        g0 |= b if p == 0 else ZERO
+        g1 |= b if p == 1 else ZERO
+        g2 |= b if p == 2 else ZERO
+        g3 |= b if p == 3 else ZERO
+    mis = (has_full_nibble(g0) or has_full_nibble(g1) or has_full_nibble(g2)
+           or has_full_nibble(g3))
+    return g0, g1, g2, g3, mis
 
 
 @hot
-def deal_round(rng, order, groups, month_masks, pattern, nibbles):
-    """Shuffle and deal into ``groups`` until the deal is not a misdeal; returns the number of
-    misdeals.  Same result as ``engine.deal.deal`` + ``is_misdeal`` on 4 groups, on scalars.
-
-    Misdeal: four cards of one month in any hand or on the field (seed, Baka "Distributing the
-    Initial Cards"): reshuffle and deal again.
-    """
+def deal_round(rng, order, groups, pattern):
+    """Shuffle and deal into ``groups`` until the deal is not a misdeal (then reshuffle and
+    deal again); returns the number of misdeals."""
     misdeals = 0
-    n = pattern.shape[0]
     while True:
         shuffle(rng, order)
-        g0 = ZERO
-        g1 = ZERO
-        g2 = ZERO
-        g3 = ZERO
-        for i in range(n):
-            b = bit(order[i])
-            p = pattern[i]
-            g0 |= b if p == 0 else ZERO
-            g1 |= b if p == 1 else ZERO
-            g2 |= b if p == 2 else ZERO
-            g3 |= b if p == 3 else ZERO
-        if not (_full_month(g0, nibbles, month_masks) or _full_month(g1, nibbles, month_masks)
-                or _full_month(g2, nibbles, month_masks)
-                or _full_month(g3, nibbles, month_masks)):
+        g0, g1, g2, g3, mis = _deal_groups(order, pattern)
+        if not mis:
             groups[0] = g0
             groups[1] = g1
             groups[2] = g2
@@ -208,8 +205,8 @@ def _turn(pol, hand, field, cap, drawn, month_masks, t_month, weights, rng):
     """One turn: a hand card, then the top of the draw pile (Toppa "Turns")."""
     card = choose_hand_card(pol, hand, field, month_masks, t_month, weights, rng)
     hand &= ~bit(card)
-    field, c1 = put_card(card, field, month_masks, t_month, pol, weights, rng)
-    field, c2 = put_card(drawn, field, month_masks, t_month, pol, weights, rng)
+    field, c1 = place(card, field, month_nibble(card), pol, weights, rng)
+    field, c2 = place(drawn, field, month_nibble(drawn), pol, weights, rng)
     return hand, field, cap | c1 | c2
 
 
@@ -231,13 +228,13 @@ def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points
     q1 = dealer + 1 if dealer < 2 else 0
     q2 = q1 + 1 if q1 < 2 else 0
     # Teyaku, in turn order; only exposed teyaku score (exposing is the player's choice).
-    v, h = teyaku(h0, tey, month_masks, kind_masks, combine)
+    v, h = teyaku_by_nibbles(h0, tey, month_masks, kind_masks, combine)
     res[R_TEY_HELD] = h
     res[R_TEY_SCORED] = v if (h != 0 and choose_expose(expose[dealer], rng)) else 0
-    v, h = teyaku(h1, tey, month_masks, kind_masks, combine)
+    v, h = teyaku_by_nibbles(h1, tey, month_masks, kind_masks, combine)
     res[R_TEY_HELD + 1] = h
     res[R_TEY_SCORED + 1] = v if (h != 0 and choose_expose(expose[q1], rng)) else 0
-    v, h = teyaku(h2, tey, month_masks, kind_masks, combine)
+    v, h = teyaku_by_nibbles(h2, tey, month_masks, kind_masks, combine)
     res[R_TEY_HELD + 2] = h
     res[R_TEY_SCORED + 2] = v if (h != 0 and choose_expose(expose[q2], rng)) else 0
     p0 = policy[dealer]
@@ -354,6 +351,7 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
 
     ``TRANSFER_TOTAL``: the pile is worth at least ``a + b``.  ``TRANSFER_EXACT``: two
     disjoint sets of its cards are worth exactly ``a`` and ``b`` (cards have no change).
+    A general search over the numbers of cards of each kind; see :func:`pay_greedy`.
     """
     if a <= 0:
         return can_hand_over(pile, b, kind_masks, kind_points, rule)
@@ -387,6 +385,52 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
                                                       v0, v1, v2, v3, b):
                         return True
     return False
+
+
+@hot(inline="always")
+def _greedy_take(n0, n1, n2, amount):
+    """Pay ``amount`` with 20s, 10s and 5s, largest first; (paid in full, cards left)."""
+    t = min(n0, amount // 20)
+    amount -= 20 * t
+    n0 -= t
+    t = min(n1, amount // 10)
+    amount -= 10 * t
+    n1 -= t
+    t = min(n2, amount // 5)
+    amount -= 5 * t
+    n2 -= t
+    return amount == 0, n0, n1, n2
+
+
+@hot
+def pay_greedy(pile, a, b, kind_masks):
+    """Exact payment of ``a`` and ``b`` (either may be 0) with card values 20 / 10 / 5 / 0.
+
+    Each value divides the next larger one, so any 10s and 5s worth 20 or more hold a subset
+    worth exactly 20 (and 5s worth 10 or more one worth 10): a payment that can be made at all
+    can be made taking the largest cards first.  Two payments: the larger first, then the
+    other from what is left; ``tests/test_baka.py`` checks this against the general search
+    for every pile composition and amount.
+    """
+    n0 = count(pile & kind_masks[0])
+    n1 = count(pile & kind_masks[1])
+    n2 = count(pile & kind_masks[2])
+    if a < b:
+        a, b = b, a
+    if b < 0:
+        b = 0
+    ok, n0, n1, n2 = _greedy_take(n0, n1, n2, a)
+    if not ok:
+        return False
+    ok, n0, n1, n2 = _greedy_take(n0, n1, n2, b)
+    return ok
+
+
+@hot(inline="always")
+def _can_pay(pile, a, b, kind_masks, kind_points, rule, greedy):
+    if rule == TRANSFER_EXACT and greedy:
+        return pay_greedy(pile, a, b, kind_masks)
+    return can_pay_two(pile, a, b, kind_masks, kind_points, rule)
 
 
 @hot(inline="always")
@@ -445,6 +489,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     e1 = np.int64(0)
     e2 = np.int64(0)
     rule = params[P_TRANSFER]
+    greedy = params[P_GREEDY_PAY]
     toppa_rule = params[P_UNCOVERED] == UNCOVERED_TOPPA
     n_pay = (a0 < 0) + (a1 < 0) + (a2 < 0)
     uncovered = 0
@@ -456,7 +501,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
         k = j + 1 if j < 2 else 0
         aj = _pick(j, a0, a1, a2)
         ak = _pick(k, a0, a1, a2)
-        if not can_pay_two(_pick(p, c0, c1, c2), aj, ak, kind_masks, kind_points, rule):
+        if not _can_pay(_pick(p, c0, c1, c2), aj, ak, kind_masks, kind_points, rule, greedy):
             uncovered = 1
             if toppa_rule:
                 yp = _pick(p, y0, y1, y2)
@@ -477,7 +522,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                     e2, e0, e1 = -yp, xj, xk
     elif n_pay == 2:
         # two payers each hand cards to the one payee
-        if a0 < 0 and not can_hand_over(c0, -a0, kind_masks, kind_points, rule):
+        if a0 < 0 and not _can_pay(c0, -a0, 0, kind_masks, kind_points, rule, greedy):
             uncovered += 1
             if toppa_rule:
                 e0 -= y0
@@ -485,7 +530,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                     e1 += y0
                 else:
                     e2 += y0
-        if a1 < 0 and not can_hand_over(c1, -a1, kind_masks, kind_points, rule):
+        if a1 < 0 and not _can_pay(c1, -a1, 0, kind_masks, kind_points, rule, greedy):
             uncovered += 1
             if toppa_rule:
                 e1 -= y1
@@ -493,7 +538,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                     e0 += y1
                 else:
                     e2 += y1
-        if a2 < 0 and not can_hand_over(c2, -a2, kind_masks, kind_points, rule):
+        if a2 < 0 and not _can_pay(c2, -a2, 0, kind_masks, kind_points, rule, greedy):
             uncovered += 1
             if toppa_rule:
                 e2 -= y2
@@ -542,14 +587,9 @@ def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards`` (players 0, 1, 2 in turn); months 1-9 score their number,
     10-12 score 0; the most points deals, a tie for the most draws again (seed, Toppa
     "Choosing the Dealer", which Baka keeps).  Only the drawn cards are shuffled (a partial
-    Fisher-Yates: a uniform draw without replacement); the deal reshuffles the whole deck."""
-    n = order.shape[0]
+    Fisher-Yates, a uniform draw without replacement); the deal reshuffles the whole deck."""
     while True:
-        for i in range(3 * n_cards):
-            j = i + below(rng, n - i)
-            t = order[i]
-            order[i] = order[j]
-            order[j] = t
+        partial_shuffle(rng, order, 3 * n_cards)
         a = 0
         b = 0
         c = 0
@@ -693,7 +733,7 @@ def play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_po
     t2 = np.int64(0)
     dealer = d0
     for r in range(n_rounds):
-        mis = deal_round(rng, order, groups, month_masks, pattern, params[P_NIBBLES])
+        mis = deal_round(rng, order, groups, pattern)
         play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks,
                    yints, tey, pattern, params, policy, expose, weights, dealer, res)
         res[R_MISDEALS] = mis
@@ -752,7 +792,62 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, t_month, month_ma
                       scal[ch], tcount[ch], ycount[ch])
 
 
+DEALS_PER_SESSION = 64  # deals-only: one random stream per 64 deals
+
+
+@njit(cache=True, parallel=True)
+def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_masks,
+                    kind_masks, tey, pattern, params, scal, tcount):
+    """Deals only (no play): shuffle just the 27 dealt cards, count misdeals and teyaku held.
+
+    The same counters as :func:`run_chunks` for the deal-time quantities; a "round" is a deal
+    that is not a misdeal.  Each stream of 64 played deals starts from the unshuffled deck."""
+    n_chunks = scal.shape[0]
+    for ch in prange(n_chunks):
+        rng = np.zeros(1, dtype=np.uint64)
+        order = np.arange(48).astype(np.int8)
+        s0 = first_session + ch * chunk
+        s1 = min(s0 + chunk, first_session + n_sessions)
+        for s in range(s0, s1):
+            rng[0] = stream_state(seed, s)
+            for i in range(48):
+                order[i] = i
+            n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
+            _deal_only_session(rng, order, month_masks, kind_masks, tey, pattern, params,
+                               n_rounds, scal[ch], tcount[ch])
+
+
+@hot
+def _deal_only_session(rng, order, month_masks, kind_masks, tey, pattern, params, n_rounds,
+                       scal, tcount):
+    combine = params[P_COMBINE]
+    n_dealt = pattern.shape[0]
+    for _ in range(n_rounds):
+        while True:
+            partial_shuffle(rng, order, n_dealt)
+            g0, g1, g2, g3, mis = _deal_groups(order, pattern)
+            scal[C_DEALS] += 1
+            if not mis:
+                break
+            scal[C_MISDEALS] += 1
+        scal[C_ROUNDS] += 1
+        v, h0 = teyaku_by_nibbles(g0, tey, month_masks, kind_masks, combine)
+        v, h1 = teyaku_by_nibbles(g1, tey, month_masks, kind_masks, combine)
+        v, h2 = teyaku_by_nibbles(g2, tey, month_masks, kind_masks, combine)
+        _tally_hits(tcount, h0, h1, h2, tey.shape[0])
+
+
 # ---------------------------------------------------------------- public layer
+
+def _fair_par(name, score_stats, applied):
+    """``par + mean score / applied`` (``applied``: the share of rounds scored against par),
+    with the score's standard error and interval scaled alike."""
+    out = dict(score_stats)
+    for k in ("estimate", "ci_low", "ci_high"):
+        out[k] = PAR + out[k] / applied
+    out["std_error"] = out["std_error"] / applied
+    return (name, out)
+
 
 class Baka:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
@@ -781,13 +876,17 @@ class Baka:
             hand_groups=(0, 1, 2), misdeal_groups=(0, 1, 2, 3), teyaku=tuple(tey))
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
-                 fixed_dealer=False, checked=False, progress=False):
+                 fixed_dealer=False, checked=False, progress=False, deals_only=False,
+                 **run_options):
         """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks.
 
         Whole games of 3 rounds are simulated (``ceil(rounds / 3)`` games, the last one cut
-        short when ``rounds`` is not a multiple of 3).  ``session_rounds`` does not apply (a
-        Baka game is always 3 rounds with a fixed dealer rotation): only 1 (the default) or 3
-        are accepted.  ``fixed_dealer``: player 1 deals every round (no draw, no rotation).
+        short when ``rounds`` is not a multiple of 3), game ``g`` on the random stream
+        ``stream_state(seed, g)``.  ``session_rounds`` does not apply (a Baka game is always 3
+        rounds with a fixed dealer rotation): only 1 (the default) or 3 are accepted.
+        ``fixed_dealer``: player 1 deals every round (no draw, no rotation).  ``deals_only``:
+        deal-time quantities only (misdeal rate, teyaku), without play.  ``run_options`` go to
+        :func:`engine.runner.run_batches` (chunk, blocks, checkpoint, executor).
         """
         from ..engine.runner import run_batches
 
@@ -795,6 +894,20 @@ class Baka:
             raise ValueError("baka is played in games of 3 rounds with a fixed dealer rotation; "
                              "session_rounds does not apply (leave it at 1)")
         tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+        if deals_only:
+            shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
+
+            def deal_kernel(first, n, chunk, out):
+                run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks,
+                                tb.kind_masks, tb.teyaku, tb.pattern, tb.params, out["scal"],
+                                out["tcount"])
+
+            totals = run_batches(deal_kernel, -(-rounds // DEALS_PER_SESSION), shapes,
+                                 rounds_per_session=DEALS_PER_SESSION, progress=progress,
+                                 desc=f"{NAME} deals", **run_options)
+            totals["deals_only"] = True
+            totals["teyaku_names"] = teyaku_names(rules)
+            return totals
         n_games = -(-rounds // ROUNDS_PER_GAME)
         shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2),
                       ycount=(tb.yaku_masks.shape[0] + 1, 2))
@@ -808,7 +921,7 @@ class Baka:
                        out["scal"], out["tcount"], out["ycount"])
 
         totals = run_batches(kernel, n_games, shapes, rounds_per_session=ROUNDS_PER_GAME,
-                             progress=progress, desc=f"{NAME}")
+                             progress=progress, desc=f"{NAME}", **run_options)
         totals["dekiyaku_names"] = names
         totals["teyaku_names"] = teyaku_names(rules)
         return totals
@@ -831,6 +944,8 @@ class Baka:
         rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
         for i, t in enumerate(tuple(c["teyaku_names"]) + ("any",)):
             rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, 3))
+        if c.get("deals_only"):
+            return rows
         for i, y in enumerate(tuple(c["dekiyaku_names"]) + ("any",)):
             rows.append(T.pooled(f"dekiyaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 3))
         for k, seat in enumerate(SEATS):
@@ -840,11 +955,21 @@ class Baka:
                 T.prop(f"seat.{seat}.win_rate", s[b + K_WINS], r),
             ]
         rows.append(T.prop("seat.tie_rate", s[C_ROUND_TIES], r))
+        # Fair par: the par that makes the seat's expected round score zero.  A score is
+        # (something independent of par) - par on every path except a Low Man Out round under
+        # low_man_forfeit (no card score, so no par), so fair = par + mean score / P(par is
+        # applied).  Under the default (no forfeit) that is mean score + par; the three fair
+        # pars then sum to the deck's 240 points.
+        applied = 1.0
+        if rules.low_man_forfeit == "yes" and r:
+            applied = 1.0 - s[C_LOW_ROUNDS] / r
         for k, seat in enumerate(SEATS):
             b = C_SEAT + SEAT_W * k
             rows += [
+                T.mean(f"card_points.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r),
                 T.shifted_mean(f"par_balance.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r, PAR),
-                T.mean(f"fair_par.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r),
+                _fair_par(f"fair_par.{seat}",
+                          T.mean("", s[b + K_SCORE], s[b + K_SCORE_SQ], r)[1], applied),
             ]
         for k, seat in enumerate(SEATS):
             b = C_SEAT + SEAT_W * k

@@ -24,7 +24,6 @@ from .render import Bullets, Code, Heading, Image, Para, Table, to_html, to_mark
 #: Section headings of each game's part of a report (after "<Game title>: ").
 SECTIONS = ("findings", "summary quantities", "exact vs simulated teyaku", "charts",
             "rules and options", "provenance")
-Z999 = 3.290526731491926  # two-sided 99.9% normal quantile
 
 
 def fmt(v) -> str:
@@ -37,6 +36,8 @@ def fmt(v) -> str:
         f = float(v)
     except (TypeError, ValueError):
         return str(v)
+    if f != f or f in (float("inf"), float("-inf")):
+        return str(f)
     if f == int(f) and abs(f) < 1e15 and not isinstance(v, float):
         return f"{int(f):,}"
     if f == 0:
@@ -63,17 +64,31 @@ def _reproduce(game_arg, rounds, seed, policy, rules) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def _python_call(game, rounds, seed, policy, rules) -> str:
-    args = [repr(game), f"rounds={rounds:_}", f"seed={seed}"]
+def _python_calls(games, rounds, seed, policy, rules) -> str:
+    args = [f"rounds={rounds:_}", f"seed={seed}"]
     if policy != "random":
         args.append(f"policy={policy!r}")
     if rules:
         args.append(f"rules={dict(rules)!r}")
-    return f"import hanasim\ndf = hanasim.simulate({', '.join(args)})"
+    exact_args = f", rules={dict(rules)!r}" if rules else ""
+    lines = ["import hanasim", ""]
+    for g in games:
+        lines.append(f"{g} = hanasim.simulate({g!r}, {', '.join(args)})")
+        lines.append(f"{g}_exact = hanasim.exact({g!r}{exact_args})  # exact teyaku, misdeals")
+        lines.append(f"{g}_rules = hanasim.rules_table({g!r})")
+    return "\n".join(lines)
 
 
-def findings(df: pd.DataFrame, exact_df: pd.DataFrame, g) -> list[str]:
-    """Plain sentences a player cares about, from whatever quantities the game measures."""
+def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> list[str]:
+    """Plain sentences a player cares about, from whatever quantities the game measures.
+
+    ``df``: a :func:`hanasim.simulate` table; ``exact_df``: :func:`hanasim.exact` of the same
+    game and rules (optional); ``g``: the game (name or object; default ``df.attrs["game"]``).
+    """
+    from ..games import get_game
+
+    if g is None or isinstance(g, str):
+        g = get_game(g or df.attrs.get("game") or df["game"].iloc[0])
     by = df.set_index("quantity")
     exact = _charts.exact_values(exact_df)
     out = []
@@ -85,7 +100,8 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame, g) -> list[str]:
     if r is not None:
         text = f"Misdeals: {r.estimate:.2%} of deals are redealt"
         if "misdeal_rate" in exact:
-            text += f" (exact: {exact['misdeal_rate']['fraction']} = {exact['misdeal_rate']['value']:.4%})"
+            e = exact["misdeal_rate"]
+            text += f" (exact: {e['fraction']} = {float(e['value']):.4%})"
         out.append(text + ".")
     r = row("teyaku.any")
     if r is not None:
@@ -125,7 +141,7 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame, g) -> list[str]:
         text = f"Par ({who}): card points against {par_txt}: {_signed(r)}"
         fair = row(f"fair_par.{who}")
         if fair is not None:
-            text += (f"; the par that would make the {who}'s mean score zero is "
+            text += (f"; the par that would make this seat's mean score zero is "
                      f"{fair.estimate:.1f} (99.9% CI {fair.ci_low:.1f} to {fair.ci_high:.1f})")
             if par is not None:
                 text += (": the par is fair for this seat" if fair.ci_low <= par <= fair.ci_high
@@ -194,7 +210,8 @@ def _rules_table(rt: pd.DataFrame, used: str) -> pd.DataFrame:
     values = dict(item.split("=", 1) for item in used.split(",") if "=" in item) if used else {}
     return pd.DataFrame({
         "option": rt["option"],
-        "used": [values.get(o, "") for o in rt["option"]],
+        "used": [values.get(o, "") + ("" if values.get(o, "") == str(d) else " (changed)")
+                 for o, d in zip(rt["option"], rt["default"])],
         "default": rt["default"].map(str),
         "allowed": rt["allowed"],
         "description": rt["description"],
@@ -202,7 +219,9 @@ def _rules_table(rt: pd.DataFrame, used: str) -> pd.DataFrame:
 
 
 def _provenance_table(attrs: dict, generated: str) -> pd.DataFrame:
-    items = [("generated", generated)] + [(k, v) for k, v in attrs.items()]
+    items = [("generated", generated)] + [
+        (k, str(v).replace(",", ", ") if k in ("rules", "policies", "expose") else v)
+        for k, v in attrs.items()]
     return pd.DataFrame(items, columns=["key", "value"]).astype(str)
 
 
@@ -228,7 +247,7 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
                Table(_summary_table(df), f"{title}: every quantity the simulation measures",
                      f"{game}-summary-table", NUMERIC)]
     cmp = exact_comparison(df, exact_df)
-    blocks += [Heading(3, f"{title}: exact vs simulated teyaku", f"{game}-exact-vs-simulated-teyaku"),
+    blocks += [Heading(3, f"{title}: exact vs simulated teyaku", f"{game}-exact-teyaku"),
                Para("Exact probabilities from combinatorics (`hanasim.exact`) next to the "
                     "simulated estimates. Teyaku are counted in played rounds, so the exact "
                     "value is conditioned on no misdeal; the misdeal rate is over all deals. "
@@ -303,9 +322,7 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
                    "count or chunking."),
               Code(command),
               Para("The same tables from Python:"),
-              Code("\n".join(_python_call(g, rounds, seed, policy, rules) for g in games)
-                   + "\nhanasim.exact(" + repr(games[0]) + ")  # exact teyaku and misdeal "
-                   "probabilities")]
+              Code(_python_calls(games, rounds, seed, policy, rules))]
     paths = dict(charts=[], data=[], files_dir=str(files_dir))
     for name in games:
         df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,

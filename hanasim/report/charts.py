@@ -30,7 +30,7 @@ class Chart:
     def png(self, dpi: int = 100) -> bytes:
         buf = io.BytesIO()
         FigureCanvasAgg(self.figure)
-        self.figure.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+        self.figure.savefig(buf, format="png", dpi=dpi)
         return buf.getvalue()
 
 
@@ -71,7 +71,7 @@ def teyaku_chart(df: pd.DataFrame, exact_df: pd.DataFrame | None, title: str) ->
     exact = exact_values(exact_df)
     est, err = _errors(rows)
     y = np.arange(len(rows))[::-1]
-    fig = Figure(figsize=(8, 0.55 * len(rows) + 1.6))
+    fig = Figure(figsize=(8, 0.55 * len(rows) + 1.6), layout="constrained")
     ax = fig.add_subplot()
     floor = max(min(v for v in rows["ci_low"].tolist() + [1.0] if v > 0) / 3, 1e-7)
     ax.barh(y, est - floor, left=floor, height=0.6, color=SIM_COLOR, alpha=0.75,
@@ -90,7 +90,6 @@ def teyaku_chart(df: pd.DataFrame, exact_df: pd.DataFrame | None, title: str) ->
     ax.grid(axis="x", which="both", alpha=0.25)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, fontsize=8,
               frameon=False)
-    fig.tight_layout()
     return Chart("teyaku", "Teyaku frequency, simulated and exact",
                  "Bars: share of dealt hands (in played rounds) holding each teyaku, with 99.9% "
                  "intervals; red diamonds: the exact probability from combinatorics.", fig)
@@ -104,7 +103,7 @@ def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
     rows = rows.sort_values("estimate").reset_index(drop=True)
     est, err = _errors(rows)
     y = np.arange(len(rows))
-    fig = Figure(figsize=(8, 0.38 * len(rows) + 1.4))
+    fig = Figure(figsize=(8, 0.38 * len(rows) + 1.4), layout="constrained")
     ax = fig.add_subplot()
     ax.barh(y, est, height=0.65, color=SIM_COLOR, alpha=0.75, label="simulated")
     ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", elinewidth=1, capsize=3,
@@ -115,7 +114,6 @@ def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
     ax.set_title(f"{title}: dekiyaku")
     ax.grid(axis="x", alpha=0.25)
     ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
     return Chart("dekiyaku", "Dekiyaku frequency",
                  "Share of players' captured piles scoring each dekiyaku (a pile can score "
                  "several), with 99.9% intervals.", fig)
@@ -123,9 +121,9 @@ def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
 
 EDGE_PANELS = (
     # (title, quantity prefix, quantity suffix, reference line, reference label)
-    ("mean score per round", "", ".mean_score", 0.0, "zero: no edge"),
-    ("card points against the par", "par_balance.", "", 0.0, "par balance zero"),
-    ("win rate", "", ".win_rate", None, "equal share"),
+    ("mean score per round", "", ".mean_score", 0.0, "no edge"),
+    ("card points against the par", "par_balance.", "", 0.0, "exactly the par"),
+    ("win rate", "", ".win_rate", None, "an equal share"),
 )
 
 
@@ -153,7 +151,7 @@ def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
     if not panels:
         return None
     heights = [len(rows) + 1.2 for _, rows, _, _ in panels]
-    fig = Figure(figsize=(8, 0.36 * sum(heights) + 0.8 * len(panels)))
+    fig = Figure(figsize=(8, 0.36 * sum(heights) + 0.8 * len(panels)), layout="constrained")
     axes = fig.subplots(len(panels), 1, gridspec_kw=dict(height_ratios=heights), squeeze=False)
     for ax, (name, rows, ref, ref_label) in zip(axes[:, 0], panels):
         est, err = _errors(rows)
@@ -163,11 +161,9 @@ def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
         ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1, label=ref_label)
         ax.set_yticks(y, list(rows["label"]))
         ax.set_ylim(-0.7, len(rows) - 0.3)
-        ax.set_title(name, fontsize=10, loc="left")
+        ax.set_title(f"{name} (dashed line: {ref_label})", fontsize=10, loc="left")
         ax.grid(axis="x", alpha=0.25)
-        ax.legend(loc="best", fontsize=7)
-    fig.suptitle(f"{title}: who has the edge?")
-    fig.tight_layout()
+    fig.suptitle(f"{title}: who has the edge? (points: estimates; bars: 99.9% intervals)")
     return Chart("edges", "Per-seat edges",
                  "Mean score per round, card points against the par and win rates by seat or "
                  "player, with 99.9% intervals; the dashed line is no edge (an equal share for "

@@ -63,12 +63,14 @@ h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 h3 { margin-top: 1.6em; color: #2b4f78; }
 table { border-collapse: collapse; margin: .6em 0 1.2em; font-size: 0.86em; }
 caption { caption-side: top; text-align: left; font-style: italic; padding-bottom: .3em; }
-th, td { border: 1px solid #d0d0d0; padding: .25em .55em; vertical-align: top; }
+th, td { border: 1px solid #d0d0d0; padding: .25em .55em; vertical-align: top;
+         overflow-wrap: break-word; }
 th { background: #eef2f7; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr:nth-child(even) td { background: #fafafa; }
 code, pre { font-family: Menlo, Consolas, monospace; font-size: 0.9em; background: #f3f3f3; }
-pre { padding: .7em; overflow-x: auto; border-left: 3px solid #3b6ea8; }
+pre { padding: .7em; white-space: pre-wrap; overflow-wrap: anywhere;
+      border-left: 3px solid #3b6ea8; }
 figure { margin: 1em 0 2em; }
 figure img { max-width: 100%; border: 1px solid #e3e3e3; }
 figcaption { font-style: italic; font-size: 0.9em; color: #555; }

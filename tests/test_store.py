@@ -1,0 +1,376 @@
+"""The results store: runs saved whole or not at all, read back with their provenance, and a
+file that is not a saved run is named and refused, never loaded as data and never deleted."""
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import hanasim
+from hanasim import cli, cli_extra, store
+
+ID_RE = re.compile(r"^\d{8}-\d{6}-[a-z0-9_]+-[0-9a-f]{4}$")
+
+
+@pytest.fixture(scope="module")
+def table():
+    return hanasim.simulate("toppa", rounds=5_000, seed=11)
+
+
+@pytest.fixture(scope="module")
+def table40():
+    return hanasim.simulate("toppa", rounds=5_000, seed=11, rules={"five_brights": 40})
+
+
+@pytest.fixture
+def st(tmp_path, monkeypatch):
+    """An empty store; HANASIM_STORE points elsewhere, so passing the path must win."""
+    monkeypatch.setenv("HANASIM_STORE", str(tmp_path / "env-store"))
+    return tmp_path / "store"
+
+
+def files(path):
+    return sorted(p.name for p in path.iterdir()) if path.exists() else []
+
+
+def test_save_and_load_round_trip(table, st):
+    run_id = store.save_run(table, st)
+    assert ID_RE.match(run_id) and "toppa" in run_id
+    assert files(st) == [f"{run_id}.parquet"]  # no temporary file left behind
+    back = store.load_run(run_id, st)
+    pd.testing.assert_frame_equal(back, table, check_like=False)
+    for key, value in table.attrs.items():
+        assert back.attrs[key] == value, key
+    assert back.attrs["run_id"] == run_id and back.attrs["saved_at"]
+    assert table.attrs.get("run_id") is None  # the caller's table is not touched
+
+
+def test_metadata_is_json_in_the_parquet_schema(table, st):
+    run_id = store.save_run(table, st)
+    meta = pq.read_schema(st / f"{run_id}.parquet").metadata
+    attrs = json.loads(meta[b"hanasim"])
+    header = json.loads(meta[b"hanasim_store"])
+    for key in ("game", "rules", "policies", "rounds", "seed", "hanasim_version",
+                "numba_version", "wall_time_s"):
+        assert attrs[key] == table.attrs[key]
+    assert header["format"] == store.STORE_FORMAT and header["run_id"] == run_id
+    assert header["saved_at"].startswith(run_id[:4])
+
+
+def test_ids_are_unique_and_sortable_even_within_one_second(table, st, monkeypatch):
+    import datetime as dt
+
+    fixed = dt.datetime(2026, 11, 22, 11, 45, 1, tzinfo=dt.timezone.utc)
+    monkeypatch.setattr(store, "_now", lambda: fixed)
+    tokens = iter(["aaaa", "aaaa", "bbbb", "aaaa", "bbbb", "cccc"])  # forced collisions
+    monkeypatch.setattr(store.secrets, "token_hex", lambda n: next(tokens))
+    ids = [store.save_run(table, st) for _ in range(3)]
+    assert ids == ["20261122-114501-toppa-aaaa", "20261122-114501-toppa-bbbb",
+                   "20261122-114501-toppa-cccc"]
+    assert len(files(st)) == 3
+
+
+def test_ids_sort_by_time(table, st, monkeypatch):
+    import datetime as dt
+
+    times = iter([dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc),
+                  dt.datetime(2025, 12, 31, 23, 59, 59, tzinfo=dt.timezone.utc)])
+    monkeypatch.setattr(store, "_now", lambda: next(times))
+    late = store.save_run(table, st)
+    early = store.save_run(table, st)
+    assert sorted([late, early]) == [early, late]
+    assert list(store.list_runs(st)["id"]) == [early, late]
+
+
+def test_list_runs(table, table40, st):
+    a = store.save_run(table, st)
+    b = store.save_run(table40, st)
+    runs = store.list_runs(st)
+    assert list(runs.columns[:8]) == ["id", "game", "date", "rounds", "seed", "policies",
+                                      "rules", "wall_time_s"]
+    assert set(runs["id"]) == {a, b} and len(runs) == 2
+    row = runs.set_index("id").loc[b]
+    assert row.game == "toppa" and row.rounds == 5_000 and row.seed == 11
+    assert "five_brights=40" in row.rules and row.policies == "random,random"
+
+
+def test_store_location_argument_env_default(table, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("HANASIM_STORE", raising=False)
+    rid = store.save_run(table)
+    assert (tmp_path / "hanasim-runs" / f"{rid}.parquet").is_file()
+    monkeypatch.setenv("HANASIM_STORE", str(tmp_path / "elsewhere"))
+    rid2 = store.save_run(table)
+    assert (tmp_path / "elsewhere" / f"{rid2}.parquet").is_file()
+    assert list(store.list_runs()["id"]) == [rid2]
+    assert list(store.list_runs(tmp_path / "hanasim-runs")["id"]) == [rid]
+
+
+def test_load_runs_is_one_tidy_table(table, table40, st):
+    baka_ok = "baka" in hanasim.available_games()
+    a = store.save_run(table, st)
+    b = store.save_run(table40, st)
+    both = store.load_runs(st)
+    assert list(both.columns[:3]) == ["run_id", "saved_at", "game"]
+    assert len(both) == len(table) + len(table40)
+    assert set(both["run_id"]) == {a, b}
+    wide = both.pivot(index="quantity", columns="run_id", values="estimate")
+    assert wide.shape == (len(table), 2)
+    only_b = store.load_runs(st, ids=[b])
+    assert set(only_b["run_id"]) == {b}
+    assert store.load_runs(st, game="toppa")["run_id"].nunique() == 2
+    assert store.load_runs(st, game="chess").empty
+    if baka_ok:
+        store.save_run(hanasim.simulate("baka", rounds=2_000, seed=1), st)
+        assert set(store.load_runs(st, game="baka")["game"]) == {"baka"}
+        assert set(store.load_runs(st)["game"]) == {"toppa", "baka"}
+
+
+def test_prefix_and_latest(table, st, monkeypatch):
+    import datetime as dt
+
+    times = iter([dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc),
+                  dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc)])
+    monkeypatch.setattr(store, "_now", lambda: next(times))
+    first = store.save_run(table, st)
+    second = store.save_run(table, st)
+    assert store.load_run(first[:12], st).attrs["run_id"] == first
+    assert store.load_run("latest", st).attrs["run_id"] == second
+    with pytest.raises(ValueError, match="ambiguous"):
+        store.load_run("2026", st)
+
+
+def test_empty_or_missing_store(st):
+    runs = store.list_runs(st)
+    assert runs.empty and "id" in runs.columns
+    assert store.load_runs(st).empty
+    with pytest.raises(ValueError, match="no run 'x1'"):
+        store.load_run("x1", st)
+    assert not st.exists()  # reading never creates the store
+
+
+@pytest.mark.parametrize("bad", ["../etc/passwd", "a/b", "", " ", "..", "x\\y"])
+def test_bad_ids_are_refused(bad, table, st):
+    store.save_run(table, st)
+    with pytest.raises(ValueError):
+        store.load_run(bad, st)
+
+
+def test_save_needs_a_hanasim_table(st):
+    with pytest.raises(ValueError, match="no game"):
+        store.save_run(pd.DataFrame({"x": [1]}), st)
+    with pytest.raises(ValueError, match="empty"):
+        store.save_run(pd.DataFrame(), st)
+    with pytest.raises(ValueError, match="DataFrame"):
+        store.save_run({"game": "toppa"}, st)
+    assert files(st) == [] or not st.exists()
+
+
+def test_a_crash_while_writing_leaves_no_file(table, st, monkeypatch):
+    good = store.save_run(table, st)
+
+    def dies(tbl, where, *a, **k):
+        with open(where, "wb") as f:
+            f.write(b"PAR1 half a file")
+        raise KeyboardInterrupt("power cut")
+
+    monkeypatch.setattr(pq, "write_table", dies)
+    with pytest.raises(KeyboardInterrupt):
+        store.save_run(table, st)
+    monkeypatch.undo()
+    assert files(st) == [f"{good}.parquet"]
+    assert list(store.list_runs(st)["id"]) == [good]
+
+
+def test_leftover_temporary_files_are_ignored(table, st):
+    good = store.save_run(table, st)
+    (st / ".hanasim-abc123.tmp").write_bytes(b"PAR1 interrupted")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(store.list_runs(st)["id"]) == [good]
+
+
+def _newer_format(table, path):
+    tbl = pa.Table.from_pandas(table, preserve_index=False)
+    meta = dict(tbl.schema.metadata or {})
+    meta[b"hanasim"] = json.dumps(table.attrs).encode()
+    meta[b"hanasim_store"] = json.dumps({"format": store.STORE_FORMAT + 1, "run_id": "x",
+                                         "saved_at": "2030-01-01T00:00:00+00:00"}).encode()
+    pq.write_table(tbl.replace_schema_metadata(meta), path)
+
+
+def _bad_json(table, path):
+    tbl = pa.Table.from_pandas(table, preserve_index=False)
+    meta = dict(tbl.schema.metadata or {})
+    meta[b"hanasim"] = b"{not json"
+    meta[b"hanasim_store"] = b'{"format": 1}'
+    pq.write_table(tbl.replace_schema_metadata(meta), path)
+
+
+def _truncated(table, path, st):
+    rid = store.save_run(table, st)
+    src = st / f"{rid}.parquet"
+    data = src.read_bytes()
+    src.unlink()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _garbled_pages(table, path, st):
+    rid = store.save_run(table, st)
+    src = st / f"{rid}.parquet"
+    data = bytearray(src.read_bytes())
+    src.unlink()
+    footer = int.from_bytes(data[-8:-4], "little")  # keep the footer, wreck the data pages
+    for i in range(4, len(data) - 8 - footer):
+        data[i] = 0xFF
+    path.write_bytes(bytes(data))
+
+
+BAD_FILES = {
+    "not-parquet": (lambda t, p, s: p.write_text("game,quantity\ntoppa,misdeal_rate\n"),
+                    "not a readable Parquet file"),
+    "empty": (lambda t, p, s: p.write_bytes(b""), "not a readable Parquet file"),
+    "foreign": (lambda t, p, s: pd.DataFrame({"x": [1, 2]}).to_parquet(p),
+                "without hanasim metadata"),
+    "exported-table": (lambda t, p, s: store.write_table(t, str(p), "parquet"),
+                       "not a saved run"),
+    "newer-format": (lambda t, p, s: _newer_format(t, p), "newer than this hanasim"),
+    "bad-json": (lambda t, p, s: _bad_json(t, p), "damaged"),
+    "truncated": (_truncated, "not a readable Parquet file"),
+    "garbled": (_garbled_pages, "damaged"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+def test_a_file_that_is_not_a_run_is_named_and_refused(kind, table, st):
+    make, words = BAD_FILES[kind]
+    good = store.save_run(table, st)
+    bad = st / f"20260101-000000-toppa-{kind}.parquet"
+    make(table, bad, st)
+    before = bad.read_bytes()
+    with pytest.raises(ValueError) as e:
+        store.load_run(bad.stem, st)
+    assert str(bad) in str(e.value) and words in str(e.value), str(e.value)
+    if kind != "garbled":  # garbled pages are only seen when the data is read
+        with pytest.warns(store.StoreWarning) as w:
+            runs = store.list_runs(st)
+        assert list(runs["id"]) == [good]
+        assert any(str(bad) in str(x.message) for x in w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", store.StoreWarning)
+        if kind == "garbled":
+            with pytest.raises(ValueError, match="damaged"):
+                store.load_runs(st)
+        else:
+            assert set(store.load_runs(st)["run_id"]) == {good}
+    assert bad.read_bytes() == before  # never deleted or rewritten
+
+
+def test_write_table_still_works(table, tmp_path):
+    store.write_table(table, str(tmp_path / "t.csv"), "csv")
+    store.write_table(table, str(tmp_path / "t.parquet"), "parquet")
+    assert list(pd.read_csv(tmp_path / "t.csv")["quantity"]) == list(table["quantity"])
+    meta = pq.read_schema(tmp_path / "t.parquet").metadata
+    assert json.loads(meta[b"hanasim"])["seed"] == 11
+    with pytest.raises(ValueError, match="unknown format"):
+        store.write_table(table, str(tmp_path / "t.xml"), "xml")
+    with pytest.raises(OSError, match="does not exist"):
+        store.write_table(table, str(tmp_path / "nope" / "t.csv"), "csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.parquet"]
+
+
+# --- the command line: hanasim runs list | show | export ------------------------------------
+
+def _wired() -> bool:
+    sub = [a for a in cli.build_parser()._actions if a.__class__.__name__ == "_SubParsersAction"]
+    return bool(sub) and "runs" in sub[0].choices
+
+
+def hanasim_main(argv):
+    """``hanasim ...`` in this process: cli.main once runs is wired into it, else cli_extra."""
+    return cli.main(argv) if _wired() else cli_extra.main(argv)
+
+
+def test_cli_runs_list_show_export(table, table40, st, capsys, tmp_path):
+    a = store.save_run(table, st)
+    b = store.save_run(table40, st)
+    assert hanasim_main(["runs", "list", "--store", str(st)]) == 0
+    out = capsys.readouterr().out
+    assert a in out and b in out and "five_brights=40" in out
+
+    assert hanasim_main(["runs", "show", a, "--store", str(st)]) == 0
+    out = capsys.readouterr().out
+    assert a in out and "dealer.mean_score" in out and "seed: 11" in out
+
+    assert hanasim_main(["runs", "export", b, "--format", "csv", "--store", str(st)]) == 0
+    import io
+    df = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert list(df["quantity"]) == list(table40["quantity"])
+
+    out = tmp_path / "b.csv"
+    assert hanasim_main(["runs", "export", b, "--format", "csv", "--out", str(out),
+                         "--store", str(st)]) == 0
+    assert pd.read_csv(out)["estimate"].tolist() == pytest.approx(table40["estimate"].tolist())
+    pq_out = tmp_path / "b.parquet"
+    assert hanasim_main(["runs", "export", b, "--format", "parquet", "--out", str(pq_out),
+                         "--store", str(st)]) == 0
+    assert pd.read_parquet(pq_out)["quantity"].tolist() == table40["quantity"].tolist()
+
+
+def test_cli_runs_list_uses_the_environment_store(table, st, capsys, monkeypatch):
+    a = store.save_run(table, st)
+    monkeypatch.setenv("HANASIM_STORE", str(st))
+    assert hanasim_main(["runs", "list", "--format", "csv"]) == 0
+    assert a in capsys.readouterr().out
+
+
+def one_error_line(capsys, code, *words):
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert code == 2, err
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+def test_cli_errors_are_one_line(table, st, capsys, tmp_path):
+    good = store.save_run(table, st)
+    one_error_line(capsys, hanasim_main(["runs", "show", "nope", "--store", str(st)]),
+                   "no run 'nope'")
+    one_error_line(capsys, hanasim_main(["runs", "export", "../x", "--store", str(st)]),
+                   "not a run id")
+    bad = st / "20260101-000000-toppa-dead.parquet"
+    bad.write_text("this is not parquet")
+    one_error_line(capsys, hanasim_main(["runs", "show", bad.stem, "--store", str(st)]),
+                   str(bad), "not a readable Parquet file")
+    one_error_line(capsys, hanasim_main(["runs", "export", good, "--format", "parquet",
+                                         "--store", str(st)]), "--out")
+    one_error_line(capsys, hanasim_main(["runs", "export", good, "--out",
+                                         str(tmp_path / "no" / "x.csv"), "--store", str(st)]),
+                   "does not exist")
+    # listing skips the bad file with a one-line warning naming it, and still succeeds
+    assert hanasim_main(["runs", "list", "--store", str(st)]) == 0
+    cap = capsys.readouterr()
+    assert good in cap.out and bad.stem not in cap.out
+    assert [x for x in cap.err.splitlines() if x.strip()] == [
+        x for x in cap.err.splitlines() if "warning" in x and str(bad) in x]
+    assert bad.exists()
+
+
+def test_cli_as_a_user_runs_it(table, st):
+    """One real process: the exit code and stderr a shell sees."""
+    store.save_run(table, st)
+    args = ["runs", "show", "nope", "--store", str(st)]
+    cmd = ([sys.executable, "-m", "hanasim"] if _wired()
+           else [sys.executable, "-m", "hanasim.cli_extra"]) + args
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "HANASIM_STORE": str(st)})
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "no run 'nope'" in r.stderr
+    assert r.stdout == ""
