@@ -635,6 +635,20 @@ def test_same_seed_same_table_any_threads():
     assert (other["scal"] != many["scal"]).any()
 
 
+def test_fixed_dealer_and_compare():
+    # fixed_dealer: player 1 deals every round, so seat "dealer" is player 1
+    df = hanasim.simulate("baka", rounds=3000, seed=1, fixed_dealer=True,
+                          policy="greedy,random,random").set_index("quantity")
+    assert df.loc["player1.first_dealer_share", "estimate"] == 1
+    assert df.loc["seat.dealer.mean_score", "estimate"] == df.loc["player1.mean_score",
+                                                                   "estimate"]
+    # paired comparison: same deals, so rates fixed before the settlement do not differ
+    cmp = hanasim.compare("baka", rounds=6000, seed=1, rules={"low_man_forfeit": ["no", "yes"]})
+    diff = cmp[cmp.kind == "difference"].set_index("quantity")
+    assert diff.loc["low_man_out_rate", "estimate"] == 0
+    assert diff.loc["seat.dealer.mean_score", "estimate"] != 0
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="session_rounds"):
         hanasim.simulate("baka", rounds=30, session_rounds=5)
