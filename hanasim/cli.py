@@ -135,7 +135,7 @@ def _cmd_simulate(a):
 def _cmd_compare(a):
     import pandas as pd
 
-    from . import api, rules
+    from . import api
 
     grid = {}
     for item in a.rule:

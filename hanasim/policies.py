@@ -12,7 +12,6 @@ Decisions the rules leave open are separate per-seat choices, also integer ids: 
 teyaku (``expose``: always, never, random).
 """
 import numpy as np
-from numba import njit
 from .engine.jit import hot
 
 from .engine.bits import count, lowest, nth_card

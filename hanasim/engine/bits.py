@@ -4,7 +4,7 @@ numba promotes ``uint64 op int64`` to float64, so every constant mixed with a ma
 """
 from llvmlite import ir
 import numpy as np
-from numba import njit, types
+from numba import types
 from .jit import hot
 from numba.extending import intrinsic
 

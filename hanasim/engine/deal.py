@@ -1,6 +1,5 @@
 """Dealing a shuffled deck into groups (hands, field) and the misdeal check."""
 import numpy as np
-from numba import njit
 from .jit import hot
 
 from .bits import ZERO, bit, count

@@ -7,7 +7,6 @@ SplitMix64 passes BigCrush; streams start at hashed, effectively random points o
 cycle, so two sessions overlapping is as unlikely as a 64-bit collision.
 """
 import numpy as np
-from numba import njit
 from .jit import hot
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -1,5 +1,4 @@
 """Settlement pieces shared by the par games: card points of a pile and paying by cards."""
-from numba import njit
 from .jit import hot
 
 from .bits import count
@@ -28,11 +27,17 @@ def can_hand_over(pile, amount, kind_masks, kind_points, rule):
         return True
     if rule == TRANSFER_TOTAL:
         return pile_points(pile, kind_masks, kind_points) >= amount
-    n0 = count(pile & kind_masks[0])
-    n1 = count(pile & kind_masks[1])
-    n2 = count(pile & kind_masks[2])
-    n3 = count(pile & kind_masks[3])
-    v0, v1, v2, v3 = kind_points[0], kind_points[1], kind_points[2], kind_points[3]
+    return exact_from_counts(count(pile & kind_masks[0]), count(pile & kind_masks[1]),
+                             count(pile & kind_masks[2]), count(pile & kind_masks[3]),
+                             kind_points[0], kind_points[1], kind_points[2], kind_points[3],
+                             amount)
+
+
+@hot
+def exact_from_counts(n0, n1, n2, n3, v0, v1, v2, v3, amount):
+    """Do some of n0..n3 cards worth v0..v3 points each add up to exactly ``amount``?"""
+    if amount <= 0:
+        return amount == 0
     for a in range(n0 + 1):
         ra = amount - a * v0
         if ra < 0:

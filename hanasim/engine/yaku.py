@@ -17,7 +17,6 @@ Teyaku (yaku held in the dealt hand) are rows ``(type, a, b, c, d, value, per_ex
 * ``TEY_KINDS``: exactly ``(a, b, c, d)`` brights, animals, ribbons, chaff.
 """
 import numpy as np
-from numba import njit
 from .jit import hot
 
 from .bits import count, nibble_counts, nibbles_equal

@@ -30,6 +30,7 @@ what the default does and why.  The round result is written into ``res`` slots (
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
@@ -38,10 +39,13 @@ from numba import njit, prange
 from ..decks import HANAFUDA
 from ..engine.bits import ZERO, bit, count, has_full_nibble, month_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
+from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
 from ..engine.play import place
 from ..engine.rng import partial_shuffle, shuffle, stream_state
-from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
+from ..engine.tally import tally_hits
+from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, exact_from_counts,
+                             pile_points)
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, dekiyaku, teyaku_by_nibbles
 from ..policies import choose_expose, choose_hand_card
 from ..rules import option
@@ -322,30 +326,6 @@ def yaku_amounts(y0, y1, y2, mode):
 
 
 @hot
-def _exact_from_counts(n0, n1, n2, n3, v0, v1, v2, v3, amount):
-    """Can cards with these kind counts pay exactly ``amount``?"""
-    if amount <= 0:
-        return amount == 0
-    for a in range(n0 + 1):
-        ra = amount - a * v0
-        if ra < 0:
-            break
-        for b in range(n1 + 1):
-            rb = ra - b * v1
-            if rb < 0:
-                break
-            for c in range(n2 + 1):
-                rc = rb - c * v2
-                if rc < 0:
-                    break
-                if rc == 0:
-                    return True
-                if v3 > 0 and rc % v3 == 0 and rc // v3 <= n3:
-                    return True
-    return False
-
-
-@hot
 def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
     """Can ``pile`` pay ``a`` to one player and ``b`` to another by handing over cards?
 
@@ -381,7 +361,7 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
                     r3 = r2 - x3 * v3
                     if r3 < 0:
                         break
-                    if r3 == 0 and _exact_from_counts(n0 - x0, n1 - x1, n2 - x2, n3 - x3,
+                    if r3 == 0 and exact_from_counts(n0 - x0, n1 - x1, n2 - x2, n3 - x3,
                                                       v0, v1, v2, v3, b):
                         return True
     return False
@@ -621,21 +601,6 @@ C_POS, POS_W = C_PLAYER + 3 * PLAYER_W, 3
 C_N = C_POS + 3 * POS_W
 
 
-@hot
-def _tally_hits(acc, h0, h1, h2, n_rows):
-    """Per-row hit counts over the three seats of one round: sum and sum of squares (the
-    squares give the design effect of pooling three hands of one deal); the last row is 'any'."""
-    if (h0 | h1 | h2) == 0:
-        return
-    for row in range(n_rows):
-        x = ((h0 >> row) & 1) + ((h1 >> row) & 1) + ((h2 >> row) & 1)
-        acc[row, 0] += x
-        acc[row, 1] += x * x
-    x = np.int64(h0 != 0) + np.int64(h1 != 0) + np.int64(h2 != 0)
-    acc[n_rows, 0] += x
-    acc[n_rows, 1] += x * x
-
-
 @hot(inline="always")
 def _strict_top(x0, x1, x2):
     """Index of the strictly highest of three values, or -1 on a tie for the highest."""
@@ -740,8 +705,8 @@ def play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_po
         scal[C_DEALS] += mis + 1
         scal[C_MISDEALS] += mis
         _tally_round(scal, res, dealer)
-        _tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], res[R_TEY_HELD + 2], n_tey)
-        _tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], res[R_DEKI_HITS + 2],
+        tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], res[R_TEY_HELD + 2], n_tey)
+        tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], res[R_DEKI_HITS + 2],
                     n_yaku)
         # player totals: seat s is player dealer + s
         if dealer == 0:
@@ -792,49 +757,21 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, t_month, month_ma
                       scal[ch], tcount[ch], ycount[ch])
 
 
-DEALS_PER_SESSION = 64  # deals-only: one random stream per 64 deals
+# Batch kernels for the runner: module-level functions bound with functools.partial, so a
+# batch pickles by reference and a Dask worker loads the cached compiled kernels.
+
+def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
+    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
+               tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
+               tb.pattern, tb.params, policy, expose, tb.weights,
+               out["scal"], out["tcount"], out["ycount"])
 
 
-@njit(cache=True, parallel=True)
-def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_masks,
-                    kind_masks, tey, pattern, params, scal, tcount):
-    """Deals only (no play): shuffle just the 27 dealt cards, count misdeals and teyaku held.
-
-    The same counters as :func:`run_chunks` for the deal-time quantities; a "round" is a deal
-    that is not a misdeal.  Each stream of 64 played deals starts from the unshuffled deck."""
-    n_chunks = scal.shape[0]
-    for ch in prange(n_chunks):
-        rng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(48).astype(np.int8)
-        s0 = first_session + ch * chunk
-        s1 = min(s0 + chunk, first_session + n_sessions)
-        for s in range(s0, s1):
-            rng[0] = stream_state(seed, s)
-            for i in range(48):
-                order[i] = i
-            n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
-            _deal_only_session(rng, order, month_masks, kind_masks, tey, pattern, params,
-                               n_rounds, scal[ch], tcount[ch])
-
-
-@hot
-def _deal_only_session(rng, order, month_masks, kind_masks, tey, pattern, params, n_rounds,
-                       scal, tcount):
-    combine = params[P_COMBINE]
-    n_dealt = pattern.shape[0]
-    for _ in range(n_rounds):
-        while True:
-            partial_shuffle(rng, order, n_dealt)
-            g0, g1, g2, g3, mis = _deal_groups(order, pattern)
-            scal[C_DEALS] += 1
-            if not mis:
-                break
-            scal[C_MISDEALS] += 1
-        scal[C_ROUNDS] += 1
-        v, h0 = teyaku_by_nibbles(g0, tey, month_masks, kind_masks, combine)
-        v, h1 = teyaku_by_nibbles(g1, tey, month_masks, kind_masks, combine)
-        v, h2 = teyaku_by_nibbles(g2, tey, month_masks, kind_masks, combine)
-        _tally_hits(tcount, h0, h1, h2, tey.shape[0])
+def deal_kernel(tb, seed, rounds, first, n, chunk, out):
+    # groups 0-2 are the hands, 3 the field; all four are checked for a misdeal
+    run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks, tb.kind_masks,
+                    tb.teyaku, tb.pattern, tb.params[P_COMBINE], 3, 4,
+                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"])
 
 
 # ---------------------------------------------------------------- public layer
@@ -897,12 +834,7 @@ class Baka:
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
 
-            def deal_kernel(first, n, chunk, out):
-                run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks,
-                                tb.kind_masks, tb.teyaku, tb.pattern, tb.params, out["scal"],
-                                out["tcount"])
-
-            totals = run_batches(deal_kernel, -(-rounds // DEALS_PER_SESSION), shapes,
+            totals = run_batches(partial(deal_kernel, tb, seed, rounds), -(-rounds // DEALS_PER_SESSION), shapes,
                                  rounds_per_session=DEALS_PER_SESSION, progress=progress,
                                  desc=f"{NAME} deals", **run_options)
             totals["deals_only"] = True
@@ -913,14 +845,7 @@ class Baka:
                       ycount=(tb.yaku_masks.shape[0] + 1, 2))
         policy = np.ascontiguousarray(policy, dtype=np.int64)
         expose = np.ascontiguousarray(expose, dtype=np.int64)
-
-        def kernel(first, n, chunk, out):
-            run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
-                       tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
-                       tb.pattern, tb.params, policy, expose, tb.weights,
-                       out["scal"], out["tcount"], out["ycount"])
-
-        totals = run_batches(kernel, n_games, shapes, rounds_per_session=ROUNDS_PER_GAME,
+        totals = run_batches(partial(play_kernel, tb, seed, rounds, policy, expose), n_games, shapes, rounds_per_session=ROUNDS_PER_GAME,
                              progress=progress, desc=f"{NAME}", **run_options)
         totals["dekiyaku_names"] = names
         totals["teyaku_names"] = teyaku_names(rules)

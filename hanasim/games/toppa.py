@@ -22,13 +22,15 @@ from ..engine.jit import hot
 
 from .. import decks
 from ..decks import HANAFUDA
-from ..engine.bits import ZERO, bit, count, has_full_nibble, lowest, month_nibble
+from ..engine.bits import ZERO, bit, has_full_nibble, month_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
+from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
+from ..engine.tally import tally_hits
 from ..engine.play import place
 from ..engine.rng import partial_shuffle, shuffle, stream_state
 from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, TEY_KINDS, TEY_MONTHS, DekiyakuTable,
-                           dekiyaku, teyaku, teyaku_by_nibbles)
+                           dekiyaku, teyaku_by_nibbles)
 from ..policies import choose_expose, choose_hand_card
 from ..rules import option
 from . import register
@@ -316,26 +318,6 @@ C_N = 29
 
 
 @hot
-def _tally_pair(acc, h0, h1):
-    """Per-seat hit counts of one round, row by row over the rows hit: sum and sum of squares
-    (the per-round square gives the design effect of pooling the hands of a deal)."""
-    m = np.uint64(h0 | h1)
-    while m:
-        row = lowest(m)
-        m &= m - np.uint64(1)
-        x = ((h0 >> row) & 1) + ((h1 >> row) & 1)
-        acc[row, 0] += x
-        acc[row, 1] += x * x
-
-
-@hot
-def _tally_any(acc, row, h0, h1):
-    x = int(h0 != 0) + int(h1 != 0)
-    acc[row, 0] += x
-    acc[row, 1] += x * x
-
-
-@hot
 def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kind_points, ymasks,
                  yints, tey, pattern, params, policy, expose, weights, n_rounds, scal, tcount,
                  ycount):
@@ -377,12 +359,8 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
         scal[C_P0_SCORE_SQ] += p0 * p0
         scal[C_P0_DEALS] += dealer == 0
         scal[C_P0_WINS] += p0 > 0
-        h0, h1 = res[R_TEY_HELD], res[R_TEY_HELD + 1]
-        _tally_pair(tcount, h0, h1)
-        _tally_any(tcount, n_tey, h0, h1)
-        h0, h1 = res[R_DEKI_HITS], res[R_DEKI_HITS + 1]
-        _tally_pair(ycount, h0, h1)
-        _tally_any(ycount, n_yaku, h0, h1)
+        tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], 0, n_tey)
+        tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], 0, n_yaku)
         # The winner deals the next round (seed 000, "Choosing the Dealer").
         if not params[P_FIXED_DEALER]:
             if d < 0 or (d == 0 and params[P_TIE_PASS]):
@@ -422,55 +400,6 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb_month, m
                          weights, n_rounds, scal[ch], tcount[ch], ycount[ch])
 
 
-DEALS_PER_SESSION = 64  # deals-only: one random stream per 64 deals
-
-
-@njit(cache=True, parallel=True)
-def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_masks, kind_masks,
-                    tey, pattern, params, scal, tcount):
-    """Deals only (no play): shuffle just the dealt cards, count misdeals and teyaku held.
-
-    Same counters as :func:`run_chunks` for the deal-time quantities; a "round" is a deal that
-    is not a misdeal.  Each stream of 64 played deals starts from the unshuffled deck.
-    """
-    n_chunks = scal.shape[0]
-    n_dealt = pattern.shape[0]
-    n_tey = tey.shape[0]
-    for ch in prange(n_chunks):
-        rng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(48).astype(np.int8)
-        groups = np.zeros(3, dtype=np.uint64)
-        s0 = first_session + ch * chunk
-        s1 = min(s0 + chunk, first_session + n_sessions)
-        for s in range(s0, s1):
-            rng[0] = stream_state(seed, s)
-            for i in range(48):
-                order[i] = i
-            n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
-            _deal_only_session(rng, order, groups, n_dealt, month_masks, kind_masks, tey,
-                               pattern, params, n_rounds, scal[ch], tcount[ch], n_tey)
-
-
-@hot
-def _deal_only_session(rng, order, groups, n_dealt, month_masks, kind_masks, tey, pattern,
-                       params, n_rounds, scal, tcount, n_tey):
-    combine = params[P_COMBINE]
-    for _ in range(n_rounds):
-        while True:
-            partial_shuffle(rng, order, n_dealt)
-            deal(order, pattern, groups)
-            scal[C_DEALS] += 1
-            if not (has_full_nibble(groups[0]) or has_full_nibble(groups[1])
-                    or has_full_nibble(groups[2])):
-                break
-            scal[C_MISDEALS] += 1
-        scal[C_ROUNDS] += 1
-        v, h0 = teyaku_by_nibbles(groups[0], tey, month_masks, kind_masks, combine)
-        v, h1 = teyaku_by_nibbles(groups[1], tey, month_masks, kind_masks, combine)
-        _tally_pair(tcount, h0, h1)
-        _tally_any(tcount, n_tey, h0, h1)
-
-
 # ---------------------------------------------------------------- public layer
 
 # Batch kernels for the runner: module-level functions bound with functools.partial, so a
@@ -485,7 +414,8 @@ def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
     run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks, tb.kind_masks,
-                    tb.teyaku, tb.pattern, tb.params, out["scal"], out["tcount"])
+                    tb.teyaku, tb.pattern, tb.params[P_COMBINE], 2, 3,
+                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"])
 
 
 class Toppa:

@@ -1,0 +1,27 @@
+"""Counting per-hand or per-player hits of one round into integer counters."""
+import numpy as np
+
+from .bits import lowest
+from .jit import hot
+
+
+@hot
+def tally_hits(acc, h0, h1, h2, n_rows):
+    """Add one round's hits of up to three seats (int64 bitmasks over table rows; 0 for an
+    absent seat) to ``acc[row] = (sum, sum of squares)``; row ``n_rows`` is 'any row'.  The
+    squares of the per-round counts give the design effect of pooling the seats of a deal."""
+    h0 = np.int64(h0)
+    h1 = np.int64(h1)
+    h2 = np.int64(h2)
+    if (h0 | h1 | h2) == 0:
+        return
+    m = np.uint64(h0 | h1 | h2)
+    while m:
+        row = lowest(m)
+        m &= m - np.uint64(1)
+        x = ((h0 >> row) & 1) + ((h1 >> row) & 1) + ((h2 >> row) & 1)
+        acc[row, 0] += x
+        acc[row, 1] += x * x
+    x = np.int64(h0 != 0) + np.int64(h1 != 0) + np.int64(h2 != 0)
+    acc[n_rows, 0] += x
+    acc[n_rows, 1] += x * x
