@@ -106,8 +106,20 @@ def _print_table(df, out=sys.stdout):
         print(df[cols].to_string(index=False, float_format=lambda v: f"{v:.6g}"), file=out)
 
 
+def _compile_notice(game: str):
+    from .engine.jit import is_cached
+    from .games import get_game
+
+    kernel = getattr(get_game(game), "main_kernel", None)
+    if kernel is not None and not is_cached(kernel):
+        print("hanasim: compiling the simulation kernels (first run only, about a minute; "
+              "cached afterwards)...", file=sys.stderr, flush=True)
+
+
 def _cmd_simulate(a):
     from . import api, rules
+
+    _compile_notice(a.game)
 
     df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
                       rules=rules.parse_assignments(a.rule),
@@ -145,6 +157,7 @@ def _cmd_compare(a):
         if name.strip() in grid:
             raise ValueError(f"rule {name.strip()!r} is given twice")
         grid[name.strip()] = [v.strip() for v in values.split(",")]
+    _compile_notice(a.game)
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds,

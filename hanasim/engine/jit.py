@@ -14,3 +14,13 @@ def hot(fn=None, **kw):
     if fn is None:
         return njit(**options)
     return njit(**options)(fn)
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds an index for ``dispatcher`` (so no long compile)."""
+    import os
+
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:  # numba internals moved: say nothing rather than fail
+        return True

@@ -798,6 +798,11 @@ class Baka:
     teyaku_names = TEYAKU_ALL
     version = 1  # bump whenever a rule's behaviour or an option changes
 
+    @property
+    def main_kernel(self):
+        """The kernel whose compilation dominates a first run (for the CLI's notice)."""
+        return run_chunks
+
     def deal_spec(self, rules):
         from ..stats.exact import DealSpec, TeyakuSpec
         c = HAND_SIZE - 1

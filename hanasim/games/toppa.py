@@ -430,6 +430,11 @@ class Toppa:
     teyaku_names = TEYAKU
     version = 1  # bump whenever a rule's behaviour or an option changes
 
+    @property
+    def main_kernel(self):
+        """The kernel whose compilation dominates a first run (for the CLI's notice)."""
+        return run_chunks
+
     def deal_spec(self, rules):
         from ..stats.exact import DealSpec, TeyakuSpec
         c = HAND_SIZE - 1
