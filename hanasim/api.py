@@ -147,6 +147,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     blocks = max(2, min(int(blocks), n_sessions))
     combos = list(itertools.product(*grid.values())) or [()]
     variants = []
+    start = time.perf_counter()
     for values in combos:
         given = dict(zip(grid, values))
         rule_obj = _rules.make_rules(g.Rules, given)
@@ -163,9 +164,18 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     df = comparison_table(g.name, variants)
     df["rounds"] = rounds
     df["seed"] = seed
-    df.attrs.update(dict(game=g.name, rounds=rounds, seed=seed, blocks=blocks,
+    import numba
+
+    from . import __version__
+    df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
+                         rounds=rounds, seed=seed, blocks=blocks,
                          grid={k: list(map(str, v)) for k, v in grid.items()},
-                         policies=[str(p) for p in policies], expose=",".join(exp)))
+                         rules="compare " + " ".join(f"{k}={'|'.join(map(str, v))}"
+                                                     for k, v in grid.items()),
+                         policies=" vs ".join(str(p) for p in policies), expose=",".join(exp),
+                         session_rounds=session_rounds, hanasim_version=__version__,
+                         numba_version=numba.__version__,
+                         wall_time_s=round(time.perf_counter() - start, 3)))
     return df
 
 

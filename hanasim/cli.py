@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--expose", default="always", metavar="E")
     p.add_argument("--session-rounds", default=1, metavar="L")
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
+    p.add_argument("--no-save", action="store_true", help="do not save the comparison in the results store")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     p.add_argument("--no-progress", action="store_true")
 
@@ -162,6 +163,9 @@ def _cmd_compare(a):
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds,
                      progress=not a.no_progress and sys.stderr.isatty())
+    if not a.no_save:
+        from .store import save_run, store_path
+        print(f"saved run {save_run(df)} in {store_path()}", file=sys.stderr)
     if a.format == "csv":
         df.to_csv(sys.stdout, index=False)
         return
