@@ -1,6 +1,5 @@
 """Every notebook runs top to bottom (small HANASIM_NB_ROUNDS, in a temporary working directory
 and store, so nothing is written into the repository), and is committed without outputs."""
-import os
 from pathlib import Path
 
 import nbformat

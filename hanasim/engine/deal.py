@@ -1,5 +1,4 @@
 """Dealing a shuffled deck into groups (hands, field) and the misdeal check."""
-import numpy as np
 from .jit import hot
 
 from .bits import ZERO, bit, count
@@ -47,11 +46,3 @@ def is_misdeal(groups, n_checked, month_masks, k):
         if holds_month_count(groups[g], month_masks, k):
             return True
     return False
-
-
-def rotate_pattern(pattern: np.ndarray, dealer: int, n_players: int) -> np.ndarray:
-    """Map a pattern written for dealer 0 (groups 0..n-1 are seats relative to the dealer)."""
-    out = pattern.copy()
-    seats = pattern < n_players
-    out[seats] = (pattern[seats] + dealer) % n_players
-    return out

@@ -45,11 +45,6 @@ def below(rng, n):
     return np.int64(((next64(rng) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@hot(inline="always")
-def coin(rng):
-    return (next64(rng) >> np.uint64(63)) == np.uint64(1)
-
-
 @hot
 def shuffle(rng, cards):
     """Fisher-Yates shuffle of ``cards`` in place, two 32-bit draws per 64-bit output."""
