@@ -96,9 +96,10 @@ def _print_table(df, out=sys.stdout):
     import pandas as pd
 
     meta = df.attrs
+    how = ("deals only (no play)" if meta.get("deals_only") else
+           f"policies {meta.get('policies')}, expose {meta.get('expose')}")
     head = (f"{meta.get('game')}: {meta.get('rounds'):,} rounds, seed {meta.get('seed')}, "
-            f"policies {meta.get('policies')}, expose {meta.get('expose')}, "
-            f"{meta.get('wall_time_s')} s")
+            f"{how}, {meta.get('wall_time_s')} s")
     print(head, file=out)
     print(f"rules: {meta.get('rules')}", file=out)
     print("estimates with 99.9% intervals (Wilson for proportions)", file=out)

@@ -6,9 +6,9 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import has_full_nibble
-from .deal import deal
+from .deal import sample_deal
 from .jit import hot
-from .rng import partial_shuffle, stream_state
+from .rng import stream_state
 from .tally import tally_hits
 from .yaku import teyaku_by_nibbles
 
@@ -42,11 +42,9 @@ def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_
 @hot
 def _deal_only_session(rng, order, groups, month_masks, kind_masks, tey, pattern, combine,
                        n_hands, n_checked, slots, n_rounds, scal, tcount):
-    n_dealt = pattern.shape[0]
     for _ in range(n_rounds):
         while True:
-            partial_shuffle(rng, order, n_dealt)
-            deal(order, pattern, groups)
+            sample_deal(rng, order, pattern, groups)
             scal[slots[0]] += 1
             mis = False
             for g in range(n_checked):

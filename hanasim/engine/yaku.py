@@ -96,8 +96,8 @@ def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
                 n = months_with(hand, month_masks, table[i, T_A])
             if n >= table[i, T_B]:
                 v = table[i, T_VALUE] + table[i, T_PER_EXTRA] * (n - table[i, T_B])
-        elif (k0 == table[i, T_A] and k1 == table[i, T_B] and k2 == table[i, T_C]
-              and k3 == table[i, T_D]):
+        elif (k3 == table[i, T_D] and k2 == table[i, T_C] and k1 == table[i, T_B]
+              and k0 == table[i, T_A]):  # chaff count first: it rejects almost every hand
             v = table[i, T_VALUE]
         if v > 0:
             hits |= 1 << i
