@@ -91,7 +91,10 @@ def write_table(df: pd.DataFrame, path: str, fmt: str = "csv") -> None:
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise OSError(f"cannot write {path}: directory {directory} does not exist")
-    tmp = _tmp_in(directory)
+    try:
+        tmp = _tmp_in(directory)
+    except OSError as e:
+        raise OSError(f"cannot write {path}: {e.strerror or e}") from None
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
