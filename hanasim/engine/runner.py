@@ -21,7 +21,7 @@ import tempfile
 from typing import Callable
 
 import numpy as np
-from tqdm.auto import tqdm
+from tqdm import tqdm  # the terminal bar: progress is a CLI feature (tqdm.auto warns in Jupyter without ipywidgets)
 
 TARGET_ROUNDS_PER_CHUNK = 16384
 CHUNKS_PER_BATCH = 16
