@@ -804,18 +804,12 @@ class Baka:
         return run_chunks
 
     def deal_spec(self, rules):
-        from ..stats.exact import DealSpec, TeyakuSpec
-        c = HAND_SIZE - 1
-        tey = [TeyakuSpec("triplet", "month_count", count=3)]
-        if rules.chaff_teyaku == "seven_card":
-            tey += [TeyakuSpec("one_ribbon", "kind_counts", kinds=(0, 0, 1, c)),
-                    TeyakuSpec("one_animal", "kind_counts", kinds=(0, 1, 0, c)),
-                    TeyakuSpec("one_bright", "kind_counts", kinds=(1, 0, 0, c)),
-                    TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, HAND_SIZE))]
+        from ..stats.exact import DealSpec
         return DealSpec(
             month=HANAFUDA.month, kind=HANAFUDA.kind,
             group_sizes=(HAND_SIZE, HAND_SIZE, HAND_SIZE, FIELD_SIZE, PILE_SIZE),
-            hand_groups=(0, 1, 2), misdeal_groups=(0, 1, 2, 3), teyaku=tuple(tey))
+            hand_groups=(0, 1, 2), misdeal_groups=(0, 1, 2, 3),
+            teyaku=toppa.teyaku_specs(HAND_SIZE, rules.chaff_teyaku == "seven_card"))
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,

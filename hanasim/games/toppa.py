@@ -129,6 +129,20 @@ def teyaku_table(hand_size=HAND_SIZE) -> np.ndarray:
     ], dtype=np.int64)
 
 
+def teyaku_specs(hand_size=HAND_SIZE, chaff_teyaku=True) -> tuple:
+    """The teyaku of :func:`teyaku_table` as ``stats.exact`` specs (same names, same rows)."""
+    from ..stats.exact import TeyakuSpec
+
+    c = hand_size - 1
+    specs = [TeyakuSpec("triplet", "month_count", count=3)]
+    if chaff_teyaku:
+        specs += [TeyakuSpec("one_ribbon", "kind_counts", kinds=(0, 0, 1, c)),
+                  TeyakuSpec("one_animal", "kind_counts", kinds=(0, 1, 0, c)),
+                  TeyakuSpec("one_bright", "kind_counts", kinds=(1, 0, 0, c)),
+                  TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, hand_size))]
+    return tuple(specs)
+
+
 def deck_arrays(deck=HANAFUDA):
     # The kernels answer month questions on nibbles (engine.bits): four cards a month, in order.
     if not all(deck.month[c] == c // 4 + 1 for c in range(deck.n)):
@@ -436,17 +450,11 @@ class Toppa:
         return run_chunks
 
     def deal_spec(self, rules):
-        from ..stats.exact import DealSpec, TeyakuSpec
-        c = HAND_SIZE - 1
+        from ..stats.exact import DealSpec
         return DealSpec(
             month=HANAFUDA.month, kind=HANAFUDA.kind,
             group_sizes=(HAND_SIZE, HAND_SIZE, FIELD_SIZE, 48 - 2 * HAND_SIZE - FIELD_SIZE),
-            hand_groups=(0, 1), misdeal_groups=(0, 1, 2),
-            teyaku=(TeyakuSpec("triplet", "month_count", count=3),
-                    TeyakuSpec("one_ribbon", "kind_counts", kinds=(0, 0, 1, c)),
-                    TeyakuSpec("one_animal", "kind_counts", kinds=(0, 1, 0, c)),
-                    TeyakuSpec("one_bright", "kind_counts", kinds=(1, 0, 0, c)),
-                    TeyakuSpec("empty_hand", "kind_counts", kinds=(0, 0, 0, HAND_SIZE))))
+            hand_groups=(0, 1), misdeal_groups=(0, 1, 2), teyaku=teyaku_specs(HAND_SIZE))
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
