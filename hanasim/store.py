@@ -21,11 +21,12 @@ import json
 import os
 import re
 import secrets
-import tempfile
 import warnings
 from pathlib import Path
 
 import pandas as pd
+
+from .atomic import fsync_path, tmp_in, write_bytes  # noqa: F401  (write_bytes: used by report)
 
 STORE_ENV = "HANASIM_STORE"
 DEFAULT_STORE = "hanasim-runs"
@@ -42,25 +43,6 @@ LIST_COLUMNS = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wa
 
 class StoreWarning(UserWarning):
     """A file in the results store was skipped (it is left where it is)."""
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _tmp_in(directory: str) -> str:
-    """A new empty temporary file in ``directory`` (hidden name), with the usual permissions
-    (mkstemp makes it owner-only; the renamed file should be like any other file written)."""
-    fd, tmp = tempfile.mkstemp(prefix=".hanasim-", suffix=".tmp", dir=directory)
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return tmp
 
 
 def _json_default(value):
@@ -92,7 +74,7 @@ def write_table(df: pd.DataFrame, path: str, fmt: str = "csv") -> None:
     if not os.path.isdir(directory):
         raise OSError(f"cannot write {path}: directory {directory} does not exist")
     try:
-        tmp = _tmp_in(directory)
+        tmp = tmp_in(directory)
     except OSError as e:
         raise OSError(f"cannot write {path}: {e.strerror or e}") from None
     try:
@@ -104,22 +86,6 @@ def write_table(df: pd.DataFrame, path: str, fmt: str = "csv") -> None:
             df.to_csv(tmp, index=False)
         else:
             raise ValueError(f"unknown format {fmt!r}; use csv or parquet")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def write_bytes(path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same directory + rename)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = _tmp_in(directory)
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -177,7 +143,7 @@ def save_run(df: pd.DataFrame, store=None) -> str:
     now = _now()
     header = dict(format=STORE_FORMAT, saved_at=now.isoformat(timespec="milliseconds"),
                   rows=int(len(df)))
-    tmp = _tmp_in(str(root))
+    tmp = tmp_in(str(root))
     try:
         for _ in range(100):
             run_id = _new_id(game, now)
@@ -186,24 +152,13 @@ def save_run(df: pd.DataFrame, store=None) -> str:
                 continue
             header["run_id"] = run_id
             pq.write_table(_arrow_table(df, {_STORE_KEY: header}), tmp)
-            _fsync(tmp)
+            fsync_path(tmp)
             if _place_no_clobber(tmp, target):
                 return run_id
         raise OSError(f"could not find a free run id in {root}")
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-
-
-def _fsync(path) -> None:
-    """Flush a file's data to disk, so that the rename that follows never exposes it unwritten."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems cannot; the Parquet footer check still guards loading
-        pass
-    finally:
-        os.close(fd)
 
 
 def _place_no_clobber(tmp: str, target: Path) -> bool:

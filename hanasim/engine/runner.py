@@ -15,17 +15,19 @@ so a run may be resumed with a different thread count or on a cluster.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
-import tempfile
 from typing import Callable
 
 import numpy as np
+from ..atomic import write_bytes
 from tqdm import tqdm  # the terminal bar: progress is a CLI feature (tqdm.auto warns in Jupyter without ipywidgets)
 
 TARGET_ROUNDS_PER_CHUNK = 16384
 CHUNKS_PER_BATCH = 16
 CHECKPOINT_FORMAT = 1
+TMP_PREFIX = ".tmp-"  # a batch being written; never read as a batch
 
 
 class Interrupted(RuntimeError):
@@ -75,20 +77,7 @@ class Checkpoint:
             raise ValueError(f"nothing to resume: {self.path} holds no checkpoint")
         else:
             os.makedirs(self.path, exist_ok=True)
-            self._atomic_write(manifest, lambda f: f.write(json.dumps(self.identity, indent=1).encode()))
-
-    def _atomic_write(self, path, write):
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                write(f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+            write_bytes(manifest, json.dumps(self.identity, indent=1).encode(), TMP_PREFIX)
 
     def _file(self, index):
         return os.path.join(self.path, f"batch-{index:08d}.npz")
@@ -109,7 +98,9 @@ class Checkpoint:
         return sums
 
     def save(self, index, sums):
-        self._atomic_write(self._file(index), lambda f: np.savez(f, **sums))
+        buf = io.BytesIO()
+        np.savez(buf, **sums)
+        write_bytes(self._file(index), buf.getvalue(), TMP_PREFIX)
 
 
 def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=False, desc="",

@@ -1,0 +1,53 @@
+"""Writing files atomically: to a temporary file in the same directory, then a rename, so a
+file is whole or absent (a crash or ``kill -9`` never leaves half a file that loads as data).
+Shared by the results store, reports and run checkpoints."""
+from __future__ import annotations
+
+import os
+import tempfile
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def tmp_in(directory: str, prefix: str = ".hanasim-") -> str:
+    """A new empty temporary file in ``directory`` (hidden name), with the usual permissions
+    (mkstemp makes it owner-only; the renamed file should be like any other file written)."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return tmp
+
+
+def write_bytes(path, data: bytes, prefix: str = ".hanasim-") -> None:
+    """Write ``data`` to ``path`` atomically (temporary file in the same directory + rename)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = tmp_in(directory, prefix)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def fsync_path(path) -> None:
+    """Flush a file's data to disk, so that the rename that follows never exposes it unwritten."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot; the Parquet footer check still guards loading
+        pass
+    finally:
+        os.close(fd)
