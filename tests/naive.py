@@ -82,8 +82,8 @@ def opt(rules, key):
 
 
 DEFAULTS = dict(five_brights=60, four_brights=40, boar_deer_butterfly="on",
-                real_seven_ribbons=40, willow_chaff="off", teyaku_combine="add",
-                card_transfer="exact")
+                real_seven_ribbons=40, willow_chaff="none", teyaku_combine="add",
+                card_transfer="exact", uncovered="opponent_yaku")
 
 
 def full_rules(rules=None):
@@ -158,16 +158,26 @@ def dekiyaku(pile, rules):
         out["real_seven_ribbons"] = rules["real_seven_ribbons"] + 10 * (strong - 7)
     elif strong >= 7:
         out["seven_ribbons"] = 20 + 10 * (strong - 7)
-    # Chaff: 12 chaff, +10 per extra; optionally willow cards count as chaff too.
-    chaff = pile & CHAFFS
-    if rules["willow_chaff"] == "on":
-        chaff = chaff | (pile & WILLOW)
+    # Chaff: 12 chaff, +10 per extra.
+    chaff = chaff_cards(pile, rules)
     if len(chaff) >= 12:
         out["chaff"] = 20 + 10 * (len(chaff) - 12)
     for n, m in ROWS.items():
         if all(month(c) != m or c in pile for c in ALL):
             out[n] = 20
     return out
+
+
+def chaff_cards(pile, rules):
+    """The cards of a pile that count towards Chaff under ``willow_chaff``: none (willow
+    cards are ribbons only: the lightning, printed as chaff, does not count), lightning (the
+    lightning by its printed kind), all (every willow card too)."""
+    chaff = set(pile) & CHAFFS
+    if rules["willow_chaff"] == "none":
+        return chaff - WILLOW
+    if rules["willow_chaff"] == "all":
+        return chaff | (set(pile) & WILLOW)
+    return chaff
 
 
 # ------------------------------------------------------------------ settlement
@@ -182,18 +192,19 @@ def can_pay(pile, amount, transfer):
     return amount in sums
 
 
-def settle(pts, yaku, piles, transfer):
+def settle(pts, yaku, piles, transfer, uncovered="opponent_yaku"):
     """(scores, uncovered) per seat (Yaku Settlement; Settlement when it cannot be Done)."""
     if yaku[0] == yaku[1]:
         return [pts[0] - PAR, pts[1] - PAR], False
     loser = 0 if yaku[0] < yaku[1] else 1
     winner = 1 - loser
     diff = yaku[winner] - yaku[loser]
-    if can_pay(piles[loser], diff, transfer):
+    covered = can_pay(piles[loser], diff, transfer)
+    if covered or uncovered == "difference":
         after = list(pts)
         after[loser] -= diff
         after[winner] += diff
-        return [after[0] - PAR, after[1] - PAR], False
+        return [after[0] - PAR, after[1] - PAR], not covered
     scores = [0, 0]
     scores[loser] = pts[loser] - yaku[winner] - PAR
     scores[winner] = -scores[loser]
@@ -313,5 +324,5 @@ def play_round(order, dealer, policy, expose, rules, weights, rng):
     out["yaku"] = [out["deki"][s] + tey_scored[s] for s in range(2)]
     out["pts"] = [points(captured[s]) for s in range(2)]
     out["score"], out["uncovered"] = settle(out["pts"], out["yaku"], captured,
-                                            rules["card_transfer"])
+                                            rules["card_transfer"], rules["uncovered"])
     return out

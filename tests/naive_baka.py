@@ -96,9 +96,7 @@ def dekiyaku(pile, rules):
     rules = full_rules(rules)
     out = naive.dekiyaku(pile, rules)
     out.pop("chaff", None)
-    chaff = {c for c in pile if kind(c) == CHAFF}
-    if rules["willow_chaff"] == "on":
-        chaff |= set(pile) & WILLOW
+    chaff = naive.chaff_cards(pile, rules)
     if len(chaff) >= 10:
         out["chaff"] = 20 + 10 * (len(chaff) - 10)
     return out
@@ -109,6 +107,8 @@ def amounts(yaku, rounding):
     """Yaku score minus the average; off-third averages: the two on one side round (to 5)."""
     avg = Fraction(sum(yaku), 3)
     d = [y - avg for y in yaku]
+    if rounding == "none":
+        return d
     if avg.denominator == 1:
         return [int(x) for x in d]
     pos = [x > 0 for x in d]
@@ -131,7 +131,7 @@ def can_pay(pile, pays, transfer):
     pays = [p for p in pays if p > 0]
     if not pays:
         return True
-    if transfer == "total":
+    if transfer in ("total", "number"):
         return points(pile) >= sum(pays)
     # exact: disjoint card sets worth exactly each amount (reachable tuples of sums)
     reach = {tuple(0 for _ in pays)}
@@ -163,13 +163,15 @@ def settle(pts, yaku, piles, rules):
     if any(low) and rules["low_man_forfeit"] == "yes":
         return lmo, facts
     a = amounts(yaku, rules["yaku_rounding"])
+    # unrounded thirds of a point are paid as a number (no card is worth a third)
+    transfer = "number" if rules["yaku_rounding"] == "none" else rules["card_transfer"]
     extra = [0, 0, 0]
     payers = [i for i in range(3) if a[i] < 0]
     if len(payers) == 1:
         p = payers[0]
         payees = [(p + 1) % 3, (p + 2) % 3]  # in turn order after the payer
         pays = [max(a[j], 0) for j in payees]
-        if not can_pay(piles[p], pays, rules["card_transfer"]):
+        if not can_pay(piles[p], pays, transfer):
             facts["uncovered"] = 1
             if rules["uncovered"] == "toppa":
                 extra[p] -= yaku[p]
@@ -182,7 +184,7 @@ def settle(pts, yaku, piles, rules):
     elif len(payers) == 2:
         payee = next(i for i in range(3) if a[i] > 0)
         for p in payers:
-            if not can_pay(piles[p], [-a[p]], rules["card_transfer"]):
+            if not can_pay(piles[p], [-a[p]], transfer):
                 facts["uncovered"] += 1
                 if rules["uncovered"] == "toppa":
                     extra[p] -= yaku[p]

@@ -69,9 +69,10 @@ def settle_case(piles, yaku, **rules):
         res[B.R_YAKU + s] = yaku[s]
     captured = np.array([mask(p) for p in piles], dtype=np.uint64)
     B.settle(res, captured, tb.kind_masks, tb.kind_points, tb.params)
-    out = dict(score=[int(res[B.R_SCORE + s]) for s in range(3)],
-               low=[int(res[B.R_LOW + s]) for s in range(3)],
-               settle=[int(res[B.R_SETTLE + s]) for s in range(3)],
+    unit = 3 if rules.get("yaku_rounding") == "none" else 1  # the kernel counts thirds then
+    out = dict(score=[Fraction(int(res[B.R_SCORE + s]), unit) for s in range(3)],
+               low=[Fraction(int(res[B.R_LOW + s]), unit) for s in range(3)],
+               settle=[Fraction(int(res[B.R_SETTLE + s]), unit) for s in range(3)],
                uncovered=int(res[B.R_UNCOVERED]), n_low=int(res[B.R_N_LOW]))
     # the reference agrees on every hand-built case too
     want_score, facts = NB.settle([NB.points(p) for p in piles], list(yaku),
@@ -133,6 +134,20 @@ def test_average_settlement_exact_third():
     out = settle_case(PILES_85_85_70, (60, 0, 0))
     assert out["settle"] == [40, -20, -20] and out["uncovered"] == 0
     assert out["score"] == [85 + 40 - 80, 85 - 20 - 80, 70 - 20 - 80]
+
+
+def test_average_rounding_none():
+    # issue 15: 40, 0, 0 unrounded: the average 13 1/3 is kept in thirds, paid as a number
+    out = settle_case(PILES_85_85_70, (40, 0, 0), yaku_rounding="none")
+    third = Fraction(1, 3)
+    assert out["settle"] == [80 * third, -40 * third, -40 * third] and out["uncovered"] == 0
+    assert out["score"] == [85 + 80 * third - 80, 85 - 40 * third - 80, 70 - 40 * third - 80]
+    assert sum(out["score"]) == 0
+    # 30, 20, 0: +13 1/3, +3 1/3, -16 2/3; a pile of 5 points cannot cover 16 2/3
+    out = settle_case(piles_of((0, 0, 1, 0), (1, 2, 0, 0), (4, 7, 9, 24)), (0, 30, 20),
+                      yaku_rounding="none")
+    assert out["uncovered"] == 1 and sum(out["score"]) == 0
+    assert out["settle"] == [-50 * third, 40 * third, 10 * third]  # forfeited own yaku: 0
 
 
 @pytest.mark.parametrize("yaku, rounding, amounts", [
@@ -263,6 +278,7 @@ def test_greedy_exact_payment_equals_general_search():
 
 
 SETTLE_RULES = [{}, {"card_transfer": "total"}, {"uncovered": "in_points"},
+                {"yaku_rounding": "none"}, {"yaku_rounding": "none", "uncovered": "in_points"},
                 {"yaku_rounding": "toward_zero5", "low_man_forfeit": "yes"},
                 {"card_transfer": "exact", "uncovered": "toppa", "yaku_rounding": "toward_zero5"}]
 
@@ -408,25 +424,29 @@ RULE_SETS = [
     {},
     {"card_transfer": "total", "uncovered": "in_points"},
     {"five_brights": 40, "four_brights": 30, "boar_deer_butterfly": "off",
-     "real_seven_ribbons": 30, "willow_chaff": "on", "teyaku_combine": "highest",
+     "real_seven_ribbons": 30, "willow_chaff": "all", "teyaku_combine": "highest",
      "chaff_teyaku": "disabled"},
-    {"yaku_rounding": "toward_zero5", "low_man_forfeit": "yes", "willow_chaff": "on"},
+    {"yaku_rounding": "toward_zero5", "low_man_forfeit": "yes", "willow_chaff": "lightning"},
+    {"yaku_rounding": "none", "uncovered": "toppa", "card_transfer": "exact"},
 ]
 POLICIES = [(RANDOM,) * 3, (GREEDY,) * 3, (GREEDY, RANDOM, RANDOM), (RANDOM, GREEDY, RANDOM)]
 EXPOSES = [(2, 2, 2), (1, 0, 2), (1, 1, 1), (0, 2, 1)]
 
 
-def res_facts(res, names):
+def res_facts(res, names, unit=1):
     def per_seat(slot, f=int):
         return [f(res[slot + s]) for s in range(3)]
 
+    def points(x):  # scores, Low Man Out and settlement are counted in 1/unit points
+        return Fraction(int(x), unit)
+
     return dict(
-        score=per_seat(B.R_SCORE), pts=per_seat(B.R_PTS), yaku=per_seat(B.R_YAKU),
+        score=per_seat(B.R_SCORE, points), pts=per_seat(B.R_PTS), yaku=per_seat(B.R_YAKU),
         tey_held=per_seat(B.R_TEY_HELD), tey_scored=per_seat(B.R_TEY_SCORED),
         deki_hits=per_seat(B.R_DEKI_HITS, lambda h: {names[i] for i in range(len(names))
                                                      if int(h) >> i & 1}),
         deki=per_seat(B.R_DEKI), captured=per_seat(B.R_CAPTURED, bits_to_set),
-        low=per_seat(B.R_LOW), settle=per_seat(B.R_SETTLE), n_low=int(res[B.R_N_LOW]),
+        low=per_seat(B.R_LOW, points), settle=per_seat(B.R_SETTLE, points), n_low=int(res[B.R_N_LOW]),
         uncovered=int(res[B.R_UNCOVERED]), field=bits_to_set(res[B.R_FIELD]),
         top=int(res[B.R_TOP]))
 
@@ -441,7 +461,7 @@ def compare(order, dealer, rule_idx, policy, expose, seed):
     B.play_dealt(rng, order, groups, tb.month, tb.month_masks, tb.kind_masks, tb.kind_points,
                  tb.yaku_masks, tb.yaku_ints, tb.teyaku, tb.pattern, tb.params,
                  np.array(policy, np.int64), np.array(expose, np.int64), tb.weights, dealer, res)
-    got = res_facts(res, names)
+    got = res_facts(res, names, B.score_unit(tb.params))
     ref_rng = np.array([seed], np.uint64)
     want = NB.play_round(order, dealer, policy, expose, rules, tb.weights, ref_rng)
     ctx = dict(order=order.tolist(), dealer=dealer, rules=RULE_SETS[rule_idx], policy=policy,
@@ -490,7 +510,7 @@ def test_teyaku_and_dekiyaku_tables():
     from hanasim.engine.yaku import dekiyaku, teyaku
     gen = np.random.default_rng(8)
     for rules_given in ({}, {"chaff_teyaku": "disabled", "teyaku_combine": "highest",
-                             "willow_chaff": "on"}):
+                             "willow_chaff": "all"}):
         rules, tb, names = tables(**rules_given)
         for _ in range(1500):
             hand = [int(c) for c in gen.permutation(48)[:7]]

@@ -20,8 +20,8 @@ RULE_SETS = [
     {},
     {"card_transfer": "total"},
     {"five_brights": 40, "four_brights": 30, "boar_deer_butterfly": "off",
-     "real_seven_ribbons": 30, "willow_chaff": "on", "teyaku_combine": "highest"},
-    {"willow_chaff": "on", "card_transfer": "total", "teyaku_combine": "highest"},
+     "real_seven_ribbons": 30, "willow_chaff": "all", "teyaku_combine": "highest"},
+    {"willow_chaff": "lightning", "card_transfer": "total", "uncovered": "difference", "teyaku_combine": "highest"},
     {"boar_deer_butterfly": "off", "five_brights": 40},
 ]
 POLICIES = [(0, 0), (1, 1), (1, 0), (0, 1)]
@@ -153,14 +153,16 @@ def test_teyaku_and_dekiyaku_of_random_piles(rule_idx):
         assert (int(v), int(h)) == naive.teyaku(hand, rules), sorted(hand)
 
 
-@pytest.mark.parametrize("transfer", ["exact", "total"])
-def test_settle_random_piles(transfer):
+@pytest.mark.parametrize("transfer, uncovered", [("exact", "opponent_yaku"),
+                                                  ("total", "opponent_yaku"),
+                                                  ("total", "difference")])
+def test_settle_random_piles(transfer, uncovered):
     """``T.settle`` against the reference settlement on small loser piles, where paying the
     yaku difference with exactly-valued cards (``exact``) often differs from paying it as a
     number (``total``); random deals almost never reach that case."""
-    rule_idx = 0 if transfer == "exact" else 1
+    rule_idx = {"opponent_yaku": 0 if transfer == "exact" else 1, "difference": 3}[uncovered]
     rules, tb, _ = tables(rule_idx)
-    assert rules.card_transfer == transfer
+    assert rules.card_transfer == transfer and rules.uncovered == uncovered
     gen = np.random.default_rng(7)
     kinds = {"uncovered": 0, "covered": 0}
     for _ in range(2000):
@@ -177,7 +179,7 @@ def test_settle_random_piles(transfer):
         res[T.R_UNCOVERED] = 7  # must be overwritten
         captured = np.array([sum(1 << c for c in p) for p in piles], dtype=np.uint64)
         T.settle(res, captured, tb.kind_masks, tb.kind_points, tb.params)
-        scores, unc = naive.settle(pts, yaku, piles, transfer)
+        scores, unc = naive.settle(pts, yaku, piles, transfer, uncovered)
         assert [int(res[T.R_SCORE]), int(res[T.R_SCORE + 1]), bool(res[T.R_UNCOVERED])] == \
             scores + [unc], (piles, yaku, pts)
         assert res[T.R_UNCOVERED] in (0, 1)

@@ -374,14 +374,22 @@ def test_chaff():
     assert deki(chaff[:11]) == (0, set())
     assert deki(chaff[:12]) == (20, {"chaff"})
     assert deki(chaff[:13]) == (30, {"chaff"})
-    assert deki(chaff[:11] + ["willow.lightning"]) == (20, {"chaff"})  # the lightning is chaff
-    # willow_chaff on: willow cards also count as chaff
+    # 11 plain chaff + the lightning (printed as chaff, but a willow card): issue 15
+    eleven_and_lightning = chaff[:11] + ["willow.lightning"]
+    assert deki(eleven_and_lightning) == (0, set())  # default none: willow cards are ribbons only
+    assert deki(eleven_and_lightning, willow_chaff="none") == (0, set())
+    assert deki(eleven_and_lightning, willow_chaff="lightning") == (20, {"chaff"})
+    assert deki(eleven_and_lightning, willow_chaff="all") == (20, {"chaff"})
+    # the other willow cards count only under 'all'
     assert deki(chaff[:11] + ["willow.swallow"]) == (0, set())
-    assert deki(chaff[:11] + ["willow.swallow"], willow_chaff="on") == (20, {"chaff"})
-    assert deki(chaff[:12] + ["willow.swallow", "willow.rain_man", "willow.ribbon",
-                              "willow.lightning"], willow_chaff="on")[0] == 20 + 10 * 4
+    assert deki(chaff[:11] + ["willow.swallow"], willow_chaff="lightning") == (0, set())
+    assert deki(chaff[:11] + ["willow.swallow"], willow_chaff="all") == (20, {"chaff"})
+    four_willow = ["willow.swallow", "willow.rain_man", "willow.ribbon", "willow.lightning"]
+    assert deki(chaff[:12] + four_willow)[0] == 20
+    assert deki(chaff[:12] + four_willow, willow_chaff="lightning")[0] == 30
+    assert deki(chaff[:12] + four_willow, willow_chaff="all")[0] == 20 + 10 * 4
     # ... and they still count as ribbons for the seven ribbons decided first
-    assert deki(chaff[:11] + ["willow.swallow"] + SIX_RIBBONS, willow_chaff="on") == \
+    assert deki(chaff[:11] + ["willow.swallow"] + SIX_RIBBONS, willow_chaff="all") == \
         (40, {"chaff", "seven_ribbons"})
     assert deki(chaff[:11] + ["willow.swallow"] + SIX_RIBBONS) == (20, {"seven_ribbons"})
 
@@ -413,18 +421,18 @@ def test_stacking():
     assert deki(BRIGHT5 + poetry + blue + ["wisteria.ribbon"]) == (
         150, {"five_brights", "poetry_ribbons", "blue_ribbons", "real_seven_ribbons"})
     # the whole deck: five 60, bdb 20, poetry 20, blue 20, real seven 40 + 6*10 (13 ribbon or
-    # willow cards), chaff 20 + 12*10 (24 chaff), three rows 60
+    # willow cards), chaff 20 + 11*10 (23 chaff: the lightning is a willow card), three rows 60
     assert deki([D.names[i] for i in range(48)]) == (
-        60 + 20 + 20 + 20 + (40 + 60) + (20 + 12 * 10) + 3 * 20,
+        60 + 20 + 20 + 20 + (40 + 60) + (20 + 11 * 10) + 3 * 20,
         {"five_brights", "boar_deer_butterfly", "poetry_ribbons", "blue_ribbons",
          "real_seven_ribbons", "chaff", "wisteria_row", "iris_row", "bush_clover_row"})
 
 
 # =============================================================== settlement
-def settle(pile0, pile1, yaku0, yaku1, transfer="exact"):
+def settle(pile0, pile1, yaku0, yaku1, transfer="exact", uncovered="opponent_yaku"):
     """Settle seats with these captured piles (names) and yaku scores; returns
     (score0, score1, uncovered)."""
-    tb, _ = tables(card_transfer=transfer)
+    tb, _ = tables(card_transfer=transfer, uncovered=uncovered)
     captured = np.array([mask(pile0), mask(pile1)], dtype=np.uint64)
     res = np.zeros(T.R_N, np.int64)
     res[T.R_YAKU], res[T.R_YAKU + 1] = yaku0, yaku1
@@ -497,6 +505,22 @@ def test_uncovered(transfer):
     assert settle([], ALL_NAMES, 0, 20, transfer) == (-140, 140, 1)
 
 
+@pytest.mark.parametrize("transfer", ["exact", "total"])
+def test_uncovered_difference(transfer):
+    # The same uncovered round under uncovered=difference: the loser (15 points, owes 60-20 =
+    # 40) pays only the difference, as a number: 15 - 40 - 120 = -145; 225 + 40 - 120 = 145.
+    p1 = ["wisteria.ribbon", "iris.ribbon", "bush_clover.ribbon", "pine.chaff1"]
+    p0 = rest(p1)
+    assert settle(p0, p1, 60, 20, transfer, "difference") == (145, -145, 1)
+    assert settle(p1, p0, 20, 60, transfer, "difference") == (-145, 145, 1)
+    # covered rounds are the same under both readings
+    p0 = ["pine.crane", "pine.poetry_ribbon", "plum.poetry_ribbon"]
+    assert settle(p0, rest(p0), 0, 10, transfer, "difference") == (-100, 100, 0)
+    # exact cannot pay 10 from a bright and chaff: the difference moves as a number
+    p0 = ["pine.crane", "pine.chaff1", "plum.chaff1"]
+    assert settle(p0, rest(p0), 20, 30, "exact", "difference") == (-110, 110, 1)
+
+
 # =============================================================== a whole round
 # Stacked deal, both greedy.  Field: pine crane/poetry/chaff1, paulownia phoenix/chaff1/chaff2,
 # susuki moon/geese.
@@ -566,18 +590,22 @@ def test_whole_round_premises():
 
 @pytest.mark.parametrize("dealer", [0, 1])
 @pytest.mark.parametrize("rules, deki, score", [
-    # difference 140 - 60 = 80, paid exactly (moon 20 + six animals 60):
-    # dealer 135 + 80 - 120 = 95, opponent 105 - 80 - 120 = -95
-    ({}, (140, 60), 95),
-    ({"card_transfer": "total"}, (140, 60), 95),
-    # no boar-deer-butterfly: opponent 40, difference 100 (20 + 60 + 4 ribbons):
-    # dealer 235 - 120 = 115
-    ({"boar_deer_butterfly": "off"}, (140, 40), 115),
-    # willow chaff: dealer's chaff 14 + rain man = 15 -> 50 (total 150); opponent's 10 chaff +
-    # swallow + willow ribbon = 12 -> 20 (total 80); difference 70: dealer 135 + 70 - 120 = 85
-    ({"willow_chaff": "on"}, (150, 80), 85),
+    # dealer's dekiyaku 130: its 13 plain chaff make Chaff 30 (the lightning, a willow card,
+    # does not count by default); difference 130 - 60 = 70, paid exactly (moon 20 + five
+    # animals 50): dealer 135 + 70 - 120 = 85, opponent 105 - 70 - 120 = -85
+    ({}, (130, 60), 85),
+    ({"card_transfer": "total"}, (130, 60), 85),
+    # no boar-deer-butterfly: opponent 40, difference 90 (20 + 60 + 2 ribbons):
+    # dealer 225 - 120 = 105
+    ({"boar_deer_butterfly": "off"}, (130, 40), 105),
+    # the lightning by its printed kind: dealer's chaff 14 -> 40 (total 140); difference 80
+    # (moon 20 + six animals 60): dealer 135 + 80 - 120 = 95
+    ({"willow_chaff": "lightning"}, (140, 60), 95),
+    # every willow card: dealer's chaff 14 + rain man = 15 -> 50 (total 150); opponent's 10
+    # chaff + swallow + willow ribbon = 12 -> 20 (total 80); difference 70: 135 + 70 - 120 = 85
+    ({"willow_chaff": "all"}, (150, 80), 85),
     # the option values of bright/real-ribbon yaku do not matter here (rainy four is 20)
-    ({"five_brights": 40, "four_brights": 30, "real_seven_ribbons": 30}, (140, 60), 95),
+    ({"five_brights": 40, "four_brights": 30, "real_seven_ribbons": 30}, (130, 60), 85),
 ])
 def test_whole_round(dealer, rules, deki, score):
     tb, _ = tables(**rules)
@@ -596,7 +624,7 @@ def test_whole_round(dealer, rules, deki, score):
     d_hits = DEALER_HITS
     o_hits = OPP_HITS - ({"boar_deer_butterfly"} if rules.get("boar_deer_butterfly") == "off"
                          else set())
-    if rules.get("willow_chaff") == "on":
+    if rules.get("willow_chaff") == "all":
         o_hits = o_hits | {"chaff"}
     assert hits(res[T.R_DEKI_HITS], names) == d_hits
     assert hits(res[T.R_DEKI_HITS + 1], names) == o_hits

@@ -82,11 +82,11 @@ class BakaRules:
     four_brights: int = option(40, (40, 30), "Four Brights without the rain man is worth 40, or 30 (Toppa 'List of Dekiyaku')")
     boar_deer_butterfly: str = option("on", ("on", "off"), "Boar-Deer-Butterfly (20) is played, or not: 'some people do not use this Yaku' (Toppa 'List of Dekiyaku')")
     real_seven_ribbons: int = option(40, (40, 30), "Real Seven Ribbons (7 true ribbons) is worth 40, or 30, +10 per extra (Toppa 'List of Dekiyaku')")
-    willow_chaff: str = option("off", ("off", "on"), "on: willow cards also count as chaff for Chaff (10 chaff in Baka), after the ribbon yaku are decided (Toppa 'List of Dekiyaku', 'Optional')")
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff (10 chaff in Baka): none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type), all (every willow card, 'Optional') (Toppa 'List of Dekiyaku')")
     chaff_teyaku: str = option("seven_card", ("seven_card", "disabled"), "Toppa's chaff teyaku assume a 10-card hand ('one ribbon, nine chaff'): seven_card scales them to Baka's 7 cards (one ribbon/animal/bright + six chaff 20, seven chaff 30, as Hachi-hachi's 7-card chaff teyaku); disabled: only the triplet teyaku (seed, Baka: teyaku 'as in Toppa')")
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Toppa 'Checking for Teyaku')")
     card_transfer: str = option("exact", ("exact", "total"), "exact: a payer hands each payee cards worth exactly the amount (disjoint sets of cards when paying two); total: cards worth at least the amounts, as a number (Baka 'Yaku Settlement': 'just like in 2-player Toppa')")
-    yaku_rounding: str = option("nearest5", ("nearest5", "toward_zero5"), "the average of three yaku scores is in thirds: the two players on the same side of the average settle their difference from it rounded to a multiple of 5 (the smallest card value), nearest5 to the nearest (never a tie), toward_zero5 toward zero; the third player settles the sum, so it stays zero-sum (Baka 'Yaku Settlement'; not specified)")
+    yaku_rounding: str = option("nearest5", ("nearest5", "toward_zero5", "none"), "the average of three yaku scores is in thirds: the two players on the same side of the average settle their difference from it rounded to a multiple of 5 (the smallest card value), nearest5 to the nearest (never a tie), toward_zero5 toward zero, the third player settling the sum so it stays zero-sum; none: exact thirds, scores in fractions of a point, paid as a number (no set of cards is worth a third of a point, so a payer covers when his pile's points reach the amount) (Baka 'Yaku Settlement'; not specified)")
     uncovered: str = option("toppa", ("toppa", "in_points"), "a payer whose captured cards cannot cover his yaku payment pays it in points instead; toppa: and, as in Toppa's 'Settlement when Yaku Settlement cannot be Done' (loser pays the opponent's whole yaku score), loses the credit of his own yaku: he pays his amount plus his own yaku score, the extra shared by those he pays; in_points: only the amount")
     low_man_forfeit: str = option("no", ("no", "yes"), "Low Man Out (card points 25 or less: paid 40 by each other player): no: the round is then settled as usual; yes: as in Hachi-hachi's special cases, all other scoring of the round (yaku and card points) is cancelled (Baka 'Low Man Out': 'has not been attested')")
     first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points (months 1-9 their number, 10-12 zero); most points deals, a tie for the most draws again (Toppa 'Choosing the Dealer': 'not specified')")
@@ -111,7 +111,8 @@ class Tables(NamedTuple):
 (P_TRANSFER, P_COMBINE, P_ROUNDING, P_UNCOVERED, P_FORFEIT, P_FIRST_CARDS, P_FIXED_DEALER,
  P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY, P_GREEDY_PAY) = range(12)
 P_N = 12
-ROUND_NEAREST, ROUND_TOWARD_ZERO = 0, 1
+ROUND_NEAREST, ROUND_TOWARD_ZERO, ROUND_NONE = 0, 1, 2
+ROUNDING = {"nearest5": ROUND_NEAREST, "toward_zero5": ROUND_TOWARD_ZERO, "none": ROUND_NONE}
 UNCOVERED_TOPPA, UNCOVERED_IN_POINTS = 0, 1
 
 
@@ -135,7 +136,7 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     params = np.zeros(P_N, dtype=np.int64)
     params[P_TRANSFER] = TRANSFER_EXACT if rules.card_transfer == "exact" else TRANSFER_TOTAL
     params[P_COMBINE] = COMBINE_ADD if rules.teyaku_combine == "add" else COMBINE_HIGHEST
-    params[P_ROUNDING] = ROUND_NEAREST if rules.yaku_rounding == "nearest5" else ROUND_TOWARD_ZERO
+    params[P_ROUNDING] = ROUNDING[rules.yaku_rounding]
     params[P_UNCOVERED] = UNCOVERED_TOPPA if rules.uncovered == "toppa" else UNCOVERED_IN_POINTS
     params[P_FORFEIT] = rules.low_man_forfeit == "yes"
     params[P_FIRST_CARDS] = rules.first_dealer_cards
@@ -164,6 +165,8 @@ R_UNCOVERED, R_N_LOW, R_FIELD, R_TOP, R_MISDEALS = 30, 31, 32, 33, 34
 R_N = 35
 # R_LOW: net Low Man Out payment; R_SETTLE: net yaku settlement (amounts and, under the
 # 'toppa' uncovered rule, the forfeited own yaku); R_UNCOVERED: payers who could not cover.
+# R_SCORE, R_LOW and R_SETTLE are in units of 1/score_unit(params) point: thirds under
+# yaku_rounding=none (exact averages), whole points otherwise; counters stay integers.
 
 
 @hot(inline="always")
@@ -325,6 +328,12 @@ def yaku_amounts(y0, y1, y2, mode):
     return a0, a1, -(a0 + a1)
 
 
+@hot(inline="always")
+def score_unit(params):
+    """Scores are kept in thirds of a point when the yaku average is not rounded."""
+    return 3 if params[P_ROUNDING] == ROUND_NONE else 1
+
+
 @hot
 def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
     """Can ``pile`` pay ``a`` to one player and ``b`` to another by handing over cards?
@@ -407,7 +416,10 @@ def pay_greedy(pile, a, b, kind_masks):
 
 
 @hot(inline="always")
-def _can_pay(pile, a, b, kind_masks, kind_points, rule, greedy):
+def _can_pay(pile, a, b, kind_masks, kind_points, rule, greedy, unit):
+    """``a`` and ``b`` are in 1/unit points; thirds are paid as a number (see yaku_rounding)."""
+    if unit != 1:
+        return unit * pile_points(pile, kind_masks, kind_points) >= max(a, 0) + max(b, 0)
     if rule == TRANSFER_EXACT and greedy:
         return pay_greedy(pile, a, b, kind_masks)
     return can_pay_two(pile, a, b, kind_masks, kind_points, rule)
@@ -457,6 +469,13 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     res[R_N_LOW] = n_low
     res[R_UNCOVERED] = 0
     if n_low > 0 and params[P_FORFEIT]:
+        unit = score_unit(params)
+        w0 *= unit
+        w1 *= unit
+        w2 *= unit
+        res[R_LOW] = w0
+        res[R_LOW + 1] = w1
+        res[R_LOW + 2] = w2
         res[R_SETTLE] = 0
         res[R_SETTLE + 1] = 0
         res[R_SETTLE + 2] = 0
@@ -464,7 +483,16 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
         res[R_SCORE + 1] = w1
         res[R_SCORE + 2] = w2
         return
-    a0, a1, a2 = yaku_amounts(y0, y1, y2, params[P_ROUNDING])
+    unit = score_unit(params)
+    w0 *= unit
+    w1 *= unit
+    w2 *= unit
+    if unit == 1:
+        a0, a1, a2 = yaku_amounts(y0, y1, y2, params[P_ROUNDING])
+    else:  # exact: each yaku score minus the average, in thirds
+        a0 = 2 * y0 - y1 - y2
+        a1 = 2 * y1 - y0 - y2
+        a2 = 2 * y2 - y0 - y1
     e0 = np.int64(0)
     e1 = np.int64(0)
     e2 = np.int64(0)
@@ -481,7 +509,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
         k = j + 1 if j < 2 else 0
         aj = _pick(j, a0, a1, a2)
         ak = _pick(k, a0, a1, a2)
-        if not _can_pay(_pick(p, c0, c1, c2), aj, ak, kind_masks, kind_points, rule, greedy):
+        if not _can_pay(_pick(p, c0, c1, c2), aj, ak, kind_masks, kind_points, rule, greedy, unit):
             uncovered = 1
             if toppa_rule:
                 yp = _pick(p, y0, y1, y2)
@@ -494,6 +522,9 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                     xj, xk = yp, np.int64(0)
                 else:
                     xj, xk = np.int64(0), yp
+                yp *= unit
+                xj *= unit
+                xk *= unit
                 if p == 0:
                     e0, e1, e2 = -yp, xj, xk
                 elif p == 1:
@@ -502,37 +533,40 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                     e2, e0, e1 = -yp, xj, xk
     elif n_pay == 2:
         # two payers each hand cards to the one payee
-        if a0 < 0 and not _can_pay(c0, -a0, 0, kind_masks, kind_points, rule, greedy):
+        if a0 < 0 and not _can_pay(c0, -a0, 0, kind_masks, kind_points, rule, greedy, unit):
             uncovered += 1
             if toppa_rule:
-                e0 -= y0
+                e0 -= unit * y0
                 if a1 > 0:
-                    e1 += y0
+                    e1 += unit * y0
                 else:
-                    e2 += y0
-        if a1 < 0 and not _can_pay(c1, -a1, 0, kind_masks, kind_points, rule, greedy):
+                    e2 += unit * y0
+        if a1 < 0 and not _can_pay(c1, -a1, 0, kind_masks, kind_points, rule, greedy, unit):
             uncovered += 1
             if toppa_rule:
-                e1 -= y1
+                e1 -= unit * y1
                 if a0 > 0:
-                    e0 += y1
+                    e0 += unit * y1
                 else:
-                    e2 += y1
-        if a2 < 0 and not _can_pay(c2, -a2, 0, kind_masks, kind_points, rule, greedy):
+                    e2 += unit * y1
+        if a2 < 0 and not _can_pay(c2, -a2, 0, kind_masks, kind_points, rule, greedy, unit):
             uncovered += 1
             if toppa_rule:
-                e2 -= y2
+                e2 -= unit * y2
                 if a0 > 0:
-                    e0 += y2
+                    e0 += unit * y2
                 else:
-                    e1 += y2
+                    e1 += unit * y2
     res[R_UNCOVERED] = uncovered
     res[R_SETTLE] = a0 + e0
     res[R_SETTLE + 1] = a1 + e1
     res[R_SETTLE + 2] = a2 + e2
-    res[R_SCORE] = w0 + pt0 + a0 + e0 - par
-    res[R_SCORE + 1] = w1 + pt1 + a1 + e1 - par
-    res[R_SCORE + 2] = w2 + pt2 + a2 + e2 - par
+    res[R_LOW] = w0
+    res[R_LOW + 1] = w1
+    res[R_LOW + 2] = w2
+    res[R_SCORE] = w0 + unit * (pt0 - par) + a0 + e0
+    res[R_SCORE + 1] = w1 + unit * (pt1 - par) + a1 + e1
+    res[R_SCORE + 2] = w2 + unit * (pt2 - par) + a2 + e2
 
 
 @hot
@@ -796,7 +830,7 @@ class Baka:
     Rules = BakaRules
     par = PAR
     teyaku_names = TEYAKU_ALL
-    version = 1  # bump whenever a rule's behaviour or an option changes
+    version = 2  # bump whenever a rule's behaviour or an option changes
 
     @property
     def main_kernel(self):
@@ -865,6 +899,10 @@ class Baka:
         s = c["scal"]
         r = s[C_ROUNDS]
         g = s[C_GAMES]
+        unit = 3 if rules.yaku_rounding == "none" else 1  # scores are counted in thirds then
+
+        def score_mean(name, total, total_sq, n):
+            return T.scaled(T.mean(name, total, total_sq, n), unit)
         rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
         for i, t in enumerate(tuple(c["teyaku_names"]) + ("any",)):
             rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, 3))
@@ -875,7 +913,7 @@ class Baka:
         for k, seat in enumerate(SEATS):
             b = C_SEAT + SEAT_W * k
             rows += [
-                T.mean(f"seat.{seat}.mean_score", s[b + K_SCORE], s[b + K_SCORE_SQ], r),
+                score_mean(f"seat.{seat}.mean_score", s[b + K_SCORE], s[b + K_SCORE_SQ], r),
                 T.prop(f"seat.{seat}.win_rate", s[b + K_WINS], r),
             ]
         rows.append(T.prop("seat.tie_rate", s[C_ROUND_TIES], r))
@@ -893,7 +931,7 @@ class Baka:
                 T.mean(f"card_points.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r),
                 T.shifted_mean(f"par_balance.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r, PAR),
                 _fair_par(f"fair_par.{seat}",
-                          T.mean("", s[b + K_SCORE], s[b + K_SCORE_SQ], r)[1], applied),
+                          score_mean("", s[b + K_SCORE], s[b + K_SCORE_SQ], r)[1], applied),
             ]
         for k, seat in enumerate(SEATS):
             b = C_SEAT + SEAT_W * k
@@ -906,13 +944,13 @@ class Baka:
             T.prop("settlement.uncovered_rate", s[C_UNCOVERED], r),
             # per player-round: |points moved by the yaku settlement| (3 per round, pooled
             # as independent: a description of size, not a test)
-            T.mean("settlement.mean_abs_yaku_transfer", s[C_SETTLE_ABS], s[C_SETTLE_ABS_SQ],
+            score_mean("settlement.mean_abs_yaku_transfer", s[C_SETTLE_ABS], s[C_SETTLE_ABS_SQ],
                    3 * r),
         ]
         for q, pos in enumerate(POSITIONS):
             b = C_POS + POS_W * q
             rows += [
-                T.mean(f"game.{pos}.mean_total", s[b + K_G_TOTAL], s[b + K_G_TOTAL_SQ], g),
+                score_mean(f"game.{pos}.mean_total", s[b + K_G_TOTAL], s[b + K_G_TOTAL_SQ], g),
                 T.prop(f"game.{pos}.win_rate", s[b + K_G_WINS], g),
             ]
         rows.append(T.prop("game.tie_rate", s[C_GAME_TIES], g))
@@ -920,9 +958,9 @@ class Baka:
             b = C_PLAYER + PLAYER_W * p
             n = p + 1
             rows += [
-                T.mean(f"player{n}.mean_score", s[b + K_P_SCORE], s[b + K_P_SCORE_SQ], r),
+                score_mean(f"player{n}.mean_score", s[b + K_P_SCORE], s[b + K_P_SCORE_SQ], r),
                 T.prop(f"player{n}.win_rate", s[b + K_P_WINS], r),
-                T.mean(f"player{n}.game.mean_total", s[b + K_P_TOTAL], s[b + K_P_TOTAL_SQ], g),
+                score_mean(f"player{n}.game.mean_total", s[b + K_P_TOTAL], s[b + K_P_TOTAL_SQ], g),
                 T.prop(f"player{n}.game.win_rate", s[b + K_P_GAME_WINS], g),
                 # over all games, including a last, shorter one
                 T.prop(f"player{n}.first_dealer_share", s[b + K_P_FIRST],

@@ -55,9 +55,10 @@ class ToppaRules:
     four_brights: int = option(40, (40, 30), "Four Brights without the rain man is worth 40, or 30 (List of Dekiyaku)")
     boar_deer_butterfly: str = option("on", ("on", "off"), "Boar-Deer-Butterfly (20) is played, or not: 'some people do not use this Yaku' (List of Dekiyaku)")
     real_seven_ribbons: int = option(40, (40, 30), "Real Seven Ribbons (7 true ribbons) is worth 40, or 30, +10 per extra (List of Dekiyaku)")
-    willow_chaff: str = option("off", ("off", "on"), "on: willow cards also count as chaff for Chaff, after the ribbon yaku are decided (List of Dekiyaku, 'Optional')")
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff: none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type, chaff), all (every willow card, 'after determining if they have Real Seven Ribbons or Seven Ribbons', 'Optional') (List of Dekiyaku)")
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Checking for Teyaku)")
     card_transfer: str = option("exact", ("exact", "total"), "exact: the loser must hand over cards worth exactly the yaku difference; total: cards worth at least it, as a number (Yaku Settlement)")
+    uncovered: str = option("opponent_yaku", ("opponent_yaku", "difference"), "when the loser's captured cards cannot cover the yaku difference: opponent_yaku (the seed's formula: loser's score = card points - opponent's yaku score - 120, the winner gets the opposite), difference (the loser pays only the difference, as a number) (Settlement when Yaku Settlement cannot be Done)")
     first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points; ties draw again (Choosing the Dealer: 'not specified')")
     tie_dealer: str = option("keep", ("keep", "pass"), "after a tied round (both 0) the dealer keeps the deal, or passes it; the seed only says the winner deals (Choosing the Dealer)")
 
@@ -78,8 +79,10 @@ class Tables(NamedTuple):
 
 
 # params slots
-P_TRANSFER, P_COMBINE, P_TIE_PASS, P_FIRST_CARDS, P_FIXED_DEALER, P_SESSION, P_CHECKED, P_PAR = range(8)
-P_N = 8
+(P_TRANSFER, P_COMBINE, P_TIE_PASS, P_FIRST_CARDS, P_FIXED_DEALER, P_SESSION, P_CHECKED, P_PAR,
+ P_UNCOVERED) = range(9)
+P_N = 9
+UNCOVERED_OPPONENT_YAKU, UNCOVERED_DIFFERENCE = 0, 1
 
 
 def dekiyaku_table(rules: ToppaRules, deck=HANAFUDA, chaff_min=12) -> DekiyakuTable:
@@ -106,7 +109,9 @@ def dekiyaku_table(rules: ToppaRules, deck=HANAFUDA, chaff_min=12) -> DekiyakuTa
     t.add("real_seven_ribbons", ribbons, 7, rules.real_seven_ribbons, counted=ribbons | willow,
           extra_from=7, per_extra=10, group=1)
     t.add("seven_ribbons", ribbons | willow, 7, 20, per_extra=10, group=1)
-    chaff_cards = chaff | willow if rules.willow_chaff == "on" else chaff
+    # The lightning card is printed as chaff but is a willow card (seed: willow cards "all count
+    # as Ribbons"), so by default no willow card counts towards Chaff.
+    chaff_cards = {"none": chaff & ~willow, "lightning": chaff, "all": chaff | willow}[rules.willow_chaff]
     t.add("chaff", chaff_cards, chaff_min, 20, per_extra=10)
     for name, month in (("wisteria_row", 4), ("iris_row", 5), ("bush_clover_row", 7)):
         t.add(name, mm[month], 4, 20)
@@ -167,6 +172,8 @@ def lower(rules: ToppaRules, *, fixed_dealer=False, session_rounds=1, checked=Fa
     params[P_SESSION] = session_rounds
     params[P_CHECKED] = bool(checked)
     params[P_PAR] = PAR
+    params[P_UNCOVERED] = (UNCOVERED_OPPONENT_YAKU if rules.uncovered == "opponent_yaku"
+                           else UNCOVERED_DIFFERENCE)
     tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints, teyaku_table(),
                     DEAL_PATTERN, params, card_weights(HANAFUDA.points, ymasks, yints))
     return tables, names
@@ -270,7 +277,12 @@ def settle_piles(res, c0, c1, kind_masks, kind_points, params):
     if y0 != y1:
         loser = 0 if y0 < y1 else 1
         amount = abs(y0 - y1)
-        if can_hand_over(c0 if loser == 0 else c1, amount, kind_masks, kind_points, params[P_TRANSFER]):
+        covered = can_hand_over(c0 if loser == 0 else c1, amount, kind_masks, kind_points,
+                                params[P_TRANSFER])
+        if not covered:
+            res[R_UNCOVERED] = 1
+        if covered or params[P_UNCOVERED] == UNCOVERED_DIFFERENCE:
+            # cards worth the difference change hands (or, uncovered, the difference as a number)
             if loser == 0:
                 p0, p1 = p0 - amount, p1 + amount
             else:
@@ -278,7 +290,6 @@ def settle_piles(res, c0, c1, kind_masks, kind_points, params):
         else:
             # The loser cannot cover the difference: loser's score = card points - opponent's
             # yaku score - par, and the loser pays the winner that much.
-            res[R_UNCOVERED] = 1
             lose = res[R_PTS + loser] - res[R_YAKU + 1 - loser] - par
             res[R_SCORE + loser] = lose
             res[R_SCORE + 1 - loser] = -lose
@@ -442,7 +453,7 @@ class Toppa:
     Rules = ToppaRules
     par = PAR
     teyaku_names = TEYAKU
-    version = 1  # bump whenever a rule's behaviour or an option changes
+    version = 2  # bump whenever a rule's behaviour or an option changes
 
     @property
     def main_kernel(self):
@@ -500,6 +511,9 @@ class Toppa:
             T.mean("dealer.mean_score", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
             T.prop("dealer.win_rate", s[C_DEALER_WINS], r),
             T.prop("dealer.tie_rate", s[C_TIES], r),
+            # the opponent's side of the same rounds (the game is zero-sum)
+            T.mean("opponent.mean_score", -s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
+            T.prop("opponent.win_rate", r - s[C_DEALER_WINS] - s[C_TIES], r),
             T.mean("card_points.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r),
             T.mean("card_points.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r),
             T.shifted_mean("par_balance.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r, PAR),

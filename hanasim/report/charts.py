@@ -128,7 +128,9 @@ EDGE_PANELS = (
 
 
 def _picker(prefix, suffix):
-    return lambda q: q.startswith(prefix) and q.endswith(suffix)
+    # per-round seats only: players (whoever sat where), games and sessions are other questions
+    return lambda q: (q.startswith(prefix) and q.endswith(suffix)
+                      and not q.startswith(("player", "game.", "session.")))
 
 
 def _short(q, prefix, suffix):
@@ -165,8 +167,8 @@ def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
         ax.grid(axis="x", alpha=0.25)
     fig.suptitle(f"{title}: who has the edge? (points: estimates; bars: 99.9% intervals)")
     return Chart("edges", "Per-seat edges",
-                 "Mean score per round, card points against the par and win rates by seat or "
-                 "player, with 99.9% intervals; the dashed line is no edge (an equal share for "
+                 "Mean score per round, card points against the par and win rates by seat "
+                 "(relative to the round's dealer), with 99.9% intervals; the dashed line is no edge (an equal share for "
                  "win rates, before ties).", fig)
 
 

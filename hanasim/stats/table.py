@@ -30,6 +30,17 @@ def shifted_mean(name, total, total_sq, n, shift):
     return mean(name, total - shift * n, total_sq - 2 * shift * total + shift * shift * n, n)
 
 
+def scaled(row, unit):
+    """A mean's row for ``x / unit`` (e.g. scores counted in thirds of a point)."""
+    if unit == 1:
+        return row
+    name, st = row
+    st = dict(st)
+    for k in ("estimate", "std_error", "ci_low", "ci_high"):
+        st[k] = st[k] / unit
+    return (name, st)
+
+
 def build(game: str, rows, metadata: dict) -> pd.DataFrame:
     """A tidy DataFrame from ``(quantity, stats)`` rows; metadata goes to columns and ``attrs``."""
     df = pd.DataFrame([dict(game=game, quantity=q, **s) for q, s in rows], columns=COLUMNS)
