@@ -15,7 +15,7 @@ import numpy as np
 from .engine.jit import hot
 
 from .engine.bits import count, lowest, nth_card
-from .engine.rng import below
+from .engine.rng import below, below_word
 
 RANDOM, GREEDY = 0, 1
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
@@ -48,65 +48,79 @@ def card_weights(points, yaku_masks, yaku_ints):
     return w
 
 
+def greedy_tables(weights):
+    """Greedy's decisions as lookups on (card, the field's cards of its month as a nibble).
+
+    ``score[16 * card + nibble]``: the capture gain ``weight[card] + weight taken`` (the single
+    match, the heavier of two, the sum of three, added in ascending card order) when the card
+    matches, else ``-1e6 - weight[card]``, so one argmax (ties to the lowest card) plays the best
+    capture, or with none the lightest discard.  ``high[16 * month + nibble]``: all ones when
+    greedy takes the higher card id of a two-way match (strictly heavier), else 0.  Assumes four
+    cards a month in card order (``engine.bits``).
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    n = len(w)
+    score = np.empty(16 * n, dtype=np.float64)
+    high = np.zeros(16 * (n // 4), dtype=np.uint64)
+    for c in range(n):
+        base = c & ~3
+        for nib in range(16):
+            m = [base + k for k in range(4) if nib >> k & 1]
+            if not m:
+                score[16 * c + nib] = -1e6 - w[c]
+            elif len(m) == 2:
+                score[16 * c + nib] = w[c] + max(w[m[0]], w[m[1]])
+            else:
+                take = 0.0
+                for x in m:
+                    take += w[x]
+                score[16 * c + nib] = w[c] + take
+    for month in range(n // 4):
+        for nib in range(16):
+            m = [4 * month + k for k in range(4) if nib >> k & 1]
+            if len(m) == 2 and w[m[1]] > w[m[0]]:
+                high[16 * month + nib] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    return score, high
+
+
 @hot(inline="always")
-def choose_hand_card(policy, hand, field, month_masks, month, weights, rng):
-    """The card a player plays from ``hand`` (non-empty).
+def _nibble(field, card):
+    """The field's cards of ``card``'s month, as 4 bits."""
+    return np.int64((field >> np.uint64(card & ~3)) & np.uint64(0xF))
 
-    The random branch is inlined; greedy is a call, which keeps array reference counting out
-    of the hot loop (it measurably slows numba code when inlined into big loops)."""
+
+@hot(inline="always")
+def hand_card(policy, hand, field, r, gscore):
+    """The card a player plays from ``hand`` (non-empty); ``r`` is the turn's random word."""
     if policy == RANDOM:
-        return nth_card(hand, below(rng, count(hand)))
-    return greedy_hand_card(hand, field, month_masks, month, weights)
+        return nth_card(hand, below_word(r, count(hand)))
+    return greedy_hand_card(hand, field, gscore)
 
 
-@hot
-def greedy_hand_card(hand, field, month_masks, month, weights):
-    best = np.int64(-1)
-    best_gain = -1e300
-    light = np.int64(-1)
-    light_w = 1e300
+@hot(inline="always")
+def greedy_hand_card(hand, field, gscore):
+    """Argmax of greedy's table score over the hand, ties to the lowest card, without branches
+    on the scores (which case wins is unpredictable)."""
+    best = np.int64(0)
+    best_score = -np.inf
     m = hand
     while m:
         c = lowest(m)
         m &= m - np.uint64(1)
-        matches = field & month_masks[month[c]]
-        n = count(matches)
-        if n == 0:
-            if weights[c] < light_w:
-                light_w = weights[c]
-                light = c
-            continue
-        gain = weights[c] + _take_weight(matches, n, weights)
-        if gain > best_gain:
-            best_gain = gain
-            best = c
-    if best < 0:
-        return light
+        sc = gscore[16 * c + _nibble(field, c)]
+        better = sc > best_score
+        best = c if better else best
+        best_score = sc if better else best_score
     return best
 
 
-@hot
-def _take_weight(matches, n, weights):
-    if n == 2:
-        a = lowest(matches)
-        b = lowest(matches & (matches - np.uint64(1)))
-        return max(weights[a], weights[b])
-    total = 0.0
-    m = matches
-    while m:
-        total += weights[lowest(m)]
-        m &= m - np.uint64(1)
-    return total
-
-
-@hot
-def choose_target(policy, matches, weights, rng):
-    """Which of two matching field cards to capture."""
-    a = lowest(matches)
-    b = lowest(matches & (matches - np.uint64(1)))
+@hot(inline="always")
+def take_high(policy, card, field, r, ghigh):
+    """For a two-way match of ``card``: all ones to take the higher card id, zero the lower.
+    Random: bit 0 of ``r``; greedy: the heavier card (a table lookup)."""
     if policy == RANDOM:
-        return a if below(rng, 2) == 0 else b
-    return a if weights[a] >= weights[b] else b
+        return np.uint64(0) - (r & np.uint64(1))
+    return ghigh[16 * (card >> 2) + _nibble(field, card)]
 
 
 @hot

@@ -10,9 +10,11 @@ decisions:
 
 * teyaku exposure, seat 0 then seat 1, only for a hand holding some teyaku: choice 2 (random)
   exposes iff ``below(rng, 2) == 1``; 1 always exposes; 0 never;
-* random hand card: the ``below(rng, len(hand))``-th card of the hand sorted by card id;
-* a card matching exactly two field cards: random takes the lower id iff ``below(rng, 2) == 0``;
-  greedy takes the higher weight (tie: the lower id);
+* a random player draws one 64-bit word ``r`` per turn (``next64``): the hand card is the
+  ``(r >> 32) * len(hand) >> 32``-th card of the hand sorted by card id; when the played card
+  matches exactly two field cards it takes the higher id iff bit 0 of ``r`` is set, and the
+  turned card likewise with bit 1;  greedy draws nothing;
+* a card matching exactly two field cards under greedy: the higher weight (tie: the lower id);
 * greedy hand card: among cards with a match, maximise weight[card] + (weight of the single
   match | max weight of two | sum of weights of three), ties to the lowest id; with no match,
   discard the lowest weight (ties lowest id).
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 
 from hanasim.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA as D, RIBBON
-from hanasim.engine.rng import below
+from hanasim.engine.rng import below, next64
 
 PAR = 120
 HAND = 10
@@ -216,14 +218,14 @@ def matches_of(card, field):
     return sorted(f for f in field if month(f) == month(card))
 
 
-def choose_two(policy, pair, weights, rng):
+def choose_two(policy, pair, weights, high_bit):
     a, b = pair
     if policy == RANDOM:
-        return a if below(rng, 2) == 0 else b
+        return b if high_bit else a
     return a if weights[a] >= weights[b] else b
 
 
-def play_card(card, field, policy, weights, rng):
+def play_card(card, field, policy, weights, high_bit=0):
     """Put ``card`` on the table; returns the captured cards (field is updated in place)."""
     ms = matches_of(card, field)
     if not ms:
@@ -232,7 +234,7 @@ def play_card(card, field, policy, weights, rng):
     if len(ms) == 1:
         taken = ms
     elif len(ms) == 2:
-        taken = [choose_two(policy, ms, weights, rng)]
+        taken = [choose_two(policy, ms, weights, high_bit)]
     else:  # three: all are captured with the played card
         taken = ms
     for t in taken:
@@ -240,10 +242,19 @@ def play_card(card, field, policy, weights, rng):
     return set(taken) | {card}
 
 
-def choose_hand(policy, hand, field, weights, rng):
+def play_turn(policy, hand, field, drawn, weights, rng):
+    """One turn (hand and field updated in place); returns the captured cards."""
+    r = int(next64(rng)) if policy == RANDOM else 0
+    card = choose_hand(policy, hand, field, weights, r)
+    hand.remove(card)
+    captured = play_card(card, field, policy, weights, r & 1)
+    return captured | play_card(drawn, field, policy, weights, (r >> 1) & 1)
+
+
+def choose_hand(policy, hand, field, weights, r):
     cards = sorted(hand)
     if policy == RANDOM:
-        return cards[below(rng, len(cards))]
+        return cards[((r >> 32) * len(cards)) >> 32]
     best, best_gain = None, None
     for c in cards:
         ms = matches_of(c, field)
@@ -308,11 +319,7 @@ def play_round(order, dealer, policy, expose, rules, weights, rng):
     s = 0
     top = 0
     for _turn in range(2 * HAND):  # dealer first, alternating; both hands have 10 cards
-        pol = policy[player[s]]
-        card = choose_hand(pol, hands[s], field, weights, rng)
-        hands[s].remove(card)
-        captured[s] |= play_card(card, field, pol, weights, rng)
-        captured[s] |= play_card(pile[top], field, pol, weights, rng)
+        captured[s] |= play_turn(policy[player[s]], hands[s], field, pile[top], weights, rng)
         top += 1
         s ^= 1
     assert not hands[0] and not hands[1]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 import naive
 from naive import (ALL, ALWAYS, ANIMAL, BRIGHT, CHAFF, EXPOSE_RANDOM, RIBBON, WILLOW, below,
-                   choose_hand, kind, month, play_card, points)
+                   kind, month, play_turn, points)
 
 PAR = 80
 HAND = 7
@@ -213,10 +213,7 @@ def play_round(order, dealer, policy, expose, rules, weights, rng):
     for _turn in range(HAND):
         for s in range(3):  # dealer first, then anticlockwise: right, then left
             pol = policy[player[s]]
-            card = choose_hand(pol, hands[s], field, weights, rng)
-            hands[s].remove(card)
-            captured[s] |= play_card(card, field, pol, weights, rng)
-            captured[s] |= play_card(pile[top], field, pol, weights, rng)
+            captured[s] |= play_turn(pol, hands[s], field, pile[top], weights, rng)
             top += 1
     assert not any(hands)
     deki = [dekiyaku(captured[s], rules) for s in range(3)]

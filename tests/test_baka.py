@@ -323,7 +323,7 @@ def test_deal_round_redeals_misdeals():
     """The kernel's deal (scalar deal, bit-trick misdeal check) against the engine's deal and
     the reference misdeal rule, replaying the same shuffles."""
     _, tb, _ = tables()
-    from hanasim.engine.rng import shuffle
+    from hanasim.engine.rng import shuffle_range
     rng = np.array([99], np.uint64)
     order = np.arange(48, dtype=np.int8)
     groups = np.zeros(4, np.uint64)
@@ -332,11 +332,12 @@ def test_deal_round_redeals_misdeals():
         replay_rng, replay = rng.copy(), order.copy()
         mis = B.deal_round(rng, order, groups, tb.pattern)
         want = 0
-        while True:
-            shuffle(replay_rng, replay)
+        while True:  # shuffle the 27 dealt cards until the deal stands, then the pile
+            shuffle_range(replay_rng, replay, 0, 27)
             if not NB.is_misdeal(replay):
                 break
             want += 1
+        shuffle_range(replay_rng, replay, 27, 48)
         assert mis == want and (replay == order).all() and replay_rng[0] == rng[0]
         g = np.zeros(4, np.uint64)
         deal(order, tb.pattern, g)
@@ -373,9 +374,8 @@ def replay_game(tb, seed, g, policy, expose, n_rounds=3):
     totals = [0, 0, 0]
     for dealer in NB.game_dealers(d0)[:n_rounds]:
         B.deal_round(rng, order, groups, tb.pattern)
-        B.play_dealt(rng, order, groups, tb.month, tb.month_masks, tb.kind_masks, tb.kind_points,
-                     tb.yaku_masks, tb.yaku_ints, tb.teyaku, tb.pattern, tb.params, policy,
-                     expose, tb.weights, dealer, res)
+        B.play_dealt(rng, order, groups, np.zeros(B.ST_N, np.uint64), tb,
+                 policy, expose, dealer, res)
         for s in range(3):
             totals[(dealer + s) % 3] += int(res[B.R_SCORE + s])
     return d0, totals
@@ -391,9 +391,8 @@ def test_game_rotation_and_totals():
     scal = np.zeros((1, B.C_N), np.int64)
     tc = np.zeros((1, tb.teyaku.shape[0] + 1, 2), np.int64)
     yc = np.zeros((1, tb.yaku_masks.shape[0] + 1, 2), np.int64)
-    B.run_chunks(np.uint64(seed), 0, n_games, n_games, 3 * n_games, tb.month, tb.month_masks,
-                 tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
-                 tb.pattern, tb.params, policy, expose, tb.weights, scal, tc, yc)
+    B.run_chunks(np.uint64(seed), 0, n_games, n_games, 3 * n_games, tb, policy, expose, scal,
+                 tc, yc)
     s = scal[0]
     want_p = [0, 0, 0]
     want_q = [0, 0, 0]
@@ -458,9 +457,8 @@ def compare(order, dealer, rule_idx, policy, expose, seed):
     deal(order, tb.pattern, groups)
     rng = np.array([seed], np.uint64)
     res = np.zeros(B.R_N, np.int64)
-    B.play_dealt(rng, order, groups, tb.month, tb.month_masks, tb.kind_masks, tb.kind_points,
-                 tb.yaku_masks, tb.yaku_ints, tb.teyaku, tb.pattern, tb.params,
-                 np.array(policy, np.int64), np.array(expose, np.int64), tb.weights, dealer, res)
+    B.play_dealt(rng, order, groups, np.zeros(B.ST_N, np.uint64), tb,
+                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res)
     got = res_facts(res, names, B.score_unit(tb.params))
     ref_rng = np.array([seed], np.uint64)
     want = NB.play_round(order, dealer, policy, expose, rules, tb.weights, ref_rng)
@@ -561,10 +559,8 @@ def test_checked_mode_can_fail():
     groups[3] &= ~np.uint64(1 << 9)  # lose one field card
     res = np.zeros(B.R_N, np.int64)
     with pytest.raises(AssertionError):
-        B.play_dealt(np.zeros(1, np.uint64), order, groups, tb.month, tb.month_masks,
-                     tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
-                     tb.pattern, tb.params, np.zeros(3, np.int64), np.ones(3, np.int64),
-                     tb.weights, 0, res)
+        B.play_dealt(np.zeros(1, np.uint64), order, groups, np.zeros(B.ST_N, np.uint64), tb,
+                     np.zeros(3, np.int64), np.ones(3, np.int64), 0, res)
 
 
 @pytest.mark.parametrize("rules, deals_only", [({}, False), ({"chaff_teyaku": "disabled"}, False),

@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hanasim
-from hanasim.engine.play import put_card
+from hanasim.engine.play import capture
+from hanasim.engine.rng import next64
+from hanasim.policies import RANDOM, take_high
 from hanasim.engine.yaku import dekiyaku
 from hanasim.games import toppa as T
 from hanasim.rules import RuleError, make_rules
@@ -123,7 +125,9 @@ masks = st.integers(min_value=0, max_value=2**48 - 1)
 def test_matching_step_conserves_cards(field, card, policy, seed):
     field &= ~(1 << card)  # a legal state: the played card is not on the field
     rng = np.array([seed], dtype=np.uint64)
-    new, cap = put_card(card, np.uint64(field), TB.month_masks, TB.month, policy, TB.weights, rng)
+    r = np.uint64(next64(rng)) if policy == RANDOM else np.uint64(0)
+    high = np.uint64(take_high(policy, card, np.uint64(field), r, TB.ghigh))
+    new, cap = capture(card, np.uint64(field), high)
     new, cap = int(new), int(cap)
     assert new & cap == 0 and (new | cap) == field | (1 << card)
     same_month = [c for c in range(48) if field >> c & 1 and c // 4 == card // 4]

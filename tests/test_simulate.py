@@ -32,9 +32,8 @@ def test_checked_mode_can_fail():
     groups[2] &= ~np.uint64(1 << int(order[5]))  # lose one field card
     res = np.zeros(T.R_N, np.int64)
     with pytest.raises(AssertionError):
-        T.play_dealt(np.zeros(1, np.uint64), order, groups, tb.month, tb.month_masks, tb.kind_masks,
-                     tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku, tb.pattern,
-                     tb.params, np.array([0, 0]), np.array([1, 1]), tb.weights, 0, res)
+        T.play_dealt(np.zeros(1, np.uint64), order, groups, np.zeros(T.ST_N, np.uint64), tb,
+                     np.array([0, 0]), np.array([1, 1]), 0, res)
 
 
 def test_deal_time_rates_agree_with_exact_values(stat_rounds):

@@ -45,9 +45,8 @@ def kernel_round(tb, order, dealer, policy, expose, seed):
     deal(order, tb.pattern, groups)
     rng = np.array([seed], dtype=np.uint64)
     res = np.zeros(T.R_N, np.int64)
-    T.play_dealt(rng, order, groups, tb.month, tb.month_masks, tb.kind_masks, tb.kind_points,
-                 tb.yaku_masks, tb.yaku_ints, tb.teyaku, tb.pattern, tb.params,
-                 np.array(policy, np.int64), np.array(expose, np.int64), tb.weights, dealer, res)
+    T.play_dealt(rng, order, groups, np.zeros(T.ST_N, np.uint64), tb,
+                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res)
     return res, int(rng[0])
 
 

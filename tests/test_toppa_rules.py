@@ -9,11 +9,12 @@ import pytest
 
 from hanasim.decks import HANAFUDA as D
 from hanasim.engine.deal import deal
-from hanasim.engine.play import put_card
+from hanasim.engine.play import capture
+from hanasim.engine.rng import next64
 from hanasim.engine.rng import below
 from hanasim.engine.yaku import dekiyaku, teyaku
 from hanasim.games import toppa as T
-from hanasim.policies import GREEDY, RANDOM, choose_hand_card
+from hanasim.policies import GREEDY, RANDOM, hand_card, take_high
 from hanasim.rules import make_rules
 
 
@@ -81,9 +82,8 @@ def play(order, dealer=0, policy=(GREEDY, GREEDY), expose=(1, 1), seed=1, **rule
     deal(order, tb.pattern, groups)
     rng = np.array([seed], dtype=np.uint64)
     res = np.zeros(T.R_N, np.int64)
-    T.play_dealt(rng, order, groups, tb.month, tb.month_masks, tb.kind_masks, tb.kind_points,
-                 tb.yaku_masks, tb.yaku_ints, tb.teyaku, tb.pattern, tb.params,
-                 np.array(policy, np.int64), np.array(expose, np.int64), tb.weights, dealer, res)
+    T.play_dealt(rng, order, groups, np.zeros(T.ST_N, np.uint64), tb,
+                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res)
     return res, names, rng
 
 
@@ -96,8 +96,12 @@ TB0, NAMES0 = tables()
 
 
 def put(card, field, policy=GREEDY, seed=5):
+    """Play ``card`` onto ``field`` as the first placement of a turn (a random player draws
+    the turn's word; bit 0 decides a two-way match)."""
     rng = np.array([seed], dtype=np.uint64)
-    f, cap = put_card(c(card), mask(field), TB0.month_masks, TB0.month, policy, TB0.weights, rng)
+    r = np.uint64(next64(rng)) if policy == RANDOM else np.uint64(0)
+    high = np.uint64(take_high(policy, c(card), mask(field), r, TB0.ghigh))
+    f, cap = capture(c(card), mask(field), high)
     return cards(f), cards(cap), rng
 
 
@@ -133,9 +137,10 @@ def test_two_matches_greedy_uses_no_randomness():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_two_matches_random_follows_one_coin(seed):
-    # random: below(rng, 2) == 0 takes the lower card index (pine.crane = 0), else the higher.
+    # random: bit 0 of the turn's word clear takes the lower card index (pine.crane = 0), set
+    # the higher.
     probe = np.array([seed], dtype=np.uint64)
-    lower = below(probe, 2) == 0
+    lower = (int(next64(probe)) & 1) == 0
     f, cap, rng = put("pine.chaff1", ["pine.crane", "pine.poetry_ribbon"], RANDOM, seed=seed)
     taken = "pine.crane" if lower else "pine.poetry_ribbon"
     assert cap == {taken, "pine.chaff1"}
@@ -156,13 +161,15 @@ def test_three_matches_capture_all_four():
     f, cap, rng = put("pine.chaff2", ["pine.crane", "pine.poetry_ribbon", "pine.chaff1",
                                       "plum.chaff1"], RANDOM, seed=3)
     assert cap == {"pine.crane", "pine.poetry_ribbon", "pine.chaff1", "pine.chaff2"}
-    assert f == {"plum.chaff1"} and int(rng[0]) == 3
+    probe = np.array([3], dtype=np.uint64)
+    next64(probe)
+    assert f == {"plum.chaff1"} and int(rng[0]) == int(probe[0])  # the turn's one word
 
 
 def hand_choice(hand, field, policy=GREEDY, seed=1):
     rng = np.array([seed], dtype=np.uint64)
-    return D.names[choose_hand_card(policy, mask(hand), mask(field), TB0.month_masks, TB0.month,
-                                    TB0.weights, rng)]
+    r = np.uint64(next64(rng)) if policy == RANDOM else np.uint64(0)
+    return D.names[hand_card(policy, mask(hand), mask(field), r, TB0.gscore)]
 
 
 def test_greedy_hand_card():

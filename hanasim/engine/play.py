@@ -1,37 +1,45 @@
-"""The hana-awase matching step shared by every fishing game.
+"""The hana-awase matching step and one turn, shared by every fishing game.
 
 A card put onto the field (from the hand or turned from the draw pile) captures by month:
 no match, it stays; one match, both are captured; two, the player picks one (a policy choice);
 three, all four are captured (seed 000, Toppa "Turns").
 """
 import numpy as np
-from numba import njit  # noqa: F401
 
-from ..policies import choose_target
-from .bits import ONE, ZERO, count
+from ..policies import RANDOM, hand_card, take_high
+from .bits import ONE, ZERO, bit, count, month_nibble
 from .jit import hot
+from .rng import next64
 
 
 @hot(inline="always")
-def place(card, field, month_mask, policy, weights, rng):
-    """Put ``card`` (whose month's cards are ``month_mask``) onto ``field``.
+def capture(card, field, high):
+    """Put ``card`` onto ``field``; returns (new field, captured mask).
 
-    Returns (new field, captured mask).  Written with selects rather than branches: which case
-    occurs is random, and mispredicted branches were most of the cost of a turn.  A policy is
-    asked (and may draw a random number) only when the card matches exactly two cards.
+    ``high`` decides a two-way match: all ones takes the higher card id of the two, zero the
+    lower.  Written with masks rather than branches: which case occurs is random, and
+    mispredicted branches were most of the cost of a turn.
     """
     cb = ONE << np.uint64(card)
-    matches = field & month_mask
-    n = count(matches)
-    if n == 2:
-        matches = ONE << np.uint64(choose_target(policy, matches, weights, rng))
-    has = n != 0
-    new_field = (field & ~matches) if has else (field | cb)
-    captured = (matches | cb) if has else ZERO
-    return new_field, captured
+    mm = field & month_nibble(card)
+    lo = mm & (~mm + ONE)
+    two = ZERO - (ONE if count(mm) == 2 else ZERO)
+    sel = mm ^ (two & (mm ^ (lo ^ (high & mm))))
+    has = ZERO - (ONE if mm != ZERO else ZERO)
+    return field ^ sel ^ (cb & ~has), sel | (cb & has)
 
 
 @hot(inline="always")
-def put_card(card, field, month_masks, month, policy, weights, rng):
-    """:func:`place` for any deck, looking the card's month up in the tables."""
-    return place(card, field, month_masks[month[card]], policy, weights, rng)
+def turn(policy, hand, field, drawn, rng, gscore, ghigh):
+    """One turn: a hand card, then the turned top card of the draw pile (seed 000, "Turns").
+
+    Returns (hand, field, captured).  A random player draws one random word for the whole
+    turn: its high half picks the hand card, bits 0 and 1 the two-way matches of the played
+    and the turned card; greedy draws nothing (see ``policies``).
+    """
+    r = next64(rng) if policy == RANDOM else ZERO
+    card = hand_card(policy, hand, field, r, gscore)
+    hand &= ~bit(card)
+    field, c1 = capture(card, field, take_high(policy, card, field, r, ghigh))
+    field, c2 = capture(drawn, field, take_high(policy, drawn, field, r >> ONE, ghigh))
+    return hand, field, c1 | c2

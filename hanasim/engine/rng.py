@@ -81,22 +81,39 @@ def normalize_seed(seed) -> int:
 
 
 @hot
-def partial_shuffle(rng, cards, k):
-    """Put a uniform random ordered sample (without replacement) in ``cards[:k]``, from any
-    starting order; two 32-bit draws per 64-bit output, as in :func:`shuffle`."""
+def shuffle_range(rng, cards, start, stop):
+    """Fisher-Yates steps ``start .. stop-1``: position i gets a uniform pick among
+    ``cards[i:]``; two 32-bit draws per 64-bit output.  Steps 0..k-1 from any starting order
+    put a uniform random ordered sample in ``cards[:k]``; steps k..n-1 then finish a uniform
+    shuffle.  A deal shuffles only the dealt cards, checks for a misdeal, then finishes the
+    draw pile (a misdeal redeals without shuffling a pile it throws away)."""
     n = cards.shape[0]
-    i = 0
-    while i < k:
+    i = start
+    while i < stop:
         r = next64(rng)
         j = i + np.int64(((r & _LOW32) * np.uint64(n - i)) >> _S32)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
         i += 1
-        if i >= k:
+        if i >= stop:
             break
         j = i + np.int64(((r >> _S32) * np.uint64(n - i)) >> _S32)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
         i += 1
+
+
+@hot
+def partial_shuffle(rng, cards, k):
+    """Put a uniform random ordered sample (without replacement) in ``cards[:k]``, from any
+    starting order (:func:`shuffle_range` steps 0..k-1)."""
+    shuffle_range(rng, cards, 0, k)
+
+
+@hot(inline="always")
+def below_word(r, n):
+    """Uniform integer in [0, n) from the high 32 bits of the random word ``r`` (as
+    :func:`below` does from a fresh word): one word serves several choices of a turn."""
+    return np.int64(((r >> _S32) * np.uint64(n)) >> _S32)

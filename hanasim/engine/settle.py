@@ -7,26 +7,70 @@ from .bits import count
 TRANSFER_EXACT, TRANSFER_TOTAL = 0, 1
 
 
-@hot
+@hot(inline="always")
 def pile_points(pile, kind_masks, kind_points):
-    """Card points of a pile when points depend on the card kind only (hanafuda)."""
-    total = 0
-    for k in range(kind_masks.shape[0]):
-        total += kind_points[k] * count(pile & kind_masks[k])
-    return total
+    """Card points of a pile when points depend on the card kind only (hanafuda: 4 kinds)."""
+    return (kind_points[0] * count(pile & kind_masks[0]) + kind_points[1] * count(pile & kind_masks[1])
+            + kind_points[2] * count(pile & kind_masks[2]) + kind_points[3] * count(pile & kind_masks[3]))
 
 
-@hot
-def can_hand_over(pile, amount, kind_masks, kind_points, rule):
+def divisible_values(kind_points) -> bool:
+    """Card values 20 / 10 / 5 / 0 (hanafuda's), each dividing the next larger one: exact
+    payments can then be decided greedily (:func:`pay_greedy`)."""
+    return [int(v) for v in kind_points] == [20, 10, 5, 0]
+
+
+@hot(inline="always")
+def _greedy_take(n0, n1, n2, amount):
+    """Pay ``amount`` with 20s, 10s and 5s, largest first; (paid in full, cards left)."""
+    t = min(n0, amount // 20)
+    amount -= 20 * t
+    n0 -= t
+    t = min(n1, amount // 10)
+    amount -= 10 * t
+    n1 -= t
+    t = min(n2, amount // 5)
+    amount -= 5 * t
+    n2 -= t
+    return amount == 0, n0, n1, n2
+
+
+@hot(inline="always")
+def pay_greedy(pile, a, b, kind_masks):
+    """Exact payment of ``a`` and ``b`` (either may be 0) with card values 20 / 10 / 5 / 0.
+
+    Each value divides the next larger one, so any 10s and 5s worth 20 or more hold a subset
+    worth exactly 20 (and 5s worth 10 or more one worth 10): a payment that can be made at all
+    can be made taking the largest cards first.  Two payments: the larger first, then the
+    other from what is left; the tests check this against the general search for every pile
+    composition and amount.
+    """
+    n0 = count(pile & kind_masks[0])
+    n1 = count(pile & kind_masks[1])
+    n2 = count(pile & kind_masks[2])
+    if a < b:
+        a, b = b, a
+    if b < 0:
+        b = 0
+    ok, n0, n1, n2 = _greedy_take(n0, n1, n2, a)
+    ok2, n0, n1, n2 = _greedy_take(n0, n1, n2, b)
+    return ok & ok2
+
+
+@hot(inline="always")
+def can_hand_over(pile, amount, kind_masks, kind_points, rule, greedy):
     """Can ``pile`` pay ``amount`` card points by handing over cards?
 
     ``TRANSFER_TOTAL``: the pile is worth at least ``amount`` (points move as a number).
-    ``TRANSFER_EXACT``: some set of its cards is worth exactly ``amount`` (cards have no change).
+    ``TRANSFER_EXACT``: some set of its cards is worth exactly ``amount`` (cards have no change);
+    ``greedy`` (card values 20 / 10 / 5 / 0) decides it in a few operations.
     """
     if amount <= 0:
         return True
     if rule == TRANSFER_TOTAL:
         return pile_points(pile, kind_masks, kind_points) >= amount
+    if greedy:
+        return pay_greedy(pile, amount, 0, kind_masks)
     return exact_from_counts(count(pile & kind_masks[0]), count(pile & kind_masks[1]),
                              count(pile & kind_masks[2]), count(pile & kind_masks[3]),
                              kind_points[0], kind_points[1], kind_points[2], kind_points[3],

@@ -31,26 +31,26 @@ TEY_MONTHS, TEY_KINDS = 0, 1
 COMBINE_ADD, COMBINE_HIGHEST = 0, 1
 
 
-@hot
+@hot(inline="always")
 def dekiyaku(captured, masks, ints):
-    """Score of a captured pile and the bitmask of the rows that scored."""
+    """Score of a captured pile and the bitmask of the rows that scored.
+
+    Every row is evaluated and its result selected arithmetically: whether a yaku scores is
+    unpredictable, and a mispredicted branch per row cost more than the row itself."""
     total = 0
     hits = 0
     done_groups = 0
     for i in range(masks.shape[0]):
         g = ints[i, D_GROUP]
-        if g >= 0 and (done_groups >> g) & 1:
-            continue
+        gbit = (1 << g) if g >= 0 else 0
         req = masks[i, D_REQUIRED]
-        if (captured & req) != req:
-            continue
-        if count(captured & masks[i, D_COND]) < ints[i, D_MIN]:
-            continue
-        total += ints[i, D_BASE] + ints[i, D_PER_EXTRA] * (
+        ok = (((captured & req) == req) & (count(captured & masks[i, D_COND]) >= ints[i, D_MIN])
+              & ((done_groups & gbit) == 0))
+        v = ints[i, D_BASE] + ints[i, D_PER_EXTRA] * (
             count(captured & masks[i, D_COUNTED]) - ints[i, D_EXTRA_FROM])
-        hits |= 1 << i
-        if g >= 0:
-            done_groups |= 1 << g
+        total += v if ok else 0
+        hits |= (1 << i) if ok else 0
+        done_groups |= gbit if ok else 0
     return total, hits
 
 
@@ -69,7 +69,7 @@ def teyaku(hand, table, month_masks, kind_masks, combine):
     return _teyaku(hand, table, month_masks, kind_masks, combine, False)
 
 
-@hot
+@hot(inline="always")
 def teyaku_by_nibbles(hand, table, month_masks, kind_masks, combine):
     """:func:`teyaku` for decks with four cards a month in card order (see ``bits``)."""
     return _teyaku(hand, table, month_masks, kind_masks, combine, True)
@@ -82,28 +82,25 @@ def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
     hits = 0
     counts = nibble_counts(hand)
     n_months = month_masks.shape[0] - 1
-    # kind counts once per hand, not once per row
-    k0 = count(hand & kind_masks[0])
-    k1 = count(hand & kind_masks[1])
-    k2 = count(hand & kind_masks[2])
-    k3 = count(hand & kind_masks[3])
+    # the hand's kind counts as one key (8 bits a kind), compared with each row's at once
+    key = (count(hand & kind_masks[0]) | (count(hand & kind_masks[1]) << 8)
+           | (count(hand & kind_masks[2]) << 16) | (count(hand & kind_masks[3]) << 24))
     for i in range(table.shape[0]):
-        v = 0
-        if table[i, T_TYPE] == TEY_MONTHS:
+        if table[i, T_TYPE] == TEY_MONTHS:  # the row type is the same every deal: predictable
             if nibbles:
                 n = nibbles_equal(counts, table[i, T_A], n_months)
             else:
                 n = months_with(hand, month_masks, table[i, T_A])
-            if n >= table[i, T_B]:
-                v = table[i, T_VALUE] + table[i, T_PER_EXTRA] * (n - table[i, T_B])
-        elif (k3 == table[i, T_D] and k2 == table[i, T_C] and k1 == table[i, T_B]
-              and k0 == table[i, T_A]):  # chaff count first: it rejects almost every hand
+            held = n >= table[i, T_B]
+            v = table[i, T_VALUE] + table[i, T_PER_EXTRA] * (n - table[i, T_B])
+        else:
+            held = key == (table[i, T_A] | (table[i, T_B] << 8) | (table[i, T_C] << 16)
+                           | (table[i, T_D] << 24))
             v = table[i, T_VALUE]
-        if v > 0:
-            hits |= 1 << i
-            total += v
-            if table[i, T_VALUE] > best:
-                best = table[i, T_VALUE]
+        held = held & (v > 0)
+        hits |= (1 << i) if held else 0
+        total += v if held else 0
+        best = max(best, table[i, T_VALUE] if held else 0)
     if combine == COMBINE_HIGHEST:
         return best, hits
     return total, hits

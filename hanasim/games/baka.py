@@ -37,17 +37,18 @@ import numpy as np
 from numba import njit, prange
 
 from ..decks import HANAFUDA
-from ..engine.bits import ZERO, bit, count, has_full_nibble, month_nibble
+from ..engine import state
+from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
-from ..engine.play import place
-from ..engine.rng import partial_shuffle, shuffle, stream_state
+from ..engine.play import turn
+from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.tally import tally_hits
-from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, exact_from_counts,
-                             pile_points)
+from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
+                             exact_from_counts, pay_greedy, pile_points)
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, dekiyaku, teyaku_by_nibbles
-from ..policies import choose_expose, choose_hand_card
+from ..policies import choose_expose
 from ..rules import option
 from . import register
 from . import toppa
@@ -105,6 +106,8 @@ class Tables(NamedTuple):
     pattern: np.ndarray      # int8[27]
     params: np.ndarray       # int64[P_N]
     weights: np.ndarray      # float64[48], greedy's card weights
+    gscore: np.ndarray       # float64[48 * 16], greedy's hand-card table (policies.greedy_tables)
+    ghigh: np.ndarray        # uint64[12 * 16], greedy's two-way choice table
 
 
 # params slots
@@ -129,7 +132,7 @@ def teyaku_rows(rules: BakaRules) -> np.ndarray:
 
 def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     """(Tables, dekiyaku names) for the kernels."""
-    from ..policies import card_weights
+    from ..policies import card_weights, greedy_tables
 
     names, ymasks, yints = toppa.dekiyaku_table(rules, chaff_min=CHAFF_MIN).build()
     month, month_masks, kind_masks, kind_points = toppa.deck_arrays()
@@ -147,12 +150,12 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     params[P_LOW_PAY] = LOW_MAN_PAY
     # Card values 20 / 10 / 5 (chaff 0), each dividing the next: exact payments can be decided
     # greedily (:func:`pay_greedy`), the same answers as the general search.
-    params[P_GREEDY_PAY] = kind_points.tolist() == [20, 10, 5, 0]
+    params[P_GREEDY_PAY] = divisible_values(kind_points)
     # The kernels use the engine's nibble tricks (a month is four consecutive cards).
     assert all(int(month_masks[m]) == 0xF << 4 * (m - 1) for m in range(1, 13))
+    weights = card_weights(HANAFUDA.points, ymasks, yints)
     tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints,
-                    teyaku_rows(rules), DEAL_PATTERN, params,
-                    card_weights(HANAFUDA.points, ymasks, yints))
+                    teyaku_rows(rules), DEAL_PATTERN, params, weights, *greedy_tables(weights))
     return tables, names
 
 
@@ -169,115 +172,115 @@ R_N = 35
 # yaku_rounding=none (exact averages), whole points otherwise; counters stay integers.
 
 
-@hot(inline="always")
-def _deal_groups(order, pattern):
-    """The dealt groups (dealer, right, left, field) of ``order``, as ``engine.deal.deal`` deals
-    them, into scalars; and whether the deal is a misdeal (four cards of one month in any hand
-    or on the field: seed, Baka "Distributing the Initial Cards")."""
-    g0 = ZERO
-    g1 = ZERO
-    g2 = ZERO
-    g3 = ZERO
-    for i in range(pattern.shape[0]):
-        b = bit(order[i])
-        p = pattern[i]
-        g0 |= b if p == 0 else ZERO
-        g1 |= b if p == 1 else ZERO
-        g2 |= b if p == 2 else ZERO
-        g3 |= b if p == 3 else ZERO
-    mis = (has_full_nibble(g0) or has_full_nibble(g1) or has_full_nibble(g2)
-           or has_full_nibble(g3))
-    return g0, g1, g2, g3, mis
+ST_N = state.size(N_PLAYERS)
 
 
 @hot
 def deal_round(rng, order, groups, pattern):
-    """Shuffle and deal into ``groups`` until the deal is not a misdeal (then reshuffle and
-    deal again); returns the number of misdeals."""
+    """Shuffle the dealt cards and deal into ``groups`` until the deal is not a misdeal (four
+    cards of one month in any hand or on the field: seed, Baka "Distributing the Initial
+    Cards"), then finish shuffling the draw pile; returns the number of misdeals."""
+    n_dealt = pattern.shape[0]
     misdeals = 0
     while True:
-        shuffle(rng, order)
-        g0, g1, g2, g3, mis = _deal_groups(order, pattern)
-        if not mis:
-            groups[0] = g0
-            groups[1] = g1
-            groups[2] = g2
-            groups[3] = g3
-            return misdeals
+        shuffle_range(rng, order, 0, n_dealt)
+        deal(order, pattern, groups)
+        if not (has_full_nibble(groups[0]) | has_full_nibble(groups[1])
+                | has_full_nibble(groups[2]) | has_full_nibble(groups[FIELD])):
+            break
         misdeals += 1
-
-
-@hot(inline="always")
-def _turn(pol, hand, field, cap, drawn, month_masks, t_month, weights, rng):
-    """One turn: a hand card, then the top of the draw pile (Toppa "Turns")."""
-    card = choose_hand_card(pol, hand, field, month_masks, t_month, weights, rng)
-    hand &= ~bit(card)
-    field, c1 = place(card, field, month_nibble(card), pol, weights, rng)
-    field, c2 = place(drawn, field, month_nibble(drawn), pol, weights, rng)
-    return hand, field, cap | c1 | c2
+    shuffle_range(rng, order, n_dealt, order.shape[0])
+    return misdeals
 
 
 @hot
-def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks, yints,
-               tey, pattern, params, policy, expose, weights, dealer, res):
+def play_from(st, order, rng, tb, policy, dealer):
+    """Play the round in state ``st`` (``engine.state``, 3 seats) to its end, updating ``st``.
+
+    Dealer first, then anticlockwise (right, left); the round ends when all hands are empty
+    (seed, Baka "End of Round"); every turn draws one card, so 7 turns each use up the 21-card
+    pile.  Seat ``s`` is player ``(dealer + s) % 3``.
+    """
+    q1 = dealer + 1 if dealer < 2 else 0
+    q2 = q1 + 1 if q1 < 2 else 0
+    p0 = policy[dealer]
+    p1 = policy[q1]
+    p2 = policy[q2]
+    h0 = st[0]
+    h1 = st[1]
+    h2 = st[2]
+    field = st[3]
+    c0 = st[4]
+    c1 = st[5]
+    c2 = st[6]
+    top = np.int64(st[7])
+    seat = st[8]
+    # resumed in the middle of a round of turns: finish it
+    if seat == 1 and h1:
+        h1, field, cap = turn(p1, h1, field, order[top], rng, tb.gscore, tb.ghigh)
+        c1 |= cap
+        top += 1
+        seat = 2
+    if seat == 2 and h2:
+        h2, field, cap = turn(p2, h2, field, order[top], rng, tb.gscore, tb.ghigh)
+        c2 |= cap
+        top += 1
+    while h0:
+        h0, field, cap = turn(p0, h0, field, order[top], rng, tb.gscore, tb.ghigh)
+        c0 |= cap
+        h1, field, cap = turn(p1, h1, field, order[top + 1], rng, tb.gscore, tb.ghigh)
+        c1 |= cap
+        h2, field, cap = turn(p2, h2, field, order[top + 2], rng, tb.gscore, tb.ghigh)
+        c2 |= cap
+        top += 3
+    st[0] = h0
+    st[1] = h1
+    st[2] = h2
+    st[3] = field
+    st[4] = c0
+    st[5] = c1
+    st[6] = c2
+    st[7] = top
+    st[8] = 0
+
+
+@hot
+def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
     """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
 
     ``groups`` holds the dealt masks (dealer, right, left, field); the draw pile is
     ``order[len(pattern):]``, top first.  ``policy``/``expose`` are indexed by player; seat
     ``s`` is player ``(dealer + s) % 3``.
     """
-    h0 = groups[0]
-    h1 = groups[1]
-    h2 = groups[2]
-    field = groups[FIELD]
-    top = pattern.shape[0]
-    combine = params[P_COMBINE]
-    q1 = dealer + 1 if dealer < 2 else 0
-    q2 = q1 + 1 if q1 < 2 else 0
+    combine = tb.params[P_COMBINE]
     # Teyaku, in turn order; only exposed teyaku score (exposing is the player's choice).
-    v, h = teyaku_by_nibbles(h0, tey, month_masks, kind_masks, combine)
-    res[R_TEY_HELD] = h
-    res[R_TEY_SCORED] = v if (h != 0 and choose_expose(expose[dealer], rng)) else 0
-    v, h = teyaku_by_nibbles(h1, tey, month_masks, kind_masks, combine)
-    res[R_TEY_HELD + 1] = h
-    res[R_TEY_SCORED + 1] = v if (h != 0 and choose_expose(expose[q1], rng)) else 0
-    v, h = teyaku_by_nibbles(h2, tey, month_masks, kind_masks, combine)
-    res[R_TEY_HELD + 2] = h
-    res[R_TEY_SCORED + 2] = v if (h != 0 and choose_expose(expose[q2], rng)) else 0
-    p0 = policy[dealer]
-    p1 = policy[q1]
-    p2 = policy[q2]
-    c0 = ZERO
-    c1 = ZERO
-    c2 = ZERO
-    # Dealer first, then anticlockwise; the round ends when all hands are empty (seed, Baka
-    # "End of Round"); every turn draws one card, so 7 turns each use up the 21-card pile.
-    n_turns = count(h0)
-    for _ in range(n_turns):
-        h0, field, c0 = _turn(p0, h0, field, c0, np.int64(order[top]), month_masks, t_month,
-                              weights, rng)
-        h1, field, c1 = _turn(p1, h1, field, c1, np.int64(order[top + 1]), month_masks,
-                              t_month, weights, rng)
-        h2, field, c2 = _turn(p2, h2, field, c2, np.int64(order[top + 2]), month_masks,
-                              t_month, weights, rng)
-        top += 3
-    _score_pile(res, 0, c0, ymasks, yints, kind_masks, kind_points)
-    _score_pile(res, 1, c1, ymasks, yints, kind_masks, kind_points)
-    _score_pile(res, 2, c2, ymasks, yints, kind_masks, kind_points)
-    res[R_FIELD] = np.int64(field)
-    res[R_TOP] = top
-    settle_piles(res, c0, c1, c2, kind_masks, kind_points, params)
-    if params[P_CHECKED]:
-        check_round(order, h0 | h1 | h2, field, c0, c1, c2, top, res)
+    for s in range(3):
+        p = dealer + s if dealer + s < 3 else dealer + s - 3
+        v, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks, combine)
+        res[R_TEY_HELD + s] = h
+        res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[p], rng)) else 0
+    state.start(st, groups, N_PLAYERS, tb.pattern.shape[0])
+    play_from(st, order, rng, tb, policy, dealer)
+    c0 = st[4]
+    c1 = st[5]
+    c2 = st[6]
+    _score_pile(res, 0, c0, tb)
+    _score_pile(res, 1, c1, tb)
+    _score_pile(res, 2, c2, tb)
+    res[R_FIELD] = np.int64(st[3])
+    res[R_TOP] = np.int64(st[7])
+    settle_piles(res, c0, c1, c2, tb.kind_masks, tb.kind_points, tb.params)
+    if tb.params[P_CHECKED]:
+        check_round(order, st[0] | st[1] | st[2], st[3], c0, c1, c2, np.int64(st[7]), res)
 
 
 @hot(inline="always")
-def _score_pile(res, s, cs, ymasks, yints, kind_masks, kind_points):
-    v, h = dekiyaku(cs, ymasks, yints)
+def _score_pile(res, s, cs, tb):
+    v, h = dekiyaku(cs, tb.yaku_masks, tb.yaku_ints)
     res[R_DEKI + s] = v
     res[R_DEKI_HITS + s] = h
     res[R_YAKU + s] = v + res[R_TEY_SCORED + s]
-    res[R_PTS + s] = pile_points(cs, kind_masks, kind_points)
+    res[R_PTS + s] = pile_points(cs, tb.kind_masks, tb.kind_points)
     res[R_CAPTURED + s] = np.int64(cs)
 
 
@@ -343,9 +346,9 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
     A general search over the numbers of cards of each kind; see :func:`pay_greedy`.
     """
     if a <= 0:
-        return can_hand_over(pile, b, kind_masks, kind_points, rule)
+        return can_hand_over(pile, b, kind_masks, kind_points, rule, False)
     if b <= 0:
-        return can_hand_over(pile, a, kind_masks, kind_points, rule)
+        return can_hand_over(pile, a, kind_masks, kind_points, rule, False)
     if rule == TRANSFER_TOTAL:
         return pile_points(pile, kind_masks, kind_points) >= a + b
     n0 = count(pile & kind_masks[0])
@@ -374,45 +377,6 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
                                                       v0, v1, v2, v3, b):
                         return True
     return False
-
-
-@hot(inline="always")
-def _greedy_take(n0, n1, n2, amount):
-    """Pay ``amount`` with 20s, 10s and 5s, largest first; (paid in full, cards left)."""
-    t = min(n0, amount // 20)
-    amount -= 20 * t
-    n0 -= t
-    t = min(n1, amount // 10)
-    amount -= 10 * t
-    n1 -= t
-    t = min(n2, amount // 5)
-    amount -= 5 * t
-    n2 -= t
-    return amount == 0, n0, n1, n2
-
-
-@hot
-def pay_greedy(pile, a, b, kind_masks):
-    """Exact payment of ``a`` and ``b`` (either may be 0) with card values 20 / 10 / 5 / 0.
-
-    Each value divides the next larger one, so any 10s and 5s worth 20 or more hold a subset
-    worth exactly 20 (and 5s worth 10 or more one worth 10): a payment that can be made at all
-    can be made taking the largest cards first.  Two payments: the larger first, then the
-    other from what is left; ``tests/test_baka.py`` checks this against the general search
-    for every pile composition and amount.
-    """
-    n0 = count(pile & kind_masks[0])
-    n1 = count(pile & kind_masks[1])
-    n2 = count(pile & kind_masks[2])
-    if a < b:
-        a, b = b, a
-    if b < 0:
-        b = 0
-    ok, n0, n1, n2 = _greedy_take(n0, n1, n2, a)
-    if not ok:
-        return False
-    ok, n0, n1, n2 = _greedy_take(n0, n1, n2, b)
-    return ok
 
 
 @hot(inline="always")
@@ -713,28 +677,26 @@ def _tally_game(scal, d0, t0, t1, t2):
 
 
 @hot
-def play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_points, ymasks,
-              yints, tey, pattern, params, policy, expose, weights, n_rounds, scal, tcount,
-              ycount):
+def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount):
     """Play the first ``n_rounds`` (at most 3) rounds of one game; counters are added to.
 
     Game quantities are counted only for complete games (``n_rounds == 3``)."""
-    n_tey = tey.shape[0]
-    n_yaku = ymasks.shape[0]
+    params = tb.params
+    n_tey = tb.teyaku.shape[0]
+    n_yaku = tb.yaku_masks.shape[0]
     fixed = params[P_FIXED_DEALER]
     if fixed:
         d0 = 0
     else:
-        d0 = first_dealer(rng, order, t_month, params[P_FIRST_CARDS])
+        d0 = first_dealer(rng, order, tb.month, params[P_FIRST_CARDS])
     scal[C_PLAYER + PLAYER_W * d0 + K_P_FIRST] += 1
     t0 = np.int64(0)
     t1 = np.int64(0)
     t2 = np.int64(0)
     dealer = d0
     for r in range(n_rounds):
-        mis = deal_round(rng, order, groups, pattern)
-        play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks,
-                   yints, tey, pattern, params, policy, expose, weights, dealer, res)
+        mis = deal_round(rng, order, groups, tb.pattern)
+        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res)
         res[R_MISDEALS] = mis
         scal[C_DEALS] += mis + 1
         scal[C_MISDEALS] += mis
@@ -764,9 +726,8 @@ def play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_po
 
 
 @njit(cache=True, parallel=True)
-def run_chunks(seed, first_game, n_games, chunk, total_rounds, t_month, month_masks,
-               kind_masks, kind_points, ymasks, yints, tey, pattern, params, policy, expose,
-               weights, scal, tcount, ycount):
+def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expose, scal, tcount,
+               ycount):
     """Play games ``first_game ..`` in chunks of ``chunk`` games, one chunk per prange
     iteration; game ``g`` has its own random stream ``stream_state(seed, g)`` and plays
     ``min(3, total_rounds - 3 g)`` rounds.  Counters are per chunk (``scal[chunk, C_N]``,
@@ -777,6 +738,7 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, t_month, month_ma
         rng = np.zeros(1, dtype=np.uint64)
         order = np.arange(48).astype(np.int8)
         groups = np.zeros(4, dtype=np.uint64)
+        st = np.zeros(ST_N, dtype=np.uint64)
         res = np.zeros(R_N, dtype=np.int64)
         g0 = first_game + ch * chunk
         g1 = min(g0 + chunk, first_game + n_games)
@@ -786,18 +748,15 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, t_month, month_ma
             for i in range(48):
                 order[i] = i
             n_rounds = min(ROUNDS_PER_GAME, total_rounds - g * ROUNDS_PER_GAME)
-            play_game(rng, order, groups, res, t_month, month_masks, kind_masks, kind_points,
-                      ymasks, yints, tey, pattern, params, policy, expose, weights, n_rounds,
-                      scal[ch], tcount[ch], ycount[ch])
+            play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal[ch],
+                      tcount[ch], ycount[ch])
 
 
 # Batch kernels for the runner: module-level functions bound with functools.partial, so a
 # batch pickles by reference and a Dask worker loads the cached compiled kernels.
 
 def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
-    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
-               tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
-               tb.pattern, tb.params, policy, expose, tb.weights,
+    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, expose,
                out["scal"], out["tcount"], out["ycount"])
 
 
@@ -830,7 +789,7 @@ class Baka:
     Rules = BakaRules
     par = PAR
     teyaku_names = TEYAKU_ALL
-    version = 2  # bump whenever a rule's behaviour or an option changes
+    version = 3  # bump whenever a rule's behaviour or an option changes
 
     @property
     def main_kernel(self):

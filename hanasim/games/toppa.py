@@ -22,16 +22,18 @@ from ..engine.jit import hot
 
 from .. import decks
 from ..decks import HANAFUDA
-from ..engine.bits import ZERO, bit, has_full_nibble, month_nibble
+from ..engine import state
+from ..engine.bits import bit, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import tally_hits
-from ..engine.play import place
-from ..engine.rng import partial_shuffle, shuffle, stream_state
-from ..engine.settle import TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, pile_points
+from ..engine.play import turn
+from ..engine.rng import partial_shuffle, shuffle_range, stream_state
+from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
+                             pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, TEY_KINDS, TEY_MONTHS, DekiyakuTable,
                            dekiyaku, teyaku_by_nibbles)
-from ..policies import choose_expose, choose_hand_card
+from ..policies import choose_expose
 from ..rules import option
 from . import register
 
@@ -76,12 +78,14 @@ class Tables(NamedTuple):
     pattern: np.ndarray      # int8[28]
     params: np.ndarray       # int64[P_N]
     weights: np.ndarray      # float64[48], greedy's card weights
+    gscore: np.ndarray       # float64[48 * 16], greedy's hand-card table (policies.greedy_tables)
+    ghigh: np.ndarray        # uint64[12 * 16], greedy's two-way choice table
 
 
 # params slots
 (P_TRANSFER, P_COMBINE, P_TIE_PASS, P_FIRST_CARDS, P_FIXED_DEALER, P_SESSION, P_CHECKED, P_PAR,
- P_UNCOVERED) = range(9)
-P_N = 9
+ P_UNCOVERED, P_GREEDY_PAY) = range(10)
+P_N = 10
 UNCOVERED_OPPONENT_YAKU, UNCOVERED_DIFFERENCE = 0, 1
 
 
@@ -159,7 +163,7 @@ def deck_arrays(deck=HANAFUDA):
 
 def lower(rules: ToppaRules, *, fixed_dealer=False, session_rounds=1, checked=False) -> tuple:
     """(Tables, dekiyaku names) for the kernels."""
-    from ..policies import card_weights
+    from ..policies import card_weights, greedy_tables
 
     names, ymasks, yints = dekiyaku_table(rules).build()
     month, month_masks, kind_masks, kind_points = deck_arrays()
@@ -174,89 +178,116 @@ def lower(rules: ToppaRules, *, fixed_dealer=False, session_rounds=1, checked=Fa
     params[P_PAR] = PAR
     params[P_UNCOVERED] = (UNCOVERED_OPPONENT_YAKU if rules.uncovered == "opponent_yaku"
                            else UNCOVERED_DIFFERENCE)
+    params[P_GREEDY_PAY] = divisible_values(kind_points)
+    weights = card_weights(HANAFUDA.points, ymasks, yints)
     tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints, teyaku_table(),
-                    DEAL_PATTERN, params, card_weights(HANAFUDA.points, ymasks, yints))
+                    DEAL_PATTERN, params, weights, *greedy_tables(weights))
     return tables, names
 
 
 # ---------------------------------------------------------------- kernels
+# How the kernels are written (see README, "How to write a fast game kernel"): tables travel
+# as one NamedTuple (``tb``); the round is ``deal_round`` then ``play_from`` a state
+# (``engine.state``); a turn is ``engine.play.turn`` (one random word, branch-free capture,
+# greedy by table lookup); yaku are evaluated without data-dependent branches.
 
 # result slots of one played round, seats relative to the dealer
 (R_SCORE, R_PTS, R_YAKU, R_TEY_HELD, R_TEY_SCORED, R_DEKI_HITS, R_DEKI) = (0, 2, 4, 6, 8, 10, 12)
 R_UNCOVERED, R_MISDEALS, R_CAPTURED, R_FIELD, R_TOP = 14, 15, 16, 18, 19
 R_N = 20
+ST_N = state.size(N_PLAYERS)
 
 
-@hot
-def deal_round(rng, order, groups, month_masks, pattern):
+@hot(inline="always")
+def deal_round(rng, order, groups, pattern):
     """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.
 
     Misdeal: four cards of one month in either hand or on the field (seed 000,
-    "Distributing the Initial Cards"): reshuffle and deal again.
+    "Distributing the Initial Cards"): reshuffle and deal again.  Only the dealt cards are
+    shuffled until the deal stands; then the draw pile's order is finished.
     """
+    n_dealt = pattern.shape[0]
     misdeals = 0
     while True:
-        shuffle(rng, order)
+        shuffle_range(rng, order, 0, n_dealt)
         deal(order, pattern, groups)
-        if not (has_full_nibble(groups[0]) or has_full_nibble(groups[1])
-                or has_full_nibble(groups[2])):
-            return misdeals
+        if not (has_full_nibble(groups[0]) | has_full_nibble(groups[1])
+                | has_full_nibble(groups[FIELD])):
+            break
         misdeals += 1
+    shuffle_range(rng, order, n_dealt, order.shape[0])
+    return misdeals
 
 
-@hot
-def play_dealt(rng, order, groups, t_month, month_masks, kind_masks, kind_points, ymasks, yints,
-               tey, pattern, params, policy, expose, weights, dealer, res):
+@hot(inline="always")
+def play_from(st, order, rng, tb, policy, dealer):
+    """Play the round in state ``st`` (``engine.state``, 2 seats) to its end, updating ``st``.
+
+    Dealer first, turns alternate; a turn is a hand card then the top of the draw pile (seed
+    000, "Turns"); the round ends when both hands are empty.  ``policy`` is indexed by player;
+    seat s is played by player ``dealer ^ s``.
+    """
+    h0 = st[0]
+    h1 = st[1]
+    field = st[2]
+    c0 = st[3]
+    c1 = st[4]
+    top = np.int64(st[5])
+    p0 = policy[dealer]
+    p1 = policy[dealer ^ 1]
+    if st[6] == 1 and h1:  # resumed on the opponent's turn
+        h1, field, cap = turn(p1, h1, field, order[top], rng, tb.gscore, tb.ghigh)
+        c1 |= cap
+        top += 1
+    while h0:  # the hands are the same size when the dealer is to move
+        h0, field, cap = turn(p0, h0, field, order[top], rng, tb.gscore, tb.ghigh)
+        c0 |= cap
+        h1, field, cap = turn(p1, h1, field, order[top + 1], rng, tb.gscore, tb.ghigh)
+        c1 |= cap
+        top += 2
+    st[0] = h0
+    st[1] = h1
+    st[2] = field
+    st[3] = c0
+    st[4] = c1
+    st[5] = top
+    st[6] = 0
+
+
+@hot(inline="always")
+def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
     """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
 
     ``groups`` holds the dealt masks (dealer hand, opponent hand, field); the draw pile is
     ``order[len(pattern):]``, top first.  ``policy``/``expose`` are indexed by player.
     """
-    # Hot loop on scalars (no per-round allocation); seat s is played by player dealer ^ s.
-    h0 = groups[0]
-    h1 = groups[1]
-    field = groups[FIELD]
-    top = pattern.shape[0]
-    combine = params[P_COMBINE]
+    combine = tb.params[P_COMBINE]
     for s in range(2):
-        v, h = teyaku_by_nibbles(h0 if s == 0 else h1, tey, month_masks, kind_masks, combine)
+        v, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks, combine)
         res[R_TEY_HELD + s] = h
         # Only exposed teyaku score; exposing is the player's choice (a policy).
         res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[dealer ^ s], rng)) else 0
-    c0 = ZERO
-    c1 = ZERO
-    # Dealer first, turns alternate; a turn is a hand card then the top of the draw pile
-    # (seed 000, "Turns"); the round ends when both hands are empty.
-    s = 0
-    while h0 | h1:
-        pol = policy[dealer ^ s]
-        hand = h0 if s == 0 else h1
-        card = choose_hand_card(pol, hand, field, month_masks, t_month, weights, rng)
-        hand &= ~bit(card)
-        field, cap = place(card, field, month_nibble(card), pol, weights, rng)
-        drawn = np.int64(order[top])
-        field, cap2 = place(drawn, field, month_nibble(drawn), pol, weights, rng)
-        top += 1
-        if s == 0:
-            h0 = hand
-            c0 |= cap | cap2
-        else:
-            h1 = hand
-            c1 |= cap | cap2
-        s ^= 1
-    for s in range(2):
-        cs = c0 if s == 0 else c1
-        v, h = dekiyaku(cs, ymasks, yints)
-        res[R_DEKI + s] = v
-        res[R_DEKI_HITS + s] = h
-        res[R_YAKU + s] = v + res[R_TEY_SCORED + s]
-        res[R_PTS + s] = pile_points(cs, kind_masks, kind_points)
-        res[R_CAPTURED + s] = np.int64(cs)
-    res[R_FIELD] = np.int64(field)
-    res[R_TOP] = top
-    settle_piles(res, c0, c1, kind_masks, kind_points, params)
-    if params[P_CHECKED]:
-        check_round(order, h0 | h1, field, c0, c1, top, res)
+    state.start(st, groups, N_PLAYERS, tb.pattern.shape[0])
+    play_from(st, order, rng, tb, policy, dealer)
+    c0 = st[3]
+    c1 = st[4]
+    v0, hits0 = dekiyaku(c0, tb.yaku_masks, tb.yaku_ints)
+    v1, hits1 = dekiyaku(c1, tb.yaku_masks, tb.yaku_ints)
+    res[R_DEKI] = v0
+    res[R_DEKI + 1] = v1
+    res[R_DEKI_HITS] = hits0
+    res[R_DEKI_HITS + 1] = hits1
+    res[R_YAKU] = v0 + res[R_TEY_SCORED]
+    res[R_YAKU + 1] = v1 + res[R_TEY_SCORED + 1]
+    res[R_PTS] = pile_points(c0, tb.kind_masks, tb.kind_points)
+    res[R_PTS + 1] = pile_points(c1, tb.kind_masks, tb.kind_points)
+    res[R_CAPTURED] = np.int64(c0)
+    res[R_CAPTURED + 1] = np.int64(c1)
+    res[R_FIELD] = np.int64(st[2])
+    res[R_TOP] = np.int64(st[5])
+    settle_piles(res, c0, c1, tb.kind_masks, tb.kind_points, tb.params)
+    if tb.params[P_CHECKED]:
+        check_round(order, st[0] | st[1], st[2], c0, c1, np.int64(st[5]), res)
 
 
 @hot
@@ -265,7 +296,7 @@ def settle(res, captured, kind_masks, kind_points, params):
     settle_piles(res, captured[0], captured[1], kind_masks, kind_points, params)
 
 
-@hot
+@hot(inline="always")
 def settle_piles(res, c0, c1, kind_masks, kind_points, params):
     """Yaku settlement by handing over cards, then card points against par (seed 000,
     "Yaku Settlement", "Counting the Card Points", "Settlement when Yaku Settlement cannot be
@@ -278,7 +309,7 @@ def settle_piles(res, c0, c1, kind_masks, kind_points, params):
         loser = 0 if y0 < y1 else 1
         amount = abs(y0 - y1)
         covered = can_hand_over(c0 if loser == 0 else c1, amount, kind_masks, kind_points,
-                                params[P_TRANSFER])
+                                params[P_TRANSFER], params[P_GREEDY_PAY])
         if not covered:
             res[R_UNCOVERED] = 1
         if covered or params[P_UNCOVERED] == UNCOVERED_DIFFERENCE:
@@ -333,31 +364,49 @@ def first_dealer(rng, order, t_month, n_cards):
             return 0 if a > b else 1
 
 
-# counters: scalars per chunk
+# counters: scalars per chunk (a 2-player round is zero-sum, so every score's square is the
+# dealer's: |d|^2 and player 1's squared score are C_DEALER_SCORE_SQ too)
 (C_DEALS, C_MISDEALS, C_ROUNDS, C_DEALER_SCORE, C_DEALER_SCORE_SQ, C_DEALER_WINS, C_TIES,
  C_PTS_DEALER, C_PTS_DEALER_SQ, C_PTS_OPP, C_PTS_OPP_SQ, C_YAKU_DEALER, C_YAKU_DEALER_SQ,
- C_YAKU_OPP, C_YAKU_OPP_SQ, C_ABS_SCORE, C_ABS_SCORE_SQ, C_UNCOVERED, C_P0_SCORE, C_P0_SCORE_SQ,
+ C_YAKU_OPP, C_YAKU_OPP_SQ, C_ABS_SCORE, C_UNCOVERED, C_P0_SCORE,
  C_P0_DEALS, C_P0_WINS, C_EXPOSED, C_SESSIONS, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS,
- C_FIRST_TIES, C_P0_FIRST) = range(29)
-C_N = 29
+ C_FIRST_TIES, C_P0_FIRST) = range(27)
+C_N = 27
 
 
 @hot
-def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kind_points, ymasks,
-                 yints, tey, pattern, params, policy, expose, weights, n_rounds, scal, tcount,
+def play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy, expose,
+                  scal, tcount, ycount):
+    """Play sessions ``s0 .. s1-1``, each on its own random stream from the unshuffled deck.
+
+    One call per chunk: the tables travel into a call as dozens of scalar arguments, so the
+    per-round pipeline below is inlined rather than called (see README, fast kernels)."""
+    session_len = tb.params[P_SESSION]
+    for s in range(s0, s1):
+        rng[0] = stream_state(seed, s)
+        # Reset the deck order so a session depends on nothing but its own stream.
+        for i in range(order.shape[0]):
+            order[i] = i
+        n_rounds = min(session_len, total_rounds - s * session_len)
+        play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount,
+                     ycount)
+
+
+@hot(inline="always")
+def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount,
                  ycount):
-    n_tey = tey.shape[0]
-    n_yaku = ymasks.shape[0]
+    params = tb.params
+    n_tey = tb.teyaku.shape[0]
+    n_yaku = tb.yaku_masks.shape[0]
     if params[P_FIXED_DEALER]:
         dealer = 0
     else:
-        dealer = first_dealer(rng, order, tb_month, params[P_FIRST_CARDS])
+        dealer = first_dealer(rng, order, tb.month, params[P_FIRST_CARDS])
     first = dealer
     first_total = 0  # the session total of the player who dealt first
     for _ in range(n_rounds):
-        mis = deal_round(rng, order, groups, month_masks, pattern)
-        play_dealt(rng, order, groups, tb_month, month_masks, kind_masks, kind_points, ymasks,
-                   yints, tey, pattern, params, policy, expose, weights, dealer, res)
+        mis = deal_round(rng, order, groups, tb.pattern)
+        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res)
         scal[C_DEALS] += mis + 1
         scal[C_MISDEALS] += mis
         scal[C_ROUNDS] += 1
@@ -367,7 +416,6 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
         scal[C_DEALER_WINS] += d > 0
         scal[C_TIES] += d == 0
         scal[C_ABS_SCORE] += abs(d)
-        scal[C_ABS_SCORE_SQ] += d * d
         scal[C_PTS_DEALER] += res[R_PTS]
         scal[C_PTS_DEALER_SQ] += res[R_PTS] * res[R_PTS]
         scal[C_PTS_OPP] += res[R_PTS + 1]
@@ -378,10 +426,9 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
         scal[C_YAKU_OPP_SQ] += res[R_YAKU + 1] * res[R_YAKU + 1]
         scal[C_UNCOVERED] += res[R_UNCOVERED]
         scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
-        p0 = res[R_SCORE] if dealer == 0 else res[R_SCORE + 1]
+        p0 = d if dealer == 0 else -d
         first_total += p0 if first == 0 else -p0
         scal[C_P0_SCORE] += p0
-        scal[C_P0_SCORE_SQ] += p0 * p0
         scal[C_P0_DEALS] += dealer == 0
         scal[C_P0_WINS] += p0 > 0
         tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], 0, n_tey)
@@ -399,30 +446,23 @@ def play_session(rng, order, groups, res, tb_month, month_masks, kind_masks, kin
 
 
 @njit(cache=True, parallel=True)
-def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb_month, month_masks,
-               kind_masks, kind_points, ymasks, yints, tey, pattern, params, policy, expose,
-               weights, scal, tcount, ycount):
+def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, expose, scal,
+               tcount, ycount):
     """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per prange
     iteration; counters are per chunk (``scal[chunk, C_N]``, ``tcount[chunk, T+1, 2]``,
     ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results never depend on threads."""
-    session_len = params[P_SESSION]
     n_chunks = scal.shape[0]
+    n_cards = tb.month.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(48).astype(np.int8)
+        order = np.arange(n_cards).astype(np.int8)
         groups = np.zeros(3, dtype=np.uint64)
+        st = np.zeros(ST_N, dtype=np.uint64)
         res = np.zeros(R_N, dtype=np.int64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        for s in range(s0, s1):
-            rng[0] = stream_state(seed, s)
-            # Reset the deck order so a session depends on nothing but its own stream.
-            for i in range(48):
-                order[i] = i
-            n_rounds = min(session_len, total_rounds - s * session_len)
-            play_session(rng, order, groups, res, tb_month, month_masks, kind_masks,
-                         kind_points, ymasks, yints, tey, pattern, params, policy, expose,
-                         weights, n_rounds, scal[ch], tcount[ch], ycount[ch])
+        play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy,
+                      expose, scal[ch], tcount[ch], ycount[ch])
 
 
 # ---------------------------------------------------------------- public layer
@@ -431,9 +471,7 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb_month, m
 # batch pickles by reference and a Dask worker loads the cached compiled kernels.
 
 def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
-    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month, tb.month_masks,
-               tb.kind_masks, tb.kind_points, tb.yaku_masks, tb.yaku_ints, tb.teyaku,
-               tb.pattern, tb.params, policy, expose, tb.weights,
+    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, expose,
                out["scal"], out["tcount"], out["ycount"])
 
 
@@ -453,7 +491,7 @@ class Toppa:
     Rules = ToppaRules
     par = PAR
     teyaku_names = TEYAKU
-    version = 2  # bump whenever a rule's behaviour or an option changes
+    version = 3  # bump whenever a rule's behaviour or an option changes
 
     @property
     def main_kernel(self):
@@ -526,9 +564,9 @@ class Toppa:
             T.mean("yaku_score.dealer", s[C_YAKU_DEALER], s[C_YAKU_DEALER_SQ], r),
             T.mean("yaku_score.opponent", s[C_YAKU_OPP], s[C_YAKU_OPP_SQ], r),
             T.sd("round_score.sd", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
-            T.mean("round_score.mean_abs", s[C_ABS_SCORE], s[C_ABS_SCORE_SQ], r),
+            T.mean("round_score.mean_abs", s[C_ABS_SCORE], s[C_DEALER_SCORE_SQ], r),
             T.prop("settlement.uncovered_rate", s[C_UNCOVERED], r),
-            T.mean("player1.mean_score", s[C_P0_SCORE], s[C_P0_SCORE_SQ], r),
+            T.mean("player1.mean_score", s[C_P0_SCORE], s[C_DEALER_SCORE_SQ], r),
             T.prop("player1.win_rate", s[C_P0_WINS], r),
             T.prop("player1.deal_share", s[C_P0_DEALS], r),
         ]
