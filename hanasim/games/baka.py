@@ -175,7 +175,7 @@ R_N = 35
 ST_N = state.size(N_PLAYERS)
 
 
-@hot
+@hot(inline="always")
 def deal_round(rng, order, groups, pattern):
     """Shuffle the dealt cards and deal into ``groups`` until the deal is not a misdeal (four
     cards of one month in any hand or on the field: seed, Baka "Distributing the Initial
@@ -193,7 +193,7 @@ def deal_round(rng, order, groups, pattern):
     return misdeals
 
 
-@hot
+@hot(inline="always")
 def play_from(st, order, rng, tb, policy, dealer):
     """Play the round in state ``st`` (``engine.state``, 3 seats) to its end, updating ``st``.
 
@@ -244,7 +244,7 @@ def play_from(st, order, rng, tb, policy, dealer):
     st[8] = 0
 
 
-@hot
+@hot(inline="always")
 def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
     """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
 
@@ -677,6 +677,20 @@ def _tally_game(scal, d0, t0, t1, t2):
 
 
 @hot
+def play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy, expose, scal,
+               tcount, ycount):
+    """Games ``g0 .. g1-1``, game ``g`` on the random stream ``stream_state(seed, g)`` from the
+    unshuffled deck.  One call per chunk: the tables travel into a call as dozens of scalar
+    arguments, so the per-round pipeline is inlined rather than called."""
+    for g in range(g0, g1):
+        rng[0] = stream_state(seed, g)
+        for i in range(order.shape[0]):
+            order[i] = i
+        n_rounds = min(ROUNDS_PER_GAME, total_rounds - g * ROUNDS_PER_GAME)
+        play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount)
+
+
+@hot(inline="always")
 def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount):
     """Play the first ``n_rounds`` (at most 3) rounds of one game; counters are added to.
 
@@ -742,14 +756,8 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expos
         res = np.zeros(R_N, dtype=np.int64)
         g0 = first_game + ch * chunk
         g1 = min(g0 + chunk, first_game + n_games)
-        for g in range(g0, g1):
-            rng[0] = stream_state(seed, g)
-            # Reset the deck order so a game depends on nothing but its own stream.
-            for i in range(48):
-                order[i] = i
-            n_rounds = min(ROUNDS_PER_GAME, total_rounds - g * ROUNDS_PER_GAME)
-            play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal[ch],
-                      tcount[ch], ycount[ch])
+        play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy, expose,
+                   scal[ch], tcount[ch], ycount[ch])
 
 
 # Batch kernels for the runner: module-level functions bound with functools.partial, so a
