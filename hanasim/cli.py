@@ -157,6 +157,7 @@ def _cmd_simulate(a):
     rc = 0
     if a.out is not None:
         fmt = a.format if a.format != "table" else "csv"
+        kind = None
         try:
             kind = store.write_table(df, a.out, fmt, force=a.force, store=store.store_path())
             if kind != "stdout":
@@ -168,7 +169,7 @@ def _cmd_simulate(a):
             rc = 1
             if a.format != "table":  # keep the computed table: on stdout instead
                 df.to_csv(sys.stdout, index=False)
-        if a.format == "table" and a.out != "-":
+        if a.format == "table" and kind != "stdout":
             _print_table(df)
     elif a.format == "csv":
         df.to_csv(sys.stdout, index=False)

@@ -104,8 +104,10 @@ def _client(cluster: str):
         raise ValueError("--cluster needs Dask: python3 -m pip install 'dask[distributed]'") from None
     check_address(cluster)
     if cluster.startswith("local:"):
+        # Worker processes share our stderr: only their errors belong there (a Ctrl-C makes
+        # them warn about every cancelled task).
         lc = LocalCluster(n_workers=int(cluster.split(":", 1)[1]), threads_per_worker=1,
-                          processes=True, dashboard_address=None)
+                          processes=True, dashboard_address=None, silence_logs=logging.ERROR)
         return Client(lc), lc
     timeout = connect_timeout()
     probe(cluster, timeout)

@@ -84,7 +84,9 @@ def output_target(path, *, force: bool = False, store=None) -> tuple[str, str]:
     and an existing file unless ``force``.
     """
     path = os.fspath(path)
-    if path == "-":
+    if path in ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        # this process's stdout: written in order with the rest of its output (reopening it
+        # would start at offset 0 of a redirected file and overwrite what was printed before)
         return "stdout", "-"
     if not path.strip():
         raise ValueError("the output path is empty (give a file name, or - for stdout)")
@@ -151,7 +153,7 @@ def write_table(df: pd.DataFrame, path: str, fmt: str = "csv", *, force: bool = 
             out.flush()
     elif kind == "special":
         try:
-            fd = os.open(where, os.O_WRONLY)
+            fd = os.open(where, os.O_WRONLY | os.O_APPEND)  # never truncate what is behind it
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
         except OSError as e:

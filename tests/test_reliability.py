@@ -2,6 +2,7 @@
 them fails on the code before the fix.  Runs are small (a few thousand rounds), and every
 command that must be refused before the work is given far too many rounds to finish in time."""
 import json
+import re
 import os
 import signal
 import socket
@@ -131,12 +132,21 @@ def test_2_out_through_a_symlink_replaces_the_target_not_the_link(tmp_path, refe
     assert link.is_symlink() and (tmp_path / "target.csv").read_text() == reference
 
 
-@pytest.mark.parametrize("out", ["/dev/stdout", "-"])
+# /dev/fd/1 is /dev/stdout without its risk: code that replaces the path (as before the fix)
+# fails on /dev/fd/1 instead of replacing the machine's /dev/stdout with a regular file.
+@pytest.mark.parametrize("out", ["/dev/fd/1", "-"])
 def test_2_out_to_stdout(out, reference):
     r = cli_run(*SIM, "--out", out, "--no-save")
     assert r.returncode == 0, r.stderr
     assert r.stdout == reference
-    assert os.path.exists("/dev/stdout") and os.path.islink("/dev/stdout")
+
+
+def test_2_out_to_a_character_device_is_written_through():
+    r = cli_run(*SIM, "--out", "/dev/null", "--no-save")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "" and re.search(r"wrote \d+ rows to /dev/null", r.stderr)
+    import stat
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
 # ---- 3. no silent overwrite, never into the store --------------------------------------------
