@@ -10,10 +10,23 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
-from ._cache import configure as _configure_cache  # noqa: E402
+from ._env import problem as _env_problem  # noqa: E402
 
-CACHE_DIR = _configure_cache()  # before any kernel module is imported
+#: Why hanasim cannot start in this environment (one line), or None; the CLI prints it.
+ENV_PROBLEM = _env_problem()
 
-from .api import available_games, compare, exact, rules_table, simulate  # noqa: E402
+if ENV_PROBLEM is None:
+    from ._cache import configure as _configure_cache  # noqa: E402
+
+    CACHE_DIR = _configure_cache()  # before any kernel module is imported
+
+    from .api import available_games, compare, exact, rules_table, simulate  # noqa: E402
+else:  # importing numba would raise: keep `import hanasim` working and say why on use
+    CACHE_DIR = None
+
+    def __getattr__(name):
+        if name not in ("simulate", "compare", "exact", "available_games", "rules_table"):
+            raise AttributeError(name)  # submodules still import (the CLI needs its parser)
+        raise RuntimeError(f"hanasim cannot run: {ENV_PROBLEM}")
 
 __all__ = ["simulate", "compare", "exact", "available_games", "rules_table", "__version__"]

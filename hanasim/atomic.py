@@ -27,19 +27,31 @@ def tmp_in(directory: str, prefix: str = ".hanasim-") -> str:
 
 
 def write_bytes(path, data: bytes, prefix: str = ".hanasim-") -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same directory + rename)."""
+    """Write ``data`` to ``path`` atomically (temporary file in the same directory + rename).
+    An error names ``path``, never the hidden temporary file."""
     directory = os.path.dirname(os.path.abspath(path))
-    tmp = tmp_in(directory, prefix)
+    tmp = None
     try:
+        tmp = tmp_in(directory, prefix)
         with open(tmp, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        _remove(tmp)
+        raise OSError(f"cannot write {path}: {e.strerror or e}") from None
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        _remove(tmp)
         raise
+
+
+def _remove(tmp):
+    if tmp and os.path.exists(tmp):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def fsync_path(path) -> None:

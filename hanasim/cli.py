@@ -42,7 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(p, 1_000_000)
     p.add_argument("--format", choices=("table", "csv", "parquet"), default="table",
                    help="table (readable, default), csv (stdout unless --out) or parquet (needs --out)")
-    p.add_argument("--out", default=None, metavar="PATH", help="write the table to this file")
+    p.add_argument("--out", default=None, metavar="PATH",
+                   help="write the table to this file (- for stdout; a FIFO or device is written "
+                   "through)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
     p.add_argument("--deals-only", action="store_true",
                    help="deal-time quantities only (misdeal, teyaku): skips play, much faster")
@@ -67,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--expose", default="always", metavar="E")
     p.add_argument("--session-rounds", default=1, metavar="L")
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
+    p.add_argument("--max-variants", default=None, metavar="N",
+                   help="allow more than 64 variants (rule combinations x policies)")
     p.add_argument("--no-save", action="store_true", help="do not save the comparison in the results store")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     p.add_argument("--no-progress", action="store_true")
@@ -118,9 +123,29 @@ def _compile_notice(game: str):
               "cached afterwards)...", file=sys.stderr, flush=True)
 
 
-def _cmd_simulate(a):
-    from . import api, rules
+def _save_or_say(df) -> int:
+    """Save a computed table in the store; if that fails, say so (the table is already on
+    stdout or in --out) and return a non-zero exit code: a run is never dropped silently."""
+    from .store import save_run, store_path
 
+    try:
+        print(f"saved run {save_run(df)} in {store_path()}", file=sys.stderr)
+    except (OSError, ValueError) as e:
+        sys.stderr.write(f"hanasim: error: the run was computed but not saved: {e}\n")
+        return 1
+    return 0
+
+
+def _cmd_simulate(a):
+    from . import api, rules, store
+
+    # Everything is checked before the work: a bad output must not cost a finished run.
+    if a.format == "parquet" and not a.out:
+        raise ValueError("--format parquet needs --out PATH (- for stdout)")
+    if a.out is not None:
+        store.output_target(a.out, force=a.force, store=store.store_path())
+    if not a.no_save:
+        store.check_store()
     _compile_notice(a.game)
 
     df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
@@ -129,27 +154,34 @@ def _cmd_simulate(a):
                       checked=a.checked, deals_only=a.deals_only,
                       checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,
                       progress=not a.no_progress and sys.stderr.isatty())
-    if a.format == "parquet" and not a.out:
-        raise ValueError("--format parquet needs --out PATH")
-    if a.out:
-        from .store import write_table
-        write_table(df, a.out, a.format if a.format != "table" else "csv")
-        print(f"wrote {len(df)} rows to {a.out}", file=sys.stderr)
-        if a.format == "table":
+    rc = 0
+    if a.out is not None:
+        fmt = a.format if a.format != "table" else "csv"
+        kind = None
+        try:
+            kind = store.write_table(df, a.out, fmt, force=a.force, store=store.store_path())
+            if kind != "stdout":
+                print(f"wrote {len(df)} rows to {a.out}"
+                      + (" (replaced the existing file)" if kind == "replace" else ""),
+                      file=sys.stderr)
+        except (OSError, ValueError) as e:
+            sys.stderr.write(f"hanasim: error: {e}\n")
+            rc = 1
+            if a.format != "table":  # keep the computed table: on stdout instead
+                df.to_csv(sys.stdout, index=False)
+        if a.format == "table" and kind != "stdout":
             _print_table(df)
     elif a.format == "csv":
         df.to_csv(sys.stdout, index=False)
     else:
         _print_table(df)
     if not a.no_save:
-        from .store import save_run, store_path
-        print(f"saved run {save_run(df)} in {store_path()}", file=sys.stderr)
+        rc = _save_or_say(df) or rc
+    return rc
 
 
 def _cmd_compare(a):
-    import pandas as pd
-
-    from . import api
+    from . import api, store
 
     grid = {}
     for item in a.rule:
@@ -159,14 +191,22 @@ def _cmd_compare(a):
         if name.strip() in grid:
             raise ValueError(f"rule {name.strip()!r} is given twice")
         grid[name.strip()] = [v.strip() for v in values.split(",")]
+    if not a.no_save:
+        store.check_store()
     _compile_notice(a.game)
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds,
+                     max_variants=None if a.max_variants is None else
+                     api.check_rounds(a.max_variants, "--max-variants"),
                      progress=not a.no_progress and sys.stderr.isatty())
-    if not a.no_save:
-        from .store import save_run, store_path
-        print(f"saved run {save_run(df)} in {store_path()}", file=sys.stderr)
+    _print_comparison(df, a)
+    return 0 if a.no_save else _save_or_say(df)
+
+
+def _print_comparison(df, a):
+    import pandas as pd
+
     if a.format == "csv":
         df.to_csv(sys.stdout, index=False)
         return
@@ -229,24 +269,35 @@ COMMANDS = {"simulate": _cmd_simulate, "compare": _cmd_compare, "rules": _cmd_ru
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    import hanasim
+
+    if hanasim.ENV_PROBLEM:  # numba would not even import: say why, in one line
+        sys.stderr.write(f"hanasim: error: {hanasim.ENV_PROBLEM}\n")
+        return EXIT_USAGE
+    return run_handler(args, getattr(args, "handler", None) or COMMANDS[args.command])
+
+
+def run_handler(args, handler) -> int:
+    """Run a subcommand: bad input is one line on stderr and exit code 2, Ctrl-C is 130."""
+    from .engine.runner import Interrupted
+
     try:
-        (getattr(args, "handler", None) or COMMANDS[args.command])(args)
+        return handler(args) or 0
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
         return 0
-    except (ValueError, OSError) as e:  # bad input: one line, no traceback
+    except (ValueError, TypeError, OSError) as e:  # bad input: one line, no traceback
         sys.stderr.write(f"hanasim: error: {e}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("hanasim: interrupted\n")
         return 130
-    except Exception as e:  # noqa: BLE001
-        from .engine.runner import Interrupted
-        if isinstance(e, Interrupted):
-            sys.stderr.write(f"hanasim: {e}\n")
-            return 130
-        raise
-    return 0
+    except Interrupted as e:
+        hint = ""
+        if not e.kept and args.command == "simulate":  # only simulate can keep batches
+            hint = " (give --checkpoint DIR to make a long run resumable)"
+        sys.stderr.write(f"hanasim: {e}{hint}\n")
+        return 130
 
 
 if __name__ == "__main__":

@@ -35,7 +35,9 @@ def register(sub) -> None:
     _store_option(q)
     q.add_argument("--format", choices=("csv", "parquet"), default="csv",
                    help="csv (default; stdout unless --out) or parquet (needs --out)")
-    q.add_argument("--out", default=None, metavar="PATH", help="write to this file")
+    q.add_argument("--out", default=None, metavar="PATH",
+                   help="write to this file (- for stdout; a FIFO or device is written through)")
+    q.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     q.set_defaults(handler=cmd_runs_export)
 
     p = sub.add_parser("report", help="write an HTML + Markdown report with tables and charts",
@@ -128,12 +130,18 @@ def cmd_runs_show(a):
 def cmd_runs_export(a):
     from . import store
 
-    df = store.load_run(a.run_id, a.store)
     if a.format == "parquet" and not a.out:
-        raise ValueError("--format parquet needs --out PATH")
-    if a.out:
-        store.write_table(df, a.out, a.format)
-        print(f"wrote {len(df)} rows of run {df.attrs['run_id']} to {a.out}", file=sys.stderr)
+        raise ValueError("--format parquet needs --out PATH (- for stdout)")
+    if a.out is not None:  # before loading: a refused output is reported first
+        store.output_target(a.out, force=a.force, store=store.store_path(a.store))
+    df = store.load_run(a.run_id, a.store)
+    if a.out is not None:
+        kind = store.write_table(df, a.out, a.format, force=a.force,
+                                 store=store.store_path(a.store))
+        if kind != "stdout":
+            print(f"wrote {len(df)} rows of run {df.attrs['run_id']} to {a.out}"
+                  + (" (replaced the existing file)" if kind == "replace" else ""),
+                  file=sys.stderr)
     else:
         df.to_csv(sys.stdout, index=False)
 
@@ -158,18 +166,7 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=cli._Parser)
     register(sub)
     args = parser.parse_args(argv)
-    try:
-        args.handler(args)
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 0
-    except (ValueError, OSError) as e:
-        sys.stderr.write(f"hanasim: error: {e}\n")
-        return cli.EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("hanasim: interrupted\n")
-        return 130
-    return 0
+    return cli.run_handler(args, args.handler)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
+import numpy as np
+
 
 class RuleError(ValueError):
     """A rule option that does not exist or has a value it does not allow."""
@@ -27,26 +29,43 @@ def options(rules_cls) -> list[dict]:
             for f in dataclasses.fields(rules_cls)]
 
 
+class RuleTypeError(RuleError, TypeError):
+    """A rule value of a type no option takes (None, a float, a list...)."""
+
+
 def _coerce(name, value, choices):
-    if value in choices and not isinstance(value, bool):
-        return value
-    text = str(value).strip()
+    """The allowed choice ``value`` names: the choice itself (so 40 and "40" are one value), as
+    strict as the command line: a whole number or its text, or a name; never a float or bool."""
+    allowed = ", ".join(str(c) for c in choices)
+    if isinstance(value, bool) or not isinstance(value, (str, int, np.integer)):
+        raise RuleTypeError(f"rule {name!r} cannot be {value!r} (a {type(value).__name__}); "
+                            f"allowed values: {allowed}")
+    text = str(int(value)) if isinstance(value, np.integer) else str(value).strip()
     for c in choices:
         if str(c) == text:
             return c
-    allowed = ", ".join(str(c) for c in choices)
     raise RuleError(f"rule {name!r} cannot be {value!r}; allowed values: {allowed}")
+
+
+def coerce(rules_cls, name, value):
+    """One option's value checked and made canonical (see :func:`make_rules`)."""
+    fields = {f.name: f for f in dataclasses.fields(rules_cls)}
+    if not isinstance(name, str):
+        raise RuleTypeError(f"rule names are strings, got {name!r}")
+    if name not in fields:
+        raise RuleError(f"unknown rule {name!r} for {rules_cls.game}; known rules: "
+                        + ", ".join(fields))
+    return _coerce(name, value, fields[name].metadata["choices"])
 
 
 def make_rules(rules_cls, given: Mapping[str, Any] | None = None):
     """Build a rules object from ``{name: value}`` (values may be strings, as from the CLI)."""
-    given = dict(given or {})
-    fields = {f.name: f for f in dataclasses.fields(rules_cls)}
-    unknown = [k for k in given if k not in fields]
-    if unknown:
-        raise RuleError(f"unknown rule {unknown[0]!r} for {rules_cls.game}; known rules: "
-                        + ", ".join(fields))
-    values = {k: _coerce(k, v, fields[k].metadata["choices"]) for k, v in given.items()}
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise RuleTypeError(f"rules must be a dict of {{option: value}}, got "
+                            f"{type(given).__name__} {given!r}")
+    values = {k: coerce(rules_cls, k, v) for k, v in given.items()}
     rules = rules_cls(**values)
     check = getattr(rules, "check", None)
     if check is not None:

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import secrets
+import stat
 import warnings
 from pathlib import Path
 
@@ -68,29 +69,107 @@ def _arrow_table(df: pd.DataFrame, extra_meta: dict | None = None):
     return table.replace_schema_metadata(meta)
 
 
-def write_table(df: pd.DataFrame, path: str, fmt: str = "csv") -> None:
-    """Write ``df`` as CSV or Parquet (metadata kept in the Parquet schema) via rename."""
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise OSError(f"cannot write {path}: directory {directory} does not exist")
+def _inside(path: str, root) -> bool:
+    root = os.path.realpath(str(root))
+    return path == root or path.startswith(root + os.sep)
+
+
+def output_target(path, *, force: bool = False, store=None) -> tuple[str, str]:
+    """Check an output path before any work; return ``(kind, where)``.
+
+    kinds: ``stdout`` (``-``); ``new`` or ``replace`` (a regular file, written atomically at
+    ``where``: a symlink's target, so the link stays a link); ``special`` (a FIFO or character
+    device such as ``/dev/stdout``: written through, never replaced).  Refused with one line:
+    a folder, a missing folder, a block device or socket, a path inside the results ``store``,
+    and an existing file unless ``force``.
+    """
+    path = os.fspath(path)
+    if path in ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        # this process's stdout: written in order with the rest of its output (reopening it
+        # would start at offset 0 of a redirected file and overwrite what was printed before)
+        return "stdout", "-"
+    if not path.strip():
+        raise ValueError("the output path is empty (give a file name, or - for stdout)")
     try:
-        tmp = tmp_in(directory)
+        st = os.stat(path)  # follows symlinks: what a write would reach
+    except FileNotFoundError:
+        st = None
     except OSError as e:
         raise OSError(f"cannot write {path}: {e.strerror or e}") from None
-    try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise OSError(f"cannot write {path}: it is a directory")
+    if st is not None and (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode)
+                           or path.startswith(("/dev/", "/proc/"))):
+        if stat.S_ISBLK(st.st_mode):
+            raise OSError(f"refusing to write {path}: it is a block device")
+        return "special", path
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OSError(f"refusing to write {path}: not a regular file, FIFO or character device")
+    where = os.path.realpath(path)
+    directory = os.path.dirname(where)
+    if not os.path.isdir(directory):
+        raise OSError(f"cannot write {path}: directory {os.path.dirname(os.path.abspath(path))} "
+                      "does not exist")
+    if store is not None and _inside(where, store_path(store)):
+        raise ValueError(f"refusing to write {path}: it is inside the results store "
+                         f"{store_path(store)} (write it elsewhere)")
+    if st is not None and not force:
+        raise ValueError(f"{path} exists; give --force to overwrite it")
+    if not os.access(directory, os.W_OK):
+        raise OSError(f"cannot write {path}: permission denied in {directory}")
+    return ("replace" if st is not None else "new"), where
 
-            pq.write_table(_arrow_table(df), tmp)
-        elif fmt == "csv":
-            df.to_csv(tmp, index=False)
+
+def table_bytes(df: pd.DataFrame, fmt: str) -> bytes:
+    """The bytes of ``df`` as CSV or Parquet (metadata kept in the Parquet schema)."""
+    if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        sink = pa.BufferOutputStream()
+        pq.write_table(_arrow_table(df), sink)
+        return sink.getvalue().to_pybytes()
+    if fmt == "csv":
+        return df.to_csv(index=False).encode()
+    raise ValueError(f"unknown format {fmt!r}; use csv or parquet")
+
+
+def write_table(df: pd.DataFrame, path: str, fmt: str = "csv", *, force: bool = True,
+                store=None) -> str:
+    """Write ``df`` as CSV or Parquet to ``path``; return what was done (see
+    :func:`output_target`): a regular file is written atomically (temporary file + rename, so
+    it is whole or absent), a FIFO or device is written through, ``-`` is stdout."""
+    import sys
+
+    data = table_bytes(df, fmt)  # before touching the output: a bad format writes nothing
+    kind, where = output_target(path, force=force, store=store)
+    if kind == "stdout":
+        sys.stdout.flush()
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            sys.stdout.write(data.decode())
         else:
-            raise ValueError(f"unknown format {fmt!r}; use csv or parquet")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+            out.write(data)
+            out.flush()
+    elif kind == "special":
+        try:
+            fd = os.open(where, os.O_WRONLY | os.O_APPEND)  # never truncate what is behind it
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise OSError(f"cannot write {path}: {e.strerror or e}") from None
+    else:
+        write_bytes(where, data)
+    return kind
+
+
+def check_store(store=None) -> Path:
+    """The store directory, checked before a run that will be saved in it."""
+    root = store_path(store)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"the results store {root} is a file, not a directory (set "
+                         f"${STORE_ENV} to a folder, or give --no-save)")
+    return root
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,14 +210,21 @@ def save_run(df: pd.DataFrame, store=None) -> str:
     The file appears whole or not at all (temporary file + rename in the store directory), and
     an existing run is never overwritten.
     """
-    import pyarrow.parquet as pq
-
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"save_run needs a DataFrame, got {type(df).__name__}")
     if df.empty:
         raise ValueError("cannot save an empty table")
     game = _game_of(df)
-    root = store_path(store)
+    root = check_store(store)
+    try:
+        return _save(df, game, root)
+    except OSError as e:  # name the store, not a hidden temporary file
+        raise OSError(f"cannot save the run in {root}: {e.strerror or _first_line(e)}") from None
+
+
+def _save(df, game, root: Path) -> str:
+    import pyarrow.parquet as pq
+
     root.mkdir(parents=True, exist_ok=True)
     now = _now()
     header = dict(format=STORE_FORMAT, saved_at=now.isoformat(timespec="milliseconds"),
@@ -206,10 +292,28 @@ def _read_header(path: Path):
         raise ValueError(f"{path} is not a hanasim run: its metadata is damaged ({e})") from None
     if not isinstance(header, dict) or not isinstance(attrs, dict) or not isinstance(fmt, int):
         raise ValueError(f"{path} is not a hanasim run: its metadata is damaged")
-    if fmt > STORE_FORMAT:
+    # Fields other code sorts and prints: a wrong type is damage, not a crash later.
+    saved_at, rows = header.get("saved_at"), header.get("rows")
+    try:
+        ok_date = isinstance(saved_at, str) and _dt.datetime.fromisoformat(saved_at) is not None
+    except ValueError:
+        ok_date = False
+    bad = ("saved_at" if not ok_date else
+           "rows" if rows is not None and (isinstance(rows, bool) or not isinstance(rows, int))
+           else next((k for k in ("game", "rules", "policies") if k in attrs
+                      and not isinstance(attrs[k], str)), None))
+    if bad is None and fmt > STORE_FORMAT:
         raise ValueError(f"{path} was saved in store format {fmt}, newer than this hanasim reads "
                          f"(up to {STORE_FORMAT}): upgrade hanasim to read it")
+    if bad is not None:
+        raise ValueError(f"{path} is not a hanasim run: its metadata is damaged ({bad} is "
+                         f"{_show(header.get(bad, attrs.get(bad)))})")
     return attrs, header
+
+
+def _show(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def _run_files(root: Path) -> list[Path]:
@@ -257,6 +361,20 @@ def load_file(path) -> pd.DataFrame:
 
     path = Path(path)
     attrs, header = _read_header(path)
+    df = _read_data(path, header)
+    df.attrs.clear()
+    df.attrs.update(attrs)
+    df.attrs["run_id"] = path.name[: -len(_SUFFIX)] if path.name.endswith(_SUFFIX) else path.stem
+    df.attrs["saved_at"] = header.get("saved_at")
+    df.attrs["store_format"] = header["format"]
+    return df
+
+
+def _read_data(path: Path, header: dict) -> pd.DataFrame:
+    """A saved run's rows; ValueError naming the file if its data pages are damaged."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     try:
         df = pq.read_table(path).to_pandas()
     except (FileNotFoundError, PermissionError, IsADirectoryError):
@@ -266,11 +384,6 @@ def load_file(path) -> pd.DataFrame:
     rows = header.get("rows")
     if isinstance(rows, int) and rows != len(df):
         raise ValueError(f"{path} is damaged: {len(df)} rows, its header says {rows}")
-    df.attrs.clear()
-    df.attrs.update(attrs)
-    df.attrs["run_id"] = path.name[: -len(_SUFFIX)] if path.name.endswith(_SUFFIX) else path.stem
-    df.attrs["saved_at"] = header.get("saved_at")
-    df.attrs["store_format"] = header["format"]
     return df
 
 
@@ -294,6 +407,7 @@ def list_runs(store=None) -> pd.DataFrame:
     for path in _run_files(root):
         try:
             attrs, header = _read_header(path)
+            _read_data(path, header)  # damaged pages show here, not later in load_runs
         except (ValueError, OSError) as e:
             warnings.warn(f"skipping {path}: {e}" if str(path) not in str(e) else f"skipping: {e}",
                           StoreWarning, stacklevel=2)
@@ -313,9 +427,9 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
     """All saved runs' rows in one tidy table with a ``run_id`` (and ``saved_at``) column.
 
     ``game``: a game name or a list of them; ``ids``: run ids (or unique prefixes) to load, in
-    that order.  Without ``ids`` every readable run is loaded, oldest first (unreadable files
-    are skipped with a warning, as in :func:`list_runs`); a requested id that cannot be loaded
-    raises ``ValueError``.
+    that order.  Without ``ids`` every readable run is loaded, oldest first (a damaged or
+    foreign file is skipped with a :class:`StoreWarning` naming it, as in :func:`list_runs`,
+    and left where it is); a requested id that cannot be loaded raises ``ValueError``.
     """
     root = store_path(store)
     if isinstance(game, str):
@@ -331,7 +445,14 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
         paths = [Path(p) for p in listed["path"]]
     frames = []
     for path in paths:
-        df = load_file(path)
+        try:
+            df = load_file(path)
+        except (ValueError, OSError) as e:
+            if ids is not None:  # asked for by id: that is an error, not a skip
+                raise
+            warnings.warn(f"skipping: {e}" if str(path) in str(e) else f"skipping {path}: {e}",
+                          StoreWarning, stacklevel=2)
+            continue
         if game is not None and df.attrs.get("game") not in game:
             continue
         df.insert(0, "run_id", df.attrs["run_id"])

@@ -15,6 +15,7 @@ so a run may be resumed with a different thread count or on a cluster.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -26,12 +27,17 @@ from tqdm import tqdm  # the terminal bar: progress is a CLI feature (tqdm.auto 
 
 TARGET_ROUNDS_PER_CHUNK = 16384
 CHUNKS_PER_BATCH = 16
-CHECKPOINT_FORMAT = 1
+CHECKPOINT_FORMAT = 2  # 2: batch files carry the identity hash; the manifest its seed source
 TMP_PREFIX = ".tmp-"  # a batch being written; never read as a batch
 
 
 class Interrupted(RuntimeError):
-    """A run stopped by the user; the message says what was kept and how to resume."""
+    """A run stopped by the user; the message says what was kept and how to resume.
+    ``kept``: whether finished batches were kept in a checkpoint."""
+
+    def __init__(self, message, kept=False):
+        super().__init__(message)
+        self.kept = kept
 
 
 def default_chunk(rounds_per_session: int) -> int:
@@ -54,30 +60,122 @@ def run_batch(kernel, shapes, first, n, chunk, keep_chunks):
 
 
 class Checkpoint:
-    """A run directory: ``manifest.json`` (what run this is) and one ``batch-N.npz`` per
-    finished batch, each written to a temporary file and renamed, so a file is whole or absent."""
+    """A run directory owned by one run at a time.
 
-    def __init__(self, path: str, identity: dict, resume_only: bool = False):
-        self.path = os.path.abspath(path)
-        self.identity = json.loads(json.dumps(dict(identity, format=CHECKPOINT_FORMAT), default=str))
-        manifest = os.path.join(self.path, "manifest.json")
+    Contents: ``lock`` (held with ``flock`` for the whole run; the kernel releases it when the
+    process dies, so a killed run leaves no stale lock), ``manifest.json`` (the run's identity,
+    seed included, written before the first batch) and one ``batch-N.npz`` per finished batch,
+    each carrying the identity's hash and written to a temporary file and renamed, so a file is
+    whole or absent and a batch of another run is never summed into this one.
+
+    Use: ``ck = Checkpoint(path)`` (takes the lock, reads any manifest), then
+    ``ck.bind(identity)`` before the first batch, and ``ck.close()`` at the end.
+    """
+
+    LOCK = "lock"
+    MANIFEST = "manifest.json"
+
+    def __init__(self, path, identity: dict | None = None, resume_only: bool = False,
+                 seed_drawn: bool = False):
+        import fcntl
+
+        if path is None or not str(path).strip():
+            raise ValueError("checkpoint must name a directory (it is empty)")
+        self.path = os.path.abspath(os.path.expanduser(str(path)))
+        self._lock_fd = None
+        if os.path.exists(self.path) and not os.path.isdir(self.path):
+            raise ValueError(f"checkpoint {self.path} is a file, not a directory")
+        manifest = os.path.join(self.path, self.MANIFEST)
+        if resume_only and not os.path.exists(manifest):
+            raise ValueError(f"nothing to resume: {self.path} holds no checkpoint")
+        if os.path.isdir(self.path):
+            # Never scatter batch files into a folder that holds something else (a store, ~).
+            foreign = sorted(n for n in os.listdir(self.path)
+                             if n not in (self.LOCK, self.MANIFEST)
+                             and not n.startswith(TMP_PREFIX)
+                             and not (n.startswith("batch-") and n.endswith(".npz")))
+            if foreign:
+                raise ValueError(f"checkpoint {self.path} is not a checkpoint folder (it holds "
+                                 f"{foreign[0]!r}); give a new or empty folder")
+        try:
+            os.makedirs(self.path, exist_ok=True)
+            fd = os.open(os.path.join(self.path, self.LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise OSError(f"cannot use checkpoint {self.path}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                pid = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            finally:
+                os.close(fd)
+            raise ValueError(f"checkpoint {self.path} is in use by another run (pid {pid})") from None
+        self._lock_fd = fd
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self.found = None  # the manifest of an earlier run in this folder, if any
         if os.path.exists(manifest):
             try:
                 with open(manifest) as f:
                     found = json.load(f)
             except (OSError, ValueError) as e:
+                self.close()
                 raise ValueError(f"checkpoint {manifest} is unreadable: {e}") from None
+            if not isinstance(found, dict):
+                self.close()
+                raise ValueError(f"checkpoint {manifest} is damaged (not a JSON object); move "
+                                 "the folder away to start again")
+            self.found = found
+        self.identity = None
+        if identity is not None:
+            self.bind(identity, seed_drawn=seed_drawn)
+
+    def drawn_seed(self):
+        """The seed an earlier run in this folder drew for itself (no seed given), else None:
+        reusing it lets the same command without a seed resume that run."""
+        f = self.found or {}
+        if f.get("seed_source") == "drawn" and f.get("format") == CHECKPOINT_FORMAT:
+            return f.get("seed")
+        return None
+
+    def bind(self, identity: dict, seed_drawn: bool = False):
+        """Check ``identity`` against the folder's manifest, or write it (before any batch)."""
+        self.identity = json.loads(json.dumps(dict(identity, format=CHECKPOINT_FORMAT),
+                                              default=str))
+        self.hash = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()
+        found = self.found
+        if found is not None:
+            if found.get("format") != CHECKPOINT_FORMAT:
+                raise ValueError(f"checkpoint {self.path} was written in checkpoint format "
+                                 f"{found.get('format')!r}, not {CHECKPOINT_FORMAT}: it cannot "
+                                 "be resumed by this hanasim; give a new folder")
+            found = {k: v for k, v in found.items() if k != "seed_source"}
             diff = sorted(k for k in set(found) | set(self.identity)
                           if found.get(k) != self.identity.get(k))
             if diff:
                 k = diff[0]
+                if k == "seed" and seed_drawn:
+                    raise ValueError(f"checkpoint {self.path} belongs to another run: seed is "
+                                     f"{found.get(k)!r} there, none given here (give --seed "
+                                     f"{found.get(k)} to resume it)")
                 raise ValueError(f"checkpoint {self.path} belongs to another run: {k} is "
                                  f"{found.get(k)!r} there, {self.identity.get(k)!r} here")
-        elif resume_only:
-            raise ValueError(f"nothing to resume: {self.path} holds no checkpoint")
         else:
-            os.makedirs(self.path, exist_ok=True)
-            write_bytes(manifest, json.dumps(self.identity, indent=1).encode(), TMP_PREFIX)
+            manifest = dict(self.identity, seed_source="drawn" if seed_drawn else "given")
+            write_bytes(os.path.join(self.path, self.MANIFEST),
+                        json.dumps(manifest, indent=1).encode(), TMP_PREFIX)
+            self.found = manifest
+
+    def close(self):
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the flock
+            self._lock_fd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     def _file(self, index):
         return os.path.join(self.path, f"batch-{index:08d}.npz")
@@ -89,9 +187,13 @@ class Checkpoint:
         try:
             with np.load(path) as z:
                 sums = {k: z[k] for k in shapes}
+                owner = str(z["_identity"]) if "_identity" in z.files else None
         except Exception as e:  # a damaged file must never be taken as data
             raise ValueError(f"checkpoint file {path} is damaged ({e}); move it away to "
                              "recompute that batch") from None
+        if owner != self.hash:
+            raise ValueError(f"checkpoint file {path} belongs to another run than "
+                             f"{self.MANIFEST}; move it away to recompute that batch")
         for k, shape in shapes.items():
             if sums[k].shape != tuple(shape):
                 raise ValueError(f"checkpoint file {path} does not fit this run ({k} shape)")
@@ -99,7 +201,7 @@ class Checkpoint:
 
     def save(self, index, sums):
         buf = io.BytesIO()
-        np.savez(buf, **sums)
+        np.savez(buf, _identity=np.array(self.hash), **sums)
         write_bytes(self._file(index), buf.getvalue(), TMP_PREFIX)
 
 
@@ -155,9 +257,10 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
         if checkpoint:
             raise Interrupted(f"interrupted after {finished} of {len(plan)} batches; the finished "
                               f"ones are kept in {checkpoint.path}: run the same command again "
-                              "to resume") from None
-        raise Interrupted("interrupted; nothing was kept (give --checkpoint DIR to make a long "
-                          "run resumable)") from None
+                              "to resume", kept=True) from None
+        # No option hint here: only some callers (simulate) have a checkpoint to offer.
+        raise Interrupted(f"interrupted after {finished} of {len(plan)} batches; nothing was "
+                          "kept") from None
     bar.close()
     if keep:
         totals["blocks"] = {k: np.concatenate(v) for k, v in kept.items()}

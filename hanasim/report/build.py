@@ -292,12 +292,13 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     game_arg = str(game).strip().lower()
     games = available_games() if game_arg == "all" else [get_game(game_arg).name]
     rounds = api.check_rounds(rounds)
-    seed = normalize_seed(seed)
+    seed = normalize_seed(api.check_seed(seed))
     rules = dict(rules or {})
-    if not isinstance(policy, str):
-        policy = ",".join(policy)
-    for name in games:  # fail on a bad option before simulating anything
+    for name in games:  # fail on a bad option before simulating anything (or making folders)
         _rules.make_rules(get_game(name).Rules, rules)
+        names, _ = api._policies(policy, get_game(name).n_players)
+    if not isinstance(policy, str):
+        policy = ",".join(names)
     out_dir = Path(out)
     if out_dir.exists() and not out_dir.is_dir():
         raise OSError(f"cannot write the report into {out_dir}: it is a file, not a directory")
