@@ -151,9 +151,14 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     deals_only : skip play: only the deal-time quantities (misdeal rate, teyaku), much faster.
     checkpoint : a directory where finished batches are kept as the run goes; running the same
         call again continues from them (after Ctrl-C or a crash) and gives the identical table.
+        The directory is locked for the run (a second run on it is refused), and with
+        ``seed=None`` the seed drawn by the first call is kept there and reused.
     resume : require ``checkpoint`` to hold an earlier, matching run.
     cluster : run batches on Dask: ``"local:N"`` (a LocalCluster of N processes) or
         ``"tcp://host:8786"`` (an existing scheduler); the table is identical to a local run.
+
+    Every argument is checked before any work: ``TypeError`` or ``ValueError`` naming the
+    argument and the accepted values.
 
     Returns
     -------
