@@ -492,7 +492,10 @@ def test_12_report_with_a_bad_policy_leaves_nothing(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_12_ctrl_c_on_a_cluster_is_one_line(tmp_path):
+def test_12_ctrl_c_on_a_cluster_is_one_line(tmp_path, full):
+    # Timing-dependent (a signal into a starting Dask cluster): run with --full, not in CI.
+    if not full:
+        pytest.skip("timing-dependent; run with --full")
     pytest.importorskip("dask.distributed")
     proc = subprocess.Popen([sys.executable, "-m", "hanasim", "simulate", "toppa", "--rounds",
                              "400000000", "--seed", "1", "--cluster", "local:1", "--no-save",
