@@ -356,8 +356,6 @@ def _resolve(run_id, root: Path) -> Path:
 
 def load_file(path) -> pd.DataFrame:
     """Load one saved-run file (with ``df.attrs``); ValueError naming it if it is not one."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     path = Path(path)
     attrs, header = _read_header(path)

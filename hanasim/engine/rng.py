@@ -45,26 +45,6 @@ def below(rng, n):
     return np.int64(((next64(rng) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@hot
-def shuffle(rng, cards):
-    """Fisher-Yates shuffle of ``cards`` in place, two 32-bit draws per 64-bit output."""
-    i = cards.shape[0] - 1
-    while i > 0:
-        r = next64(rng)
-        j = np.int64(((r & _LOW32) * np.uint64(i + 1)) >> _S32)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-        i -= 1
-        if i == 0:
-            break
-        j = np.int64(((r >> _S32) * np.uint64(i + 1)) >> _S32)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-        i -= 1
-
-
 def normalize_seed(seed) -> int:
     """The one place a user's seed is checked: None draws a fresh one (and it is recorded)."""
     if seed is None:
