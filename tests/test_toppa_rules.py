@@ -292,8 +292,11 @@ def test_teyaku_random_exposure_draws():
 
 # =============================================================== dekiyaku (List of Dekiyaku)
 def deki(names_, **rules):
+    """The table's dekiyaku of a pile; the kernel's ``score_pile`` must agree."""
     tb, names = tables(**rules)
     v, h = dekiyaku(mask(names_), tb.yaku_masks, tb.yaku_ints)
+    fast = T.score_pile(mask(names_), tb.yaku_masks, tb.yaku_ints)
+    assert (int(fast[0]), int(fast[1])) == (int(v), int(h))
     return int(v), hits(h, names)
 
 
@@ -323,8 +326,11 @@ def test_boar_deer_butterfly_option():
     assert deki(bdb) == (20, {"boar_deer_butterfly"})
     assert deki(bdb[:2]) == (0, set())
     assert deki(bdb, boar_deer_butterfly="off") == (0, set())
-    _, names = tables(boar_deer_butterfly="off")
-    assert "boar_deer_butterfly" not in names
+    # switched off, the row stays (so rates read 0 rather than vanish) and never scores
+    tb, names = tables(boar_deer_butterfly="off")
+    assert names == T.YAKU
+    assert deki(T.HANAFUDA.names, boar_deer_butterfly="off")[1] >= {"five_brights"}
+    assert "boar_deer_butterfly" not in deki(T.HANAFUDA.names, boar_deer_butterfly="off")[1]
 
 
 def test_poetry_and_blue():
@@ -636,3 +642,20 @@ def test_whole_round(dealer, rules, deki, score):
     assert hits(res[T.R_DEKI_HITS], names) == d_hits
     assert hits(res[T.R_DEKI_HITS + 1], names) == o_hits
     assert [res[T.R_SCORE], res[T.R_SCORE + 1], res[T.R_UNCOVERED]] == [score, -score, 0]
+
+
+@pytest.mark.parametrize("given", [{}, {"boar_deer_butterfly": "off", "willow_chaff": "all"},
+                                   {"five_brights": 40, "four_brights": 30,
+                                    "real_seven_ribbons": 30, "willow_chaff": "lightning"}])
+def test_kernel_dekiyaku_equals_the_table(given):
+    """``score_pile`` (the kernel's unrolled dekiyaku) equals the table's row-by-row
+    evaluation on random piles of every size, for Toppa's and Baka's tables."""
+    from hanasim.games import baka as B
+
+    gen = np.random.default_rng(11)
+    for tb, _ in (tables(**given), B.lower(make_rules(B.BakaRules, given))):
+        for k in gen.integers(0, 49, 2000):
+            pile = np.uint64(sum(1 << int(c) for c in gen.permutation(48)[:k]))
+            v, h = dekiyaku(pile, tb.yaku_masks, tb.yaku_ints)
+            fv, fh = T.score_pile(pile, tb.yaku_masks, tb.yaku_ints)
+            assert (int(fv), int(fh)) == (int(v), int(h))

@@ -69,8 +69,12 @@ def shuffle_range(rng, cards, start, stop):
     draw pile (a misdeal redeals without shuffling a pile it throws away)."""
     n = cards.shape[0]
     i = start
+    # The state lives in a register for the loop: through rng[0], every draw would wait for the
+    # previous one's store (the compiler cannot tell that ``cards`` does not alias ``rng``).
+    s = rng[0]
     while i < stop:
-        r = next64(rng)
+        s += GOLDEN
+        r = mix64(s)
         j = i + np.int64(((r & _LOW32) * np.uint64(n - i)) >> _S32)
         t = cards[i]
         cards[i] = cards[j]
@@ -83,6 +87,7 @@ def shuffle_range(rng, cards, start, stop):
         cards[i] = cards[j]
         cards[j] = t
         i += 1
+    rng[0] = s
 
 
 @hot

@@ -65,12 +65,12 @@ def can_hand_over(pile, amount, kind_masks, kind_points, rule, greedy):
     ``TRANSFER_EXACT``: some set of its cards is worth exactly ``amount`` (cards have no change);
     ``greedy`` (card values 20 / 10 / 5 / 0) decides it in a few operations.
     """
+    if rule == TRANSFER_TOTAL:
+        return amount <= 0 or pile_points(pile, kind_masks, kind_points) >= amount
+    if greedy:  # no branch on amount == 0 (it is random): greedy pays 0 by taking nothing
+        return pay_greedy(pile, max(amount, 0), 0, kind_masks)
     if amount <= 0:
         return True
-    if rule == TRANSFER_TOTAL:
-        return pile_points(pile, kind_masks, kind_points) >= amount
-    if greedy:
-        return pay_greedy(pile, amount, 0, kind_masks)
     return exact_from_counts(count(pile & kind_masks[0]), count(pile & kind_masks[1]),
                              count(pile & kind_masks[2]), count(pile & kind_masks[3]),
                              kind_points[0], kind_points[1], kind_points[2], kind_points[3],

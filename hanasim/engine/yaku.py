@@ -7,8 +7,14 @@ Dekiyaku (yaku made from captured cards) are rows of two arrays built once per r
 
 Row i scores when every card of ``required`` is captured and at least ``cond_min`` cards of
 ``cond`` are; it is worth ``base + per_extra * (captured cards of counted - extra_from)``.
-Rows sharing a ``group >= 0`` are exclusive: they are sorted by value, best first, and only the
-first that scores counts (e.g. Toppa's bright yaku).  ``group = -1`` stacks.
+Rows sharing a ``group >= 0`` are exclusive: they are tried in the order they were added
+(a game adds them in the precedence its rules give) and only the first that scores counts
+(e.g. Toppa's bright yaku).  ``group = -1`` stacks.  A row that can never score (a yaku a
+house rule turns off, kept so that row numbers do not move) has ``cond = NEVER``.
+
+This table is the specification.  A game's hot kernel may evaluate the same rows with a
+function written for their shapes (``games.toppa.score_pile``: the rows at fixed positions,
+no loop, no table walk), tested against :func:`dekiyaku` on random piles.
 
 Teyaku (yaku held in the dealt hand) are rows ``(type, a, b, c, d, value, per_extra)``:
 
@@ -21,6 +27,8 @@ from .jit import hot
 
 from .bits import count, nibble_counts, nibbles_equal
 
+# a cond mask no pile can hold (cards are bits 0..47): the row of a yaku that is switched off
+NEVER = np.uint64(1 << 63)
 # dekiyaku columns
 D_COND, D_REQUIRED, D_COUNTED = 0, 1, 2
 D_MIN, D_EXTRA_FROM, D_BASE, D_PER_EXTRA, D_GROUP = 0, 1, 2, 3, 4
@@ -124,13 +132,35 @@ class DekiyakuTable:
                               base=base, per_extra=per_extra, group=group))
         return self
 
+    def never(self, name, group=-1):
+        """A row that never scores (a yaku switched off by a house rule): its rate reads 0."""
+        self.rows.append(dict(name=name, cond=int(NEVER), required=0, counted=int(NEVER),
+                              minimum=1, extra_from=1, base=0, per_extra=0, group=group))
+        return self
+
     def build(self):
-        """(names, masks uint64[n,3], ints int64[n,5]); exclusive groups sorted best first."""
+        """(names, masks uint64[n,3], ints int64[n,5]): each exclusive group's rows together,
+        in the order added (its precedence), then the stacking rows in the order added."""
         order = sorted(range(len(self.rows)),
                        key=lambda i: (self.rows[i]["group"] if self.rows[i]["group"] >= 0 else 10**6 + i,
-                                      -self.rows[i]["base"], i))
+                                      i))
         rows = [self.rows[i] for i in order]
         masks = np.array([[r["cond"], r["required"], r["counted"]] for r in rows], dtype=np.uint64)
         ints = np.array([[r["minimum"], r["extra_from"], r["base"], r["per_extra"], r["group"]]
                          for r in rows], dtype=np.int64)
         return tuple(r["name"] for r in rows), masks.reshape(-1, 3), ints.reshape(-1, 5)
+
+
+# Building blocks for a game's own dekiyaku function (see the module docstring): 0/1 ints, so
+# rows combine by arithmetic rather than branches.
+
+@hot(inline="always")
+def has_all(pile, mask):
+    """1 when every card of ``mask`` is in ``pile``."""
+    return np.int64((pile & mask) == mask)
+
+
+@hot(inline="always")
+def at_least(pile, mask, k):
+    """1 when ``pile`` holds at least ``k`` cards of ``mask``."""
+    return np.int64(count(pile & mask) >= k)

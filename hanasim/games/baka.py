@@ -47,7 +47,7 @@ from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.tally import tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
-from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, dekiyaku, teyaku_by_nibbles
+from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, teyaku_by_nibbles
 from ..policies import choose_expose
 from ..rules import option
 from . import register
@@ -135,6 +135,7 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     from ..policies import card_weights, greedy_tables
 
     names, ymasks, yints = toppa.dekiyaku_table(rules, chaff_min=CHAFF_MIN).build()
+    toppa.check_yaku_shapes(names, ymasks, yints)
     month, month_masks, kind_masks, kind_points = toppa.deck_arrays()
     params = np.zeros(P_N, dtype=np.int64)
     params[P_TRANSFER] = TRANSFER_EXACT if rules.card_transfer == "exact" else TRANSFER_TOTAL
@@ -276,7 +277,7 @@ def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
 
 @hot(inline="always")
 def _score_pile(res, s, cs, tb):
-    v, h = dekiyaku(cs, tb.yaku_masks, tb.yaku_ints)
+    v, h = toppa.score_pile(cs, tb.yaku_masks, tb.yaku_ints)
     res[R_DEKI + s] = v
     res[R_DEKI_HITS + s] = h
     res[R_YAKU + s] = v + res[R_TEY_SCORED + s]

@@ -23,16 +23,17 @@ from ..engine.jit import hot
 from .. import decks
 from ..decks import HANAFUDA
 from ..engine import state
-from ..engine.bits import bit, has_full_nibble
+from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import tally_hits
-from ..engine.play import turn
+from ..engine.play import turn_with, turn_word
 from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
-from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, TEY_KINDS, TEY_MONTHS, DekiyakuTable,
-                           dekiyaku, teyaku_by_nibbles)
+from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
+                           D_EXTRA_FROM, D_MIN, D_PER_EXTRA, D_REQUIRED, NEVER, TEY_KINDS,
+                           TEY_MONTHS, DekiyakuTable, at_least, has_all, teyaku_by_nibbles)
 from ..policies import choose_expose
 from ..rules import option
 from . import register
@@ -101,18 +102,22 @@ def dekiyaku_table(rules: ToppaRules, deck=HANAFUDA, chaff_min=12) -> DekiyakuTa
     chaff = deck.kind_mask(decks.CHAFF)
     mm = deck.month_masks()
     t = DekiyakuTable()
-    # Bright yaku: only the highest counts (group 0).
+    # Rows in the order of YAKU (score_pile relies on it).
+    # Bright yaku: only the highest counts (group 0, tried best first).
     t.add("five_brights", brights, 5, rules.five_brights, group=0)
     t.add("four_brights", brights & ~rain, 4, rules.four_brights, group=0)
     t.add("rainy_four_brights", brights & ~rain, 3, 20, required=rain, group=0)
-    if rules.boar_deer_butterfly == "on":
-        t.add("boar_deer_butterfly", deck.flag_mask(decks.BOAR | decks.DEER | decks.BUTTERFLY), 3, 20)
-    t.add("poetry_ribbons", deck.flag_mask(decks.POETRY), 3, 20)
-    t.add("blue_ribbons", deck.flag_mask(decks.BLUE), 3, 20)
     # Seven ribbons: willow cards count as ribbons; 7 true ribbons make it "real" (group 1).
     t.add("real_seven_ribbons", ribbons, 7, rules.real_seven_ribbons, counted=ribbons | willow,
           extra_from=7, per_extra=10, group=1)
     t.add("seven_ribbons", ribbons | willow, 7, 20, per_extra=10, group=1)
+    bdb = deck.flag_mask(decks.BOAR | decks.DEER | decks.BUTTERFLY)
+    if rules.boar_deer_butterfly == "on":
+        t.add("boar_deer_butterfly", bdb, 3, 20)
+    else:  # kept as a row that never scores, so the table's rows do not move
+        t.never("boar_deer_butterfly")
+    t.add("poetry_ribbons", deck.flag_mask(decks.POETRY), 3, 20)
+    t.add("blue_ribbons", deck.flag_mask(decks.BLUE), 3, 20)
     # The lightning card is printed as chaff but is a willow card (seed: willow cards "all count
     # as Ribbons"), so by default no willow card counts towards Chaff.
     chaff_cards = {"none": chaff & ~willow, "lightning": chaff, "all": chaff | willow}[rules.willow_chaff]
@@ -120,6 +125,75 @@ def dekiyaku_table(rules: ToppaRules, deck=HANAFUDA, chaff_min=12) -> DekiyakuTa
     for name, month in (("wisteria_row", 4), ("iris_row", 5), ("bush_clover_row", 7)):
         t.add(name, mm[month], 4, 20)
     return t
+
+
+# The dekiyaku rows in table order (dekiyaku_table adds them so): ``score_pile`` reads them at
+# these positions.
+YAKU = ("five_brights", "four_brights", "rainy_four_brights", "real_seven_ribbons",
+        "seven_ribbons", "boar_deer_butterfly", "poetry_ribbons", "blue_ribbons", "chaff",
+        "wisteria_row", "iris_row", "bush_clover_row")
+(Y_FIVE, Y_FOUR, Y_RAINY, Y_REAL7, Y_SEVEN, Y_BDB, Y_POETRY, Y_BLUE, Y_CHAFF, Y_ROW4, Y_ROW5,
+ Y_ROW7) = range(12)
+_SETS = (Y_BDB, Y_POETRY, Y_BLUE, Y_ROW4, Y_ROW5, Y_ROW7)
+
+
+def check_yaku_shapes(names, masks, ints):
+    """``score_pile`` evaluates the rows by their shape; refuse a table it would misread."""
+    if tuple(names) != YAKU:
+        raise AssertionError(f"dekiyaku rows {names} are not in the order score_pile reads")
+    for i in range(len(YAKU)):
+        cond, req, cnt = (int(x) for x in masks[i])
+        minimum, extra_from, _base, per_extra, group = (int(x) for x in ints[i])
+        never = cond == int(NEVER)
+        if i in _SETS:  # a set: every card of cond, no extras
+            ok = never or (req == 0 and per_extra == 0 and minimum == bin(cond).count("1"))
+        elif i in (Y_FIVE, Y_FOUR, Y_RAINY):  # a count of cond (+ required cards), no extras
+            ok = per_extra == 0 and (req == 0 or i == Y_RAINY)
+        else:  # a count of cond, extras counted on ``counted``
+            ok = req == 0
+        want_group = 0 if i <= Y_RAINY else 1 if i <= Y_SEVEN else -1
+        if not ok or group != want_group:
+            raise AssertionError(f"dekiyaku row {YAKU[i]} has a shape score_pile does not read")
+
+
+@hot(inline="always")
+def _extra_value(pile, masks, ints, i):
+    return ints[i, D_BASE] + ints[i, D_PER_EXTRA] * (
+        count(pile & masks[i, D_COUNTED]) - ints[i, D_EXTRA_FROM])
+
+
+@hot(inline="always")
+def score_pile(pile, masks, ints):
+    """:func:`engine.yaku.dekiyaku` on Toppa's rows (``YAKU``), written for their shapes: the
+    first of each exclusive group that scores, the sets as subset tests, values and thresholds
+    read from the table (so every house rule is data), no loop and no branch.  Equal to
+    ``dekiyaku`` on every pile (tests check it on random piles under every rule set); about a
+    third of its time, which was a fifth of a random round's."""
+    five = at_least(pile, masks[Y_FIVE, D_COND], ints[Y_FIVE, D_MIN])
+    four = at_least(pile, masks[Y_FOUR, D_COND], ints[Y_FOUR, D_MIN]) * (1 - five)
+    rainy = (has_all(pile, masks[Y_RAINY, D_REQUIRED])
+             * at_least(pile, masks[Y_RAINY, D_COND], ints[Y_RAINY, D_MIN]) * (1 - five) * (1 - four))
+    real = at_least(pile, masks[Y_REAL7, D_COND], ints[Y_REAL7, D_MIN])
+    seven = at_least(pile, masks[Y_SEVEN, D_COND], ints[Y_SEVEN, D_MIN]) * (1 - real)
+    chaff = at_least(pile, masks[Y_CHAFF, D_COND], ints[Y_CHAFF, D_MIN])
+    bdb = has_all(pile, masks[Y_BDB, D_COND])
+    poetry = has_all(pile, masks[Y_POETRY, D_COND])
+    blue = has_all(pile, masks[Y_BLUE, D_COND])
+    row4 = has_all(pile, masks[Y_ROW4, D_COND])
+    row5 = has_all(pile, masks[Y_ROW5, D_COND])
+    row7 = has_all(pile, masks[Y_ROW7, D_COND])
+    value = (five * ints[Y_FIVE, D_BASE] + four * ints[Y_FOUR, D_BASE]
+             + rainy * ints[Y_RAINY, D_BASE]
+             + real * _extra_value(pile, masks, ints, Y_REAL7)
+             + seven * _extra_value(pile, masks, ints, Y_SEVEN)
+             + chaff * _extra_value(pile, masks, ints, Y_CHAFF)
+             + bdb * ints[Y_BDB, D_BASE] + poetry * ints[Y_POETRY, D_BASE]
+             + blue * ints[Y_BLUE, D_BASE] + row4 * ints[Y_ROW4, D_BASE]
+             + row5 * ints[Y_ROW5, D_BASE] + row7 * ints[Y_ROW7, D_BASE])
+    hits = (five | (four << 1) | (rainy << 2) | (real << 3) | (seven << 4) | (bdb << 5)
+            | (poetry << 6) | (blue << 7) | (chaff << 8) | (row4 << 9) | (row5 << 10)
+            | (row7 << 11))
+    return value, hits
 
 
 def teyaku_table(hand_size=HAND_SIZE) -> np.ndarray:
@@ -166,6 +240,7 @@ def lower(rules: ToppaRules, *, fixed_dealer=False, session_rounds=1, checked=Fa
     from ..policies import card_weights, greedy_tables
 
     names, ymasks, yints = dekiyaku_table(rules).build()
+    check_yaku_shapes(names, ymasks, yints)
     month, month_masks, kind_masks, kind_points = deck_arrays()
     params = np.zeros(P_N, dtype=np.int64)
     params[P_TRANSFER] = TRANSFER_EXACT if rules.card_transfer == "exact" else TRANSFER_TOTAL
@@ -235,16 +310,21 @@ def play_from(st, order, rng, tb, policy, dealer):
     top = np.int64(st[5])
     p0 = policy[dealer]
     p1 = policy[dealer ^ 1]
+    s = rng[0]
     if st[6] == 1 and h1:  # resumed on the opponent's turn
-        h1, field, cap = turn(p1, h1, field, order[top], rng, tb.gscore, tb.ghigh)
+        s, r = turn_word(p1, s)
+        h1, field, cap = turn_with(p1, h1, field, order[top], r, tb.gscore, tb.ghigh)
         c1 |= cap
         top += 1
     while h0:  # the hands are the same size when the dealer is to move
-        h0, field, cap = turn(p0, h0, field, order[top], rng, tb.gscore, tb.ghigh)
+        s, r = turn_word(p0, s)
+        h0, field, cap = turn_with(p0, h0, field, order[top], r, tb.gscore, tb.ghigh)
         c0 |= cap
-        h1, field, cap = turn(p1, h1, field, order[top + 1], rng, tb.gscore, tb.ghigh)
+        s, r = turn_word(p1, s)
+        h1, field, cap = turn_with(p1, h1, field, order[top + 1], r, tb.gscore, tb.ghigh)
         c1 |= cap
         top += 2
+    rng[0] = s
     st[0] = h0
     st[1] = h1
     st[2] = field
@@ -271,8 +351,8 @@ def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
     play_from(st, order, rng, tb, policy, dealer)
     c0 = st[3]
     c1 = st[4]
-    v0, hits0 = dekiyaku(c0, tb.yaku_masks, tb.yaku_ints)
-    v1, hits1 = dekiyaku(c1, tb.yaku_masks, tb.yaku_ints)
+    v0, hits0 = score_pile(c0, tb.yaku_masks, tb.yaku_ints)
+    v1, hits1 = score_pile(c1, tb.yaku_masks, tb.yaku_ints)
     res[R_DEKI] = v0
     res[R_DEKI + 1] = v1
     res[R_DEKI_HITS] = hits0
@@ -298,35 +378,35 @@ def settle(res, captured, kind_masks, kind_points, params):
 
 @hot(inline="always")
 def settle_piles(res, c0, c1, kind_masks, kind_points, params):
+    """:func:`settle_scores` of the round in ``res`` (yaku and card points), written back."""
+    s0, s1, uncovered = settle_scores(res[R_YAKU], res[R_YAKU + 1], res[R_PTS], res[R_PTS + 1],
+                                      c0, c1, kind_masks, kind_points, params)
+    res[R_SCORE] = s0
+    res[R_SCORE + 1] = s1
+    res[R_UNCOVERED] = uncovered
+
+
+@hot(inline="always")
+def settle_scores(y0, y1, p0, p1, c0, c1, kind_masks, kind_points, params):
     """Yaku settlement by handing over cards, then card points against par (seed 000,
     "Yaku Settlement", "Counting the Card Points", "Settlement when Yaku Settlement cannot be
-    Done")."""
+    Done").  ``y``: yaku scores, ``p``: card points, ``c``: captured piles, dealer first.
+    Returns the two scores and 1 when the loser could not cover the difference.
+
+    Selects rather than branches where the case is random (who lost the yaku count, and
+    whether anyone did)."""
     par = params[P_PAR]
-    y0, y1 = res[R_YAKU], res[R_YAKU + 1]
-    p0, p1 = res[R_PTS], res[R_PTS + 1]
-    res[R_UNCOVERED] = 0
-    if y0 != y1:
-        loser = 0 if y0 < y1 else 1
-        amount = abs(y0 - y1)
-        covered = can_hand_over(c0 if loser == 0 else c1, amount, kind_masks, kind_points,
-                                params[P_TRANSFER], params[P_GREEDY_PAY])
-        if not covered:
-            res[R_UNCOVERED] = 1
-        if covered or params[P_UNCOVERED] == UNCOVERED_DIFFERENCE:
-            # cards worth the difference change hands (or, uncovered, the difference as a number)
-            if loser == 0:
-                p0, p1 = p0 - amount, p1 + amount
-            else:
-                p0, p1 = p0 + amount, p1 - amount
-        else:
-            # The loser cannot cover the difference: loser's score = card points - opponent's
-            # yaku score - par, and the loser pays the winner that much.
-            lose = res[R_PTS + loser] - res[R_YAKU + 1 - loser] - par
-            res[R_SCORE + loser] = lose
-            res[R_SCORE + 1 - loser] = -lose
-            return
-    res[R_SCORE] = p0 - par
-    res[R_SCORE + 1] = p1 - par
+    d = y0 - y1  # > 0: the opponent hands over d card points; < 0: the dealer does
+    loser_pile = c0 if d < 0 else c1
+    covered = can_hand_over(loser_pile, abs(d), kind_masks, kind_points,
+                            params[P_TRANSFER], params[P_GREEDY_PAY])
+    if covered or params[P_UNCOVERED] == UNCOVERED_DIFFERENCE:
+        # cards worth the difference change hands (or, uncovered, the difference as a number)
+        return p0 + d - par, p1 - d - par, np.int64(not covered)
+    # The loser cannot cover the difference: loser's score = card points - opponent's yaku
+    # score - par, and the loser pays the winner that much.
+    lose = (p0 - y1 if d < 0 else p1 - y0) - par
+    return (lose, -lose, np.int64(1)) if d < 0 else (-lose, lose, np.int64(1))
 
 
 @hot
