@@ -83,7 +83,7 @@ def greedy_tables(weights):
     return score, high
 
 
-@hot(inline="always")
+@hot
 def _nibble(field, card):
     """The field's cards of ``card``'s month, as 4 bits."""
     return np.int64((field >> np.uint64(card & ~3)) & np.uint64(0xF))

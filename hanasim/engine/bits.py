@@ -38,13 +38,13 @@ def ctz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@hot(inline="always")
+@hot
 def count(mask):
     """popcount as a signed int (what callers compare and index with)."""
     return np.int64(popcount(mask))
 
 
-@hot(inline="always")
+@hot
 def lowest(mask):
     """Index of the lowest card in a non-empty mask."""
     return np.int64(ctz(mask))
@@ -92,13 +92,13 @@ _M32, _M16, _M8 = np.uint64(0xFFFFFFFF), np.uint64(0xFFFF), np.uint64(0xFF)
 _M4, _M2, _M1 = np.uint64(0xF), np.uint64(0x3), np.uint64(0x1)
 
 
-@hot(inline="always")
+@hot
 def nth_card_pdep(mask, k):
     """Index of the k-th (0-based, ascending) card of the mask; k < count(mask)."""
     return np.int64(ctz(pdep(ONE << np.uint64(k), mask)))
 
 
-@hot(inline="always")
+@hot
 def nth_card_select(mask, k):
     """:func:`nth_card_pdep` without pdep: a branch-free binary search on popcounts (a loop of
     random length mispredicts its exit on every random turn)."""
@@ -132,7 +132,7 @@ def nth_card_select(mask, k):
 nth_card = nth_card_pdep if FAST_PDEP else nth_card_select
 
 
-@hot(inline="always")
+@hot
 def bit(card):
     return ONE << np.uint64(card)
 
@@ -146,14 +146,14 @@ _N_LOW = np.uint64(0x1111111111111111)
 _S1, _S2, _S3 = np.uint64(1), np.uint64(2), np.uint64(3)
 
 
-@hot(inline="always")
+@hot
 def nibble_counts(mask):
     """Per-nibble popcounts: nibble m of the result is the number of cards of month m+1."""
     y = mask - ((mask >> _S1) & _N1)
     return (y & _N2) + ((y >> _S2) & _N2)
 
 
-@hot(inline="always")
+@hot
 def nibbles_equal(counts, k, n_months):
     """How many of the ``n_months`` low nibbles of ``counts`` equal ``k`` (0..15)."""
     z = counts ^ (_N_LOW * np.uint64(k))
@@ -161,7 +161,7 @@ def nibbles_equal(counts, k, n_months):
     return n_months - np.int64(popcount(nonzero & ((ONE << np.uint64(4 * n_months)) - ONE)))
 
 
-@hot(inline="always")
+@hot
 def has_full_nibble(mask):
     """True if some month has all four of its cards in ``mask`` (the misdeal check)."""
     return (mask & (mask >> _S1) & (mask >> _S2) & (mask >> _S3) & _N_LOW) != ZERO
@@ -170,7 +170,7 @@ def has_full_nibble(mask):
 _NIBBLE = np.uint64(0xF)
 
 
-@hot(inline="always")
+@hot
 def month_nibble(card):
     """The mask of every card of ``card``'s month, for four cards a month in order."""
     return _NIBBLE << np.uint64(card & ~3)

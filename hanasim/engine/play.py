@@ -12,7 +12,7 @@ from .jit import hot
 from .rng import GOLDEN, mix64, next64
 
 
-@hot(inline="always")
+@hot
 def capture(card, field, high):
     """Put ``card`` onto ``field``; returns (new field, captured mask).
 
@@ -42,7 +42,7 @@ def turn(policy, hand, field, drawn, rng, gscore, ghigh):
     return turn_with(policy, hand, field, drawn, r, gscore, ghigh)
 
 
-@hot(inline="always")
+@hot
 def turn_word(policy, s):
     """(generator state, the turn's random word) from state ``s`` (``rng[0]``): a random
     player draws one word per turn, greedy none.  Kept in a local across a round's turns, the
@@ -61,3 +61,37 @@ def turn_with(policy, hand, field, drawn, r, gscore, ghigh):
     field, c1 = capture(card, field, take_high(policy, card, field, r, ghigh))
     field, c2 = capture(drawn, field, take_high(policy, drawn, field, r >> ONE, ghigh))
     return hand, field, c1 | c2
+
+
+@hot(inline="always")
+def play_out(st, n, order, rng, policy, dealer, gscore, ghigh):
+    """Play the round in state ``st`` (``engine.state``, ``n`` seats) to its end, in place.
+
+    Seats move in turn order from ``seat(n)``; a turn is :func:`turn_with` with the turned
+    card ``order[top]``; the round ends when the seat to move has no cards (every fishing game
+    here deals equal hands and draws one card a turn, so the hands run out together).  Seat s
+    is played by player ``(dealer + s) % n`` (``policy`` is indexed by player).
+
+    One turn call site for every seat: the turn is inlined wherever it is called, and a call
+    per seat made the kernels several times larger and slower to compile, for no speed.
+    """
+    field = st[n]
+    top = np.int64(st[2 * n + 1])
+    seat = np.int64(st[2 * n + 2])
+    s = rng[0]
+    while True:
+        hand = st[seat]
+        if hand == ZERO:
+            break
+        player = dealer + seat
+        p = policy[player - n if player >= n else player]
+        s, r = turn_word(p, s)
+        hand, field, cap = turn_with(p, hand, field, order[top], r, gscore, ghigh)
+        st[seat] = hand
+        st[n + 1 + seat] |= cap
+        top += 1
+        seat = seat + 1 if seat + 1 < n else 0
+    rng[0] = s
+    st[n] = field
+    st[2 * n + 1] = top
+    st[2 * n + 2] = seat

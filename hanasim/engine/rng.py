@@ -16,7 +16,7 @@ _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
-@hot(inline="always")
+@hot
 def mix64(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
@@ -97,7 +97,7 @@ def partial_shuffle(rng, cards, k):
     shuffle_range(rng, cards, 0, k)
 
 
-@hot(inline="always")
+@hot
 def below_word(r, n):
     """Uniform integer in [0, n) from the high 32 bits of the random word ``r`` (as
     :func:`below` does from a fresh word): one word serves several choices of a turn."""

@@ -23,22 +23,22 @@ def size(n):
     return 2 * n + 3
 
 
-@hot(inline="always")
+@hot
 def field(n):
     return n
 
 
-@hot(inline="always")
+@hot
 def pile(n, s):
     return n + 1 + s
 
 
-@hot(inline="always")
+@hot
 def top(n):
     return 2 * n + 1
 
 
-@hot(inline="always")
+@hot
 def seat(n):
     return 2 * n + 2
 

@@ -154,13 +154,13 @@ class DekiyakuTable:
 # Building blocks for a game's own dekiyaku function (see the module docstring): 0/1 ints, so
 # rows combine by arithmetic rather than branches.
 
-@hot(inline="always")
+@hot
 def has_all(pile, mask):
     """1 when every card of ``mask`` is in ``pile``."""
     return np.int64((pile & mask) == mask)
 
 
-@hot(inline="always")
+@hot
 def at_least(pile, mask, k):
     """1 when ``pile`` holds at least ``k`` cards of ``mask``."""
     return np.int64(count(pile & mask) >= k)

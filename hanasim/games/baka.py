@@ -42,7 +42,7 @@ from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
-from ..engine.play import turn
+from ..engine.play import play_out
 from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.tally import tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
@@ -202,47 +202,7 @@ def play_from(st, order, rng, tb, policy, dealer):
     (seed, Baka "End of Round"); every turn draws one card, so 7 turns each use up the 21-card
     pile.  Seat ``s`` is player ``(dealer + s) % 3``.
     """
-    q1 = dealer + 1 if dealer < 2 else 0
-    q2 = q1 + 1 if q1 < 2 else 0
-    p0 = policy[dealer]
-    p1 = policy[q1]
-    p2 = policy[q2]
-    h0 = st[0]
-    h1 = st[1]
-    h2 = st[2]
-    field = st[3]
-    c0 = st[4]
-    c1 = st[5]
-    c2 = st[6]
-    top = np.int64(st[7])
-    seat = st[8]
-    # resumed in the middle of a round of turns: finish it
-    if seat == 1 and h1:
-        h1, field, cap = turn(p1, h1, field, order[top], rng, tb.gscore, tb.ghigh)
-        c1 |= cap
-        top += 1
-        seat = 2
-    if seat == 2 and h2:
-        h2, field, cap = turn(p2, h2, field, order[top], rng, tb.gscore, tb.ghigh)
-        c2 |= cap
-        top += 1
-    while h0:
-        h0, field, cap = turn(p0, h0, field, order[top], rng, tb.gscore, tb.ghigh)
-        c0 |= cap
-        h1, field, cap = turn(p1, h1, field, order[top + 1], rng, tb.gscore, tb.ghigh)
-        c1 |= cap
-        h2, field, cap = turn(p2, h2, field, order[top + 2], rng, tb.gscore, tb.ghigh)
-        c2 |= cap
-        top += 3
-    st[0] = h0
-    st[1] = h1
-    st[2] = h2
-    st[3] = field
-    st[4] = c0
-    st[5] = c1
-    st[6] = c2
-    st[7] = top
-    st[8] = 0
+    play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh)
 
 
 @hot(inline="always")
@@ -291,7 +251,7 @@ def settle(res, captured, kind_masks, kind_points, params):
     settle_piles(res, captured[0], captured[1], captured[2], kind_masks, kind_points, params)
 
 
-@hot(inline="always")
+@hot
 def _round_third(x, mode):
     """``x / 3`` rounded to a multiple of 5 (``x`` is three times an amount; never a tie)."""
     if mode == ROUND_NEAREST:
@@ -390,7 +350,7 @@ def _can_pay(pile, a, b, kind_masks, kind_points, rule, greedy, unit):
     return can_pay_two(pile, a, b, kind_masks, kind_points, rule)
 
 
-@hot(inline="always")
+@hot
 def _pick(s, x0, x1, x2):
     if s == 0:
         return x0
@@ -556,7 +516,7 @@ def check_round(order, hands, field, c0, c1, c2, top, res):
         raise AssertionError("the yaku settlement is not zero-sum")
 
 
-@hot(inline="always")
+@hot
 def _month_points(m):
     return m if m <= 9 else 0
 
@@ -600,7 +560,7 @@ C_POS, POS_W = C_PLAYER + 3 * PLAYER_W, 3
 C_N = C_POS + 3 * POS_W
 
 
-@hot(inline="always")
+@hot
 def _strict_top(x0, x1, x2):
     """Index of the strictly highest of three values, or -1 on a tie for the highest."""
     if x0 > x1 and x0 > x2:

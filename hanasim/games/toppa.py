@@ -27,7 +27,7 @@ from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import tally_hits
-from ..engine.play import turn_with, turn_word
+from ..engine.play import play_out
 from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
@@ -302,36 +302,7 @@ def play_from(st, order, rng, tb, policy, dealer):
     000, "Turns"); the round ends when both hands are empty.  ``policy`` is indexed by player;
     seat s is played by player ``dealer ^ s``.
     """
-    h0 = st[0]
-    h1 = st[1]
-    field = st[2]
-    c0 = st[3]
-    c1 = st[4]
-    top = np.int64(st[5])
-    p0 = policy[dealer]
-    p1 = policy[dealer ^ 1]
-    s = rng[0]
-    if st[6] == 1 and h1:  # resumed on the opponent's turn
-        s, r = turn_word(p1, s)
-        h1, field, cap = turn_with(p1, h1, field, order[top], r, tb.gscore, tb.ghigh)
-        c1 |= cap
-        top += 1
-    while h0:  # the hands are the same size when the dealer is to move
-        s, r = turn_word(p0, s)
-        h0, field, cap = turn_with(p0, h0, field, order[top], r, tb.gscore, tb.ghigh)
-        c0 |= cap
-        s, r = turn_word(p1, s)
-        h1, field, cap = turn_with(p1, h1, field, order[top + 1], r, tb.gscore, tb.ghigh)
-        c1 |= cap
-        top += 2
-    rng[0] = s
-    st[0] = h0
-    st[1] = h1
-    st[2] = field
-    st[3] = c0
-    st[4] = c1
-    st[5] = top
-    st[6] = 0
+    play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh)
 
 
 @hot(inline="always")
