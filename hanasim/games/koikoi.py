@@ -426,6 +426,12 @@ def yaku_now(pile, field, calls, month_mask, tb):
     return v, h
 
 
+@hot
+def yaku_value(pile, field, calls, month_mask, tb):
+    """:func:`yaku_now` as a call (for the once-a-round scoring, not the turn loop)."""
+    return yaku_now(pile, field, calls, month_mask, tb)
+
+
 @hot(inline="always")
 def _best_row(pile, masks, ints):
     _, h = dekiyaku(pile, masks, ints)
@@ -440,14 +446,14 @@ def _best_row(pile, masks, ints):
     return best
 
 
-@hot(inline="always")
+@hot
 def best_single(pile, field, calls, month_mask, tb):
     """The value of the single most valuable yaku held (yaku_counting=best)."""
     p = tb.params
     best = _best_row(pile, tb.yaku_masks, tb.yaku_ints)
     if p[P_SAKE_EITHER] != 0:
         best = max(best, _best_row(pile, tb.yaku_masks2, tb.yaku_ints2))
-    _, h = yaku_now(pile, field, calls, month_mask, tb)
+    _, h = yaku_value(pile, field, calls, month_mask, tb)
     n = tb.yaku_masks.shape[0]
     pts = p[P_VIEW_CALLED] if calls > 0 else p[P_VIEW_PTS]
     if (h >> n) & 3:
@@ -457,7 +463,7 @@ def best_single(pile, field, calls, month_mask, tb):
     return best
 
 
-@hot(inline="always")
+@hot
 def cards_missing(pile, month_mask, tb):
     """The fewest cards ``pile`` still lacks for any yaku (0: it holds one): the part of a
     player's view the threshold policy reads about the opponent."""
@@ -541,23 +547,22 @@ def play_from(st, order, rng, tb, policy, decide, dealer):
     decisions = np.int64(st[KS_DECISIONS])
     over = np.int64(st[KS_OVER])
     month_mask = st[KS_MONTH]
-    q0 = dealer
-    q1 = dealer ^ 1
     while over == 0:
-        if seat == 0:
-            if h0 == ZERO:
-                over = OVER_EXHAUSTED
-                break
-            h0, field, c0, calls0, hits0, best0, act = _move(
-                policy[q0], decide[q0, 0], decide[q0, 1], h0, field, c0, c1, order[top], calls0,
-                hits0, best0, month_mask, rng, tb)
+        # one call site for both seats keeps the inlined kernel (and its compile time) small
+        first = seat == 0
+        hand = h0 if first else h1
+        if hand == ZERO:
+            over = OVER_EXHAUSTED
+            break
+        q = dealer ^ seat
+        hand, field, pile, calls, hits, best, act = _move(
+            policy[q], decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
+            c1 if first else c0, order[top], calls0 if first else calls1,
+            hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb)
+        if first:
+            h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
         else:
-            if h1 == ZERO:
-                over = OVER_EXHAUSTED
-                break
-            h1, field, c1, calls1, hits1, best1, act = _move(
-                policy[q1], decide[q1, 0], decide[q1, 1], h1, field, c1, c0, order[top], calls1,
-                hits1, best1, month_mask, rng, tb)
+            h1, c1, calls1, hits1, best1 = hand, pile, calls, hits, best
         top += 1
         turns += 1
         if act != ACT_NONE:
@@ -586,7 +591,7 @@ def play_from(st, order, rng, tb, policy, decide, dealer):
     st[KS_OVER] = over
 
 
-@hot(inline="always")
+@hot
 def collect(st, tb, s):
     """(points, yaku points counted, rows held) of seat ``s`` collecting now."""
     p = tb.params
@@ -595,12 +600,12 @@ def collect(st, tb, s):
     month_mask = st[KS_MONTH]
     calls = np.int64(st[KS_CALLS + s])
     other = np.int64(st[KS_CALLS + 1 - s])
-    v, h = yaku_now(pile, field, calls, month_mask, tb)
+    v, h = yaku_value(pile, field, calls, month_mask, tb)
     base = v
     if p[P_COUNTING] == COUNT_BEST:
         base = best_single(pile, field, calls, month_mask, tb)
     elif p[P_COUNTING] == COUNT_BOTH:
-        base += yaku_now(st[4 - s], field, other, month_mask, tb)[0]
+        base += yaku_value(st[4 - s], field, other, month_mask, tb)[0]
     pts = base
     if p[P_SEVEN] != 0 and base >= 7:
         pts *= 2
@@ -626,7 +631,7 @@ def _pay(res, s, pts, zero_sum):
         res[R_SCORE + 1 - s] -= pts
 
 
-@hot(inline="always")
+@hot
 def settle_round(st, tb, res):
     """Scores of a played round into ``res``."""
     p = tb.params
@@ -807,19 +812,19 @@ def is_misdeal(groups, p):
     return bad
 
 
-@hot(inline="always")
-def deal_round(rng, order, groups, tb):
+@hot
+def deal_round(rng, order, groups, pattern, params):
     """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.  Only
     the dealt cards are shuffled until the deal stands, then the cards the round may draw."""
-    n_dealt = tb.pattern.shape[0]
+    n_dealt = pattern.shape[0]
     misdeals = 0
     while True:
         shuffle_range(rng, order, 0, n_dealt)
-        deal(order, tb.pattern, groups)
-        if not is_misdeal(groups, tb.params):
+        deal(order, pattern, groups)
+        if not is_misdeal(groups, params):
             break
         misdeals += 1
-    shuffle_range(rng, order, n_dealt, tb.params[P_SHUFFLE_STOP])
+    shuffle_range(rng, order, n_dealt, params[P_SHUFFLE_STOP])
     return misdeals
 
 
@@ -864,7 +869,7 @@ def tally_deal(scal, tcount, hist, res, mis):
     hist[H_FIELD + res[R_FIELD_BRIGHTS]] += 1
 
 
-@hot(inline="always")
+@hot
 def tally_round(scal, ycount, hist, res, dealer):
     d = res[R_SCORE]
     o = res[R_SCORE + 1]
@@ -919,7 +924,7 @@ def play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, p
         n_rounds = min(series, total_rounds - s * series)
         if tb.params[P_DEALS_ONLY]:
             for _ in range(n_rounds):
-                mis = deal_round(rng, order, groups, tb)
+                mis = deal_round(rng, order, groups, tb.pattern, tb.params)
                 res[R_LUCKY] = lucky_bits(groups[0])
                 res[R_LUCKY + 1] = lucky_bits(groups[1])
                 res[R_FIELD_BRIGHTS] = count(groups[FIELD] & tb.cards[K_BRIGHTS])
@@ -929,7 +934,7 @@ def play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, p
                         tcount, ycount, hist)
 
 
-@hot(inline="always")
+@hot
 def play_series(rng, order, groups, st, res, tb, policy, decide, expose, n_rounds, scal, tcount,
                 ycount, hist):
     """Whole games back to back until ``n_rounds`` rounds are counted (see the module's
@@ -947,7 +952,7 @@ def play_series(rng, order, groups, st, res, tb, policy, decide, expose, n_round
         t1 = stake
         r = 0
         while True:
-            mis = deal_round(rng, order, groups, tb)
+            mis = deal_round(rng, order, groups, tb.pattern, tb.params)
             month_mask = np.uint64(0xF) << np.uint64(4 * (r % 12))
             play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask,
                        res)
