@@ -760,8 +760,29 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
             st[2] = field
             st[5] = top
     if played:
-        play_from(st, order, rng, tb, policy, decide, dealer)
-        settle_round(st, tb, res)
+        resume_round(st, order, rng, tb, policy, decide, dealer, res)
+    else:
+        record(st, res)
+        if p[P_CHECKED]:
+            check_round(order, st, res, zs)
+
+
+@hot
+def resume_round(st, order, rng, tb, policy, decide, dealer, res):
+    """Play the round from state ``st`` to its end and settle it into ``res`` (whose deal-time
+    slots the caller has filled): the entry point for a round resumed from any state (a
+    lookahead policy's determinisation, the tests' hand-built positions).  A call, not inlined:
+    once a round, and it keeps the chunk kernel small to compile."""
+    play_from(st, order, rng, tb, policy, decide, dealer)
+    settle_round(st, tb, res)
+    record(st, res)
+    if tb.params[P_CHECKED]:
+        check_round(order, st, res, tb.params[P_ZERO_SUM] != 0)
+
+
+@hot(inline="always")
+def record(st, res):
+    """The end state's facts into ``res``; checked mode asserts the round invariants."""
     res[R_CALLS] = np.int64(st[KS_CALLS])
     res[R_CALLS + 1] = np.int64(st[KS_CALLS + 1])
     res[R_DECISIONS] = np.int64(st[KS_DECISIONS])
@@ -771,8 +792,6 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
     res[R_FIELD] = np.int64(st[2])
     res[R_TOP] = np.int64(st[5])
     res[R_HANDS] = np.int64(st[0] | st[1])
-    if p[P_CHECKED]:
-        check_round(order, st, res, zs)
 
 
 @hot
