@@ -42,7 +42,8 @@ DEFAULTS = dict(yaku="seed", meld_growth="none", viewing="off", viewing_points=5
                 koikoi_bonus="none", scoring="winner_only", decision_on="new", koikoi_min=0,
                 last_turn="choose", opponent_stops="forfeit", exhausted="nobody",
                 dealer_privilege=1, draw_dealer="keep", hand_size=8, lucky_hands="none",
-                both_lucky="draw", field_four="misdeal", field_pairs="ok")
+                both_lucky="draw", field_four="misdeal", field_pairs="ok",
+                first_dealer="later_month", target=50, game_rounds=0, stake=0)
 
 
 def full_rules(rules=None):
@@ -376,3 +377,79 @@ def play_round(order, dealer, round_month, policy, decide, expose, rules, weight
             pay(o, kept)
             out["kept"] = kept
     return finish()
+
+
+# ------------------------------------------------------------------ games, in sessions
+def first_dealer(rng, order, earlier):
+    """Both players cut (player 0 first): the later month deals, a tie cuts again (seed); or
+    the earlier month, the higher card of one month (rule page)."""
+    from hanasim.engine.rng import partial_shuffle
+
+    while True:
+        partial_shuffle(rng, order, 2)
+        a, b = int(order[0]), int(order[1])
+        if earlier:
+            return 0 if (month(a), a) < (month(b), b) else 1
+        if month(a) != month(b):
+            return 0 if month(a) > month(b) else 1
+
+
+def play_session(seed, session, n_rounds, rules, policy, decide, expose, weights,
+                 fixed_dealer=False, series=128):
+    """The rounds and games of one session (series of whole games), drawing from the same
+    stream as the kernel; returns (counted round records, game records)."""
+    import numpy as np
+
+    from hanasim.engine.rng import shuffle_range, stream_state
+
+    r = full_rules(rules)
+    key = np.uint64(stream_state(np.uint64(seed), np.uint64(session)))
+    rng = np.zeros(1, dtype=np.uint64)
+
+    def stream(index):  # round i: deal 3i, play 3i + 1, cut 3i + 2; the deck back in order
+        rng[0] = stream_state(key, np.uint64(index))
+        return np.arange(48, dtype=np.int8)
+
+    n_dealt = 2 * r["hand_size"] + 8  # two hands and 8 field cards
+    stop = min(48, n_dealt + 2 * r["hand_size"]
+               + (48 if r["field_four"] == "dealer_captures" else 0))
+    rounds, games = [], []
+    i = 0
+    while len(rounds) < n_rounds:
+        dealer = 0
+        if not fixed_dealer:
+            order = stream(3 * i + 2)
+            dealer = first_dealer(rng, order, r["first_dealer"] == "earlier_month")
+        first = dealer
+        totals = [r["stake"], r["stake"]]
+        k = 0
+        while True:
+            order = stream(3 * i)
+            mis = 0
+            while True:
+                shuffle_range(rng, order, 0, n_dealt)
+                if not is_misdeal(order, r):
+                    break
+                mis += 1
+            shuffle_range(rng, order, n_dealt, stop)
+            stream(3 * i + 1)
+            i += 1
+            f = play_round(list(order), dealer, k % 12 + 1, policy, decide, expose, r, weights,
+                           rng)
+            if len(rounds) < n_rounds:
+                rounds.append(dict(f, dealer=dealer, misdeals=mis))
+            for s in range(2):
+                totals[dealer ^ s] += f["score"][s]
+            if f["winner"] >= 0:
+                dealer ^= 0 if fixed_dealer else f["winner"]
+            elif r["draw_dealer"] == "pass" and not fixed_dealer:
+                dealer ^= 1
+            k += 1
+            gains = [t - r["stake"] for t in totals]
+            done = ((r["game_rounds"] and k >= r["game_rounds"])
+                    or (r["target"] and max(gains) >= r["target"])
+                    or (r["stake"] and min(totals) <= 0))
+            if done or k >= 1000:
+                games.append(dict(rounds=k, first=first, totals=list(totals), capped=not done))
+                break
+    return rounds, games

@@ -449,3 +449,385 @@ def test_cards_of_the_month():
     assert value({"cards_of_month": "on"}, [4, 5, 6, 7], rmonth=2) == (4, {"cards_of_the_month"})
     assert value({"cards_of_month": "on"}, [4, 5, 6, 7], rmonth=3)[0] == 0
     assert value({}, [4, 5, 6, 7], rmonth=2)[0] == 0
+
+
+# ================================================================ games: the kernel's sessions
+def naive_counters(rules_given, pols, expose, seed, n_sessions, series=K.SERIES_ROUNDS):
+    rules, tb, names = tables(**rules_given)
+    card, decide = packed(pols)
+    c = dict(scal=np.zeros(K.C_N, np.int64), hist=np.zeros(K.H_N, np.int64),
+             ycount=np.zeros(len(names) + 1, np.int64))
+    s = c["scal"]
+    for sess in range(n_sessions):
+        rounds, games = NK.play_session(seed, sess, series, rules, card,
+                                        [tuple(x) for x in decide], expose, tb.weights)
+        for f in rounds:
+            d, o = f["score"]
+            s[K.C_ROUNDS] += 1
+            s[K.C_DEALS] += f["misdeals"] + 1
+            s[K.C_MISDEALS] += f["misdeals"]
+            s[K.C_DEALER_SCORE] += d
+            s[K.C_DEALER_SCORE_SQ] += d * d
+            s[K.C_OPP_SCORE] += o
+            s[K.C_DEALER_WINS] += f["winner"] == 0
+            s[K.C_OPP_WINS] += f["winner"] == 1
+            s[K.C_DRAWS] += f["winner"] < 0
+            s[K.C_EXHAUSTED] += f["end"] == K.END_EXHAUSTED
+            s[K.C_TURNS] += f["turns"]
+            s[K.C_CALLS] += sum(f["calls"])
+            s[K.C_PAID] += f["paid"]
+            s[K.C_DECISIONS] += f["decisions"]
+            s[K.C_COLLECTS] += f["collected"]
+            p0 = d if f["dealer"] == 0 else o
+            s[K.C_P0_SCORE] += p0
+            s[K.C_P0_DEALS] += f["dealer"] == 0
+            s[K.C_P0_WINS] += f["winner"] >= 0 and f["winner"] ^ f["dealer"] == 0
+            c["hist"][K.H_FIELD + f["field_brights"]] += 1
+            c["hist"][K.H_TURNS + f["turns"]] += 1
+            for y in f["hits"]:
+                c["ycount"][names.index(y)] += 1
+        for g in games:
+            margin = g["totals"][g["first"]] - g["totals"][1 - g["first"]]
+            s[K.C_GAMES] += 1
+            s[K.C_GAME_ROUNDS] += g["rounds"]
+            s[K.C_FIRST_WINS] += margin > 0
+            s[K.C_GAME_TIES] += margin == 0
+            s[K.C_FIRST_MARGIN] += margin
+            s[K.C_CAPPED] += g["capped"]
+            s[K.C_P0_FIRST] += g["first"] == 0
+    return c
+
+
+SESSION_RULES = [{}, K.PRESETS["koikoi-japan"],
+                 dict(K.PRESETS["modern"], draw_dealer="pass", game_rounds=3,
+                      exhausted="last_yaku"),
+                 dict(target=30, scoring="zero_sum", lucky_hands="win6", field_four="dealer_wins")]
+
+
+@pytest.mark.parametrize("idx", range(len(SESSION_RULES)))
+def test_sessions_against_reference(idx):
+    """Whole sessions (deals and misdeals, the cut for the first dealer, the scorer dealing
+    next, game ends by target, rounds and stake, round months) counted by the kernel and by
+    the reference from the same streams."""
+    given = SESSION_RULES[idx]
+    rules, tb, names = tables(**given)
+    pols = POLICY_SETS[idx % len(POLICY_SETS)]
+    g = hanasim.games.get_game("koikoi")
+    got = g.counters(rules, rounds=2 * K.SERIES_ROUNDS, seed=99 + idx,
+                     policy=g.policy_ids(pols), expose=np.array([2, 1]), checked=True)
+    want = naive_counters(given, pols, (2, 1), 99 + idx, 2)
+    slots = ["C_ROUNDS", "C_DEALS", "C_MISDEALS", "C_DEALER_SCORE", "C_DEALER_SCORE_SQ",
+             "C_OPP_SCORE", "C_DEALER_WINS", "C_OPP_WINS", "C_DRAWS", "C_EXHAUSTED", "C_TURNS",
+             "C_CALLS", "C_PAID", "C_DECISIONS", "C_COLLECTS", "C_P0_SCORE", "C_P0_DEALS",
+             "C_P0_WINS", "C_GAMES", "C_GAME_ROUNDS", "C_FIRST_WINS", "C_GAME_TIES",
+             "C_FIRST_MARGIN", "C_CAPPED", "C_P0_FIRST"]
+    for name in slots:
+        i = getattr(K, name)
+        assert got["scal"][i] == want["scal"][i], name
+    assert np.array_equal(got["hist"], want["hist"])
+    assert np.array_equal(got["ycount"][:-1, 0], want["ycount"][:-1])
+    assert got["scal"][K.C_GAMES] >= 2 and got["scal"][K.C_ROUNDS] == 2 * K.SERIES_ROUNDS
+
+
+# ================================================================ the deal
+def test_lucky_hands_and_field_fours_by_hand():
+    rules, tb, names = tables(lucky_hands="stack12")
+    order = list(range(48))  # dealer: 4-7 and 12-15 (plum, wisteria): four of a kind twice
+    res, _ = kernel_round(tb, order, 0, 1, [0, 0], [[0, 0]] * 2, [1, 1], 1)
+    f = res_facts(res, names)
+    # opponent 0-3, 8-11 (two fours as well): both declare: a draw
+    assert f["lucky"] == [3, 3] and f["end"] == K.END_LUCKY_DRAW and f["score"] == [0, 0]
+    _, tb2, _ = tables(lucky_hands="stack12", both_lucky="dealer")
+    res, _ = kernel_round(tb2, order, 0, 1, [0, 0], [[0, 0]] * 2, [1, 1], 1)
+    assert res_facts(res, names)["score"] == [12, 0]   # both kinds in one hand: 6 + 6
+    _, tb3, _ = tables(lucky_hands="win6", both_lucky="dealer")
+    res, _ = kernel_round(tb3, order, 0, 1, [0, 0], [[0, 0]] * 2, [1, 0], 1)
+    assert res_facts(res, names)["score"] == [6, 0]    # only the dealer declares
+    res, _ = kernel_round(tb3, order, 0, 1, [0, 0], [[0, 0]] * 2, [0, 1], 1)
+    f = res_facts(res, names)
+    assert (f["score"], f["winner"]) == ([0, 6], 1)    # only the opponent declares
+    # four of a month on the field (positions 8-11: cherry)
+    order = list(range(48))
+    order[0:4], order[8:12] = [8, 9, 10, 11], [0, 1, 2, 3]
+    groups = np.zeros(3, np.uint64)
+    deal(np.array(order, np.int8), tb.pattern, groups)
+    assert K.lucky_bits(groups[2]) & 1
+    _, tbw, _ = tables(field_four="dealer_wins")
+    res, _ = kernel_round(tbw, order, 1, 1, [0, 0], [[0, 0]] * 2, [1, 1], 1)
+    assert res_facts(res, names)["score"] == [6, 0]
+    _, tbc, names_c = tables(field_four="dealer_captures", lucky_hands="win6")
+    res, _ = kernel_round(tbc, order, 1, 1, [1, 1], [[1, 0]] * 2, [0, 0], 1)
+    f = res_facts(res, names_c)
+    assert {0, 1, 2, 3} <= f["captured"][0]           # the dealer took the four
+    assert f["turns"] >= 1
+
+
+@pytest.mark.parametrize("given, hand4, hpairs, f4, fpairs", [
+    ({}, True, False, True, False),                       # seed: four of a month misdeals
+    ({"lucky_hands": "win6"}, False, False, True, False),  # a lucky hand, not a misdeal
+    ({"lucky_hands": "misdeal", "field_pairs": "misdeal"}, True, True, True, True),
+    ({"field_four": "dealer_captures"}, True, False, False, False),
+])
+def test_misdeal_rules(given, hand4, hpairs, f4, fpairs):
+    _, tb, _ = tables(**given)
+    four, pairs = np.uint64(0xF), np.uint64(0x33 | 0x3300)  # pine x4; pine, plum, wisteria...
+    pairs = np.uint64(sum(3 << 4 * m for m in range(4)))
+    plain = np.uint64(sum(1 << 4 * m for m in range(8)))
+    for g, want in ((0, hand4), (1, hand4)):
+        groups = np.array([plain, plain, plain], np.uint64)
+        groups[g] = four | np.uint64(1 << 20)
+        assert K.is_misdeal(groups, tb.params) == want
+    groups = np.array([pairs, plain, plain], np.uint64)
+    assert K.is_misdeal(groups, tb.params) == hpairs
+    groups = np.array([plain, plain, four], np.uint64)
+    assert K.is_misdeal(groups, tb.params) == f4
+    groups = np.array([plain, plain, pairs], np.uint64)
+    assert K.is_misdeal(groups, tb.params) == fpairs
+
+
+# ================================================================ exact deal-time values
+def test_exact_closed_forms():
+    df = hanasim.exact("koikoi", rules={"lucky_hands": "win6"}).set_index(["quantity", "condition"])
+    # no 20-point card among the 8 field cards: C(43, 8) / C(48, 8)
+    assert Fraction(df.loc[("field_brights.0", "all_deals"), "fraction"]) == Fraction(
+        comb(43, 8), comb(48, 8))
+    # four of a kind in an 8-card hand, by inclusion-exclusion over the months
+    p = sum((-1) ** (k + 1) * comb(12, k) * comb(48 - 4 * k, 8 - 4 * k) for k in (1, 2))
+    assert Fraction(df.loc[("teyaku.four_of_a_kind", "all_deals"), "fraction"]) == Fraction(
+        p, comb(48, 8))
+    # four pairs: every month even: 4 pairs, 4+2+2, 4+4
+    n = (comb(12, 4) * 6 ** 4 + 12 * comb(11, 2) * 6 ** 2 + comb(12, 2))
+    assert Fraction(df.loc[("teyaku.four_pairs", "all_deals"), "fraction"]) == Fraction(
+        n, comb(48, 8))
+
+
+def test_exact_against_the_general_module():
+    """Four of a kind and the field-four misdeal rate by the general exact module."""
+    from hanasim.stats.exact import DealSpec, TeyakuSpec, deal_probabilities
+
+    spec = DealSpec(month=D.month, kind=D.kind, group_sizes=(8, 8, 8, 24), hand_groups=(0, 1),
+                    misdeal_groups=(2,), teyaku=(TeyakuSpec("four_of_a_kind", "month_count",
+                                                            count=4),))
+    general = {(q, c): p for q, c, p in deal_probabilities(spec)}
+    mine = hanasim.exact("koikoi", rules={"lucky_hands": "win6"}).set_index(
+        ["quantity", "condition"])
+    for key in [("misdeal_rate", "all_deals"), ("teyaku.four_of_a_kind", "all_deals"),
+                ("teyaku.four_of_a_kind", "no_misdeal")]:
+        assert Fraction(mine.loc[key, "fraction"]) == general[key], key
+
+
+def test_exact_against_brute_force_on_a_small_deck():
+    """Three months of four cards (one tracked card in months 1 and 3), hands of 2, field 2:
+    every assignment enumerated."""
+    from itertools import combinations
+
+    from hanasim.stats.exact import koikoi_deal_probabilities
+
+    tracked = (1, 0, 1)
+    cards = list(range(12))
+    tracked_cards = {0, 8}
+    flags = dict(hand_four_misdeal=False, hand_pairs_misdeal=True, field_four_misdeal=False,
+                 field_pairs_misdeal=True)
+    total = played = 0
+    tey = {"all_deals": [0, 0, 0], "no_misdeal": [0, 0, 0]}
+    fb = {"all_deals": [0, 0, 0], "no_misdeal": [0, 0, 0]}
+
+    def info(g):
+        cnt = [sum(1 for c in g if c // 4 == m) for m in range(3)]
+        return 4 in cnt, all(x % 2 == 0 for x in cnt)
+
+    for a in combinations(cards, 2):
+        r1 = [c for c in cards if c not in a]
+        for b in combinations(r1, 2):
+            r2 = [c for c in r1 if c not in b]
+            for f in combinations(r2, 2):
+                (a4, ap), (b4, bp), (f4, fp) = info(a), info(b), info(f)
+                mis = ap or bp or fp  # pairs misdeal (hands of 2: one pair is 'four pairs')
+                total += 1
+                played += not mis
+                br = len(set(f) & tracked_cards)
+                for cond in ("all_deals",) + (() if mis else ("no_misdeal",)):
+                    for four, pr in ((a4, ap), (b4, bp)):
+                        tey[cond][0] += four
+                        tey[cond][1] += pr
+                        tey[cond][2] += four or pr
+                    fb[cond][br] += 1
+    rows = {(q, c): p for q, c, p in koikoi_deal_probabilities(2, 2, tracked=tracked, **flags)}
+    assert rows[("misdeal_rate", "all_deals")] == 1 - Fraction(played, total)
+    for j, name in enumerate(("four_of_a_kind", "four_pairs", "any")):
+        assert rows[(f"teyaku.{name}", "all_deals")] == Fraction(tey["all_deals"][j], 2 * total)
+        assert rows[(f"teyaku.{name}", "no_misdeal")] == Fraction(tey["no_misdeal"][j], 2 * played)
+    for k in range(3):
+        assert rows[(f"field_brights.{k}", "all_deals")] == Fraction(fb["all_deals"][k], total)
+        assert rows[(f"field_brights.{k}", "no_misdeal")] == Fraction(fb["no_misdeal"][k], played)
+
+
+@pytest.mark.parametrize("preset", ["seed004", "modern"])
+def test_deal_time_rates_agree_with_exact(preset, stat_rounds):
+    sim = hanasim.simulate("koikoi", rounds=4 * stat_rounds, seed=31, preset=preset,
+                           deals_only=True).set_index("quantity")
+    ex = hanasim.exact("koikoi", preset=preset)
+    want = ex[(ex.condition == "no_misdeal") | (ex.quantity == "misdeal_rate")]
+    assert len(want) == 10
+    for _, row in want.iterrows():
+        s = sim.loc[row.quantity]
+        assert s.ci_low <= row.value <= s.ci_high, (row.quantity, row.value, s.ci_low, s.ci_high)
+    # played rounds deal the same way as the deals-only path
+    played = hanasim.simulate("koikoi", rounds=stat_rounds // 3, seed=32, preset=preset)
+    played = played.set_index("quantity")
+    for q in ("field_brights.1", "teyaku.four_pairs", "misdeal_rate"):
+        s = played.loc[q]
+        v = float(want.set_index("quantity").loc[q, "value"])
+        assert s.ci_low <= v <= s.ci_high, (q, v, s.ci_low, s.ci_high)
+
+
+# ================================================================ whole runs
+@pytest.mark.parametrize("preset, policy", [("seed004", "random"), ("modern", "greedy/continue3,random"),
+                                            ("nintendo", "random/threshold5,greedy"),
+                                            ("koikoi-japan", "greedy,random/continue")])
+def test_invariants_over_random_play(preset, policy):
+    # checked: every card in exactly one place after every round; zero-sum where it is
+    df = hanasim.simulate("koikoi", rounds=20_000, seed=3, preset=preset, policy=policy,
+                          expose="random", checked=True).set_index("quantity")
+    wins = df.loc[["dealer.win_rate", "opponent.win_rate", "round.draw_rate"], "estimate"].sum()
+    assert wins == pytest.approx(1)
+    ends = df.loc[[q for q in df.index if q.startswith("end_turn.")], "estimate"].sum()
+    assert ends == pytest.approx(1)
+    if preset == "koikoi-japan":
+        total = df.loc["dealer.mean_score", "estimate"] + df.loc["opponent.mean_score", "estimate"]
+        assert total == pytest.approx(0, abs=1e-12)
+        assert df.loc["game.rounds.mean", "estimate"] <= 8
+    if preset == "modern":
+        assert df.loc["game.rounds.mean", "estimate"] == 12
+        assert df.loc["dealer.mean_score", "ci_low"] >= 0
+
+
+def test_checked_mode_can_fail():
+    _, tb, _ = tables()
+    order = np.arange(48, dtype=np.int8)
+    groups = np.zeros(3, np.uint64)
+    deal(order, tb.pattern, groups)
+    groups[2] &= ~np.uint64(1 << int(order[8]))  # lose a field card
+    res = np.zeros(K.R_N, np.int64)
+    with pytest.raises(AssertionError):
+        K.play_dealt(np.zeros(1, np.uint64), order, groups, np.zeros(K.KS_N, np.uint64), tb,
+                     np.array([0, 0]), np.array([[0, 0], [0, 0]]), np.array([1, 1]), 0,
+                     month_mask(1), res)
+
+
+def test_same_seed_same_counters_any_threads_and_chunking():
+    g = hanasim.games.get_game("koikoi")
+    rules = make_rules(K.KoikoiRules, K.PRESETS["modern"])
+
+    def run(**kw):
+        return g.counters(rules, rounds=20_001, seed=8, policy=g.policy_ids(("greedy", "random")),
+                          expose=np.array([2, 1]), **kw)
+    ref = run()
+    n = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = run(chunk=7)
+    finally:
+        numba.set_num_threads(n)
+    other = run(chunk=100)
+    for k in ("scal", "tcount", "ycount", "hist"):
+        assert np.array_equal(ref[k], one[k]) and np.array_equal(ref[k], other[k])
+    assert ref["scal"][K.C_ROUNDS] == 20_001
+
+
+def test_symmetric_players_and_first_dealer():
+    df = hanasim.simulate("koikoi", rounds=100_000, seed=4).set_index("quantity")
+    for q, v in (("player1.deal_share", 0.5), ("player1.first_dealer_share", 0.5),
+                 ("game.first_dealer.win_rate", None)):
+        s = df.loc[q]
+        if v is not None:
+            assert s.ci_low <= v <= s.ci_high, q
+    assert df.loc["game.capped_rate", "estimate"] == 0
+
+
+def test_continuing_is_measured_on_the_same_deals():
+    """compare: always collecting against always continuing, paired on the same deals."""
+    df = hanasim.compare("koikoi", rounds=20_000, seed=5,
+                         policies=["greedy/stop", "greedy/continue"])
+    diff = df[(df.kind == "difference")].set_index("quantity")
+    assert diff.loc["koikoi.calls_per_round", "estimate"] > 0
+    assert diff.loc["round.exhausted_rate", "estimate"] > 0
+    assert diff.loc["misdeal_rate", "estimate"] == 0  # same deals
+
+
+# ================================================================ rules, presets, policies
+@pytest.mark.parametrize("given", [
+    dict(meld_growth="counts", yaku="modern"), dict(viewing_points=1),
+    dict(dealer_privilege=6), dict(both_lucky="dealer"), dict(stake=30),
+    dict(target=0), dict(lucky_hands="misdeal", hand_size=10),
+])
+def test_contradictions_are_refused(given):
+    with pytest.raises(RuleError, match="contradict"):
+        make_rules(K.KoikoiRules, given)
+
+
+def test_presets_are_valid_and_documented():
+    for name, opts in K.PRESETS.items():
+        rules = make_rules(K.KoikoiRules, opts)
+        assert name in K.PRESET_DOCS
+        for k, v in opts.items():
+            assert str(getattr(rules, k)) == str(v)
+    table = hanasim.rules_table("koikoi", preset="koikoi-japan").set_index("option")
+    assert table.loc["stake", "preset"] == 30 and table.loc["stake", "default"] == 0
+    with pytest.raises(ValueError, match="unknown preset"):
+        hanasim.simulate("koikoi", rounds=10, preset="tokyo")
+    with pytest.raises(ValueError, match="unknown preset"):
+        hanasim.simulate("toppa", rounds=10, preset="modern")
+    # a preset and a rule on top of it
+    df = hanasim.simulate("koikoi", rounds=2000, seed=1, preset="modern",
+                          rules={"game_rounds": 6})
+    assert "game_rounds=6" in df.attrs["rules"] and "yaku=modern" in df.attrs["rules"]
+    assert df.attrs["preset"] == "modern"
+
+
+def test_policy_names():
+    assert split_policy(parse_policy("random")) == (RANDOM, DEC_RANDOM, 0)
+    assert split_policy(parse_policy("greedy")) == (GREEDY, DEC_STOP, 0)
+    assert split_policy(parse_policy("greedy/continue")) == (GREEDY, DEC_CONTINUE, 1)
+    assert split_policy(parse_policy("random/continue4")) == (RANDOM, DEC_CONTINUE, 4)
+    assert split_policy(parse_policy("greedy/threshold")) == (GREEDY, DEC_THRESHOLD, 5)
+    assert split_policy(parse_policy(" greedy/threshold12 ")) == (GREEDY, DEC_THRESHOLD, 12)
+    for bad in ("smart", "greedy/", "greedy/stop3", "greedy/continue11", "greedy/threshold0",
+                "random/maybe"):
+        with pytest.raises(ValueError):
+            parse_policy(bad)
+    with pytest.raises(ValueError, match="unknown policy"):
+        hanasim.simulate("toppa", rounds=10, policy="greedy/stop")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "koikoi", "--rounds", "100", "--rule", "stake=30"], "contradict"),
+    (["simulate", "koikoi", "--rounds", "100", "--preset", "nope"], "unknown preset"),
+    (["simulate", "koikoi", "--rounds", "100", "--policy", "greedy/later"], "unknown decision"),
+    (["simulate", "koikoi", "--rounds", "100", "--session-rounds", "5"], "session_rounds"),
+    (["rules", "koikoi", "--preset", "nope"], "unknown preset"),
+    (["exact", "koikoi", "--rule", "hand_size=9"], "hand_size"),
+])
+def test_cli_bad_input_is_one_line(argv, needle, capsys):
+    assert cli_main(argv + (["--no-save"] if argv[0] == "simulate" else [])) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_cli_rules_simulate_exact_compare(capfd):
+    assert cli_main(["rules", "koikoi"]) == 0
+    out = capfd.readouterr().out
+    assert "koikoi-japan" in out and "sake_cup" in out
+    assert cli_main(["rules", "koikoi", "--preset", "modern"]) == 0
+    out = capfd.readouterr().out
+    assert "yaku = modern *" in out
+    assert cli_main(["exact", "koikoi", "--preset", "modern"]) == 0
+    assert "teyaku.four_pairs" in capfd.readouterr().out
+    assert cli_main(["simulate", "koikoi", "--rounds", "3000", "--seed", "2", "--preset",
+                     "nintendo", "--policy", "greedy/continue3,random", "--no-save",
+                     "--format", "csv"]) == 0
+    out = capfd.readouterr().out
+    assert "koikoi.call_rate" in out and "yaku.five_brights" in out
+    assert cli_main(["compare", "koikoi", "--rounds", "2000", "--seed", "2", "--rule",
+                     "koikoi_bonus=none,opponent_x2", "--preset", "modern", "--no-save"]) == 0
+    assert "koikoi_bonus=opponent_x2" in capfd.readouterr().out

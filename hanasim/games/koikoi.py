@@ -36,8 +36,9 @@ points wins it.  Round ``r`` of a game (from 0) is month ``r mod 12 + 1`` (cards
 
 Simulation unit
 ---------------
-A session ("series") is :data:`SERIES_ROUNDS` rounds of whole games played back to back on one
-random stream.  Round quantities count exactly the session's first ``SERIES_ROUNDS`` rounds, so
+A session ("series") is :data:`SERIES_ROUNDS` rounds of whole games played back to back; round
+i of session s cuts, deals and plays on random streams keyed by (seed, s, i), so variants run
+on one seed see the same deals round by round (see :func:`round_stream`).  Round quantities count exactly the session's first ``SERIES_ROUNDS`` rounds, so
 ``rounds`` is exact; the game in progress when the session's rounds are used up is played to
 its end for the game quantities only, so every game a session starts is counted whole (cutting
 games off would leave out long games more often than short ones).
@@ -931,47 +932,68 @@ def tally_round(scal, ycount, hist, res, dealer):
     scal[C_P0_WINS] += w >= 0 and (w ^ dealer) == 0
 
 
+@hot(inline="always")
+def round_stream(rng, key, index, order):
+    """Point ``rng`` at stream ``index`` of the session ``key`` and put the deck back in order.
+
+    Every round of a session draws its cut, its deal and its play from streams of its own,
+    keyed by (seed, session, round index), from the unshuffled deck: so round i of a session
+    is dealt the same cards whatever happened before it, and two variants compared on the
+    same seed (stop against continue, one house rule against another) play the same deals
+    round by round even where their games end at different rounds (common random numbers)."""
+    rng[0] = stream_state(key, np.uint64(index))
+    for j in range(order.shape[0]):
+        order[j] = j
+
+
 @hot
-def play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy, decide,
-                  expose, scal, tcount, ycount, hist):
-    """Sessions ``s0 .. s1-1``, each on its own random stream from the unshuffled deck."""
+def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb, policy,
+                  decide, expose, scal, tcount, ycount, hist):
+    """Sessions ``s0 .. s1-1``; session s's streams are keyed by ``stream_state(seed, s)``."""
     series = tb.params[P_SERIES]
     for s in range(s0, s1):
-        rng[0] = stream_state(seed, s)
-        for i in range(order.shape[0]):
-            order[i] = i
+        key = stream_state(seed, s)
         n_rounds = min(series, total_rounds - s * series)
         if tb.params[P_DEALS_ONLY]:
-            for _ in range(n_rounds):
-                mis = deal_round(rng, order, groups, tb.pattern, tb.params)
+            for i in range(n_rounds):
+                round_stream(drng, key, 3 * i, order)
+                mis = deal_round(drng, order, groups, tb.pattern, tb.params)
                 res[R_LUCKY] = lucky_bits(groups[0])
                 res[R_LUCKY + 1] = lucky_bits(groups[1])
                 res[R_FIELD_BRIGHTS] = count(groups[FIELD] & tb.cards[K_BRIGHTS])
                 tally_deal(scal, tcount, hist, res, mis)
         else:
-            play_series(rng, order, groups, st, res, tb, policy, decide, expose, n_rounds, scal,
-                        tcount, ycount, hist)
+            play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose,
+                        n_rounds, scal, tcount, ycount, hist)
 
 
 @hot
-def play_series(rng, order, groups, st, res, tb, policy, decide, expose, n_rounds, scal, tcount,
-                ycount, hist):
+def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose, n_rounds,
+                scal, tcount, ycount, hist):
     """Whole games back to back until ``n_rounds`` rounds are counted (see the module's
-    "Simulation unit"): the last game is finished for the game quantities."""
+    "Simulation unit"): the last game is finished for the game quantities.  Round i of the
+    session cuts (when a game starts), deals and plays on streams 3i+2, 3i and 3i+1."""
     p = tb.params
     fixed = p[P_FIXED_DEALER] != 0
     stake = p[P_STAKE]
     target = p[P_TARGET]
     limit = p[P_GAME_ROUNDS]
     counted = 0
+    i = 0
     while counted < n_rounds:
-        dealer = 0 if fixed else first_dealer(rng, order, p[P_FIRST_EARLIER])
+        dealer = 0
+        if not fixed:
+            round_stream(drng, key, 3 * i + 2, order)
+            dealer = first_dealer(drng, order, p[P_FIRST_EARLIER])
         first = dealer
         t0 = stake
         t1 = stake
         r = 0
         while True:
-            mis = deal_round(rng, order, groups, tb.pattern, tb.params)
+            round_stream(drng, key, 3 * i, order)
+            mis = deal_round(drng, order, groups, tb.pattern, tb.params)
+            rng[0] = stream_state(key, np.uint64(3 * i + 1))
+            i += 1
             month_mask = np.uint64(0xF) << np.uint64(4 * (r % 12))
             play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask,
                        res)
@@ -1018,14 +1040,15 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
+        drng = np.zeros(1, dtype=np.uint64)
         order = np.arange(48).astype(np.int8)
         groups = np.zeros(3, dtype=np.uint64)
         st = np.zeros(KS_N, dtype=np.uint64)
         res = np.zeros(R_N, dtype=np.int64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy, decide,
-                      expose, scal[ch], tcount[ch], ycount[ch], hist[ch])
+        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb, policy,
+                      decide, expose, scal[ch], tcount[ch], ycount[ch], hist[ch])
 
 
 # ---------------------------------------------------------------- public layer
