@@ -121,7 +121,7 @@ class KoikoiRules:
     # ---- deal
     hand_size: int = option(8, (8, 10), "cards dealt to each player: 8 (seed: 4 and 4), 10 (rule page, Setup Variations)")
     lucky_hands: str = option("none", ("none", "win6", "stack12", "misdeal"), "four of a kind (teshi) and four pairs (kuttsuki) in a dealt hand: none (the seed names no lucky hands: four of a month in a hand is a misdeal, four pairs an ordinary hand), win6 (declared, the holder wins 6), stack12 (both in one hand: 12), misdeal (either is a misdeal) (rule page, 'Checking for Lucky Hands')")
-    both_lucky: str = option("draw", ("draw", "dealer"), "both players declare a lucky hand: draw (nobody scores: the rule page), dealer (the dealer's counts)")
+    both_lucky: str = option("draw", ("draw", "dealer"), "both players declare a lucky hand: draw (nobody scores: the rule page), dealer (the dealer's lucky hand wins)")
     field_four: str = option("misdeal", ("misdeal", "dealer_captures", "dealer_wins"), "four of a month dealt to the field: misdeal (seed: silent, as four in a hand; the rule page), dealer_captures (the dealer takes them and four more are dealt to the field), dealer_wins (the dealer wins 6) (rule page, Setup Variations)")
     field_pairs: str = option("ok", ("ok", "misdeal"), "four pairs dealt to the field: ok (seed: silent), misdeal (the rule page)")
     first_dealer: str = option("later_month", ("later_month", "earlier_month"), "each player cuts a card: the later month deals, a tie cuts again (seed); earlier_month (rule page; same month: the higher card)")
@@ -1082,9 +1082,40 @@ class Koikoi:
     rounds_per_session = SERIES_ROUNDS
     version = 1  # bump whenever a rule's behaviour or an option changes
 
+    #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
+    edge_quantity = "dealer.mean_advantage"
+
     @property
     def main_kernel(self):
         return run_chunks
+
+    def findings(self, by) -> list:
+        """Plain sentences for a report, from a simulate table indexed by quantity."""
+        def has(*qs):
+            return all(q in by.index for q in qs)
+
+        def pct(q):
+            return f"{by.loc[q, 'estimate']:.1%}"
+
+        out = []
+        if has("dealer.win_rate", "opponent.win_rate", "round.draw_rate", "round.exhausted_rate"):
+            out.append(f"Who scores a round: the dealer {pct('dealer.win_rate')}, the opponent "
+                       f"{pct('opponent.win_rate')}, nobody {pct('round.draw_rate')} (the hands "
+                       f"ran out in {pct('round.exhausted_rate')} of rounds).")
+        if has("koikoi.call_rate", "koikoi.paid_off_rate", "winner_points.mean"):
+            out.append(f"Koi-koi: players continued at {pct('koikoi.call_rate')} of their chances "
+                       f"to collect; {pct('koikoi.paid_off_rate')} of those calls paid off (the "
+                       f"caller collected the round later). A scored round is worth "
+                       f"{by.loc['winner_points.mean', 'estimate']:.2f} points on average.")
+        if has("field_brights.0"):
+            out.append(f"Field multiplier: at least one 20-point card is dealt to the field in "
+                       f"{1 - by.loc['field_brights.0', 'estimate']:.1%} of rounds.")
+        if has("game.rounds.mean", "game.first_dealer.win_rate"):
+            r = by.loc["game.first_dealer.win_rate"]
+            out.append(f"Games last {by.loc['game.rounds.mean', 'estimate']:.1f} rounds on "
+                       f"average; the first dealer wins {r.estimate:.1%} of games (99.9% CI "
+                       f"{r.ci_low:.1%} to {r.ci_high:.1%}).")
+        return out
 
     def policy_ids(self, names) -> np.ndarray:
         """One packed id per player: card play and stop-or-continue (``policies.parse_policy``)."""
