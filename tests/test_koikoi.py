@@ -495,6 +495,7 @@ def naive_counters(rules_given, pols, expose, seed, n_sessions, series=K.SERIES_
             s[K.C_FIRST_MARGIN] += margin
             s[K.C_CAPPED] += g["capped"]
             s[K.C_P0_FIRST] += g["first"] == 0
+            s[K.C_P0_GAME_WINS] += g["totals"][0] > g["totals"][1]
     return c
 
 
@@ -520,7 +521,7 @@ def test_sessions_against_reference(idx):
              "C_OPP_SCORE", "C_DEALER_WINS", "C_OPP_WINS", "C_DRAWS", "C_EXHAUSTED", "C_TURNS",
              "C_CALLS", "C_PAID", "C_DECISIONS", "C_COLLECTS", "C_P0_SCORE", "C_P0_DEALS",
              "C_P0_WINS", "C_GAMES", "C_GAME_ROUNDS", "C_FIRST_WINS", "C_GAME_TIES",
-             "C_FIRST_MARGIN", "C_CAPPED", "C_P0_FIRST"]
+             "C_FIRST_MARGIN", "C_CAPPED", "C_P0_FIRST", "C_P0_GAME_WINS"]
     for name in slots:
         i = getattr(K, name)
         assert got["scal"][i] == want["scal"][i], name

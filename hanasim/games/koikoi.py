@@ -873,8 +873,8 @@ def first_dealer(rng, order, earlier):
  C_FIELD_END, C_WON, C_WON_PTS, C_WON_PTS_SQ, C_COLLECTS, C_TURNS, C_TURNS_SQ, C_CALLS,
  C_CALLS_SQ, C_PAID, C_DECISIONS, C_P0_SCORE, C_P0_SCORE_SQ, C_P0_DEALS, C_P0_WINS, C_GAMES,
  C_GAME_ROUNDS, C_GAME_ROUNDS_SQ, C_FIRST_WINS, C_GAME_TIES, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ,
- C_CAPPED, C_P0_FIRST, C_KEPT) = range(39)
-C_N = 39
+ C_CAPPED, C_P0_FIRST, C_KEPT, C_P0_GAME_WINS) = range(40)
+C_N = 40
 H_FIELD = 0         # hist[0..5]: rounds with k 20-point cards dealt to the field
 H_TURNS = 6         # hist[6 + t]: rounds that ended after t turns (0: before play)
 H_N = H_TURNS + 21
@@ -1029,6 +1029,7 @@ def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expo
         scal[C_FIRST_MARGIN] += margin
         scal[C_FIRST_MARGIN_SQ] += margin * margin
         scal[C_P0_FIRST] += first == 0
+        scal[C_P0_GAME_WINS] += t0 > t1
 
 
 @njit(cache=True, parallel=True)
@@ -1200,6 +1201,8 @@ class Koikoi:
             T.prop("koikoi.paid_off_rate", s[C_PAID], s[C_CALLS]),
             T.prop("koikoi.opponent_kept_rate", s[C_KEPT], r),
             T.mean("player1.mean_score", s[C_P0_SCORE], s[C_P0_SCORE_SQ], r),
+            # player 1's score minus player 2's (their policies may differ)
+            T.mean("player1.mean_advantage", 2 * s[C_P0_SCORE] - d - o, s[C_ADV_SQ], r),
             T.prop("player1.win_rate", s[C_P0_WINS], r),
             T.prop("player1.deal_share", s[C_P0_DEALS], r),
         ]
@@ -1217,6 +1220,7 @@ class Koikoi:
             T.mean("game.rounds.mean", s[C_GAME_ROUNDS], s[C_GAME_ROUNDS_SQ], g),
             T.prop("game.capped_rate", s[C_CAPPED], g),
             T.prop("player1.first_dealer_share", s[C_P0_FIRST], g),
+            T.prop("player1.game.win_rate", s[C_P0_GAME_WINS], g),
         ]
         return rows
 
