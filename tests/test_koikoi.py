@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import hanasim
-import naive
 import naive_koikoi as NK
 from hanasim.cli import main as cli_main
 from hanasim.decks import HANAFUDA as D
@@ -617,8 +616,14 @@ def test_exact_against_the_general_module():
         assert Fraction(mine.loc[key, "fraction"]) == general[key], key
 
 
-def test_exact_against_brute_force_on_a_small_deck():
-    """Three months of four cards (one tracked card in months 1 and 3), hands of 2, field 2:
+@pytest.mark.parametrize("flags", [
+    dict(hand_four_misdeal=False, hand_pairs_misdeal=True, field_four_misdeal=False,
+         field_pairs_misdeal=True),
+    dict(hand_four_misdeal=True, hand_pairs_misdeal=False, field_four_misdeal=True,
+         field_pairs_misdeal=False),
+])
+def test_exact_against_brute_force_on_a_small_deck(flags):
+    """Three months of four cards (one tracked card in months 1 and 3), hands of 4, field 2:
     every assignment enumerated."""
     from itertools import combinations
 
@@ -627,8 +632,6 @@ def test_exact_against_brute_force_on_a_small_deck():
     tracked = (1, 0, 1)
     cards = list(range(12))
     tracked_cards = {0, 8}
-    flags = dict(hand_four_misdeal=False, hand_pairs_misdeal=True, field_four_misdeal=False,
-                 field_pairs_misdeal=True)
     total = played = 0
     tey = {"all_deals": [0, 0, 0], "no_misdeal": [0, 0, 0]}
     fb = {"all_deals": [0, 0, 0], "no_misdeal": [0, 0, 0]}
@@ -637,13 +640,16 @@ def test_exact_against_brute_force_on_a_small_deck():
         cnt = [sum(1 for c in g if c // 4 == m) for m in range(3)]
         return 4 in cnt, all(x % 2 == 0 for x in cnt)
 
-    for a in combinations(cards, 2):
+    for a in combinations(cards, 4):
         r1 = [c for c in cards if c not in a]
-        for b in combinations(r1, 2):
+        for b in combinations(r1, 4):
             r2 = [c for c in r1 if c not in b]
             for f in combinations(r2, 2):
                 (a4, ap), (b4, bp), (f4, fp) = info(a), info(b), info(f)
-                mis = ap or bp or fp  # pairs misdeal (hands of 2: one pair is 'four pairs')
+                mis = ((flags["hand_four_misdeal"] and (a4 or b4))
+                       or (flags["hand_pairs_misdeal"] and (ap or bp))
+                       or (flags["field_four_misdeal"] and f4)
+                       or (flags["field_pairs_misdeal"] and fp))
                 total += 1
                 played += not mis
                 br = len(set(f) & tracked_cards)
@@ -653,7 +659,7 @@ def test_exact_against_brute_force_on_a_small_deck():
                         tey[cond][1] += pr
                         tey[cond][2] += four or pr
                     fb[cond][br] += 1
-    rows = {(q, c): p for q, c, p in koikoi_deal_probabilities(2, 2, tracked=tracked, **flags)}
+    rows = {(q, c): p for q, c, p in koikoi_deal_probabilities(4, 2, tracked=tracked, **flags)}
     assert rows[("misdeal_rate", "all_deals")] == 1 - Fraction(played, total)
     for j, name in enumerate(("four_of_a_kind", "four_pairs", "any")):
         assert rows[(f"teyaku.{name}", "all_deals")] == Fraction(tey["all_deals"][j], 2 * total)
