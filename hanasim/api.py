@@ -106,9 +106,31 @@ def _check_path(value, name):
     return os.fspath(value)
 
 
-def _policies(policy, n):
-    names = _per_seat(policy, n, "policy", "policy", tuple(POLICIES))
-    return names, np.array([policy_id(p) for p in names], dtype=np.int64)
+def _policies(policy, n, game=None):
+    """Policy names per player and their kernel ids; a game with decisions of its own
+    (koi-koi's stop-or-continue) parses its names itself (``game.policy_ids``)."""
+    parse = getattr(game, "policy_ids", None)
+    if parse is None:
+        names = _per_seat(policy, n, "policy", "policy", tuple(POLICIES))
+        return names, np.array([policy_id(p) for p in names], dtype=np.int64)
+    from .policies import POLICY_FORMS
+    names = _per_seat(policy, n, "policy", "policy", POLICY_FORMS)
+    return names, parse(names)
+
+
+def _with_preset(g, rules, preset):
+    """``rules`` on top of the game's named option set ``preset`` (None: the defaults)."""
+    if preset is None:
+        return rules
+    presets = getattr(g, "presets", None) or {}
+    if not isinstance(preset, str) or preset.strip() not in presets:
+        raise ValueError(f"unknown preset {_show(preset)} for {g.name}; presets: "
+                         + (", ".join(presets) or "none (this game has none)"))
+    if rules is None:
+        rules = {}
+    if not isinstance(rules, Mapping):
+        return rules  # make_rules names the problem
+    return {**presets[preset.strip()], **rules}
 
 
 def _expose(expose, n):
@@ -132,7 +154,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
              policy="random", expose="always", rules: Mapping | None = None,
              session_rounds: int = 1, fixed_dealer: bool = False, checked: bool = False,
              deals_only: bool = False, progress: bool = False, checkpoint: str | None = None,
-             resume: bool = False, cluster: str | None = None) -> pd.DataFrame:
+             resume: bool = False, cluster: str | None = None,
+             preset: str | None = None) -> pd.DataFrame:
     """Simulate ``rounds`` played rounds of ``game`` and return a tidy table.
 
     Parameters
@@ -144,6 +167,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     policy : a policy name for every player, or one per player ('greedy,random'): random, greedy.
     expose : whether players expose a teyaku they hold: always, never, random (per player too).
     rules : house-rule options, ``{name: value}``; see :func:`rules_table`.
+    preset : a named set of rule options of the game (koi-koi: seed004, modern, nintendo,
+        koikoi-japan); ``rules`` are applied on top of it.
     session_rounds : rounds per session; within a session the winner deals next, each session
         starts with the first-dealer draw.
     fixed_dealer : player 1 deals every round (to measure a policy pairing by seat).
@@ -170,8 +195,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     g = get_game(game)
     rounds = check_rounds(rounds)
     seed = check_seed(seed)
-    rule_obj = _rules.make_rules(g.Rules, rules)
-    pol, pol_ids = _policies(policy, g.n_players)
+    rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
+    pol, pol_ids = _policies(policy, g.n_players, g)
     exp, exp_ids = _expose(expose, g.n_players)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer, checked, deals_only, progress, resume = (
@@ -198,7 +223,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         seed = normalize_seed(seed)
         meta = provenance(g, rule_obj, rounds=rounds, seed=seed, policies=",".join(pol),
                           expose=",".join(exp), session_rounds=session_rounds,
-                          dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only)
+                          dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only,
+                          **({"preset": preset.strip()} if preset else {}))
         run_options = {}
         if ck is not None:
             ck.bind({k: v for k, v in meta.items() if k not in ("numba_version",)},
@@ -223,13 +249,13 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             rules: Mapping[str, Sequence] | None = None, policies: Sequence = ("random",),
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
             blocks: int = 100, progress: bool = False,
-            max_variants: int | None = None) -> pd.DataFrame:
+            max_variants: int | None = None, preset: str | None = None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
     ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``; a single
     value is held fixed); ``policies`` lists policy settings to try (each as in
-    :func:`simulate`, e.g. ``["random", "greedy,random"]``).  The first combination is the
-    baseline.  More than ``max_variants`` variants (default :data:`MAX_VARIANTS`, 64) are
+    :func:`simulate`, e.g. ``["random", "greedy,random"]``).  ``preset``: the game's named
+    option set under every variant.  The first combination is the baseline.  More than ``max_variants`` variants (default :data:`MAX_VARIANTS`, 64) are
     refused.  Returns a tidy table: one ``value`` row per variant and quantity, and one
     ``difference`` row (variant − baseline) with a paired 99.9% interval and ``significant``.
     """
@@ -273,7 +299,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     policies = list(policies)
     if not policies:
         raise ValueError("give at least one policy")
-    pol_settings = [_policies(p, g.n_players) for p in policies]
+    pol_settings = [_policies(p, g.n_players, g) for p in policies]
     seen = {}
     for p, (names, _) in zip(policies, pol_settings):
         if names in seen:
@@ -293,13 +319,16 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          f"{max_variants}; allow them with max_variants={n_variants} "
                          f"(--max-variants {n_variants})")
     # A session is the unit of a block; Baka always plays whole 3-round games.
-    per = getattr(sys.modules[type(g).__module__], "ROUNDS_PER_GAME", session_rounds)
+    per = getattr(g, "rounds_per_session", None) or getattr(
+        sys.modules[type(g).__module__], "ROUNDS_PER_GAME", session_rounds)
     n_sessions = -(-rounds // per)
     if n_sessions < 2:
         raise ValueError(f"compare needs at least 2 sessions for its paired intervals; {rounds:,} "
                          f"rounds of {per} per session are {n_sessions}: give more rounds")
     blocks = max(2, min(int(blocks), n_sessions))
-    rule_objs = [(dict(zip(grid, values)), _rules.make_rules(g.Rules, dict(zip(grid, values))))
+    base = _with_preset(g, {}, preset)
+    rule_objs = [(dict(zip(grid, values)),
+                  _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
                  for values in combos]
     variants = []
     start = time.perf_counter()
@@ -324,6 +353,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          rules="compare " + " ".join(f"{k}={'|'.join(map(str, v))}"
                                                      for k, v in grid.items()),
                          policies=" vs ".join(str(p) for p in policies), expose=",".join(exp),
+                         **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__,
                          wall_time_s=round(time.perf_counter() - start, 3)))
@@ -338,19 +368,25 @@ def provenance(g, rule_obj, **extra) -> dict:
                 hanasim_version=__version__, numba_version=numba.__version__, **extra)
 
 
-def rules_table(game: str = "toppa") -> pd.DataFrame:
-    """The house-rule options of a game: name, default, allowed values, description."""
+def rules_table(game: str = "toppa", preset: str | None = None) -> pd.DataFrame:
+    """The house-rule options of a game: name, default, allowed values, description; with a
+    ``preset``, also the value the preset gives each option (column ``preset``)."""
     g = get_game(game)
     rows = _rules.options(g.Rules)
-    return pd.DataFrame([dict(option=r["name"], default=r["default"],
-                              allowed=", ".join(map(str, r["choices"])), description=r["doc"])
-                         for r in rows])
+    df = pd.DataFrame([dict(option=r["name"], default=r["default"],
+                            allowed=", ".join(map(str, r["choices"])), description=r["doc"])
+                       for r in rows])
+    if preset is not None:
+        values = _rules.make_rules(g.Rules, _with_preset(g, {}, preset))
+        df.insert(2, "preset", [getattr(values, o) for o in df["option"]])
+    return df
 
 
 __all__ = ["simulate", "compare", "exact", "available_games", "rules_table"]
 
 
-def exact(game: str = "toppa", rules: Mapping | None = None) -> pd.DataFrame:
+def exact(game: str = "toppa", rules: Mapping | None = None,
+          preset: str | None = None) -> pd.DataFrame:
     """Exact deal-time probabilities (misdeal, each teyaku) as fractions, by combinatorics.
 
     Columns: game, quantity, condition (``all_deals`` or ``no_misdeal``: the rounds actually
@@ -359,5 +395,7 @@ def exact(game: str = "toppa", rules: Mapping | None = None) -> pd.DataFrame:
     from .stats.exact import exact_table
 
     g = get_game(game)
-    rule_obj = _rules.make_rules(g.Rules, rules)
+    rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
+    if hasattr(g, "exact_table"):  # a game with its own deal-time combinatorics (koi-koi)
+        return g.exact_table(rule_obj)
     return exact_table(g.deal_spec(rule_obj), g.name)

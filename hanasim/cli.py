@@ -22,7 +22,10 @@ def _add_run_options(p, rounds_default):
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh, printed)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random or greedy, or one per player: greedy,random (default random)")
+                   help="random or greedy, or one per player: greedy,random (default random); "
+                   "koi-koi adds the stop-or-continue choice: greedy/stop, random/continue3, "
+                   "greedy/threshold5")
+    _add_preset(p)
     p.add_argument("--expose", default="always", metavar="E",
                    help="expose held teyaku: always, never, random; or one per player (default always)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
@@ -31,6 +34,12 @@ def _add_run_options(p, rounds_default):
                    help="rounds per session: the winner deals the next round (default 1)")
     p.add_argument("--fixed-dealer", action="store_true",
                    help="player 1 deals every round (measure a policy pairing by seat)")
+
+
+def _add_preset(p):
+    p.add_argument("--preset", default=None, metavar="NAME",
+                   help="a named set of rule options ('hanasim rules GAME' lists them); --rule "
+                   "options apply on top")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an option and the values to compare (repeatable; one value holds it fixed)")
     p.add_argument("--policy", action="append", default=[], metavar="P",
                    help="a policy setting to compare, e.g. random or greedy,random (repeatable)")
+    _add_preset(p)
     p.add_argument("--rounds", default=1_000_000, metavar="N", help="rounds per variant (default 1,000,000)")
     p.add_argument("--seed", default=None, metavar="S")
     p.add_argument("--expose", default="always", metavar="E")
@@ -78,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list a game's house-rule options and defaults")
     p.add_argument("game")
+    _add_preset(p)
 
     sub.add_parser("games", help="list the available games")
     from . import cli_extra
@@ -86,12 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("exact", help="exact deal-time probabilities (misdeal, teyaku)")
     p.add_argument("game")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    _add_preset(p)
     p.add_argument("--format", choices=("table", "csv"), default="table")
 
     p = sub.add_parser("bench", help="measure rounds per second per core and compile time")
     p.add_argument("--rounds", default=2_000_000, metavar="N",
                    help="rounds per measurement (default 2,000,000)")
-    p.add_argument("--games", default="toppa", help="comma-separated games (default toppa)")
+    p.add_argument("--games", default="all", help="comma-separated games (default all)")
     p.add_argument("--no-compile", action="store_true",
                    help="skip measuring the cold compile time (about a minute)")
     return parser
@@ -153,7 +165,7 @@ def _cmd_simulate(a):
                       session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
                       checked=a.checked, deals_only=a.deals_only,
                       checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,
-                      progress=not a.no_progress and sys.stderr.isatty())
+                      preset=a.preset, progress=not a.no_progress and sys.stderr.isatty())
     rc = 0
     if a.out is not None:
         fmt = a.format if a.format != "table" else "csv"
@@ -196,7 +208,7 @@ def _cmd_compare(a):
     _compile_notice(a.game)
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
-                     session_rounds=a.session_rounds,
+                     session_rounds=a.session_rounds, preset=a.preset,
                      max_variants=None if a.max_variants is None else
                      api.check_rounds(a.max_variants, "--max-variants"),
                      progress=not a.no_progress and sys.stderr.isatty())
@@ -233,9 +245,22 @@ def _cmd_rules(a):
     from .games import get_game
 
     g = get_game(a.game)
+    table = api.rules_table(a.game, preset=a.preset)
     print(f"{g.title}: house-rule options (source: {g.source})")
-    for _, r in api.rules_table(a.game).iterrows():
-        print(f"  {r.option} = {r.default}   [{r.allowed}]\n      {r.description}")
+    presets = getattr(g, "preset_docs", None) or {}
+    if a.preset:
+        print(f"preset {a.preset}: {presets.get(a.preset, '')}; options it changes are marked *")
+    for _, r in table.iterrows():
+        if a.preset:
+            mark = " *" if str(r.preset) != str(r.default) else ""
+            print(f"  {r.option} = {r.preset}{mark}   (default {r.default}) [{r.allowed}]\n"
+                  f"      {r.description}")
+        else:
+            print(f"  {r.option} = {r.default}   [{r.allowed}]\n      {r.description}")
+    if presets and not a.preset:
+        print("presets (--preset NAME; 'hanasim rules GAME --preset NAME' shows one):")
+        for name, doc in presets.items():
+            print(f"  {name}: {doc}")
 
 
 def _cmd_games(a):
@@ -249,7 +274,7 @@ def _cmd_games(a):
 def _cmd_exact(a):
     from . import api, rules
 
-    df = api.exact(a.game, rules=rules.parse_assignments(a.rule))
+    df = api.exact(a.game, rules=rules.parse_assignments(a.rule), preset=a.preset)
     if a.format == "csv":
         df.to_csv(sys.stdout, index=False)
     else:
@@ -259,7 +284,10 @@ def _cmd_exact(a):
 def _cmd_bench(a):
     from .bench import run_bench
 
-    run_bench(games=[g.strip() for g in a.games.split(",")], rounds=a.rounds,
+    from .games import available_games
+
+    games = available_games() if a.games.strip() == "all" else [g.strip() for g in a.games.split(",")]
+    run_bench(games=games, rounds=a.rounds,
               compile_time=not a.no_compile)
 
 

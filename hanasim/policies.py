@@ -10,6 +10,22 @@ that knows what each id does, and every game calls the same functions.
 
 Decisions the rules leave open are separate per-seat choices, also integer ids: exposing a
 teyaku (``expose``: always, never, random).
+
+Stop-or-continue (koi-koi's "shobu or koi-koi", and any game that offers it) is a decision of
+the same shape as the card choice: ``choose_continue(policy, parameter, legal choices, the
+player's view, random stream) -> choice``.  A player of such a game is named
+``CARD[/DECISION]`` (``greedy/stop``, ``random/continue3``); :func:`parse_policy` packs both
+into one int per player (card id in bits 0-3, decision id in bits 4-7, its parameter above):
+
+* ``random``: stop or continue with probability 1/2 each (one draw, only when both are legal);
+* ``stop``: always collect;
+* ``continueK``: continue while the player still holds at least K cards (default 1: every
+  time a later turn of theirs could still improve the yaku), else stop;
+* ``thresholdT``: continue while the yaku points now are below T (default 5), the opponent
+  still lacks at least 2 cards for every yaku, and the player holds a card; else stop.
+
+A bare ``random`` decides at random; a bare ``greedy`` collects at once (``stop``): it takes
+the sure points now, as its card play takes the biggest capture now.
 """
 import numpy as np
 from .engine.jit import hot
@@ -36,6 +52,49 @@ def expose_id(name: str) -> int:
         return EXPOSE[name]
     except KeyError:
         raise ValueError(f"unknown expose choice {name!r}; choose from {', '.join(EXPOSE)}") from None
+
+
+DEC_RANDOM, DEC_STOP, DEC_CONTINUE, DEC_THRESHOLD = 0, 1, 2, 3
+DECISIONS = {"random": DEC_RANDOM, "stop": DEC_STOP, "continue": DEC_CONTINUE,
+             "threshold": DEC_THRESHOLD}
+#: parameter of a decision policy: default and allowed range (continueK: cards, thresholdT: points)
+DECISION_PARAM = {DEC_CONTINUE: (1, 0, 10), DEC_THRESHOLD: (5, 1, 99)}
+DEFAULT_DECISION = {RANDOM: DEC_RANDOM, GREEDY: DEC_STOP}
+LEGAL_STOP, LEGAL_CONTINUE = 1, 2
+LEGAL_BOTH = LEGAL_STOP | LEGAL_CONTINUE
+STOP, CONTINUE = 0, 1
+POLICY_FORMS = ("random", "greedy", "CARD/random", "CARD/stop", "CARD/continue[K]",
+                "CARD/threshold[T]")
+
+
+def parse_policy(name: str) -> int:
+    """``CARD[/DECISION]`` (``greedy/continue3``) as one int: card | decision << 4 | param << 8."""
+    text = str(name).strip()
+    card_name, sep, dec_name = text.partition("/")
+    forms = ", ".join(POLICY_FORMS)
+    if card_name not in POLICIES:
+        raise ValueError(f"unknown policy {text!r}; choose from {forms} (CARD is random or greedy)")
+    card = POLICIES[card_name]
+    if not sep:
+        return card | DEFAULT_DECISION[card] << 4
+    word = dec_name.rstrip("0123456789")
+    digits = dec_name[len(word):]
+    if word not in DECISIONS or (digits and DECISIONS[word] not in DECISION_PARAM):
+        raise ValueError(f"unknown decision {dec_name!r} in policy {text!r}; choose from {forms}")
+    dec = DECISIONS[word]
+    param = 0
+    if dec in DECISION_PARAM:
+        default, low, high = DECISION_PARAM[dec]
+        param = int(digits) if digits else default
+        if not low <= param <= high:
+            raise ValueError(f"policy {text!r}: {word} takes a number from {low} to {high}")
+    return card | dec << 4 | param << 8
+
+
+def split_policy(packed: int) -> tuple:
+    """(card policy id, decision id, decision parameter) of a :func:`parse_policy` value."""
+    packed = int(packed)
+    return packed & 0xF, (packed >> 4) & 0xF, packed >> 8
 
 
 def card_weights(points, yaku_masks, yaku_ints):
@@ -121,6 +180,23 @@ def take_high(policy, card, field, r, ghigh):
     if policy == RANDOM:
         return np.uint64(0) - (r & np.uint64(1))
     return ghigh[16 * (card >> 2) + _nibble(field, card)]
+
+
+@hot(inline="always")
+def choose_continue(decision, param, legal, cards_left, score, opp_missing, rng):
+    """Stop (0) or continue (1).  ``legal``: LEGAL_STOP | LEGAL_CONTINUE; a single legal
+    choice is taken without consulting the policy (and without a random draw).  The view:
+    ``cards_left`` in the player's hand, ``score`` the yaku points they would collect now,
+    ``opp_missing`` the fewest cards the opponent still lacks for any yaku."""
+    if legal != LEGAL_BOTH:
+        return CONTINUE if legal == LEGAL_CONTINUE else STOP
+    if decision == DEC_RANDOM:
+        return below(rng, 2)
+    if decision == DEC_STOP:
+        return STOP
+    if decision == DEC_CONTINUE:
+        return CONTINUE if cards_left >= param else STOP
+    return CONTINUE if (score < param and opp_missing >= 2 and cards_left >= 1) else STOP
 
 
 @hot

@@ -14,7 +14,7 @@ nbclient = pytest.importorskip("nbclient")
 
 def test_there_are_notebooks():
     names = {p.stem for p in NOTEBOOKS}
-    assert {"00_quickstart", "01_toppa", "02_baka", "03_house_rules"} <= names
+    assert {"00_quickstart", "01_toppa", "02_baka", "03_house_rules", "04_koikoi"} <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -72,7 +72,8 @@ def test_runs_top_to_bottom(path, tmp_path, monkeypatch):
         assert "Baka is not available" in text
         return
     assert images >= 1, "no chart"
-    expected = {"00_quickstart": 1, "01_toppa": 4, "02_baka": 6, "03_house_rules": 3}
+    expected = {"00_quickstart": 1, "01_toppa": 4, "02_baka": 6, "03_house_rules": 3,
+                "04_koikoi": 4}
     assert images >= expected.get(path.stem, 1), images
     if path.stem == "00_quickstart":
         assert list((tmp_path / "store").glob("*.parquet"))  # saved into $HANASIM_STORE

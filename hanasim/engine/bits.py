@@ -174,3 +174,10 @@ _NIBBLE = np.uint64(0xF)
 def month_nibble(card):
     """The mask of every card of ``card``'s month, for four cards a month in order."""
     return _NIBBLE << np.uint64(card & ~3)
+
+
+@hot(inline="always")
+def pairs_only(mask):
+    """True if every month has an even number of cards in ``mask`` (0, 2 or 4): an 8-card
+    hand that splits into four pairs (koi-koi's kuttsuki); the empty mask counts too."""
+    return (nibble_counts(mask) & _N_LOW) == ZERO

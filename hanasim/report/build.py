@@ -117,7 +117,8 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
         out.append(f"Check against combinatorics: {len(ex_rows) - len(outside)} of "
                    f"{len(ex_rows)} exact teyaku probabilities lie inside the simulated 99.9% "
                    "intervals" + (f" (outside: {', '.join(outside)})" if outside else "") + ".")
-    for q in ("dealer.mean_score", "seat.dealer.mean_score"):
+    # a game whose scores are not zero-sum names the quantity that measures the dealer's edge
+    for q in (getattr(g, "edge_quantity", "dealer.mean_score"), "seat.dealer.mean_score"):
         r = row(q)
         if r is not None:
             if r.ci_low > 0:
@@ -126,8 +127,9 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
                 verdict = "the dealer is at a disadvantage"
             else:
                 verdict = "no dealer edge is detectable at this many rounds"
-            out.append(f"Dealer edge: the dealer scores {_signed(r)} points a round on average: "
-                       f"{verdict}.")
+            more = "" if q.endswith("mean_score") else " more than the opponent"
+            out.append(f"Dealer edge: the dealer scores {_signed(r)} points a round{more} on "
+                       f"average: {verdict}.")
             break
     seats = [q for q in by.index if q.startswith("seat.") and q.endswith(".mean_score")]
     if len(seats) > 1:
@@ -154,6 +156,9 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
         top = dek["estimate"].sort_values(ascending=False).head(3)
         out.append("Most frequent dekiyaku: " + ", ".join(
             f"{q.split('.', 1)[1]} ({v:.1%} of piles)" for q, v in top.items()) + ".")
+    game_findings = getattr(g, "findings", None)  # a game's own questions (koi-koi: koi-koi calls)
+    if game_findings is not None:
+        out += game_findings(by)
     r = row("settlement.uncovered_rate")
     if r is not None:
         out.append(f"Settlement: in {r.estimate:.1%} of rounds the yaku payment cannot be "
@@ -296,7 +301,7 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     rules = dict(rules or {})
     for name in games:  # fail on a bad option before simulating anything (or making folders)
         _rules.make_rules(get_game(name).Rules, rules)
-        names, _ = api._policies(policy, get_game(name).n_players)
+        names, _ = api._policies(policy, get_game(name).n_players, get_game(name))
     if not isinstance(policy, str):
         policy = ",".join(names)
     out_dir = Path(out)

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 from math import comb
 from operator import add, gt
@@ -437,3 +438,116 @@ def exact_table(spec: DealSpec, game: str) -> pd.DataFrame:
         for q, c, p in deal_probabilities(spec)
     ]
     return pd.DataFrame(rows, columns=["game", "quantity", "condition", "fraction", "value"])
+
+
+# ---------------------------------------------------------------- two hands and a field by months
+# Koi-koi's deal-time questions (seed 004 and the koi-koi rule page) depend only on how many
+# cards of each month each hand and the field hold (four of a kind, four pairs, misdeals), and
+# on how many 20-point cards reach the field (the field multiplier).  A month's four cards
+# are split between hand A, hand B, the field and the draw pile; a dynamic programme over the
+# months tracks, per group, its card count, whether some month is complete in it and whether
+# some month is odd in it, plus the field's 20-point cards.  The two hands are exchangeable, so
+# a state stands for both orders of its hands (it holds the sum over the pair) and only the
+# sorted pair is kept.
+
+def _group_step(g, x):
+    n, four, odd = g
+    return (n + x, four or x == 4, odd or x % 2 == 1)
+
+
+def _split_moves(tracked):
+    """Ways to split a month's 4 cards as (hand A, hand B, field, tracked card on the field)."""
+    out = []
+    for xa in range(5):
+        for xb in range(5 - xa):
+            for xf in range(5 - xa - xb):
+                rest = _multinomial(4 - xf, (xa, xb))  # the hands' cards among the non-field
+                if tracked:
+                    if xf >= 1:
+                        out.append((xa, xb, xf, 1, comb(3, xf - 1) * rest))
+                    if xf <= 3:
+                        out.append((xa, xb, xf, 0, comb(3, xf) * rest))
+                else:
+                    out.append((xa, xb, xf, 0, comb(4, xf) * rest))
+    return out
+
+
+def two_hands_field_states(hand_size: int, field_size: int, tracked: tuple) -> dict:
+    """``{(hand a, hand b, field, tracked on the field): ways}`` over all deals of 4-card months
+    (``tracked[m]``: month m holds one tracked card), a group being ``(cards, has a complete
+    month, has an odd month)``; hands sorted, each state the sum over both orders."""
+    return dict(_two_hands_field_states(int(hand_size), int(field_size), tuple(tracked)))
+
+
+@lru_cache(maxsize=8)
+def _two_hands_field_states(hand_size, field_size, tracked):
+    n_left = 4 * len(tracked)
+    empty = (0, False, False)
+    dp = {(empty, empty, empty, 0): 1}
+    moves = {t: _split_moves(t) for t in (0, 1)}
+    need = 2 * hand_size + field_size
+    for t in tracked:
+        n_left -= 4
+        new = defaultdict(int)
+        for (a, b, f, br), w in dp.items():
+            for xa, xb, xf, xt, ways in moves[t]:
+                if a[0] + xa > hand_size or b[0] + xb > hand_size or f[0] + xf > field_size:
+                    continue
+                if need - (a[0] + b[0] + f[0] + xa + xb + xf) > n_left:
+                    continue
+                a2, b2 = _group_step(a, xa), _group_step(b, xb)
+                if b2 < a2:
+                    a2, b2 = b2, a2
+                new[(a2, b2, _group_step(f, xf), br + xt)] += w * ways
+        dp = new
+    return tuple(dp.items())
+
+
+def koikoi_deal_probabilities(hand_size: int = 8, field_size: int = 8, *, hand_four_misdeal,
+                              hand_pairs_misdeal, field_four_misdeal, field_pairs_misdeal,
+                              tracked=(1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1)):
+    """Exact deal-time probabilities of a two-hand, one-field deal by months.
+
+    Returns rows ``(quantity, condition, Fraction)`` as :func:`deal_probabilities`:
+    ``misdeal_rate``; ``teyaku.four_of_a_kind`` (a month complete in the hand),
+    ``teyaku.four_pairs`` (every month even in the hand) and ``teyaku.any`` for one dealt hand;
+    ``field_brights.k``: k tracked cards (20-point cards) dealt to the field.  A misdeal is a
+    complete month / all months even in a hand or on the field, as the flags say.
+    """
+    states = _two_hands_field_states(int(hand_size), int(field_size), tuple(tracked))
+    n_tracked = sum(tracked)
+    total = played = 0
+    tey = {ALL_DEALS: [0, 0, 0], NO_MISDEAL: [0, 0, 0]}
+    fb = {ALL_DEALS: [0] * (n_tracked + 1), NO_MISDEAL: [0] * (n_tracked + 1)}
+    for (a, b, f, br), w in states:
+        mis = ((field_four_misdeal and f[1]) or (field_pairs_misdeal and not f[2])
+               or (hand_four_misdeal and (a[1] or b[1]))
+               or (hand_pairs_misdeal and (not a[2] or not b[2])))
+        conds = (ALL_DEALS,) if mis else (ALL_DEALS, NO_MISDEAL)
+        total += w
+        if not mis:
+            played += w
+        for c in conds:
+            for g in (a, b):  # each state counts both hands; per hand: halve at the end
+                tey[c][0] += w * g[1]
+                tey[c][1] += w * (not g[2])
+                tey[c][2] += w * (g[1] or not g[2])
+            fb[c][br] += w
+    rows = [("misdeal_rate", ALL_DEALS, 1 - Fraction(played, total))]
+    for j, name in enumerate(("four_of_a_kind", "four_pairs", "any")):
+        rows.append((f"teyaku.{name}", ALL_DEALS, Fraction(tey[ALL_DEALS][j], 2 * total)))
+        if played:
+            rows.append((f"teyaku.{name}", NO_MISDEAL, Fraction(tey[NO_MISDEAL][j], 2 * played)))
+    for k in range(n_tracked + 1):
+        rows.append((f"field_brights.{k}", ALL_DEALS, Fraction(fb[ALL_DEALS][k], total)))
+        if played:
+            rows.append((f"field_brights.{k}", NO_MISDEAL, Fraction(fb[NO_MISDEAL][k], played)))
+    return rows
+
+
+def rows_table(rows, game: str) -> pd.DataFrame:
+    """The tidy table of ``(quantity, condition, Fraction)`` rows (as :func:`exact_table`)."""
+    records = [{"game": game, "quantity": q, "condition": c,
+                "fraction": f"{p.numerator}/{p.denominator}", "value": float(p)}
+               for q, c, p in rows]
+    return pd.DataFrame(records, columns=["game", "quantity", "condition", "fraction", "value"])

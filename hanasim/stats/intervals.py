@@ -24,7 +24,8 @@ def wilson(p: float, n: float, level: float = LEVEL) -> tuple[float, float]:
     z2n = z * z / n
     centre = (p + z2n / 2) / (1 + z2n)
     half = z * math.sqrt(max(p * (1 - p) / n + z2n / (4 * n), 0.0)) / (1 + z2n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at p = 0 (or 1) the bound is exactly 0 (or 1); the formula leaves a rounding residue
+    return (0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half))
 
 
 def proportion(k: int, n: int, level: float = LEVEL) -> dict:

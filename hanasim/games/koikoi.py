@@ -1,0 +1,1228 @@
+"""Koi-koi for 2 players.
+
+The default rules are seed ``004_3c58717347331a26`` (Keith Ammann's 1997 Game Cabinet text),
+read literally; the modern rules and their variations come from
+``shared/rule-pages/hanafuda_games_koi-koi.md`` ("the rule page").  Every rule the seed leaves
+open is an option of :class:`KoikoiRules` whose text says what the default does and why;
+:data:`PRESETS` are named option sets (``seed004``, ``modern``, ``nintendo``, ``koikoi-japan``).
+
+Three layers, as in every game module: ``KoikoiRules`` (validated at the edge), ``lower`` (the
+rules as plain arrays and ints, ``Tables``), and the ``@njit`` kernels: ``deal_round``,
+``play_dealt`` (lucky hands, field fours, ``play_from`` a state, settlement) and ``run_chunks``.
+
+A round (seed: "hand")
+----------------------
+* Deal: four cards to the opponent, four to the dealer, four to the field, twice (seed); the 24
+  left are the draw pile.  Misdeals (redeal) and lucky hands follow the options.
+* Turns alternate, the dealer first: a hand card, then the top of the draw pile, each capturing
+  as in every fishing game (``engine.play.turn``).  After both cards the player's captured pile
+  is scored; if it holds a new yaku (or, under ``decision_on=bigger``, more points than before)
+  the player collects, ending the round, or continues ("koi-koi"); that choice is a policy
+  (``policies.choose_continue``).  Continuing forfeits the points unless the player collects
+  later (seed: "he forfeits his points unless he can score ANOTHER meld before the cards run
+  out").
+* When both hands are empty the round is exhausted (``exhausted``).
+* The collector's points: the yaku points counted (``yaku_counting``), x2 if they are 7 or more
+  (``seven_double``), the koi-koi bonus (``koikoi_bonus``), then the field multiplier
+  (``field_multiplier``, seed: x2 for one 20-point card dealt to the field, x3 for two...).
+  Lucky hands, the field-four win and the dealer's privilege are fixed amounts, not multiplied.
+
+A game
+------
+The first dealer is drawn by a cut (``first_dealer``); the round's scorer deals next (a round
+nobody scores: ``draw_dealer``).  A game ends at ``target`` points, after ``game_rounds``
+rounds, or when a player's ``stake`` runs out, whichever comes first; the player with more
+points wins it.  Round ``r`` of a game (from 0) is month ``r mod 12 + 1`` (cards of the month).
+
+Simulation unit
+---------------
+A session ("series") is :data:`SERIES_ROUNDS` rounds of whole games played back to back; round
+i of session s cuts, deals and plays on random streams keyed by (seed, s, i), so variants run
+on one seed see the same deals round by round (see :func:`round_stream`).  Round quantities count exactly the session's first ``SERIES_ROUNDS`` rounds, so
+``rounds`` is exact; the game in progress when the session's rounds are used up is played to
+its end for the game quantities only, so every game a session starts is counted whole (cutting
+games off would leave out long games more often than short ones).
+
+Seats: seat 0 is the round's dealer (who plays first), seat 1 the opponent; players 0 and 1 own
+the policies and ``dealer ^ seat`` is the player in a seat.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .. import decks
+from ..decks import HANAFUDA
+from ..engine import state
+from ..engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest, pairs_only
+from ..engine.deal import deal
+from ..engine.jit import hot
+from ..engine.play import turn
+from ..engine.rng import partial_shuffle, shuffle_range, stream_state
+from ..engine.tally import tally_hits
+from ..engine.yaku import (D_BASE, D_COND, D_COUNTED, D_EXTRA_FROM, D_MIN, D_PER_EXTRA,
+                           D_REQUIRED, DekiyakuTable, dekiyaku)
+from ..policies import (CONTINUE, LEGAL_BOTH, LEGAL_STOP, choose_continue, choose_expose,
+                        parse_policy, split_policy)
+from ..rules import RuleError, option
+from . import register
+
+NAME = "koikoi"
+N_PLAYERS = 2
+SERIES_ROUNDS = 128      # counted rounds per session (see "Simulation unit")
+MAX_GAME_ROUNDS = 1000   # a game still running after this many rounds is stopped (counted)
+LUCKY_POINTS = 6         # rule page, "Checking for Lucky Hands": "scoring 6 points"
+FIELD_WIN_POINTS = 6     # rule page, Setup Variations: "the dealer immediately wins ... 6"
+MONTH_POINTS = 4         # rule page, "Cards of the Month": 4
+FIELD = 2
+TEYAKU = ("four_of_a_kind", "four_pairs")
+SPECIAL_YAKU = ("flower_viewing", "moon_viewing", "cards_of_the_month")
+
+
+def deal_pattern(hand_size):
+    """"The dealer deals four cards to his opponent, four to himself and four face-up on the
+    table, then does the same thing again" (seed).  Groups: 0 dealer, 1 opponent, 2 field.
+    Ten-card hands (a variation of the rule page): five, five and four, twice."""
+    h = hand_size // 2
+    return np.array(([1] * h + [0] * h + [FIELD] * 4) * 2, dtype=np.int8)
+
+
+@dataclass(frozen=True)
+class KoikoiRules:
+    """House rules of koi-koi; every default is seed 004's reading (the preset ``seed004``)."""
+
+    game: ClassVar[str] = NAME
+    # ---- yaku
+    yaku: str = option("seed", ("seed", "modern", "nintendo", "older", "koikoi_japan"), "the yaku table: seed (the seed's melds: three of the four 20-point cards other than November's 8, poetry ribbons 3, blue ribbons 3, five 10-point cards 1, five 5-point cards 1, ten chaff 1), modern (the rule page's table: brights 15/8/7/6, boar-deer-butterfly 5, poetry+blue 10, poetry or blue 5, animals, ribbons and chaff 1, +1 per extra card, one yaku per group), nintendo (modern with five brights 10 and three brights 5: 'Nintendo's rules'), older (the page's 'Older Yaku': boar-deer-butterfly, poetry and blue ribbons without extras, stacking with animals and ribbons), koikoi_japan (the KoiKoi Japan PC game: brights 10/8/7/5, every yaku stacks except the brights, poetry and blue 5 each and 10 more for both)")
+    meld_growth: str = option("none", ("none", "counts", "all"), "yaku=seed only: whether a meld grows with extra cards; none (the seed gives each meld one value), counts (five 10-point cards, five 5-point cards and ten chaff score +1 per card beyond), all (also the bright meld: +1 for the fourth bright; five is impossible, November's never counts) (seed: silent)")
+    viewing: str = option("off", ("off", "on", "need_other", "weather"), "flower viewing (sake cup + curtain) and moon viewing (sake cup + moon): off (not in the seed's list of melds), on (the rule page), need_other (only with another yaku), weather (flower viewing rained off while a November card is on the field, moon viewing fogged off while a December card is) (rule page, 'Taming the Sake Cup')")
+    viewing_points: int = option(5, (5, 3, 2, 1), "points of each viewing yaku (rule page 5; KoiKoi Japan 1)")
+    viewing_after_call: str = option("same", ("same", "1", "2", "3", "5"), "points of each viewing yaku once its holder has called koi-koi: same (no change), or a value (KoiKoi Japan: 3)")
+    sake_cup: str = option("animal_only", ("animal_only", "animal_and_chaff", "animal_or_chaff"), "the sake cup counts as an animal only (seed: 'I don't think koi-koi is one of them'), as an animal and as chaff (the rule page), or as either, whichever scores more (rule page, 'Taming the Sake Cup')")
+    cards_of_month: str = option("off", ("off", "on"), "cards of the month (4 points: the four cards of the round's month, round 1 = January): off (not in the seed), on (rule page, 'typically only used in full 12 round games')")
+    yaku_counting: str = option("all", ("all", "best", "both_players"), "what the collector counts: all their yaku (seed: 'collect his points'), best (only the single most valuable yaku), both_players (also the opponent's yaku) (rule page, 'Yaku Counting')")
+    # ---- multipliers and scoring
+    field_multiplier: str = option("count", ("count", "double", "off"), "score x(1 + 20-point cards dealt to the field): 'doubled if a 20-point card is dealt to the table in the initial deal, tripled if two' (seed); double (x2 for any); off (the modern rules)")
+    seven_double: str = option("off", ("off", "on"), "double a collected score of 7 or more yaku points: off (not in the seed), on (the rule page)")
+    koikoi_bonus: str = option("none", ("none", "opponent_x2", "own_x2", "anyone_x2", "calls_plus_one", "add_per_call"), "what earlier koi-koi calls add to the collector's score: none (the seed names none), opponent_x2 (the rule page: x2 if the opponent called), own_x2, anyone_x2, calls_plus_one (x(calls in the round + 1)) (rule page, 'Multipliers'), add_per_call (KoiKoi Japan: +1 per own call up to 3, with n > 3 calls x(n - 2) instead)")
+    scoring: str = option("winner_only", ("winner_only", "zero_sum"), "winner_only: the collector scores and the opponent scores nothing (seed: the player 'can collect his points'; rule page); zero_sum: the loser pays what the winner scores (rule page, 'Zero-Sum Scoring')")
+    # ---- stop or continue
+    decision_on: str = option("new", ("new", "bigger"), "when a player may collect or continue: new (on completing a meld not held before: seed 'When a player amasses a meld combo ... ANOTHER meld'), bigger (whenever the yaku points rise: the rule page's 'formed a new yaku, or improved an existing one')")
+    koikoi_min: int = option(0, (0, 2, 3, 4, 5, 7), "yaku points needed to call koi-koi; with fewer the player must collect (rule page, 'Calling Koi-Koi': 'at least 3 points'); 0 = no minimum (seed)")
+    last_turn: str = option("choose", ("choose", "stop"), "on a player's last turn a new yaku: choose (collect or continue, as on any turn: the seed makes no exception), stop (collect: KoiKoi Japan)")
+    opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the seed's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
+    exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose hands run out: nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
+    dealer_privilege: int = option(1, (1, 6), "points of the dealer's privilege under exhausted=dealer (rule page: 'typically 1 or 6')")
+    draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (seed: silent; rule page), or the deal passes (rule page, 'Draws')")
+    # ---- deal
+    hand_size: int = option(8, (8, 10), "cards dealt to each player: 8 (seed: 4 and 4), 10 (rule page, Setup Variations)")
+    lucky_hands: str = option("none", ("none", "win6", "stack12", "misdeal"), "four of a kind (teshi) and four pairs (kuttsuki: every month even in the hand; five pairs in a 10-card hand) in a dealt hand: none (the seed names no lucky hands: four of a month in a hand is a misdeal, four pairs an ordinary hand), win6 (declared, the holder wins 6), stack12 (both in one hand: 12), misdeal (either is a misdeal) (rule page, 'Checking for Lucky Hands')")
+    both_lucky: str = option("draw", ("draw", "dealer"), "both players declare a lucky hand: draw (nobody scores: the rule page), dealer (the dealer's lucky hand wins)")
+    field_four: str = option("misdeal", ("misdeal", "dealer_captures", "dealer_wins"), "four of a month dealt to the field: misdeal (seed: silent, as four in a hand; the rule page), dealer_captures (the dealer takes them and four more are dealt to the field), dealer_wins (the dealer wins 6) (rule page, Setup Variations)")
+    field_pairs: str = option("ok", ("ok", "misdeal"), "four pairs dealt to the field: ok (seed: silent), misdeal (the rule page)")
+    first_dealer: str = option("later_month", ("later_month", "earlier_month"), "each player cuts a card: the later month deals, a tie cuts again (seed); earlier_month (rule page; same month: the higher card)")
+    # ---- game
+    target: int = option(50, (0, 30, 50, 100), "the game ends when a player has won this many points (seed: 'Play is to 50 points'); 0 = no target")
+    game_rounds: int = option(0, (0, 3, 6, 8, 12), "the game ends after this many rounds (rule page: 12 traditional, 6 or 3); 0 = no limit (seed)")
+    stake: int = option(0, (0, 30, 50), "each player starts with this many points and the game ends when one runs out (zero_sum only; KoiKoi Japan: 30); 0 = no stake (seed)")
+
+    def check(self):
+        """Combinations that contradict each other: one line naming the options."""
+        def bad(text):
+            raise RuleError(f"koikoi rules contradict each other: {text}")
+        if self.meld_growth != "none" and self.yaku != "seed":
+            bad(f"meld_growth={self.meld_growth} applies to the seed's melds only, not yaku={self.yaku} "
+                "(whose yaku have their own extra-card rules)")
+        if self.viewing == "off" and (self.viewing_points != 5 or self.viewing_after_call != "same"):
+            bad("viewing_points / viewing_after_call set while the viewing yaku are off (viewing=off)")
+        if self.dealer_privilege != 1 and self.exhausted != "dealer":
+            bad(f"dealer_privilege={self.dealer_privilege} needs exhausted=dealer")
+        if self.both_lucky != "draw" and self.lucky_hands not in ("win6", "stack12"):
+            bad(f"both_lucky={self.both_lucky} needs lucky hands that score (lucky_hands=win6 or stack12)")
+        if self.stake and self.scoring != "zero_sum":
+            bad("a stake runs out only when losers pay: stake needs scoring=zero_sum")
+        if not (self.target or self.game_rounds or self.stake):
+            bad("the game never ends: give target, game_rounds or stake")
+        if self.lucky_hands == "misdeal" and self.hand_size != 8:
+            bad("lucky_hands=misdeal is written for 8-card hands (four pairs), not hand_size=10")
+
+
+PRESETS = {
+    "seed004": {},
+    # The body of the rule page: its yaku table with the viewing yaku and cards of the month (a
+    # 12-round game), 7-point doubling, x2 when the opponent called koi-koi, winner-only
+    # scoring, lucky hands win 6, a lucky hand dealt to the field is a misdeal, 12 rounds.
+    "modern": dict(yaku="modern", viewing="on", sake_cup="animal_and_chaff", cards_of_month="on",
+                   field_multiplier="off", seven_double="on", koikoi_bonus="opponent_x2",
+                   decision_on="bigger", lucky_hands="win6", field_pairs="misdeal",
+                   first_dealer="earlier_month", target=0, game_rounds=12),
+    "nintendo": dict(yaku="nintendo", viewing="on", sake_cup="animal_and_chaff",
+                     cards_of_month="on", field_multiplier="off", seven_double="on",
+                     koikoi_bonus="opponent_x2", decision_on="bigger", lucky_hands="win6",
+                     field_pairs="misdeal", first_dealer="earlier_month", target=0,
+                     game_rounds=12),
+    # The KoiKoi Japan PC game of published koi-koi AI research (issue 10).
+    "koikoi-japan": dict(yaku="koikoi_japan", viewing="on", viewing_points=1,
+                         viewing_after_call="3", sake_cup="animal_and_chaff",
+                         field_multiplier="off", koikoi_bonus="add_per_call",
+                         decision_on="bigger", last_turn="stop", exhausted="dealer",
+                         dealer_privilege=1, scoring="zero_sum", target=0, game_rounds=8,
+                         stake=30),
+}
+PRESET_DOCS = {
+    "seed004": "the seed's 1997 rules, read literally (the defaults)",
+    "modern": "the body of the rule page: modern yaku, 7-point doubling, opponent's koi-koi x2, "
+              "winner-only scoring, lucky hands win 6, 12 rounds",
+    "nintendo": "the modern rules with Nintendo's values (five brights 10, three brights 5)",
+    "koikoi-japan": "the KoiKoi Japan PC game used in koi-koi AI research: 8 rounds from 30 "
+                    "points each, zero-sum, +1 per own koi-koi call",
+}
+
+
+# ---------------------------------------------------------------- the deck as masks
+_D = HANAFUDA
+BRIGHTS = int(_D.kind_mask(decks.BRIGHT))
+RAIN = int(_D.flag_mask(decks.RAIN_MAN))
+DRY = BRIGHTS & ~RAIN  # the 20-point cards other than November's
+ANIMALS = int(_D.kind_mask(decks.ANIMAL))
+RIBBONS = int(_D.kind_mask(decks.RIBBON))  # the 5-point cards: "All cards with tanzaku"
+CHAFF = int(_D.kind_mask(decks.CHAFF))     # the 1-point "trash" cards, the lightning among them
+SAKE = int(_D.flag_mask(decks.SAKE_CUP))
+POETRY = int(_D.flag_mask(decks.POETRY))
+BLUE = int(_D.flag_mask(decks.BLUE))
+BDB = int(_D.flag_mask(decks.BOAR | decks.DEER | decks.BUTTERFLY))
+CURTAIN = 1 << _D.card("cherry.curtain")
+MOON = 1 << _D.card("susuki.moon")
+WILLOW = int(_D.flag_mask(decks.WILLOW))
+PAULOWNIA = int(_D.month_masks()[12])
+
+# tb.cards slots
+K_BRIGHTS, K_SAKE, K_FLOWER, K_MOONV, K_WILLOW, K_PAULOWNIA = range(6)
+
+
+def yaku_table(rules: KoikoiRules, sake_as: str = "default") -> DekiyakuTable:
+    """The yaku of ``rules.yaku`` as table rows (viewing yaku and cards of the month are not
+    rows: they depend on the field, the calls and the round, see :func:`yaku_now`).
+
+    ``sake_as``: ``animal``, ``chaff`` or ``both`` (default: from ``rules.sake_cup``; the
+    ``animal_or_chaff`` rule evaluates an ``animal`` and a ``chaff`` table and keeps the better).
+    """
+    if sake_as == "default":
+        sake_as = {"animal_only": "animal", "animal_and_chaff": "both",
+                   "animal_or_chaff": "animal"}[rules.sake_cup]
+    animals = ANIMALS if sake_as in ("animal", "both") else ANIMALS & ~SAKE
+    chaff = CHAFF | SAKE if sake_as in ("chaff", "both") else CHAFF
+    t = DekiyakuTable()
+    table = rules.yaku
+    if table == "seed":
+        # "three of the five 20-point cards, not including November's (worth eight points); the
+        # three ... poetry slips (three points); the three ... blue tanzaku (three points); any
+        # five 10-point cards (one point); any five five-point cards (one point); and any 10
+        # trash cards (one point)" (seed).
+        grow = 1 if rules.meld_growth in ("counts", "all") else 0
+        t.add("three_brights", DRY, 3, 8, per_extra=1 if rules.meld_growth == "all" else 0)
+        t.add("poetry_ribbons", POETRY, 3, 3)
+        t.add("blue_ribbons", BLUE, 3, 3)
+        t.add("animals", animals, 5, 1, per_extra=grow)
+        t.add("ribbons", RIBBONS, 5, 1, per_extra=grow)
+        t.add("chaff", chaff, 10, 1, per_extra=grow)
+        return t
+    five, three = {"modern": (15, 6), "older": (15, 6), "nintendo": (10, 5),
+                   "koikoi_japan": (10, 5)}[table]
+    # Bright yaku: one per group, the most valuable (rule page, "Bright Yaku").
+    t.add("five_brights", BRIGHTS, 5, five, group=0)
+    t.add("four_brights", DRY, 4, 8, group=0)
+    t.add("rainy_four_brights", DRY, 3, 7, required=RAIN, group=0)
+    t.add("three_brights", DRY, 3, three, group=0)
+    if table in ("modern", "nintendo"):
+        # "worth 1 extra point for each additional Animal / Ribbon card"; groups exclusive.
+        t.add("boar_deer_butterfly", BDB, 3, 5, counted=animals, per_extra=1, group=1)
+        t.add("animals", animals, 5, 1, per_extra=1, group=1)
+        t.add("poetry_blue_ribbons", POETRY | BLUE, 6, 10, counted=RIBBONS, per_extra=1, group=2)
+        t.add("poetry_ribbons", POETRY, 3, 5, counted=RIBBONS, per_extra=1, group=2)
+        t.add("blue_ribbons", BLUE, 3, 5, counted=RIBBONS, per_extra=1, group=2)
+        t.add("ribbons", RIBBONS, 5, 1, per_extra=1, group=2)
+    else:
+        # older: no extras on the named sets, which stack with the counts; koikoi_japan the
+        # same, plus 10 for poetry and blue together ("all three score").
+        t.add("boar_deer_butterfly", BDB, 3, 5)
+        t.add("animals", animals, 5, 1, per_extra=1)
+        if table == "koikoi_japan":
+            t.add("poetry_blue_ribbons", POETRY | BLUE, 6, 10)
+        t.add("poetry_ribbons", POETRY, 3, 5)
+        t.add("blue_ribbons", BLUE, 3, 5)
+        t.add("ribbons", RIBBONS, 5, 1, per_extra=1)
+    t.add("chaff", chaff, 10, 1, per_extra=1)
+    return t
+
+
+class Tables(NamedTuple):
+    """Everything a koi-koi kernel needs, as arrays and ints."""
+
+    month: np.ndarray        # int8[48]
+    yaku_masks: np.ndarray   # uint64[Y, 3]
+    yaku_ints: np.ndarray    # int64[Y, 5]
+    yaku_masks2: np.ndarray  # the same rows with the sake cup as chaff (animal_or_chaff)
+    yaku_ints2: np.ndarray
+    cards: np.ndarray        # uint64[6], the K_* card masks
+    pattern: np.ndarray      # int8[24 or 28]
+    params: np.ndarray       # int64[P_N]
+    weights: np.ndarray      # float64[48], greedy's card weights
+    gscore: np.ndarray       # float64[48 * 16], greedy's hand-card table
+    ghigh: np.ndarray        # uint64[12 * 16], greedy's two-way choice table
+
+
+# params slots
+(P_SAKE_EITHER, P_VIEWING, P_VIEW_PTS, P_VIEW_CALLED, P_MONTH_YAKU, P_COUNTING, P_FIELD_MULT,
+ P_SEVEN, P_BONUS, P_ZERO_SUM, P_DECIDE_NEW, P_KOIKOI_MIN, P_LAST_STOP, P_OPP_KEEPS, P_EXHAUSTED,
+ P_PRIVILEGE, P_DRAW_PASS, P_HAND, P_LUCKY, P_BOTH_DEALER, P_FIELD_FOUR, P_MIS_FIELD_PAIRS,
+ P_MIS_HAND_FOUR, P_MIS_HAND_PAIRS, P_FIRST_EARLIER, P_TARGET, P_GAME_ROUNDS, P_STAKE,
+ P_SHUFFLE_STOP, P_FIXED_DEALER, P_CHECKED, P_DEALS_ONLY, P_SERIES) = range(33)
+P_N = 33
+VIEW_OFF, VIEW_ON, VIEW_NEED_OTHER, VIEW_WEATHER = 0, 1, 2, 3
+COUNT_ALL, COUNT_BEST, COUNT_BOTH = 0, 1, 2
+FMULT_COUNT, FMULT_DOUBLE, FMULT_OFF = 0, 1, 2
+(BONUS_NONE, BONUS_OPP, BONUS_OWN, BONUS_ANYONE, BONUS_PLUS_ONE, BONUS_ADD) = range(6)
+EXH_NOBODY, EXH_DEALER, EXH_LAST = 0, 1, 2
+LUCKY_NONE, LUCKY_WIN, LUCKY_STACK, LUCKY_MISDEAL = 0, 1, 2, 3
+FIELD4_MISDEAL, FIELD4_CAPTURE, FIELD4_WIN = 0, 1, 2
+
+
+def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=False) -> tuple:
+    """(Tables, yaku names) for the kernels; the names are the table's rows then
+    :data:`SPECIAL_YAKU` (bits Y, Y+1, Y+2 of a hits mask)."""
+    from ..policies import card_weights, greedy_tables
+
+    names, ymasks, yints = yaku_table(rules).build()
+    if rules.sake_cup == "animal_or_chaff":
+        names2, ymasks2, yints2 = yaku_table(rules, "chaff").build()
+        assert names2 == names  # same rows in the same order, only the sake cup moves
+    else:
+        ymasks2, yints2 = ymasks.copy(), yints.copy()
+    p = np.zeros(P_N, dtype=np.int64)
+    p[P_SAKE_EITHER] = rules.sake_cup == "animal_or_chaff"
+    p[P_VIEWING] = ("off", "on", "need_other", "weather").index(rules.viewing)
+    p[P_VIEW_PTS] = rules.viewing_points
+    p[P_VIEW_CALLED] = (rules.viewing_points if rules.viewing_after_call == "same"
+                        else int(rules.viewing_after_call))
+    p[P_MONTH_YAKU] = rules.cards_of_month == "on"
+    p[P_COUNTING] = ("all", "best", "both_players").index(rules.yaku_counting)
+    p[P_FIELD_MULT] = ("count", "double", "off").index(rules.field_multiplier)
+    p[P_SEVEN] = rules.seven_double == "on"
+    p[P_BONUS] = ("none", "opponent_x2", "own_x2", "anyone_x2", "calls_plus_one",
+                  "add_per_call").index(rules.koikoi_bonus)
+    p[P_ZERO_SUM] = rules.scoring == "zero_sum"
+    p[P_DECIDE_NEW] = rules.decision_on == "new"
+    p[P_KOIKOI_MIN] = rules.koikoi_min
+    p[P_LAST_STOP] = rules.last_turn == "stop"
+    p[P_OPP_KEEPS] = rules.opponent_stops == "keeps"
+    p[P_EXHAUSTED] = ("nobody", "dealer", "last_yaku").index(rules.exhausted)
+    p[P_PRIVILEGE] = rules.dealer_privilege
+    p[P_DRAW_PASS] = rules.draw_dealer == "pass"
+    p[P_HAND] = rules.hand_size
+    p[P_LUCKY] = ("none", "win6", "stack12", "misdeal").index(rules.lucky_hands)
+    p[P_BOTH_DEALER] = rules.both_lucky == "dealer"
+    p[P_FIELD_FOUR] = ("misdeal", "dealer_captures", "dealer_wins").index(rules.field_four)
+    p[P_MIS_FIELD_PAIRS] = rules.field_pairs == "misdeal"
+    # The seed names no lucky hands; four of a month in a hand is a misdeal as on the field.
+    p[P_MIS_HAND_FOUR] = rules.lucky_hands in ("none", "misdeal")
+    p[P_MIS_HAND_PAIRS] = rules.lucky_hands == "misdeal"
+    p[P_FIRST_EARLIER] = rules.first_dealer == "earlier_month"
+    p[P_TARGET] = rules.target
+    p[P_GAME_ROUNDS] = rules.game_rounds
+    p[P_STAKE] = rules.stake
+    pattern = deal_pattern(rules.hand_size)
+    # Shuffle only the cards a round can draw: both hands' worth of turns, and the cards that
+    # may replace captured field fours.
+    n_draw = 2 * rules.hand_size + (48 if rules.field_four == "dealer_captures" else 0)
+    p[P_SHUFFLE_STOP] = min(48, len(pattern) + n_draw)
+    p[P_FIXED_DEALER] = bool(fixed_dealer)
+    p[P_CHECKED] = bool(checked)
+    p[P_DEALS_ONLY] = bool(deals_only)
+    p[P_SERIES] = SERIES_ROUNDS
+    cards = np.array([BRIGHTS, SAKE, SAKE | CURTAIN, SAKE | MOON, WILLOW, PAULOWNIA],
+                     dtype=np.uint64)
+    # Greedy's weights: card points do not score in koi-koi, so a card weighs its share of the
+    # yaku it belongs to (value / cards needed), the viewing yaku included.
+    weights = card_weights(np.zeros(48), ymasks, yints)
+    if rules.viewing != "off":
+        for c in (SAKE, CURTAIN, MOON):
+            weights[lowest_card(c)] += rules.viewing_points / 2 * (2 if c == SAKE else 1)
+    tables = Tables(_D.month.astype(np.int8), ymasks, yints, ymasks2, yints2, cards, pattern, p,
+                    weights, *greedy_tables(weights))
+    return tables, names + SPECIAL_YAKU
+
+
+def lowest_card(m: int) -> int:
+    return (m & -m).bit_length() - 1
+
+
+def active_special(rules: KoikoiRules) -> tuple:
+    """Which of :data:`SPECIAL_YAKU` the rules play."""
+    return (rules.viewing != "off", rules.viewing != "off", rules.cards_of_month == "on")
+
+
+# ---------------------------------------------------------------- kernels
+
+# extra state slots after engine.state's (hands, field, piles, top, seat)
+ST_BASE = state.size(N_PLAYERS)
+(KS_CALLS, KS_HITS, KS_BEST) = (ST_BASE, ST_BASE + 2, ST_BASE + 4)   # per seat
+KS_LAST, KS_TURNS, KS_DECISIONS, KS_OVER, KS_MONTH, KS_FMULT = range(ST_BASE + 6, ST_BASE + 12)
+KS_N = ST_BASE + 12
+# KS_LAST: 1 + the last seat to form or improve a yaku (0: none); KS_OVER: 0 playing, 1 + the
+# seat that collected, OVER_EXHAUSTED; KS_MONTH: the round's month mask; KS_FMULT: the field
+# multiplier.
+OVER_EXHAUSTED = 3
+ACT_NONE, ACT_CONTINUE, ACT_STOP = 0, 1, 2
+
+# result slots of one round (seats relative to the dealer)
+(R_SCORE, R_WINNER, R_END, R_BASE, R_POINTS, R_HITS, R_COLLECTED, R_KEPT, R_PAID, R_CALLS,
+ R_DECISIONS, R_TURNS, R_FIELD_BRIGHTS, R_LUCKY, R_CAPTURED, R_FIELD, R_TOP, R_HANDS,
+ R_MISDEALS) = (0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 17, 19, 20, 21, 22)
+R_N = 23
+# R_WINNER: the seat that scored the round (-1: nobody); R_END: how it ended (END_*); R_BASE /
+# R_POINTS: the winner's yaku points counted / points scored; R_HITS: the yaku rows the
+# collector held; R_KEPT: points of a continued opponent under opponent_stops=keeps; R_PAID:
+# koi-koi calls of the collector (calls that paid off); R_LUCKY: lucky-hand bits per seat (1
+# four of a kind, 2 four pairs).
+END_STOP, END_EXHAUSTED, END_LUCKY, END_LUCKY_DRAW, END_FIELD = 0, 1, 2, 3, 4
+
+
+@hot(inline="always")
+def yaku_now(pile, field, calls, month_mask, tb):
+    """(points, rows held) of a captured pile now: the table's rows, then the viewing yaku and
+    cards of the month as bits Y, Y+1, Y+2 (``calls``: the holder's koi-koi calls so far)."""
+    p = tb.params
+    v, h = dekiyaku(pile, tb.yaku_masks, tb.yaku_ints)
+    if p[P_SAKE_EITHER] != 0 and (pile & tb.cards[K_SAKE]) != ZERO:
+        v2, h2 = dekiyaku(pile, tb.yaku_masks2, tb.yaku_ints2)
+        if v2 > v:  # the sake cup counts where it scores more (animal_or_chaff)
+            v = v2
+            h = h2
+    n = tb.yaku_masks.shape[0]
+    if p[P_MONTH_YAKU] != 0 and (pile & month_mask) == month_mask:
+        v += MONTH_POINTS
+        h |= np.int64(1) << (n + 2)
+    view = p[P_VIEWING]
+    if view != VIEW_OFF:
+        fv = (pile & tb.cards[K_FLOWER]) == tb.cards[K_FLOWER]
+        mv = (pile & tb.cards[K_MOONV]) == tb.cards[K_MOONV]
+        if view == VIEW_WEATHER:
+            fv = fv and (field & tb.cards[K_WILLOW]) == ZERO
+            mv = mv and (field & tb.cards[K_PAULOWNIA]) == ZERO
+        elif view == VIEW_NEED_OTHER:
+            fv = fv and v > 0
+            mv = mv and v > 0
+        pts = p[P_VIEW_CALLED] if calls > 0 else p[P_VIEW_PTS]
+        if fv:
+            v += pts
+            h |= np.int64(1) << n
+        if mv:
+            v += pts
+            h |= np.int64(1) << (n + 1)
+    return v, h
+
+
+@hot
+def yaku_value(pile, field, calls, month_mask, tb):
+    """:func:`yaku_now` as a call (for the once-a-round scoring, not the turn loop)."""
+    return yaku_now(pile, field, calls, month_mask, tb)
+
+
+@hot(inline="always")
+def _best_row(pile, masks, ints):
+    _, h = dekiyaku(pile, masks, ints)
+    best = 0
+    m = np.uint64(h)
+    while m != ZERO:
+        i = lowest(m)
+        m &= m - ONE
+        v = ints[i, D_BASE] + ints[i, D_PER_EXTRA] * (count(pile & masks[i, D_COUNTED])
+                                                       - ints[i, D_EXTRA_FROM])
+        best = max(best, v)
+    return best
+
+
+@hot
+def best_single(pile, field, calls, month_mask, tb):
+    """The value of the single most valuable yaku held (yaku_counting=best)."""
+    p = tb.params
+    best = _best_row(pile, tb.yaku_masks, tb.yaku_ints)
+    if p[P_SAKE_EITHER] != 0:
+        best = max(best, _best_row(pile, tb.yaku_masks2, tb.yaku_ints2))
+    _, h = yaku_value(pile, field, calls, month_mask, tb)
+    n = tb.yaku_masks.shape[0]
+    pts = p[P_VIEW_CALLED] if calls > 0 else p[P_VIEW_PTS]
+    if (h >> n) & 3:
+        best = max(best, pts)
+    if (h >> (n + 2)) & 1:
+        best = max(best, MONTH_POINTS)
+    return best
+
+
+@hot
+def cards_missing(pile, month_mask, tb):
+    """The fewest cards ``pile`` still lacks for any yaku (0: it holds one): the part of a
+    player's view the threshold policy reads about the opponent."""
+    p = tb.params
+    masks = tb.yaku_masks
+    ints = tb.yaku_ints
+    best = 99
+    for i in range(masks.shape[0]):
+        cond = masks[i, D_COND]
+        need = max(0, ints[i, D_MIN] - count(pile & cond)) + count(
+            masks[i, D_REQUIRED] & ~pile & ~cond)
+        best = min(best, need)
+    if p[P_VIEWING] != VIEW_OFF:
+        best = min(best, count(tb.cards[K_FLOWER] & ~pile), count(tb.cards[K_MOONV] & ~pile))
+    if p[P_MONTH_YAKU] != 0:
+        best = min(best, count(month_mask & ~pile))
+    return best
+
+
+@hot(inline="always")
+def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, best, month_mask,
+          rng, tb):
+    """One turn and, if the player's yaku improved, their stop-or-continue decision.
+
+    Returns (hand, field, pile, calls, hits, best, action).  ``hits``/``best``: the yaku rows
+    and the most points the player has held this round, against which "new" or "bigger" is
+    judged (``decision_on``)."""
+    p = tb.params
+    hand, field, cap = turn(pol, hand, field, drawn, rng, tb.gscore, tb.ghigh)
+    pile |= cap
+    act = ACT_NONE
+    # Yaku change only with the player's captures, or with the field under the weather rule.
+    if cap != ZERO or p[P_VIEWING] == VIEW_WEATHER:
+        v, h = yaku_now(pile, field, calls, month_mask, tb)
+        hu = np.uint64(h)
+        if p[P_DECIDE_NEW] != 0:
+            improved = (hu & ~hits) != ZERO
+        else:
+            improved = v > best
+        hits |= hu
+        best = max(best, v)
+        if improved:
+            left = count(hand)
+            legal = LEGAL_BOTH
+            if (left == 0 and p[P_LAST_STOP] != 0) or v < p[P_KOIKOI_MIN]:
+                legal = LEGAL_STOP
+            om = cards_missing(opp_pile, month_mask, tb)
+            if choose_continue(dec, dparam, legal, left, v, om, rng) == CONTINUE:
+                act = ACT_CONTINUE
+                calls += 1
+                if p[P_VIEW_CALLED] != p[P_VIEW_PTS]:
+                    # the call itself raises the viewing yaku (KoiKoi Japan): not an improvement
+                    v, h = yaku_now(pile, field, calls, month_mask, tb)
+                    hits |= np.uint64(h)
+                    best = max(best, v)
+            else:
+                act = ACT_STOP
+    return hand, field, pile, calls, hits, best, act
+
+
+@hot(inline="always")
+def play_from(st, order, rng, tb, policy, decide, dealer):
+    """Play the round in state ``st`` (``KS_N`` slots) until a player collects or the hands
+    run out, updating ``st``.  ``policy``: card policy ids by player; ``decide[player]``:
+    (decision id, parameter)."""
+    h0 = st[0]
+    h1 = st[1]
+    field = st[2]
+    c0 = st[3]
+    c1 = st[4]
+    top = np.int64(st[5])
+    seat = np.int64(st[6])
+    calls0 = np.int64(st[KS_CALLS])
+    calls1 = np.int64(st[KS_CALLS + 1])
+    hits0 = st[KS_HITS]
+    hits1 = st[KS_HITS + 1]
+    best0 = np.int64(st[KS_BEST])
+    best1 = np.int64(st[KS_BEST + 1])
+    last = np.int64(st[KS_LAST])
+    turns = np.int64(st[KS_TURNS])
+    decisions = np.int64(st[KS_DECISIONS])
+    over = np.int64(st[KS_OVER])
+    month_mask = st[KS_MONTH]
+    while over == 0:
+        # one call site for both seats keeps the inlined kernel (and its compile time) small
+        first = seat == 0
+        hand = h0 if first else h1
+        if hand == ZERO:
+            over = OVER_EXHAUSTED
+            break
+        q = dealer ^ seat
+        hand, field, pile, calls, hits, best, act = _move(
+            policy[q], decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
+            c1 if first else c0, order[top], calls0 if first else calls1,
+            hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb)
+        if first:
+            h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
+        else:
+            h1, c1, calls1, hits1, best1 = hand, pile, calls, hits, best
+        top += 1
+        turns += 1
+        if act != ACT_NONE:
+            last = seat + 1
+            decisions += 1
+            if act == ACT_STOP:
+                over = seat + 1
+                break
+        seat ^= 1
+    st[0] = h0
+    st[1] = h1
+    st[2] = field
+    st[3] = c0
+    st[4] = c1
+    st[5] = top
+    st[6] = seat
+    st[KS_CALLS] = calls0
+    st[KS_CALLS + 1] = calls1
+    st[KS_HITS] = hits0
+    st[KS_HITS + 1] = hits1
+    st[KS_BEST] = best0
+    st[KS_BEST + 1] = best1
+    st[KS_LAST] = last
+    st[KS_TURNS] = turns
+    st[KS_DECISIONS] = decisions
+    st[KS_OVER] = over
+
+
+@hot
+def collect(st, tb, s):
+    """(points, yaku points counted, rows held) of seat ``s`` collecting now."""
+    p = tb.params
+    pile = st[3 + s]
+    field = st[2]
+    month_mask = st[KS_MONTH]
+    calls = np.int64(st[KS_CALLS + s])
+    other = np.int64(st[KS_CALLS + 1 - s])
+    v, h = yaku_value(pile, field, calls, month_mask, tb)
+    base = v
+    if p[P_COUNTING] == COUNT_BEST:
+        base = best_single(pile, field, calls, month_mask, tb)
+    elif p[P_COUNTING] == COUNT_BOTH:
+        base += yaku_value(st[4 - s], field, other, month_mask, tb)[0]
+    pts = base
+    if p[P_SEVEN] != 0 and base >= 7:
+        pts *= 2
+    bonus = p[P_BONUS]
+    if bonus == BONUS_ADD:
+        pts = pts + calls if calls <= 3 else pts * (calls - 2)
+    elif bonus == BONUS_OPP:
+        pts *= 2 if other > 0 else 1
+    elif bonus == BONUS_OWN:
+        pts *= 2 if calls > 0 else 1
+    elif bonus == BONUS_ANYONE:
+        pts *= 2 if calls + other > 0 else 1
+    elif bonus == BONUS_PLUS_ONE:
+        pts *= 1 + calls + other
+    pts *= np.int64(st[KS_FMULT])
+    return pts, base, h
+
+
+@hot(inline="always")
+def _pay(res, s, pts, zero_sum):
+    res[R_SCORE + s] += pts
+    if zero_sum:
+        res[R_SCORE + 1 - s] -= pts
+
+
+@hot
+def settle_round(st, tb, res):
+    """Scores of a played round into ``res``."""
+    p = tb.params
+    zs = p[P_ZERO_SUM] != 0
+    over = np.int64(st[KS_OVER])
+    res[R_END] = END_STOP if over != OVER_EXHAUSTED else END_EXHAUSTED
+    s = -1
+    if over != OVER_EXHAUSTED:
+        s = over - 1
+    elif p[P_EXHAUSTED] == EXH_LAST and st[KS_LAST] != ZERO:
+        s = np.int64(st[KS_LAST]) - 1
+    elif p[P_EXHAUSTED] == EXH_DEALER:
+        _pay(res, 0, p[P_PRIVILEGE], zs)
+        res[R_WINNER] = 0
+        res[R_POINTS] = p[P_PRIVILEGE]
+    if s >= 0:
+        pts, base, h = collect(st, tb, s)
+        _pay(res, s, pts, zs)
+        res[R_WINNER] = s
+        res[R_BASE] = base
+        res[R_POINTS] = pts
+        res[R_HITS] = h
+        res[R_COLLECTED] = 1
+        res[R_PAID] = np.int64(st[KS_CALLS + s])
+        o = 1 - s
+        if over != OVER_EXHAUSTED and p[P_OPP_KEEPS] != 0 and st[KS_CALLS + o] != ZERO:
+            kept = collect(st, tb, o)[0]
+            _pay(res, o, kept, zs)
+            res[R_KEPT] = kept
+
+
+@hot(inline="always")
+def lucky_bits(hand):
+    """1: four of a kind (teshi), 2: four pairs (kuttsuki: every month in the hand even)."""
+    return (1 if has_full_nibble(hand) else 0) | (2 if (hand != ZERO and pairs_only(hand)) else 0)
+
+
+@hot(inline="always")
+def lucky_value(bits, stack):
+    if stack:
+        return LUCKY_POINTS * ((bits & 1) + (bits >> 1))
+    return LUCKY_POINTS if bits != 0 else 0
+
+
+@hot(inline="always")
+def field_multiplier(n_brights, rule):
+    if rule == FMULT_COUNT:
+        return 1 + n_brights
+    if rule == FMULT_DOUBLE:
+        return 2 if n_brights > 0 else 1
+    return 1
+
+
+@hot(inline="always")
+def start(st, groups, first_undealt, month_mask, fmult):
+    """The state right after the deal (``engine.state.start`` plus koi-koi's slots)."""
+    state.start(st, groups, N_PLAYERS, first_undealt)
+    for i in range(ST_BASE, KS_N):
+        st[i] = ZERO
+    st[KS_MONTH] = month_mask
+    st[KS_FMULT] = fmult
+
+
+@hot(inline="always")
+def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask, res):
+    """Play one dealt round and settle it into ``res`` (seats relative to the dealer).
+
+    ``groups``: dealer hand, opponent hand, field; the draw pile is ``order[len(pattern):]``.
+    Order of events: lucky hands are declared (seat 0 then 1: ``expose``), then a field four
+    is resolved (``field_four``), then play."""
+    p = tb.params
+    for i in range(R_N):
+        res[i] = 0
+    res[R_WINNER] = -1
+    nb = count(groups[FIELD] & tb.cards[K_BRIGHTS])
+    res[R_FIELD_BRIGHTS] = nb
+    l0 = lucky_bits(groups[0])
+    l1 = lucky_bits(groups[1])
+    res[R_LUCKY] = l0
+    res[R_LUCKY + 1] = l1
+    start(st, groups, tb.pattern.shape[0], month_mask, field_multiplier(nb, p[P_FIELD_MULT]))
+    zs = p[P_ZERO_SUM] != 0
+    played = True
+    mode = p[P_LUCKY]
+    if mode == LUCKY_WIN or mode == LUCKY_STACK:
+        d0 = l0 != 0 and choose_expose(expose[dealer], rng)
+        d1 = l1 != 0 and choose_expose(expose[dealer ^ 1], rng)
+        if d0 or d1:
+            played = False
+            stack = mode == LUCKY_STACK
+            if d0 and d1 and p[P_BOTH_DEALER] == 0:
+                res[R_END] = END_LUCKY_DRAW
+            else:
+                w = 0 if d0 else 1
+                v = lucky_value(l0 if w == 0 else l1, stack)
+                _pay(res, w, v, zs)
+                res[R_WINNER] = w
+                res[R_POINTS] = v
+                res[R_END] = END_LUCKY
+    if played and has_full_nibble(st[2]):
+        if p[P_FIELD_FOUR] == FIELD4_WIN:
+            played = False
+            _pay(res, 0, FIELD_WIN_POINTS, zs)
+            res[R_WINNER] = 0
+            res[R_POINTS] = FIELD_WIN_POINTS
+            res[R_END] = END_FIELD
+        else:
+            # "the dealer immediately captures these four cards, and deals four more to the
+            # table to replace them" (rule page): from the draw pile, until no four is left.
+            # A replacement that would leave the pile short of the turns' draws is not made
+            # (it needs three fours in a row: never seen); that four stays on the field.
+            top = np.int64(st[5])
+            field = st[2]
+            n_turns = 2 * p[P_HAND]
+            while has_full_nibble(field):
+                fours = field & (field >> ONE) & (field >> np.uint64(2)) & (field >> np.uint64(3))
+                fours &= np.uint64(0x1111111111111111)
+                if top + 4 * count(fours) + n_turns > order.shape[0]:
+                    break
+                quad = fours * np.uint64(15)
+                st[3] |= quad
+                field &= ~quad
+                for _ in range(4 * count(fours)):
+                    field |= bit(order[top])
+                    top += 1
+            st[2] = field
+            st[5] = top
+    if played:
+        resume_round(st, order, rng, tb, policy, decide, dealer, res)
+    else:
+        record(st, res)
+        if p[P_CHECKED]:
+            check_round(order, st, res, zs)
+
+
+@hot
+def resume_round(st, order, rng, tb, policy, decide, dealer, res):
+    """Play the round from state ``st`` to its end and settle it into ``res`` (whose deal-time
+    slots the caller has filled): the entry point for a round resumed from any state (a
+    lookahead policy's determinisation, the tests' hand-built positions).  A call, not inlined:
+    once a round, and it keeps the chunk kernel small to compile."""
+    play_from(st, order, rng, tb, policy, decide, dealer)
+    settle_round(st, tb, res)
+    record(st, res)
+    if tb.params[P_CHECKED]:
+        check_round(order, st, res, tb.params[P_ZERO_SUM] != 0)
+
+
+@hot(inline="always")
+def record(st, res):
+    """The end state's facts into ``res``; checked mode asserts the round invariants."""
+    res[R_CALLS] = np.int64(st[KS_CALLS])
+    res[R_CALLS + 1] = np.int64(st[KS_CALLS + 1])
+    res[R_DECISIONS] = np.int64(st[KS_DECISIONS])
+    res[R_TURNS] = np.int64(st[KS_TURNS])
+    res[R_CAPTURED] = np.int64(st[3])
+    res[R_CAPTURED + 1] = np.int64(st[4])
+    res[R_FIELD] = np.int64(st[2])
+    res[R_TOP] = np.int64(st[5])
+    res[R_HANDS] = np.int64(st[0] | st[1])
+
+
+@hot
+def check_round(order, st, res, zero_sum):
+    """Checked mode: every card is in exactly one place (hands, field, piles, the undrawn
+    pile); the settlement is zero-sum when the rules are."""
+    places = (st[0], st[1], st[2], st[3], st[4])
+    seen = ZERO
+    for m in places:
+        if seen & m:
+            raise AssertionError("a card is in two places")
+        seen |= m
+    for i in range(np.int64(st[5]), order.shape[0]):
+        b = bit(order[i])
+        if seen & b:
+            raise AssertionError("a card of the draw pile is also elsewhere")
+        seen |= b
+    if seen != np.uint64(0xFFFFFFFFFFFF):
+        raise AssertionError("a card is in no place")
+    if zero_sum:
+        if res[R_SCORE] + res[R_SCORE + 1] != 0:
+            raise AssertionError("the settlement is not zero-sum")
+    elif res[R_SCORE] < 0 or res[R_SCORE + 1] < 0:
+        raise AssertionError("a negative score under winner-only scoring")
+
+
+@hot(inline="always")
+def is_misdeal(groups, p):
+    """Four of a month / four pairs in a hand or on the field, as the options make them."""
+    f = groups[FIELD]
+    bad = p[P_FIELD_FOUR] == FIELD4_MISDEAL and has_full_nibble(f)
+    bad = bad or (p[P_MIS_FIELD_PAIRS] != 0 and pairs_only(f))
+    if p[P_MIS_HAND_FOUR] != 0:
+        bad = bad or has_full_nibble(groups[0]) or has_full_nibble(groups[1])
+    if p[P_MIS_HAND_PAIRS] != 0:
+        bad = bad or pairs_only(groups[0]) or pairs_only(groups[1])
+    return bad
+
+
+@hot
+def deal_round(rng, order, groups, pattern, params):
+    """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.  Only
+    the dealt cards are shuffled until the deal stands, then the cards the round may draw."""
+    n_dealt = pattern.shape[0]
+    misdeals = 0
+    while True:
+        shuffle_range(rng, order, 0, n_dealt)
+        deal(order, pattern, groups)
+        if not is_misdeal(groups, params):
+            break
+        misdeals += 1
+    shuffle_range(rng, order, n_dealt, params[P_SHUFFLE_STOP])
+    return misdeals
+
+
+@hot
+def first_dealer(rng, order, earlier):
+    """Each player cuts a card (player 0 the first).  Seed: "whoever gets the card of the later
+    month is first dealer; repeat the process in the case of a tie".  ``earlier``: the earlier
+    month deals, and of one month the higher card (the lower card index) (rule page)."""
+    while True:
+        partial_shuffle(rng, order, 2)
+        a = np.int64(order[0])
+        b = np.int64(order[1])
+        ma = a >> 2
+        mb = b >> 2
+        if earlier:
+            if ma != mb:
+                return 0 if ma < mb else 1
+            return 0 if a < b else 1
+        if ma != mb:
+            return 0 if ma > mb else 1
+
+
+# counters: scalars per chunk
+(C_DEALS, C_MISDEALS, C_ROUNDS, C_DEALER_SCORE, C_DEALER_SCORE_SQ, C_OPP_SCORE, C_OPP_SCORE_SQ,
+ C_ADV_SQ, C_DEALER_WINS, C_OPP_WINS, C_DRAWS, C_EXHAUSTED, C_LUCKY_END, C_LUCKY_DRAW,
+ C_FIELD_END, C_WON, C_WON_PTS, C_WON_PTS_SQ, C_COLLECTS, C_TURNS, C_TURNS_SQ, C_CALLS,
+ C_CALLS_SQ, C_PAID, C_DECISIONS, C_P0_SCORE, C_P0_SCORE_SQ, C_P0_DEALS, C_P0_WINS, C_GAMES,
+ C_GAME_ROUNDS, C_GAME_ROUNDS_SQ, C_FIRST_WINS, C_GAME_TIES, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ,
+ C_CAPPED, C_P0_FIRST, C_KEPT, C_P0_GAME_WINS) = range(40)
+C_N = 40
+H_FIELD = 0         # hist[0..5]: rounds with k 20-point cards dealt to the field
+H_TURNS = 6         # hist[6 + t]: rounds that ended after t turns (0: before play)
+H_N = H_TURNS + 21
+
+
+@hot(inline="always")
+def tally_deal(scal, tcount, hist, res, mis):
+    scal[C_DEALS] += mis + 1
+    scal[C_MISDEALS] += mis
+    scal[C_ROUNDS] += 1
+    tally_hits(tcount, res[R_LUCKY], res[R_LUCKY + 1], 0, 2)
+    hist[H_FIELD + res[R_FIELD_BRIGHTS]] += 1
+
+
+@hot
+def tally_round(scal, ycount, hist, res, dealer):
+    d = res[R_SCORE]
+    o = res[R_SCORE + 1]
+    scal[C_DEALER_SCORE] += d
+    scal[C_DEALER_SCORE_SQ] += d * d
+    scal[C_OPP_SCORE] += o
+    scal[C_OPP_SCORE_SQ] += o * o
+    scal[C_ADV_SQ] += (d - o) * (d - o)
+    w = res[R_WINNER]
+    scal[C_DEALER_WINS] += w == 0
+    scal[C_OPP_WINS] += w == 1
+    scal[C_DRAWS] += w < 0
+    end = res[R_END]
+    scal[C_EXHAUSTED] += end == END_EXHAUSTED
+    scal[C_LUCKY_END] += end == END_LUCKY
+    scal[C_LUCKY_DRAW] += end == END_LUCKY_DRAW
+    scal[C_FIELD_END] += end == END_FIELD
+    if w >= 0:
+        pts = res[R_POINTS]
+        scal[C_WON] += 1
+        scal[C_WON_PTS] += pts
+        scal[C_WON_PTS_SQ] += pts * pts
+    if res[R_COLLECTED]:
+        scal[C_COLLECTS] += 1
+        tally_hits(ycount, res[R_HITS], 0, 0, ycount.shape[0] - 1)
+    t = res[R_TURNS]
+    scal[C_TURNS] += t
+    scal[C_TURNS_SQ] += t * t
+    hist[H_TURNS + t] += 1
+    calls = res[R_CALLS] + res[R_CALLS + 1]
+    scal[C_CALLS] += calls
+    scal[C_CALLS_SQ] += calls * calls
+    scal[C_PAID] += res[R_PAID]
+    scal[C_DECISIONS] += res[R_DECISIONS]
+    scal[C_KEPT] += res[R_KEPT] > 0
+    p0 = d if dealer == 0 else o
+    scal[C_P0_SCORE] += p0
+    scal[C_P0_SCORE_SQ] += p0 * p0
+    scal[C_P0_DEALS] += dealer == 0
+    scal[C_P0_WINS] += w >= 0 and (w ^ dealer) == 0
+
+
+@hot(inline="always")
+def round_stream(rng, key, index, order):
+    """Point ``rng`` at stream ``index`` of the session ``key`` and put the deck back in order.
+
+    Every round of a session draws its cut, its deal and its play from streams of its own,
+    keyed by (seed, session, round index), from the unshuffled deck: so round i of a session
+    is dealt the same cards whatever happened before it, and two variants compared on the
+    same seed (stop against continue, one house rule against another) play the same deals
+    round by round even where their games end at different rounds (common random numbers)."""
+    rng[0] = stream_state(key, np.uint64(index))
+    for j in range(order.shape[0]):
+        order[j] = j
+
+
+@hot
+def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb, policy,
+                  decide, expose, scal, tcount, ycount, hist):
+    """Sessions ``s0 .. s1-1``; session s's streams are keyed by ``stream_state(seed, s)``."""
+    series = tb.params[P_SERIES]
+    for s in range(s0, s1):
+        key = stream_state(seed, s)
+        n_rounds = min(series, total_rounds - s * series)
+        if tb.params[P_DEALS_ONLY]:
+            for i in range(n_rounds):
+                round_stream(drng, key, 3 * i, order)
+                mis = deal_round(drng, order, groups, tb.pattern, tb.params)
+                res[R_LUCKY] = lucky_bits(groups[0])
+                res[R_LUCKY + 1] = lucky_bits(groups[1])
+                res[R_FIELD_BRIGHTS] = count(groups[FIELD] & tb.cards[K_BRIGHTS])
+                tally_deal(scal, tcount, hist, res, mis)
+        else:
+            play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose,
+                        n_rounds, scal, tcount, ycount, hist)
+
+
+@hot
+def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose, n_rounds,
+                scal, tcount, ycount, hist):
+    """Whole games back to back until ``n_rounds`` rounds are counted (see the module's
+    "Simulation unit"): the last game is finished for the game quantities.  Round i of the
+    session cuts (when a game starts), deals and plays on streams 3i+2, 3i and 3i+1."""
+    p = tb.params
+    fixed = p[P_FIXED_DEALER] != 0
+    stake = p[P_STAKE]
+    target = p[P_TARGET]
+    limit = p[P_GAME_ROUNDS]
+    counted = 0
+    i = 0
+    while counted < n_rounds:
+        dealer = 0
+        if not fixed:
+            round_stream(drng, key, 3 * i + 2, order)
+            dealer = first_dealer(drng, order, p[P_FIRST_EARLIER])
+        first = dealer
+        t0 = stake
+        t1 = stake
+        r = 0
+        while True:
+            round_stream(drng, key, 3 * i, order)
+            mis = deal_round(drng, order, groups, tb.pattern, tb.params)
+            rng[0] = stream_state(key, np.uint64(3 * i + 1))
+            i += 1
+            month_mask = np.uint64(0xF) << np.uint64(4 * (r % 12))
+            play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask,
+                       res)
+            if counted < n_rounds:
+                counted += 1
+                tally_deal(scal, tcount, hist, res, mis)
+                tally_round(scal, ycount, hist, res, dealer)
+            if dealer == 0:
+                t0 += res[R_SCORE]
+                t1 += res[R_SCORE + 1]
+            else:
+                t1 += res[R_SCORE]
+                t0 += res[R_SCORE + 1]
+            w = res[R_WINNER]
+            # The round's scorer deals next; a round nobody scores keeps the dealer (draw_dealer).
+            if not fixed:
+                if w >= 0:
+                    dealer ^= w
+                elif p[P_DRAW_PASS]:
+                    dealer ^= 1
+            r += 1
+            done = ((limit > 0 and r >= limit) or (target > 0 and max(t0, t1) - stake >= target)
+                    or (stake > 0 and min(t0, t1) <= 0))
+            if done or r >= MAX_GAME_ROUNDS:
+                scal[C_CAPPED] += not done
+                break
+        margin = t0 - t1 if first == 0 else t1 - t0
+        scal[C_GAMES] += 1
+        scal[C_GAME_ROUNDS] += r
+        scal[C_GAME_ROUNDS_SQ] += r * r
+        scal[C_FIRST_WINS] += margin > 0
+        scal[C_GAME_TIES] += margin == 0
+        scal[C_FIRST_MARGIN] += margin
+        scal[C_FIRST_MARGIN_SQ] += margin * margin
+        scal[C_P0_FIRST] += first == 0
+        scal[C_P0_GAME_WINS] += t0 > t1
+
+
+@njit(cache=True, parallel=True)
+def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, expose,
+               scal, tcount, ycount, hist):
+    """Sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per prange
+    iteration; counters are per chunk and summed by the caller, so results never depend on
+    threads or chunking."""
+    n_chunks = scal.shape[0]
+    for ch in prange(n_chunks):
+        rng = np.zeros(1, dtype=np.uint64)
+        drng = np.zeros(1, dtype=np.uint64)
+        order = np.arange(48).astype(np.int8)
+        groups = np.zeros(3, dtype=np.uint64)
+        st = np.zeros(KS_N, dtype=np.uint64)
+        res = np.zeros(R_N, dtype=np.int64)
+        s0 = first_session + ch * chunk
+        s1 = min(s0 + chunk, first_session + n_sessions)
+        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb, policy,
+                      decide, expose, scal[ch], tcount[ch], ycount[ch], hist[ch])
+
+
+# ---------------------------------------------------------------- public layer
+
+def play_kernel(tb, seed, rounds, policy, decide, expose, first, n, chunk, out):
+    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, expose,
+               out["scal"], out["tcount"], out["ycount"], out["hist"])
+
+
+def decode_policies(packed) -> tuple:
+    """(card policy ids, decisions int64[2, 2]) from :func:`policies.parse_policy` values."""
+    parts = [split_policy(int(x)) for x in packed]
+    policy = np.array([c for c, _, _ in parts], dtype=np.int64)
+    decide = np.array([[d, k] for _, d, k in parts], dtype=np.int64)
+    return policy, decide
+
+
+class Koikoi:
+    """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    name = NAME
+    title = "Koi-koi (2 players)"
+    source = ("seed 004_3c58717347331a26 (Game Cabinet, 1997); variations: rule page "
+              "hanafuda_games_koi-koi")
+    n_players = N_PLAYERS
+    Rules = KoikoiRules
+    par = None
+    teyaku_names = TEYAKU
+    presets = PRESETS
+    preset_docs = PRESET_DOCS
+    rounds_per_session = SERIES_ROUNDS
+    version = 1  # bump whenever a rule's behaviour or an option changes
+
+    #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
+    edge_quantity = "dealer.mean_advantage"
+
+    @property
+    def main_kernel(self):
+        return run_chunks
+
+    def findings(self, by) -> list:
+        """Plain sentences for a report, from a simulate table indexed by quantity."""
+        def has(*qs):
+            return all(q in by.index for q in qs)
+
+        def pct(q):
+            return f"{by.loc[q, 'estimate']:.1%}"
+
+        out = []
+        if has("dealer.win_rate", "opponent.win_rate", "round.draw_rate", "round.exhausted_rate"):
+            out.append(f"Who scores a round: the dealer {pct('dealer.win_rate')}, the opponent "
+                       f"{pct('opponent.win_rate')}, nobody {pct('round.draw_rate')} (the hands "
+                       f"ran out in {pct('round.exhausted_rate')} of rounds).")
+        if has("koikoi.call_rate", "koikoi.paid_off_rate", "winner_points.mean"):
+            out.append(f"Koi-koi: players continued at {pct('koikoi.call_rate')} of their chances "
+                       f"to collect; {pct('koikoi.paid_off_rate')} of those calls paid off (the "
+                       f"caller collected the round later). A scored round is worth "
+                       f"{by.loc['winner_points.mean', 'estimate']:.2f} points on average.")
+        if has("field_brights.0"):
+            out.append(f"Field multiplier: at least one 20-point card is dealt to the field in "
+                       f"{1 - by.loc['field_brights.0', 'estimate']:.1%} of rounds.")
+        if has("game.rounds.mean", "game.first_dealer.win_rate"):
+            r = by.loc["game.first_dealer.win_rate"]
+            out.append(f"Games last {by.loc['game.rounds.mean', 'estimate']:.1f} rounds on "
+                       f"average; the first dealer wins {r.estimate:.1%} of games (99.9% CI "
+                       f"{r.ci_low:.1%} to {r.ci_high:.1%}).")
+        return out
+
+    def policy_ids(self, names) -> np.ndarray:
+        """One packed id per player: card play and stop-or-continue (``policies.parse_policy``)."""
+        return np.array([parse_policy(n) for n in names], dtype=np.int64)
+
+    def exact_table(self, rules):
+        """Exact misdeal rate, lucky hands and field 20-point cards (``hanasim exact``)."""
+        from ..stats.exact import koikoi_deal_probabilities, rows_table
+
+        tracked = tuple(int(any(_D.kind[4 * m + j] == decks.BRIGHT for j in range(4)))
+                        for m in range(12))
+        rows = koikoi_deal_probabilities(
+            rules.hand_size, 8, tracked=tracked,
+            hand_four_misdeal=rules.lucky_hands in ("none", "misdeal"),
+            hand_pairs_misdeal=rules.lucky_hands == "misdeal",
+            field_four_misdeal=rules.field_four == "misdeal",
+            field_pairs_misdeal=rules.field_pairs == "misdeal")
+        return rows_table(rows, NAME)
+
+    def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
+                 fixed_dealer=False, checked=False, progress=False, deals_only=False,
+                 **run_options):
+        """Integer counters of ``rounds`` counted rounds (dict of arrays), summed over chunks.
+
+        Sessions are series of whole games (module docstring); ``session_rounds`` does not
+        apply (only 1 is accepted).  ``policy``: packed ids (``policy_ids``)."""
+        from ..engine.runner import run_batches
+
+        if int(session_rounds) != 1:
+            raise ValueError("koikoi plays whole games (the winner deals next, the game ends by "
+                             "its rules); session_rounds does not apply (leave it at 1)")
+        tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked,
+                          deals_only=deals_only)
+        card, decide = decode_policies(policy)
+        expose = np.ascontiguousarray(expose, dtype=np.int64)
+        n_sessions = -(-rounds // SERIES_ROUNDS)
+        shapes = dict(scal=(C_N,), tcount=(len(TEYAKU) + 1, 2), ycount=(len(names) + 1, 2),
+                      hist=(H_N,))
+        totals = run_batches(partial(play_kernel, tb, seed, rounds, card, decide, expose),
+                             n_sessions, shapes, rounds_per_session=SERIES_ROUNDS,
+                             progress=progress, desc=NAME, **run_options)
+        totals["yaku_names"] = names
+        totals["deals_only"] = bool(deals_only)
+        totals["hand_size"] = rules.hand_size
+        return totals
+
+    def quantities(self, c, rules):
+        """Tidy rows ``(quantity, stats)`` from the counters.  Per round (n = rounds) unless
+        said: yaku at collecting are over collected rounds, the koi-koi call rate over the
+        decisions, the paid-off rate over the calls, game quantities over games."""
+        from ..stats import table as T
+
+        s = c["scal"]
+        r = s[C_ROUNDS]
+        h = c["hist"]
+        rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
+        for i, t in enumerate(TEYAKU + ("any",)):
+            rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, 2))
+        for k in range(6):
+            rows.append(T.prop(f"field_brights.{k}", h[H_FIELD + k], r))
+        if c.get("deals_only"):
+            return rows
+        d, d2, o, o2 = s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], s[C_OPP_SCORE], s[C_OPP_SCORE_SQ]
+        rows += [
+            T.prop("dealer.win_rate", s[C_DEALER_WINS], r),
+            T.prop("opponent.win_rate", s[C_OPP_WINS], r),
+            T.prop("round.draw_rate", s[C_DRAWS], r),
+            T.prop("round.exhausted_rate", s[C_EXHAUSTED], r),
+            T.prop("round.lucky_hand_rate", s[C_LUCKY_END], r),
+            T.prop("round.lucky_draw_rate", s[C_LUCKY_DRAW], r),
+            T.prop("round.field_four_rate", s[C_FIELD_END], r),
+            T.mean("dealer.mean_score", d, d2, r),
+            T.mean("opponent.mean_score", o, o2, r),
+            # dealer's score minus the opponent's: the edge that decides a game of totals
+            T.mean("dealer.mean_advantage", d - o, s[C_ADV_SQ], r),
+            T.sd("round_score.sd", d, d2, r),
+            T.mean("winner_points.mean", s[C_WON_PTS], s[C_WON_PTS_SQ], s[C_WON]),
+            T.sd("winner_points.sd", s[C_WON_PTS], s[C_WON_PTS_SQ], s[C_WON]),
+            T.mean("round.end_turn.mean", s[C_TURNS], s[C_TURNS_SQ], r),
+            T.mean("koikoi.calls_per_round", s[C_CALLS], s[C_CALLS_SQ], r),
+            T.prop("koikoi.call_rate", s[C_CALLS], s[C_DECISIONS]),
+            T.prop("koikoi.paid_off_rate", s[C_PAID], s[C_CALLS]),
+            T.prop("koikoi.opponent_kept_rate", s[C_KEPT], r),
+            T.mean("player1.mean_score", s[C_P0_SCORE], s[C_P0_SCORE_SQ], r),
+            # player 1's score minus player 2's (their policies may differ)
+            T.mean("player1.mean_advantage", 2 * s[C_P0_SCORE] - d - o, s[C_ADV_SQ], r),
+            T.prop("player1.win_rate", s[C_P0_WINS], r),
+            T.prop("player1.deal_share", s[C_P0_DEALS], r),
+        ]
+        for t in range(2 * c["hand_size"] + 1):
+            rows.append(T.prop(f"end_turn.{t}", h[H_TURNS + t], r))
+        active = (True,) * (len(c["yaku_names"]) - 3) + active_special(rules)
+        for i, y in enumerate(c["yaku_names"]):
+            if active[i]:
+                rows.append(T.prop(f"yaku.{y}", c["ycount"][i, 0], s[C_COLLECTS]))
+        g = s[C_GAMES]
+        rows += [
+            T.prop("game.first_dealer.win_rate", s[C_FIRST_WINS], g),
+            T.prop("game.tie_rate", s[C_GAME_TIES], g),
+            T.mean("game.first_dealer.mean_margin", s[C_FIRST_MARGIN], s[C_FIRST_MARGIN_SQ], g),
+            T.mean("game.rounds.mean", s[C_GAME_ROUNDS], s[C_GAME_ROUNDS_SQ], g),
+            T.prop("game.capped_rate", s[C_CAPPED], g),
+            T.prop("player1.first_dealer_share", s[C_P0_FIRST], g),
+            T.prop("player1.game.win_rate", s[C_P0_GAME_WINS], g),
+        ]
+        return rows
+
+
+register(Koikoi())
