@@ -109,6 +109,10 @@ def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
     return total, hits
 
 
+#: a dekiyaku minimum no pile of 48 cards reaches (a row that is not played)
+NEVER = 64 + 1
+
+
 class DekiyakuTable:
     """Builder for the dekiyaku arrays; rows are added by name in Python, once per rule set."""
 
@@ -117,6 +121,10 @@ class DekiyakuTable:
 
     def add(self, name, cond, minimum, base, *, required=0, counted=None, extra_from=None,
             per_extra=0, group=-1):
+        """A row; ``base`` 0 means the yaku is not played: the row is kept (a table's rows do
+        not depend on the rules) with a minimum no pile reaches, so it never scores."""
+        if base == 0:
+            minimum, per_extra = NEVER, 0
         self.rows.append(dict(name=name, cond=int(cond), required=int(required),
                               counted=int(cond if counted is None else counted),
                               minimum=minimum,
