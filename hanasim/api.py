@@ -168,15 +168,15 @@ def notes(g, rule_obj) -> list[str]:
     return out
 
 
-def _outside_store(path, what):
+def _outside_store(path, what, store=None):
     """Refuse a checkpoint in (or holding) the results store: its batch files would mix with
     saved runs."""
     from .store import store_path
 
     p = os.path.realpath(path)
-    root = os.path.realpath(store_path())
+    root = os.path.realpath(store_path(store))
     if p == root or p.startswith(root + os.sep) or root.startswith(p + os.sep):
-        raise ValueError(f"{what} {path} is (or holds) the results store {store_path()}; "
+        raise ValueError(f"{what} {path} is (or holds) the results store {store_path(store)}; "
                          "give another folder")
 
 
@@ -568,11 +568,16 @@ def provenance(g, rule_obj, **extra) -> dict:
 
 
 def rules_table(game: str = "toppa") -> pd.DataFrame:
-    """The house-rule options of a game: name, default, allowed values, description."""
+    """The house-rule options of a game: option, default, allowed (in words), readings (the
+    values the seed names, and what it calls them), numeric (a number any value in range may
+    be given for: sweep it), description (citing the seed's section)."""
     g = get_game(game)
     rows = _rules.options(g.Rules)
-    return pd.DataFrame([dict(option=r["name"], default=r["default"],
-                              allowed=", ".join(map(str, r["choices"])), description=r["doc"])
+    return pd.DataFrame([dict(option=r["name"], default=_rules.value_text(r["default"]),
+                              allowed=r["allowed"],
+                              readings=", ".join(f"{_rules.value_text(v)} ({what})"
+                                                 for v, what in r["readings"]),
+                              numeric=r["numeric"], description=r["doc"])
                          for r in rows])
 
 
