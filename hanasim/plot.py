@@ -13,7 +13,8 @@ axes of a pyplot-free ``Figure``, so nothing here needs a display.
 * :func:`dekiyaku_rates`: how often a captured pile scores each dekiyaku;
 * :func:`compare_forest`: the paired difference of every variant of a comparison;
 * :func:`sweep_curve`: a quantity against a swept rule's value, its band, and the solved value;
-* :func:`score_distribution`: the distribution of a round's score (or a game's total) by seat.
+* :func:`score_distribution`: the distribution of a round's score (or a game's total) by seat;
+* :func:`estimates`: any rows of a table as points with intervals, against a reference line.
 
 Points are estimates and bars 99.9% intervals throughout; labels are display names (the
 table's ``label`` column), never code names.
@@ -281,6 +282,31 @@ def score_distribution(df: pd.DataFrame, which=None, ax=None):
     ax.yaxis.set_major_formatter(_percent())
     ax.grid(alpha=0.25)
     _legend_outside(ax, min(3, len(which)))
+    return ax
+
+
+def estimates(df: pd.DataFrame, quantities, ax=None, ref: float | None = None,
+              ref_label: str | None = None, labels=None):
+    """Any rows of a table, by quantity name (in the order given), as points with 99.9%
+    intervals, labelled by the table's ``label`` (or ``labels``), with an optional reference
+    line: the general form of :func:`seat_edges` (game totals, player rows...)."""
+    quantities = list(quantities)
+    by = df.set_index("quantity")
+    missing = [q for q in quantities if q not in by.index]
+    if missing:
+        raise ValueError(f"no quantity {missing[0]!r} in this table")
+    rows = by.loc[quantities].reset_index()
+    ax = _axes(ax, (8, 0.45 * len(rows) + 1.6))
+    est, err = _errors(rows)
+    y = np.arange(len(rows))[::-1]
+    ax.errorbar(est, y, xerr=err, fmt="o", color=SIM_COLOR, ecolor="black", capsize=4,
+                label="estimate, 99.9% interval")
+    if ref is not None:
+        ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1, label=ref_label)
+    ax.set_yticks(y, list(labels) if labels is not None else _labels(rows))
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.grid(axis="x", alpha=0.3)
+    _legend_outside(ax)
     return ax
 
 

@@ -20,7 +20,7 @@ from hanasim.report import SECTIONS, build_report
 
 ROUNDS, SEED = 20_000, 5
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-CHARTS = ("teyaku", "dekiyaku", "edges")
+CHARTS = ("teyaku", "dekiyaku", "edges", "distribution")
 
 
 class Page(HTMLParser):
@@ -124,9 +124,10 @@ def test_html_has_every_section_table_and_chart(toppa_report):
     tables = {t["id"]: t for t in page.tables}
     df = hanasim.simulate("toppa", rounds=ROUNDS, seed=SEED)
     summary = tables["toppa-summary-table"]
-    assert summary["header"][:6] == ["quantity", "estimate", "std error", "99.9% CI low",
-                                     "99.9% CI high", "n"]
-    assert [r[0] for r in summary["rows"]] == list(df["quantity"])  # every quantity, in order
+    assert summary["header"][:7] == ["quantity", "code", "estimate", "std error",
+                                     "99.9% CI low", "99.9% CI high", "n"]
+    assert [r[0] for r in summary["rows"]] == list(df["label"])  # readable names, in order
+    assert [r[1] for r in summary["rows"]] == list(df["quantity"])  # every quantity
     misdeal = dict(zip(summary["header"], summary["rows"][0]))
     assert float(misdeal["estimate"]) == pytest.approx(df["estimate"].iloc[0], rel=1e-3)
 
@@ -264,13 +265,13 @@ def test_bad_input_writes_nothing(kwargs, words, tmp_path):
 def test_cli_report_errors_are_one_line(tmp_path, capsys):
     main = cli.main if "report" in _commands() else cli_extra.main
     (tmp_path / "afile").write_text("x")
-    for argv, word in ((["report", "chess"], "unknown game"),
-                       (["report", "toppa", "--rounds", "1000", "--out", str(tmp_path / "afile")],
-                        "not a directory"),
-                       (["report", "toppa", "--rule", "nope=1"], "unknown rule")):
+    for argv, word, want in ((["report", "chess"], "unknown game", 2),
+                             (["report", "toppa", "--rounds", "1000", "--out",
+                               str(tmp_path / "afile")], "not a directory", 1),
+                             (["report", "toppa", "--rule", "nope=1"], "unknown rule", 2)):
         code = main(argv)
         err = capsys.readouterr().err
-        assert code == 2 and len(err.strip().splitlines()) == 1 and word in err, err
+        assert code == want and len(err.strip().splitlines()) == 1 and word in err, err
 
 
 def _chromium():

@@ -323,8 +323,11 @@ def test_boar_deer_butterfly_option():
     assert deki(bdb) == (20, {"boar_deer_butterfly"})
     assert deki(bdb[:2]) == (0, set())
     assert deki(bdb, boar_deer_butterfly="off") == (0, set())
+    assert deki(bdb, boar_deer_butterfly=0) == (0, set())  # "off" is 0: not played
+    assert deki(bdb, boar_deer_butterfly=35) == (35, {"boar_deer_butterfly"})
+    # its row stays (so tables keep their rows), and never scores
     _, names = tables(boar_deer_butterfly="off")
-    assert "boar_deer_butterfly" not in names
+    assert "boar_deer_butterfly" in names
 
 
 def test_poetry_and_blue():
