@@ -168,6 +168,18 @@ def notes(g, rule_obj) -> list[str]:
     return out
 
 
+def variant_notes(g, labelled) -> list[str]:
+    """The notes of several variants (``[(label, rules)]``) in one sentence each, not one per
+    variant: which variants make the game not zero-sum."""
+    uneven = [label for label, r in labelled if notes(g, r)]
+    if not uneven:
+        return []
+    shown = ", ".join(uneven[:4]) + (f" and {len(uneven) - 4} more" if len(uneven) > 4 else "")
+    return [f"the pars do not add up to the deck's {g.deck_points} card points in "
+            f"{len(uneven)} of {len(labelled)} variants ({shown}): the game is not zero-sum "
+            "there (a round's scores add up to the deck's points minus the pars)"]
+
+
 def _outside_store(path, what, store=None):
     """Refuse a checkpoint in (or holding) the results store: its batch files would mix with
     saved runs."""
@@ -433,7 +445,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     import numba
 
     from . import __version__
-    all_notes = sorted({n for _, r in rule_objs for n in notes(g, r)})
+    all_notes = variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
                          grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
@@ -505,7 +517,8 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
 
     from . import __version__
     fixed = {k: v[0] for k, v in grid.items() if len(v) == 1}
-    all_notes = sorted({n for _, r in rule_objs for n in notes(g, r)})
+    all_notes = variant_notes(g, [(_label({k: given[k] for k in swept}), r)
+                                  for given, r in rule_objs])
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
                          grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},

@@ -358,10 +358,11 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
     if not numeric:
         ax.set_xticks(rows["x"], list(rows[rule]))
     else:
-        for k, (v, what) in enumerate(_readings(sw, rule)):
-            if rows["x"].min() <= v <= rows["x"].max():
-                ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
-                           label="the seed's values" if k == 0 else None)
+        seen = [v for v, _ in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
+        for k, v in enumerate(seen):
+            ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
+                       label=None if k else ("the seed's values" if len(seen) > 1
+                                             else "the seed's value"))
     solved = [s for s in (sw.attrs.get("solved") or []) if s.get("quantity") == quantity]
     if target is not None:
         from .stats.sweep import solve
@@ -411,6 +412,8 @@ def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
     for ax, q in zip(axes[:, 0], quantities):
         sweep_curve(sw, q, ax=ax)
         ax.set_title(label_of(q), fontsize=10, loc="left")
-    fig.suptitle(f"{sw.attrs.get('game')}: sweep of {', '.join(sw.attrs.get('swept', []))} "
+    g = _game(sw)
+    fig.suptitle(f"{g.title if g else sw.attrs.get('game')}: sweep of "
+                 f"{', '.join(sw.attrs.get('swept', []))} "
                  f"({sw.attrs.get('rounds', 0):,} rounds per value, same deals)")
     return fig
