@@ -594,8 +594,7 @@ def rules_table(game: str = "toppa") -> pd.DataFrame:
                          for r in rows])
 
 
-__all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", "rules_table",
-           "distributions"]
+__all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", "rules_table"]
 
 
 def exact(game: str = "toppa", rules: Mapping | None = None) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 import naive
-from naive import (ALL, ALWAYS, ANIMAL, BRIGHT, CHAFF, EXPOSE_RANDOM, RIBBON, WILLOW, below,
+from naive import (ALL, ALWAYS, ANIMAL, BRIGHT, CHAFF, EXPOSE_RANDOM, RIBBON, below,
                    kind, month, play_turn, points)
 
 PAR = 80
