@@ -4,7 +4,8 @@ Layout of the output directory for ``build_report("toppa", out="reports")``::
 
     reports/toppa.html              self-contained (charts embedded as base64 PNG)
     reports/toppa.md                the same content; charts are the PNG files below
-    reports/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png
+    reports/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png,
+                        toppa-distribution.png       (PNG at twice screen resolution)
     reports/toppa-files/toppa-table.csv      the tidy table, for reuse
 
 ``build_report("all")`` writes ``all.html`` / ``all.md`` / ``all-files/`` with one section per
