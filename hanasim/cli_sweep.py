@@ -18,7 +18,7 @@ def register(sub) -> None:
         "sweep", help="simulate a range of values of a rule on the same deals; solve for a target",
         description="Simulate every value of one or more rules on the same deals (the same "
         "seed), print chosen quantities against the value, and find where a quantity crosses a "
-        "target (--solve), with a 99.9%% interval.  Example: hanasim sweep toppa --rule "
+        "target (--solve), with a 99.9% interval.  Example: hanasim sweep toppa --rule "
         "par.dealer=100:140:5 --solve dealer.mean_score=0 --chart par.png")
     cli.add_run_options(p, 200_000, per="played rounds per value")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=A:B:STEP",

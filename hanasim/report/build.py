@@ -277,9 +277,11 @@ def _rules_table(rt: pd.DataFrame, used: str) -> pd.DataFrame:
 
 
 def _provenance_table(attrs: dict, generated: str) -> pd.DataFrame:
+    # the histograms behind the quantiles are data, not provenance (they are in the saved run)
     items = [("generated", generated)] + [
-        (k, str(v).replace(",", ", ") if k in ("rules", "policies", "expose") else v)
-        for k, v in attrs.items()]
+        (k, str(v).replace(",", ", ") if k in ("rules", "policies", "expose") else
+         ("; ".join(v) or "none") if k == "notes" else v)
+        for k, v in attrs.items() if k != "distributions"]
     return pd.DataFrame(items, columns=["key", "value"]).astype(str)
 
 
