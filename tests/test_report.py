@@ -301,3 +301,39 @@ def test_renders_in_a_headless_browser(toppa_report, tmp_path):
         r, g, b = px[:, 0], px[:, 1], px[:, 2]
         blue = int(((b > 150) & (r < 130) & (g > 90) & (g < 170) & (b - r > 50)).sum())
         assert blue > 500, blue
+
+
+def test_findings_read_as_a_newsletter(toppa_report):
+    """Issue 17: display names, percentages (no 20-digit fractions), fairness judged by the fair
+    par's interval alone, the play the numbers assume first, a lopsided pairing said first."""
+    import re
+
+    from hanasim.report import findings
+
+    df = hanasim.simulate("toppa", rounds=ROUNDS, seed=SEED)
+    lines = findings(df, hanasim.exact("toppa"))
+    assert lines[0].startswith("These numbers assume that every player")
+    text = " ".join(lines)
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), text  # no code names
+    assert not re.search(r"\d+/\d+", text), text  # no fractions
+    assert "Seven Ribbons" in text or "Chaff" in text
+    for line in lines:
+        if "fair" in line:
+            assert "includes 0" not in line and "interval includes" not in line, line
+    par = next(x for x in lines if x.startswith("Par (Dealer)"))
+    fair = df.set_index("quantity").loc["fair_par.dealer"]
+    assert ("inside it" in par) == (fair.ci_low <= 120 <= fair.ci_high)
+    lopsided = findings(hanasim.simulate("toppa", rounds=ROUNDS, seed=SEED,
+                                         policy="greedy,random"))
+    assert lopsided[0].startswith("Lopsided pairing") and "player 1 'greedy'" in lopsided[0]
+
+
+def test_charts_are_sharp(toppa_report):
+    """PNG charts at twice screen resolution (200 dpi): an 8-inch chart is 1600 pixels wide."""
+    import struct
+
+    out, paths = toppa_report
+    for chart in paths["charts"]:
+        data = Path(chart).read_bytes()
+        width = struct.unpack(">I", data[16:20])[0]
+        assert width >= 1600, (chart, width)
