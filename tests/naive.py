@@ -157,11 +157,12 @@ def teyaku(hand, rules):
 
 # ------------------------------------------------------------------ dekiyaku
 def _best(out, candidates):
-    """A group of which only the highest counts: of the yaku made (a yaku valued 0 is not
-    played), the one with the highest base value, the first listed on a tie."""
-    made = [(name, base, worth) for name, base, ok, worth in candidates if ok and base > 0]
+    """A group of which only the highest counts: the candidates are listed highest first (the
+    rules refuse values that break this order), so the first one made counts (a yaku valued 0
+    is not played)."""
+    made = [(name, worth) for name, base, ok, worth in candidates if ok and base > 0]
     if made:
-        name, _, worth = max(made, key=lambda m: m[1])  # max keeps the first of equals
+        name, worth = made[0]
         out[name] = worth
 
 

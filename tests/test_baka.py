@@ -429,9 +429,10 @@ RULE_SETS = [
     {"yaku_rounding": "toward_zero5", "low_man_forfeit": "yes", "willow_chaff": "lightning"},
     {"yaku_rounding": "none", "uncovered": "toppa", "card_transfer": "exact"},
     # any value of a numeric rule (issue 17): pars per seat that do not add up to 240, another
-    # Low Man Out threshold and payment, Seven Ribbons above Real Seven Ribbons, a 9-chaff Chaff
+    # Low Man Out threshold and payment, Real Seven Ribbons not played (Seven Ribbons scores
+    # for seven true ribbons), a 9-chaff Chaff
     {"par": "70,85,90", "low_man_max": 40, "low_man_pay": 25, "chaff_count": 9,
-     "chaff_extra": 5, "real_seven_ribbons": 15, "one_bright": 50, "triplet": 30,
+     "chaff_extra": 5, "real_seven_ribbons": 0, "one_bright": 50, "triplet": 30,
      "boar_deer_butterfly": "off", "yaku_rounding": "none"},
 ]
 POLICIES = [(RANDOM,) * 3, (GREEDY,) * 3, (GREEDY, RANDOM, RANDOM), (RANDOM, GREEDY, RANDOM)]

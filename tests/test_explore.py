@@ -304,3 +304,18 @@ def test_the_store_is_found_from_any_subdirectory(tmp_path, monkeypatch):
     monkeypatch.setenv("HANASIM_STORE", str(tmp_path / "elsewhere"))
     assert store.store_location() == (tmp_path / "elsewhere", "$HANASIM_STORE")
     assert store.store_location(str(tmp_path / "x"))[1] == "given with --store"
+
+
+@pytest.mark.parametrize("given, words", [
+    ({"four_brights": 70}, "'four_brights' cannot be worth more than 'five_brights'"),
+    ({"rainy_four_brights": 45}, "'rainy_four_brights' cannot be worth more than 'four_brights'"),
+    ({"seven_ribbons": 45}, "Real Seven Ribbons must be worth at least as much"),
+    ({"seven_ribbons_extra": 20}, "per extra card"),
+])
+def test_yaku_values_follow_the_seeds_precedence(given, words):
+    """Only the highest bright yaku counts (seed 000, List of Dekiyaku): a value that would
+    make a lesser yaku outrank the one a pile also makes is refused, unless it is not played."""
+    with pytest.raises(ValueError, match=words):
+        hanasim.simulate("toppa", rounds=10**11, rules=given)
+    assert R.make_rules(hanasim.games.get_game("toppa").Rules,
+                        {"five_brights": 0, "four_brights": 70}).four_brights == 70

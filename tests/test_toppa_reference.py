@@ -23,10 +23,10 @@ RULE_SETS = [
      "real_seven_ribbons": 30, "willow_chaff": "all", "teyaku_combine": "highest"},
     {"willow_chaff": "lightning", "card_transfer": "total", "uncovered": "difference", "teyaku_combine": "highest"},
     {"boar_deer_butterfly": "off", "five_brights": 40},
-    # any value of a numeric rule (issue 17): Four Brights above Five, a yaku not played,
-    # Seven Ribbons above Real Seven Ribbons, another Chaff count, pars that are a handicap
+    # any value of a numeric rule (issue 17): Four Brights as much as Five, a yaku not played,
+    # Seven Ribbons as much as Real Seven Ribbons, another Chaff count, pars that are a handicap
     # and do not add up to 240
-    {"five_brights": 50, "four_brights": 70, "rainy_four_brights": 0, "seven_ribbons": 45,
+    {"five_brights": 50, "four_brights": 50, "rainy_four_brights": 0, "seven_ribbons": 40,
      "seven_ribbons_extra": 5, "real_seven_ribbons_extra": 15, "chaff": 25, "chaff_count": 11,
      "chaff_extra": 15, "triplet": 35, "one_ribbon": 25, "empty_hand": 100, "wisteria_row": 55,
      "iris_row": 0, "poetry_ribbons": 5, "par": "104,131"},

@@ -7,8 +7,11 @@ Dekiyaku (yaku made from captured cards) are rows of two arrays built once per r
 
 Row i scores when every card of ``required`` is captured and at least ``cond_min`` cards of
 ``cond`` are; it is worth ``base + per_extra * (captured cards of counted - extra_from)``.
-Rows sharing a ``group >= 0`` are exclusive: they are sorted by value, best first, and only the
-first that scores counts (e.g. Toppa's bright yaku).  ``group = -1`` stacks.
+Rows sharing a ``group >= 0`` are exclusive: they are tried in the order they were added (a
+game adds them in the precedence its rules give, and its rules check that the values follow it)
+and only the first that scores counts (e.g. Toppa's bright yaku).  ``group = -1`` stacks.  A
+row that can never score (a yaku valued 0, i.e. not played, kept so that row numbers do not
+move) has ``cond = NEVER``.
 
 Teyaku (yaku held in the dealt hand) are rows ``(type, a, b, c, d, value, per_extra)``:
 
@@ -109,8 +112,8 @@ def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
     return total, hits
 
 
-#: a dekiyaku minimum no pile of 48 cards reaches (a row that is not played)
-NEVER = 64 + 1
+# a cond mask no pile can hold (cards are bits 0..47): the row of a yaku that is not played
+NEVER = np.uint64(1 << 63)
 
 
 class DekiyakuTable:
@@ -121,10 +124,10 @@ class DekiyakuTable:
 
     def add(self, name, cond, minimum, base, *, required=0, counted=None, extra_from=None,
             per_extra=0, group=-1):
-        """A row; ``base`` 0 means the yaku is not played: the row is kept (a table's rows do
-        not depend on the rules) with a minimum no pile reaches, so it never scores."""
+        """A row; ``base`` 0 means the yaku is not played: the row is kept (:meth:`never`), so a
+        table's rows do not depend on the rules."""
         if base == 0:
-            minimum, per_extra = NEVER, 0
+            return self.never(name, group)
         self.rows.append(dict(name=name, cond=int(cond), required=int(required),
                               counted=int(cond if counted is None else counted),
                               minimum=minimum,
@@ -132,11 +135,18 @@ class DekiyakuTable:
                               base=base, per_extra=per_extra, group=group))
         return self
 
+    def never(self, name, group=-1):
+        """A row that never scores (a yaku a house rule does not play): its rate reads 0."""
+        self.rows.append(dict(name=name, cond=int(NEVER), required=0, counted=int(NEVER),
+                              minimum=1, extra_from=1, base=0, per_extra=0, group=group))
+        return self
+
     def build(self):
-        """(names, masks uint64[n,3], ints int64[n,5]); exclusive groups sorted best first."""
+        """(names, masks uint64[n,3], ints int64[n,5]): each exclusive group's rows together,
+        in the order added (its precedence), then the stacking rows in the order added."""
         order = sorted(range(len(self.rows)),
                        key=lambda i: (self.rows[i]["group"] if self.rows[i]["group"] >= 0 else 10**6 + i,
-                                      -self.rows[i]["base"], i))
+                                      i))
         rows = [self.rows[i] for i in order]
         masks = np.array([[r["cond"], r["required"], r["counted"]] for r in rows], dtype=np.uint64)
         ints = np.array([[r["minimum"], r["extra_from"], r["base"], r["per_extra"], r["group"]]

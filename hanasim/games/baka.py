@@ -97,6 +97,7 @@ class BakaRules(toppa.YakuValues):
 
     def check(self):
         toppa.check_chaff_count(self)
+        toppa.check_precedence(self)
 
 
 class Tables(NamedTuple):

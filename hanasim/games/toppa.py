@@ -35,6 +35,7 @@ from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, TEY_KINDS, TEY_MONTHS, 
                            dekiyaku, teyaku_by_nibbles)
 from ..policies import choose_expose
 from ..rules import RuleError, number, option, seat_values
+from ..stats.labels import display
 from . import register
 
 NAME = "toppa"
@@ -109,6 +110,27 @@ class ToppaRules(YakuValues):
 
     def check(self):
         check_chaff_count(self)
+        check_precedence(self)
+
+
+def check_precedence(rules):
+    """Only the highest bright yaku counts, and of Seven Ribbons and Real Seven Ribbons only the
+    higher (seed 000, List of Dekiyaku).  A pile with five brights also holds four of them, and
+    one with seven true ribbons also makes Seven Ribbons, so the tables try Five, Four, Rainy
+    Four Brights and Real Seven before Seven Ribbons: the values must follow that precedence
+    (0, not played, is skipped)."""
+    for names in (("five_brights", "four_brights", "rainy_four_brights"),
+                  ("real_seven_ribbons", "seven_ribbons"),
+                  ("real_seven_ribbons_extra", "seven_ribbons_extra")):
+        played = [(n, getattr(rules, n)) for n in names
+                  if getattr(rules, n.replace("_extra", "")) > 0]
+        for (a, va), (b, vb) in zip(played, played[1:]):
+            if vb > va:
+                ya, yb = (display(n.replace("_extra", "")) for n in (a, b))
+                what = " per extra card" if a.endswith("_extra") else ""
+                raise RuleError(f"rule {b!r} cannot be worth more than {a!r} ({vb} > {va}): "
+                                f"a pile that makes {ya} also makes {yb}, and only the higher "
+                                f"counts, so {ya} must be worth at least as much{what}")
 
 
 def chaff_cards(willow_chaff: str, deck=HANAFUDA) -> int:
@@ -164,7 +186,7 @@ def dekiyaku_table(rules, deck=HANAFUDA) -> DekiyakuTable:
     mm = deck.month_masks()
     r = rules
     t = DekiyakuTable()
-    # Bright yaku: only the highest counts (group 0).
+    # Bright yaku: only the highest counts (group 0, tried in this order: check_precedence).
     t.add("five_brights", brights, 5, r.five_brights, group=0)
     t.add("four_brights", brights & ~rain, 4, r.four_brights, group=0)
     t.add("rainy_four_brights", brights & ~rain, 3, r.rainy_four_brights, required=rain, group=0)
