@@ -20,13 +20,24 @@ if ENV_PROBLEM is None:
 
     CACHE_DIR = _configure_cache()  # before any kernel module is imported
 
-    from .api import available_games, compare, exact, rules_table, simulate  # noqa: E402
+    from .api import (available_games, compare, exact, rules_table, simulate, solve,  # noqa: E402
+                      sweep)
+    from .stats.distribution import table as distributions  # noqa: E402
+
+    def __getattr__(name):
+        if name == "plot":  # matplotlib loads on first use, not with every command
+            import importlib
+
+            return importlib.import_module(".plot", __name__)
+        raise AttributeError(f"module 'hanasim' has no attribute {name!r}")
 else:  # importing numba would raise: keep `import hanasim` working and say why on use
     CACHE_DIR = None
 
     def __getattr__(name):
-        if name not in ("simulate", "compare", "exact", "available_games", "rules_table"):
+        if name not in ("simulate", "compare", "sweep", "solve", "exact", "available_games",
+                        "rules_table", "distributions"):
             raise AttributeError(name)  # submodules still import (the CLI needs its parser)
         raise RuntimeError(f"hanasim cannot run: {ENV_PROBLEM}")
 
-__all__ = ["simulate", "compare", "exact", "available_games", "rules_table", "__version__"]
+__all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", "rules_table",
+           "distributions", "plot", "__version__"]

@@ -138,15 +138,79 @@ def _expose(expose, n):
     return names, np.array([expose_id(e) for e in names], dtype=np.int64)
 
 
-def _outside_store(path, what):
+def check_threads(threads, name: str = "threads"):
+    """None (every thread numba may use), or a whole number from 1 to that many."""
+    if threads is None:
+        return None
+    import numba
+
+    most = int(numba.config.NUMBA_NUM_THREADS)
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer, str)):
+        raise TypeError(f"{name} must be a whole number from 1 to {most}, got {_show(threads)}")
+    text = str(threads).strip()
+    if not _WHOLE.fullmatch(text) or not 1 <= int(text) <= most:
+        raise ValueError(f"{name} must be a whole number from 1 to {most} (the threads numba "
+                         f"can use here; set NUMBA_NUM_THREADS for more), got {_show(threads)}")
+    return int(text)
+
+
+class _threads:
+    """Run with ``n`` numba threads (None: leave them as they are).  Tables do not depend on
+    it (per-session random streams, integer counters): only the speed does."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __enter__(self):
+        if self.n is not None:
+            import numba
+
+            self.before = numba.get_num_threads()
+            numba.set_num_threads(self.n)
+        return self
+
+    def __exit__(self, *exc):
+        if self.n is not None:
+            import numba
+
+            numba.set_num_threads(self.before)
+
+
+def notes(g, rule_obj) -> list[str]:
+    """Sentences a table must carry about its rules (printed with it, kept in ``attrs``)."""
+    out = []
+    deck = getattr(g, "deck_points", None)
+    par = getattr(rule_obj, "par", None)
+    if deck is not None and par is not None:
+        pars = _rules.seat_values(par, g.n_players)
+        if sum(pars) != deck:
+            out.append(f"the pars ({', '.join(map(str, pars))}) add up to {sum(pars)}, not the "
+                       f"deck's {deck} card points: the game is not zero-sum (the scores of a "
+                       f"round add up to {deck - sum(pars):+d})")
+    return out
+
+
+def variant_notes(g, labelled) -> list[str]:
+    """The notes of several variants (``[(label, rules)]``) in one sentence each, not one per
+    variant: which variants make the game not zero-sum."""
+    uneven = [label for label, r in labelled if notes(g, r)]
+    if not uneven:
+        return []
+    shown = ", ".join(uneven[:4]) + (f" and {len(uneven) - 4} more" if len(uneven) > 4 else "")
+    return [f"the pars do not add up to the deck's {g.deck_points} card points in "
+            f"{len(uneven)} of {len(labelled)} variants ({shown}): the game is not zero-sum "
+            "there (a round's scores add up to the deck's points minus the pars)"]
+
+
+def _outside_store(path, what, store=None):
     """Refuse a checkpoint in (or holding) the results store: its batch files would mix with
     saved runs."""
     from .store import store_path
 
     p = os.path.realpath(path)
-    root = os.path.realpath(store_path())
+    root = os.path.realpath(store_path(store))
     if p == root or p.startswith(root + os.sep) or root.startswith(p + os.sep):
-        raise ValueError(f"{what} {path} is (or holds) the results store {store_path()}; "
+        raise ValueError(f"{what} {path} is (or holds) the results store {store_path(store)}; "
                          "give another folder")
 
 
@@ -155,7 +219,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
              session_rounds: int = 1, fixed_dealer: bool = False, checked: bool = False,
              deals_only: bool = False, progress: bool = False, checkpoint: str | None = None,
              resume: bool = False, cluster: str | None = None,
-             preset: str | None = None) -> pd.DataFrame:
+             preset: str | None = None, threads: int | None = None) -> pd.DataFrame:
     """Simulate ``rounds`` played rounds of ``game`` and return a tidy table.
 
     Parameters
@@ -181,6 +245,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     resume : require ``checkpoint`` to hold an earlier, matching run.
     cluster : run batches on Dask: ``"local:N"`` (a LocalCluster of N processes) or
         ``"tcp://host:8786"`` (an existing scheduler); the table is identical to a local run.
+    threads : numba threads to use here (default: all); the table does not depend on it.
 
     Every argument is checked before any work: ``TypeError`` or ``ValueError`` naming the
     argument and the accepted values.
@@ -188,8 +253,11 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     Returns
     -------
     DataFrame with columns game, quantity, estimate, std_error, ci_low, ci_high, n (99.9%
-    intervals, Wilson for proportions) and the run's metadata (rounds, seed, policies, rules);
-    ``df.attrs`` holds the full metadata.
+    intervals, Wilson for proportions), seat (the seat or player a quantity is about, or "")
+    and label (a readable name), and the run's metadata (rounds, seed, policies, rules);
+    ``df.attrs`` holds the full metadata, ``notes`` (e.g. pars that make the game not
+    zero-sum) and ``distributions`` (histograms of round scores and game or session totals:
+    :func:`distributions` makes them a table).
     """
     # Every argument is checked before any work (or any lock) starts.
     g = get_game(game)
@@ -205,6 +273,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
                                        ("resume", resume)])
     if cluster is not None and not isinstance(cluster, str):
         raise TypeError(f"cluster must be 'local:N' or 'tcp://host:port', got {_show(cluster)}")
+    threads = check_threads(threads)
     from .distributed import check_address, dask_executor
     if cluster:
         check_address(cluster)
@@ -231,7 +300,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
                     seed_drawn=seed_drawn)
             run_options["checkpoint"] = ck
         start = time.perf_counter()
-        with dask_executor(cluster) as executor:
+        with dask_executor(cluster) as executor, _threads(threads):
             counters = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
                                   expose=exp_ids, session_rounds=session_rounds,
                                   fixed_dealer=fixed_dealer, checked=checked, progress=progress,
@@ -242,24 +311,118 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     meta["wall_time_s"] = round(time.perf_counter() - start, 3)
     if cluster:
         meta["cluster"] = cluster
+    meta["notes"] = notes(g, rule_obj)
+    if hasattr(g, "distributions"):
+        meta["distributions"] = g.distributions(counters, rule_obj)
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)
+
+
+def _values(name, values, g, sweep=False) -> list:
+    """The canonical values of one rule of a comparison or sweep: a list, a single value, a
+    string ``"60,40"`` (per-seat values: ``"120|104,136"``) or, for a sweep, ``"A:B:STEP"`` or
+    a range."""
+    if isinstance(values, range):
+        values = list(values)
+    elif isinstance(values, str):
+        text = values.strip()
+        if sweep and ":" in text:
+            values = _span(name, text)
+        elif "|" in text:
+            values = [v.strip() for v in text.split("|")]
+        else:
+            values = [v.strip() for v in text.split(",")]
+    elif isinstance(values, (int, np.integer)) and not isinstance(values, bool):
+        values = [values]
+    elif not isinstance(values, (list, tuple)):
+        raise TypeError(f"rules[{name!r}] must be a value or a list of values, got "
+                        f"{_show(values)}")
+    if len(values) == 0:
+        raise ValueError(f"rules[{name!r}] lists no values")
+    canon = [_rules.coerce(g.Rules, name, v) for v in values]  # 60, "60" are one value
+    if len(set(canon)) != len(canon):
+        raise ValueError(f"rule {name!r} lists a value twice: {list(values)}")
+    return canon
+
+
+def _span(name, text) -> list:
+    """``"A:B:STEP"``: A, A+STEP, ... up to B (included when it is on the grid)."""
+    parts = [p.strip() for p in text.split(":")]
+    if len(parts) != 3 or not all(_WHOLE.fullmatch(p.lstrip("-")) for p in parts):
+        raise ValueError(f"rule {name!r}: a range is A:B:STEP in whole numbers (e.g. "
+                         f"100:140:5), got {text!r}")
+    a, b, step = (int(p) for p in parts)
+    if step <= 0 or b < a:
+        raise ValueError(f"rule {name!r}: the range {text!r} must go up from A to B by a "
+                         "positive STEP")
+    return list(range(a, b + 1, step))
+
+
+def _grid(g, rules, sweep=False) -> dict:
+    if rules is None:
+        rules = {}
+    if not isinstance(rules, Mapping):
+        raise TypeError(f"rules must be a dict of {{option: value or list of values}}, got "
+                        f"{type(rules).__name__} {_show(rules)}")
+    return {name: _values(name, values, g, sweep) for name, values in rules.items()}
+
+
+def _policy_list(policies, g):
+    if isinstance(policies, str):
+        policies = [policies]
+    elif not isinstance(policies, (list, tuple)):
+        raise TypeError(f"policies must be a list of policy settings (e.g. ['random', "
+                        f"'greedy,random']), got {_show(policies)}")
+    policies = list(policies)
+    if not policies:
+        raise ValueError("give at least one policy")
+    settings = [_policies(p, g.n_players, g) for p in policies]
+    seen = {}
+    for p, (names, _) in zip(policies, settings):
+        if names in seen:
+            raise ValueError(f"policy {p!r} is given twice (as {seen[names]!r})")
+        seen[names] = p
+    return policies, settings
+
+
+def _check_variants(grid, policies, max_variants, what="comparison"):
+    import itertools
+
+    if max_variants is None:
+        max_variants = MAX_VARIANTS
+    max_variants = check_rounds(max_variants, "max_variants")
+    combos = list(itertools.product(*grid.values())) or [()]
+    n_variants = len(combos) * len(policies)
+    if n_variants > max_variants:
+        raise ValueError(f"this {what} has {n_variants} variants ({len(combos)} rule "
+                         f"combinations x {len(policies)} policies), more than the limit of "
+                         f"{max_variants}; allow them with max_variants={n_variants} "
+                         f"(--max-variants {n_variants})")
+    return combos
+
+
+def _label(given: dict, names=None) -> str:
+    return " ".join([f"{k}={_rules.value_text(v)}" for k, v in given.items()]
+                    + ([f"policy={','.join(names)}"] if names else []))
 
 
 def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = None, *,
             rules: Mapping[str, Sequence] | None = None, policies: Sequence = ("random",),
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
             blocks: int = 100, progress: bool = False,
-            max_variants: int | None = None, preset: str | None = None) -> pd.DataFrame:
+            max_variants: int | None = None, preset: str | None = None,
+            threads: int | None = None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
-    ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``; a single
+    ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``, or the text
+    ``"60,40"``; a per-seat value in a list of text is written ``"120|104,136"``; a single
     value is held fixed); ``policies`` lists policy settings to try (each as in
-    :func:`simulate`, e.g. ``["random", "greedy,random"]``).  ``preset``: the game's named
-    option set under every variant.  The first combination is the baseline.  More than ``max_variants`` variants (default :data:`MAX_VARIANTS`, 64) are
-    refused.  Returns a tidy table: one ``value`` row per variant and quantity, and one
-    ``difference`` row (variant − baseline) with a paired 99.9% interval and ``significant``.
+    :func:`simulate`, e.g. ``["random", "greedy,random"]``).  The first combination is the
+    baseline; there must be at least two variants.  More than ``max_variants`` variants
+    (default :data:`MAX_VARIANTS`, 64) are refused.  Returns a tidy table: one ``value`` row
+    per variant and quantity, and one ``difference`` row (variant − baseline) with a paired
+    99.9% interval and ``significant``; ``seat`` and ``label`` as in :func:`simulate`.
+    ``preset``: the game's named option set under every variant.
     """
-    import itertools
     import sys
 
     from .stats.compare import block_estimates, comparison_table
@@ -271,53 +434,17 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
     progress = _check_flag(progress, "progress")
-    if rules is None:
-        rules = {}
-    if not isinstance(rules, Mapping):
-        raise TypeError(f"rules must be a dict of {{option: value or list of values}}, got "
-                        f"{type(rules).__name__} {_show(rules)}")
-    grid = {}
-    for name, values in rules.items():
-        if isinstance(values, str):
-            values = [v.strip() for v in values.split(",")]
-        elif isinstance(values, (int, np.integer)) and not isinstance(values, bool):
-            values = [values]
-        elif not isinstance(values, (list, tuple)):
-            raise TypeError(f"rules[{name!r}] must be a value or a list of values, got "
-                            f"{_show(values)}")
-        if not values:
-            raise ValueError(f"rules[{name!r}] lists no values")
-        canon = [_rules.coerce(g.Rules, name, v) for v in values]  # 60, "60" are one value
-        if len(set(canon)) != len(canon):
-            raise ValueError(f"rule {name!r} lists a value twice: {list(values)}")
-        grid[name] = canon
-    if isinstance(policies, str):
-        policies = [policies]
-    elif not isinstance(policies, (list, tuple)):
-        raise TypeError(f"policies must be a list of policy settings (e.g. ['random', "
-                        f"'greedy,random']), got {_show(policies)}")
-    policies = list(policies)
-    if not policies:
-        raise ValueError("give at least one policy")
-    pol_settings = [_policies(p, g.n_players, g) for p in policies]
-    seen = {}
-    for p, (names, _) in zip(policies, pol_settings):
-        if names in seen:
-            raise ValueError(f"policy {p!r} is given twice (as {seen[names]!r})")
-        seen[names] = p
+    threads = check_threads(threads)
+    grid = _grid(g, rules)
+    policies, pol_settings = _policy_list(policies, g)
     exp, exp_ids = _expose(expose, g.n_players)
     if isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer)) or blocks < 2:
         raise ValueError(f"blocks must be a whole number of at least 2, got {_show(blocks)}")
-    if max_variants is None:
-        max_variants = MAX_VARIANTS
-    max_variants = check_rounds(max_variants, "max_variants")
-    combos = list(itertools.product(*grid.values())) or [()]
-    n_variants = len(combos) * len(policies)
-    if n_variants > max_variants:
-        raise ValueError(f"this comparison has {n_variants} variants ({len(combos)} rule "
-                         f"combinations x {len(policies)} policies), more than the limit of "
-                         f"{max_variants}; allow them with max_variants={n_variants} "
-                         f"(--max-variants {n_variants})")
+    combos = _check_variants(grid, policies, max_variants)
+    if len(combos) * len(policies) < 2:
+        raise ValueError("compare needs at least two variants: give a rule two or more values "
+                         "(--rule five_brights=60,40) or give two or more policies (--policy "
+                         "random --policy greedy)")
     # A session is the unit of a block; Baka always plays whole 3-round games.
     per = getattr(g, "rounds_per_session", None) or getattr(
         sys.modules[type(g).__module__], "ROUNDS_PER_GAME", session_rounds)
@@ -332,32 +459,148 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                  for values in combos]
     variants = []
     start = time.perf_counter()
-    for given, rule_obj in rule_objs:
-        for pol, (names, pol_ids) in zip(policies, pol_settings):
-            label = " ".join([f"{k}={v}" for k, v in given.items()]
-                             + ([f"policy={','.join(names)}"] if len(policies) > 1 else []))
-            c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
-                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                           progress=progress, blocks=blocks)
-            variants.append((label or "baseline", g.quantities(c, rule_obj),
-                             block_estimates(g.quantities, c, rule_obj)))
+    with _threads(threads):
+        for given, rule_obj in rule_objs:
+            for pol, (names, pol_ids) in zip(policies, pol_settings):
+                label = _label(given, names if len(policies) > 1 else None)
+                c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
+                               expose=exp_ids, session_rounds=session_rounds,
+                               fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
+                variants.append((label or "baseline", g.quantities(c, rule_obj),
+                                 block_estimates(g.quantities, c, rule_obj)))
     df = comparison_table(g.name, variants)
+    _table.add_labels(df)
     df["rounds"] = rounds
     df["seed"] = seed
     import numba
 
     from . import __version__
+    all_notes = variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
-                         grid={k: list(map(str, v)) for k, v in grid.items()},
-                         rules="compare " + " ".join(f"{k}={'|'.join(map(str, v))}"
-                                                     for k, v in grid.items()),
+                         grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
+                         rules="compare " + " ".join(
+                             f"{k}={'|'.join(map(_rules.value_text, v))}"
+                             for k, v in grid.items()),
                          policies=" vs ".join(str(p) for p in policies), expose=",".join(exp),
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
-                         numba_version=numba.__version__,
+                         numba_version=numba.__version__, notes=all_notes,
                          wall_time_s=round(time.perf_counter() - start, 3)))
     return df
+
+
+def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_000,
+          seed: int | None = None, *, policy="random", expose="always", session_rounds: int = 1,
+          fixed_dealer: bool = False, solve: Mapping | str | None = None,
+          progress: bool = False, max_variants: int | None = None,
+          threads: int | None = None) -> pd.DataFrame:
+    """Simulate every value of one or more rules on the same deals (common random numbers).
+
+    ``rules``: ``{name: values}``; values are a list, a ``range``, or text ``"A:B:STEP"`` (A to
+    B by STEP) or ``"v1,v2"``; a single value is held fixed; names may address one seat of a
+    per-seat rule (``"par.dealer"``).  ``solve``: ``{quantity: target}`` or the text
+    ``"quantity=target"``: where each quantity crosses its target, with an interval (see
+    :func:`solve`).  Other arguments as in :func:`simulate`.
+
+    Returns a tidy table, one row per combination of values and quantity: one column per swept
+    rule (its value), then game, quantity, seat, label, estimate, std_error, ci_low, ci_high, n
+    (every value's own 99.9% interval), variant.  ``df.attrs["swept"]`` names the swept rules
+    and ``df.attrs["solved"]`` holds the solved values (also :func:`solve` on the table).
+    """
+    from .stats.sweep import solve as _solve, sweep_table
+
+    g = get_game(game)
+    rounds = check_rounds(rounds)
+    seed = normalize_seed(check_seed(seed))
+    pol, pol_ids = _policies(policy, g.n_players)
+    exp, exp_ids = _expose(expose, g.n_players)
+    session_rounds = check_rounds(session_rounds, "session_rounds")
+    fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
+    progress = _check_flag(progress, "progress")
+    threads = check_threads(threads)
+    grid = _grid(g, rules, sweep=True)
+    swept = [k for k, v in grid.items() if len(v) > 1]
+    if not swept:
+        raise ValueError("a sweep needs a rule with two or more values, e.g. "
+                         "--rule par.dealer=100:140:5 (rules={'par.dealer': '100:140:5'})")
+    targets = _targets(solve)
+    if targets and len(swept) != 1:
+        raise ValueError(f"solve needs exactly one swept rule, got {len(swept)}: "
+                         + ", ".join(swept))
+    if targets and not all(isinstance(v, (int, np.integer)) for v in grid[swept[0]]):
+        raise ValueError(f"solve needs a numeric rule; {swept[0]!r} takes named values")
+    combos = _check_variants(grid, ["one policy"], max_variants, "sweep")
+    rule_objs = [(dict(zip(grid, values)), _rules.make_rules(g.Rules, dict(zip(grid, values))))
+                 for values in combos]
+    start = time.perf_counter()
+    variants = []
+    with _threads(threads):
+        for given, rule_obj in rule_objs:
+            c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
+                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
+                           progress=progress)
+            variants.append(({k: given[k] for k in swept}, _label(given),
+                             g.quantities(c, rule_obj)))
+    df = sweep_table(g.name, swept, variants)
+    _table.add_labels(df)
+    import numba
+
+    from . import __version__
+    fixed = {k: v[0] for k, v in grid.items() if len(v) == 1}
+    all_notes = variant_notes(g, [(_label({k: given[k] for k in swept}), r)
+                                  for given, r in rule_objs])
+    df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
+                         rounds=rounds, seed=seed, swept=swept,
+                         grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
+                         rules="sweep " + " ".join(
+                             f"{k}={'|'.join(map(_rules.value_text, v))}"
+                             for k, v in grid.items()),
+                         fixed={k: _rules.value_text(v) for k, v in fixed.items()},
+                         policies=",".join(pol), expose=",".join(exp),
+                         session_rounds=session_rounds,
+                         dealing="fixed" if fixed_dealer else "winner",
+                         hanasim_version=__version__, numba_version=numba.__version__,
+                         notes=all_notes, wall_time_s=round(time.perf_counter() - start, 3)))
+    df.attrs["solved"] = [_solve(df, q, t) for q, t in targets.items()]
+    return df
+
+
+def _targets(solve) -> dict:
+    """``{quantity: target}`` from a mapping or ``"q=t"`` text (several: ``"a=0,b=1"``)."""
+    if solve is None:
+        return {}
+    if isinstance(solve, str):
+        out = {}
+        for item in [x for x in solve.split(",") if x.strip()]:
+            q, eq, t = item.partition("=")
+            if not eq:
+                raise ValueError(f"solve must look like quantity=target (e.g. "
+                                 f"dealer.mean_score=0), got {_show(item)}")
+            out[q.strip()] = t.strip()
+        solve = out
+    if not isinstance(solve, Mapping):
+        raise TypeError(f"solve must be {{quantity: target}} or 'quantity=target', got "
+                        f"{_show(solve)}")
+    out = {}
+    for q, t in solve.items():
+        try:
+            value = float(t)
+        except (TypeError, ValueError):
+            raise ValueError(f"solve: the target of {q!r} must be a number, got "
+                             f"{_show(t)}") from None
+        if isinstance(t, bool) or not np.isfinite(value):
+            raise ValueError(f"solve: the target of {q!r} must be a number, got {_show(t)}")
+        out[str(q)] = value
+    return out
+
+
+def solve(df: pd.DataFrame, quantity: str, target: float = 0.0) -> dict:
+    """Where ``quantity`` crosses ``target`` in a :func:`sweep` table, with an interval (see
+    ``stats.sweep.solve``)."""
+    from .stats.sweep import solve as _solve
+
+    return _solve(df, quantity, target)
 
 
 def provenance(g, rule_obj, **extra) -> dict:
@@ -369,20 +612,25 @@ def provenance(g, rule_obj, **extra) -> dict:
 
 
 def rules_table(game: str = "toppa", preset: str | None = None) -> pd.DataFrame:
-    """The house-rule options of a game: name, default, allowed values, description; with a
-    ``preset``, also the value the preset gives each option (column ``preset``)."""
+    """The house-rule options of a game: option, default, allowed (in words), readings (the
+    values the seed names, and what it calls them), numeric (a number any value in range may
+    be given for: sweep it), description (citing the seed's section); with a ``preset``, also
+    the value the preset gives each option (column ``preset``)."""
     g = get_game(game)
     rows = _rules.options(g.Rules)
-    df = pd.DataFrame([dict(option=r["name"], default=r["default"],
-                            allowed=", ".join(map(str, r["choices"])), description=r["doc"])
+    df = pd.DataFrame([dict(option=r["name"], default=_rules.value_text(r["default"]),
+                            allowed=r["allowed"],
+                            readings=", ".join(f"{_rules.value_text(v)} ({what})"
+                                               for v, what in r["readings"]),
+                            numeric=r["numeric"], description=r["doc"])
                        for r in rows])
     if preset is not None:
         values = _rules.make_rules(g.Rules, _with_preset(g, {}, preset))
-        df.insert(2, "preset", [getattr(values, o) for o in df["option"]])
+        df.insert(2, "preset", [_rules.value_text(getattr(values, o)) for o in df["option"]])
     return df
 
 
-__all__ = ["simulate", "compare", "exact", "available_games", "rules_table"]
+__all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", "rules_table"]
 
 
 def exact(game: str = "toppa", rules: Mapping | None = None,

@@ -1,10 +1,16 @@
-"""The ``hanasim`` command: argument parsing and error messages only; all logic is in the API."""
+"""The ``hanasim`` command: argument parsing and error messages only; all logic is in the API.
+
+Exit codes: 0 success; 2 a usage error (a bad argument, named in one line); 1 a runtime
+failure (no such saved run, a file that cannot be written, a damaged store file); 130 Ctrl-C.
+"""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 EXIT_USAGE = 2
+EXIT_FAILURE = 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -15,10 +21,34 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _add_run_options(p, rounds_default):
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hanasim")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def add_store_option(p, saves=True):
+    p.add_argument("--store", default=None, metavar="DIR",
+                   help="results store directory (default: $HANASIM_STORE, else the project's "
+                   "hanasim-runs folder, found from any subdirectory)")
+    if saves:
+        p.add_argument("--no-save", action="store_true",
+                       help="do not save the run in the results store")
+
+
+def add_threads_option(p):
+    p.add_argument("--threads", default=None, metavar="N",
+                   help="numba threads to use (default: all); the table does not depend on it")
+
+
+def add_run_options(p, rounds_default, per="played rounds to simulate"):
+    """The options every simulating command shares (simulate, sweep)."""
     p.add_argument("game", help="game name (see 'hanasim games')")
     p.add_argument("--rounds", default=rounds_default, metavar="N",
-                   help=f"played rounds to simulate (default {rounds_default:,})")
+                   help=f"{per} (default {rounds_default:,})")
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh, printed)")
     p.add_argument("--policy", default="random", metavar="P",
@@ -28,8 +58,6 @@ def _add_run_options(p, rounds_default):
     _add_preset(p)
     p.add_argument("--expose", default="always", metavar="E",
                    help="expose held teyaku: always, never, random; or one per player (default always)")
-    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="house rule option, repeatable (see 'hanasim rules GAME')")
     p.add_argument("--session-rounds", default=1, metavar="L",
                    help="rounds per session: the winner deals the next round (default 1)")
     p.add_argument("--fixed-dealer", action="store_true",
@@ -40,21 +68,29 @@ def _add_preset(p):
     p.add_argument("--preset", default=None, metavar="NAME",
                    help="a named set of rule options ('hanasim rules GAME' lists them); --rule "
                    "options apply on top")
+def add_out_options(p, what="the table"):
+    p.add_argument("--format", choices=("table", "csv", "parquet"), default=None,
+                   help="table (readable, the default on the terminal), csv, or parquet (needs "
+                   "--out); with --out the default is the file's extension (.csv, .parquet)")
+    p.add_argument("--out", default=None, metavar="PATH",
+                   help=f"write {what} to this file (- for stdout; a FIFO or device is written "
+                   "through)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hanasim", description="Simulate traditional Japanese card games and "
-                     "measure their rules: teyaku and misdeal rates, dealer edge, par balance.")
+                     "measure their rules: teyaku and misdeal rates, dealer edge, par balance, "
+                     "what a house rule changes and what value would make it fair.")
+    parser.add_argument("--version", action="version", version=f"hanasim {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("simulate", help="simulate rounds and print (or write) the summary table")
-    _add_run_options(p, 1_000_000)
-    p.add_argument("--format", choices=("table", "csv", "parquet"), default="table",
-                   help="table (readable, default), csv (stdout unless --out) or parquet (needs --out)")
-    p.add_argument("--out", default=None, metavar="PATH",
-                   help="write the table to this file (- for stdout; a FIFO or device is written "
-                   "through)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    add_run_options(p, 1_000_000)
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="house rule option, repeatable (see 'hanasim rules GAME'); "
+                   "par=104,136 sets one par per seat, par.dealer=104 one seat's")
+    add_out_options(p)
     p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
     p.add_argument("--deals-only", action="store_true",
                    help="deal-time quantities only (misdeal, teyaku): skips play, much faster")
@@ -64,14 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue the interrupted run kept in --checkpoint DIR (which must exist)")
     p.add_argument("--cluster", default=None, metavar="ADDR",
                    help="run on Dask: local:N (N worker processes) or tcp://host:8786")
+    add_threads_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--no-save", action="store_true",
-                   help="do not save the run in the results store (./hanasim-runs or $HANASIM_STORE)")
+    add_store_option(p)
 
     p = sub.add_parser("compare", help="compare house-rule values or policies on the same deals")
     p.add_argument("game")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=V1,V2",
-                   help="an option and the values to compare (repeatable; one value holds it fixed)")
+                   help="an option and the values to compare (repeatable; one value holds it "
+                   "fixed; per-seat values are separated by |: par=120|104,136)")
     p.add_argument("--policy", action="append", default=[], metavar="P",
                    help="a policy setting to compare, e.g. random or greedy,random (repeatable)")
     _add_preset(p)
@@ -82,11 +119,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
     p.add_argument("--max-variants", default=None, metavar="N",
                    help="allow more than 64 variants (rule combinations x policies)")
-    p.add_argument("--no-save", action="store_true", help="do not save the comparison in the results store")
     p.add_argument("--format", choices=("table", "csv"), default="table")
+    add_threads_option(p)
     p.add_argument("--no-progress", action="store_true")
+    add_store_option(p)
 
-    p = sub.add_parser("rules", help="list a game's house-rule options and defaults")
+    from . import cli_sweep
+    cli_sweep.register(sub)
+
+    p = sub.add_parser("rules", help="list a game's house-rule options, defaults and the seed's readings")
     p.add_argument("game")
     _add_preset(p)
 
@@ -109,6 +150,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def changed_rules(game: str, rules: str) -> str:
+    """The options of a rules string that differ from the game's defaults ('default' if none)."""
+    from . import rules as _rules
+
+    if not isinstance(rules, str):
+        return ""
+    try:
+        from .api import rules_table
+
+        defaults = {r.option: str(r.default) for r in rules_table(game).itertuples()}
+    except ValueError:  # a game this hanasim does not know: show everything
+        return rules
+    items = _rules.parse_rules_string(rules)
+    if not items:
+        return rules
+    changed = [f"{k}={v}" for k, v in items.items() if defaults.get(k) != v]
+    return ", ".join(changed) or "default"
+
+
+def print_notes(meta, out=sys.stdout):
+    for note in meta.get("notes") or ():
+        print(f"note: {note}", file=out)
+
+
 def _print_table(df, out=sys.stdout):
     import pandas as pd
 
@@ -118,7 +183,10 @@ def _print_table(df, out=sys.stdout):
     head = (f"{meta.get('game')}: {meta.get('rounds'):,} rounds, seed {meta.get('seed')}, "
             f"{how}, {meta.get('wall_time_s')} s")
     print(head, file=out)
-    print(f"rules: {meta.get('rules')}", file=out)
+    changed = changed_rules(meta.get("game"), meta.get("rules"))
+    print("rules: " + ("the defaults" if changed == "default" else f"{changed} (the rest "
+                       "default)") + f"; 'hanasim rules {meta.get('game')}' lists them", file=out)
+    print_notes(meta, out)
     print("estimates with 99.9% intervals (Wilson for proportions)", file=out)
     cols = ["quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
     with pd.option_context("display.max_rows", None, "display.width", 200):
@@ -135,16 +203,57 @@ def _compile_notice(game: str):
               "cached afterwards)...", file=sys.stderr, flush=True)
 
 
-def _save_or_say(df) -> int:
-    """Save a computed table in the store; if that fails, say so (the table is already on
-    stdout or in --out) and return a non-zero exit code: a run is never dropped silently."""
+def save_or_say(df, store_dir=None) -> int:
+    """Save a computed table in the store and say where; if that fails, say so (the table is
+    already on stdout or in --out) and return exit code 1: a run is never dropped silently."""
     from .store import save_run, store_path
 
     try:
-        print(f"saved run {save_run(df)} in {store_path()}", file=sys.stderr)
+        print(f"saved run {save_run(df, store_dir)} in {store_path(store_dir)}", file=sys.stderr)
     except (OSError, ValueError) as e:
         sys.stderr.write(f"hanasim: error: the run was computed but not saved: {e}\n")
-        return 1
+        return EXIT_FAILURE
+    return 0
+
+
+def emit(write) -> None:
+    """Run ``write()`` (printing to stdout); if the reader of a pipe went away (``| head``),
+    stop writing quietly so the command can still finish (save its run, say so)."""
+    try:
+        write()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # later writes (and the exit flush) go nowhere
+
+
+def check_output(a, store_dir):
+    """Check ``--out``/``--format`` before any work; return the format to write --out in."""
+    from . import store
+
+    if a.format == "parquet" and not a.out:
+        raise ValueError("--format parquet needs --out PATH (- for stdout)")
+    if a.out is None:
+        return None
+    fmt = store.output_format(a.out, None if a.format in (None, "table") else a.format)
+    store.output_target(a.out, force=a.force, store=store.store_path(store_dir))
+    return fmt
+
+
+def write_out(df, a, fmt, store_dir) -> int:
+    """Write ``df`` to ``--out`` in ``fmt``; on failure say so (exit code 1) and put the
+    table on stdout instead, so the computed run is not lost."""
+    from . import store
+
+    try:
+        kind = store.write_table(df, a.out, fmt, force=a.force, store=store.store_path(store_dir))
+    except (OSError, ValueError) as e:
+        sys.stderr.write(f"hanasim: error: {e}\n")
+        emit(lambda: df.to_csv(sys.stdout, index=False))
+        return EXIT_FAILURE
+    if kind != "stdout":
+        print(f"wrote {len(df)} rows to {a.out} ({fmt})"
+              + (" (replaced the existing file)" if kind == "replace" else ""), file=sys.stderr)
     return 0
 
 
@@ -152,12 +261,11 @@ def _cmd_simulate(a):
     from . import api, rules, store
 
     # Everything is checked before the work: a bad output must not cost a finished run.
-    if a.format == "parquet" and not a.out:
-        raise ValueError("--format parquet needs --out PATH (- for stdout)")
-    if a.out is not None:
-        store.output_target(a.out, force=a.force, store=store.store_path())
+    fmt = check_output(a, a.store)
     if not a.no_save:
-        store.check_store()
+        store.check_store(a.store)
+    if a.checkpoint:
+        api._outside_store(a.checkpoint, "checkpoint", a.store)
     _compile_notice(a.game)
 
     df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
@@ -165,55 +273,50 @@ def _cmd_simulate(a):
                       session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
                       checked=a.checked, deals_only=a.deals_only,
                       checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,
-                      preset=a.preset, progress=not a.no_progress and sys.stderr.isatty())
+                      preset=a.preset, threads=a.threads,
+                      progress=not a.no_progress and sys.stderr.isatty())
     rc = 0
     if a.out is not None:
-        fmt = a.format if a.format != "table" else "csv"
-        kind = None
-        try:
-            kind = store.write_table(df, a.out, fmt, force=a.force, store=store.store_path())
-            if kind != "stdout":
-                print(f"wrote {len(df)} rows to {a.out}"
-                      + (" (replaced the existing file)" if kind == "replace" else ""),
-                      file=sys.stderr)
-        except (OSError, ValueError) as e:
-            sys.stderr.write(f"hanasim: error: {e}\n")
-            rc = 1
-            if a.format != "table":  # keep the computed table: on stdout instead
-                df.to_csv(sys.stdout, index=False)
-        if a.format == "table" and kind != "stdout":
-            _print_table(df)
+        rc = write_out(df, a, fmt, a.store)
+        if a.format in (None, "table") and a.out not in ("-", "/dev/stdout"):
+            emit(lambda: _print_table(df))
     elif a.format == "csv":
-        df.to_csv(sys.stdout, index=False)
+        emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
-        _print_table(df)
+        emit(lambda: _print_table(df))
     if not a.no_save:
-        rc = _save_or_say(df) or rc
+        rc = save_or_say(df, a.store) or rc
     return rc
+
+
+def parse_grid(items, what="--rule", example="name=value1,value2") -> dict:
+    """``["a=1,2", "b=x"]`` to ``{"a": "1,2", "b": "x"}`` (the API splits the values)."""
+    grid = {}
+    for item in items:
+        name, _, values = item.partition("=")
+        if not values.strip():
+            raise ValueError(f"{what} {item!r} must look like {example}")
+        if name.strip() in grid:
+            raise ValueError(f"rule {name.strip()!r} is given twice")
+        grid[name.strip()] = values.strip()
+    return grid
 
 
 def _cmd_compare(a):
     from . import api, store
 
-    grid = {}
-    for item in a.rule:
-        name, _, values = item.partition("=")
-        if not values:
-            raise ValueError(f"--rule {item!r} must look like name=value1,value2")
-        if name.strip() in grid:
-            raise ValueError(f"rule {name.strip()!r} is given twice")
-        grid[name.strip()] = [v.strip() for v in values.split(",")]
+    grid = parse_grid(a.rule)
     if not a.no_save:
-        store.check_store()
+        store.check_store(a.store)
     _compile_notice(a.game)
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
-                     session_rounds=a.session_rounds, preset=a.preset,
+                     session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,
                      max_variants=None if a.max_variants is None else
                      api.check_rounds(a.max_variants, "--max-variants"),
                      progress=not a.no_progress and sys.stderr.isatty())
-    _print_comparison(df, a)
-    return 0 if a.no_save else _save_or_say(df)
+    emit(lambda: _print_comparison(df, a))
+    return 0 if a.no_save else save_or_say(df, a.store)
 
 
 def _print_comparison(df, a):
@@ -224,10 +327,19 @@ def _print_comparison(df, a):
         return
     meta = df.attrs
     print(f"{meta['game']}: {meta['rounds']:,} rounds per variant on the same deals, seed "
-          f"{meta['seed']}, {meta['blocks']} blocks; baseline: {df.baseline.iloc[0]}")
-    diffs = df[df.kind == "difference"]
-    if not a.all:
-        diffs = diffs[diffs.std_error.fillna(0) > 0]
+          f"{meta['seed']}, {meta['blocks']} blocks; policies {meta['policies']}; baseline: "
+          f"{df.baseline.iloc[0]}")
+    print_notes(meta)
+    all_diffs = df[df.kind == "difference"]
+    moved = all_diffs[(all_diffs.estimate != 0) | (all_diffs.std_error.fillna(0) > 0)]
+    if moved.empty:
+        print("\nnothing differs: every quantity is identical in every variant (on these deals "
+              "the rule changes nothing)")
+        return
+    if not all_diffs.significant.fillna(False).astype(bool).any():
+        print("\nno quantity differs significantly (every 99.9% paired interval includes 0)"
+              + ("" if a.all else "; --all shows them"))
+    diffs = all_diffs if a.all else moved
     values = df[df.kind == "value"].pivot(index="quantity", columns="variant", values="estimate")
     with pd.option_context("display.max_rows", None, "display.width", 200):
         for variant, part in diffs.groupby("variant", sort=False):
@@ -248,6 +360,7 @@ def _cmd_rules(a):
     table = api.rules_table(a.game, preset=a.preset)
     print(f"{g.title}: house-rule options (source: {g.source})")
     presets = getattr(g, "preset_docs", None) or {}
+    print("NAME = DEFAULT   [allowed values]; 'readings' are the values the seed itself names")
     if a.preset:
         print(f"preset {a.preset}: {presets.get(a.preset, '')}; options it changes are marked *")
     for _, r in table.iterrows():
@@ -257,6 +370,8 @@ def _cmd_rules(a):
                   f"      {r.description}")
         else:
             print(f"  {r.option} = {r.default}   [{r.allowed}]\n      {r.description}")
+        if r.readings.count("(") > 1:  # the seed names more than one value
+            print(f"      readings: {r.readings}")
     if presets and not a.preset:
         print("presets (--preset NAME; 'hanasim rules GAME --preset NAME' shows one):")
         for name, doc in presets.items():
@@ -276,9 +391,9 @@ def _cmd_exact(a):
 
     df = api.exact(a.game, rules=rules.parse_assignments(a.rule), preset=a.preset)
     if a.format == "csv":
-        df.to_csv(sys.stdout, index=False)
+        emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
-        print(df.to_string(index=False))
+        emit(lambda: print(df.to_string(index=False)))
 
 
 def _cmd_bench(a):
@@ -306,15 +421,21 @@ def main(argv=None) -> int:
 
 
 def run_handler(args, handler) -> int:
-    """Run a subcommand: bad input is one line on stderr and exit code 2, Ctrl-C is 130."""
+    """Run a subcommand: a bad argument is one line on stderr and exit code 2; a runtime
+    failure (a saved run that is not there, a file that cannot be written) one line and exit
+    code 1; Ctrl-C is 130."""
     from .engine.runner import Interrupted
+    from .store import StoreError
 
     try:
         return handler(args) or 0
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
         return 0
-    except (ValueError, TypeError, OSError) as e:  # bad input: one line, no traceback
+    except (StoreError, OSError) as e:  # the world, not the arguments: one line, exit 1
+        sys.stderr.write(f"hanasim: error: {e}\n")
+        return EXIT_FAILURE
+    except (ValueError, TypeError) as e:  # bad input: one line, no traceback
         sys.stderr.write(f"hanasim: error: {e}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -1,12 +1,32 @@
 """House-rule options as data.
 
-A game's rules are a frozen dataclass whose fields are declared with :func:`option`: a default,
-the allowed values, and a one-line description citing the seed section.  Users' strings are
-validated here, once, at the edge; kernels only ever see the ints that a game lowers them to.
+A game's rules are a frozen dataclass whose fields are declared with one of two functions, each
+giving a default, what values are allowed, and a one-line description citing the seed section:
+
+* :func:`option` ``(default, choices, doc)``: one of a few named readings (``"exact"`` or
+  ``"total"``; ``1`` to ``5`` cards);
+* :func:`number` ``(default, doc, low=, high=, step=, readings=, aliases=, per_seat=)``: any whole
+  number in ``low..high`` that is a multiple of ``step`` (a yaku value, a threshold, a par).
+  ``readings`` are the values the seed itself names, with what it calls them (``{60: "the
+  seed's value", 40: "the seed's alternative"}``): ``hanasim rules`` shows them, and a sweep
+  marks them.  ``aliases`` are words that stand for a value (``{"off": 0, "on": 20}``), so an
+  old on/off option can become a number without breaking anybody's command.  ``per_seat``
+  options take one value for every seat or one per seat (``par=104,136``), the seats being the
+  Rules class's ``seats`` (seats relative to the dealer); ``par.dealer=104`` sets one seat.
+
+Each declaration is a :class:`Kind` kept in the field's metadata: it checks a user's value and
+makes it canonical (``40`` and ``"40"`` are one value), and describes itself for ``hanasim
+rules``.  A new game declares its options with these two functions; a new kind of value (a
+fraction, a list of months) is one more :class:`Kind` subclass with ``coerce`` and
+``describe``, and nothing else changes.  Cross-option meaning (a chaff count no larger than
+the chaff cards that count) is the Rules class's ``check()`` method, run by
+:func:`make_rules`.  Users' strings are validated here, once, at the edge; kernels only ever
+see the ints that a game lowers the rules to.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Mapping
 
 import numpy as np
@@ -16,56 +36,222 @@ class RuleError(ValueError):
     """A rule option that does not exist or has a value it does not allow."""
 
 
-def option(default, choices, doc: str):
-    """Declare a rule option: ``choices`` is a tuple of allowed values (ints or strings)."""
-    if default not in choices:
-        raise AssertionError(f"default {default!r} not in {choices!r}")
-    return dataclasses.field(default=default, metadata={"choices": tuple(choices), "doc": doc})
-
-
-def options(rules_cls) -> list[dict]:
-    """One dict per option: name, default, choices, doc."""
-    return [dict(name=f.name, default=f.default, choices=f.metadata["choices"], doc=f.metadata["doc"])
-            for f in dataclasses.fields(rules_cls)]
-
-
 class RuleTypeError(RuleError, TypeError):
     """A rule value of a type no option takes (None, a float, a list...)."""
 
 
-def _coerce(name, value, choices):
-    """The allowed choice ``value`` names: the choice itself (so 40 and "40" are one value), as
-    strict as the command line: a whole number or its text, or a name; never a float or bool."""
-    allowed = ", ".join(str(c) for c in choices)
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def _text(value) -> str:
+    return str(int(value)) if isinstance(value, np.integer) else str(value).strip()
+
+
+def _check_type(name, value, allowed):
+    """Strings, whole numbers and numpy integers only: never a float, bool or None (as strict
+    as the command line, which only has text)."""
     if isinstance(value, bool) or not isinstance(value, (str, int, np.integer)):
         raise RuleTypeError(f"rule {name!r} cannot be {value!r} (a {type(value).__name__}); "
                             f"allowed values: {allowed}")
-    text = str(int(value)) if isinstance(value, np.integer) else str(value).strip()
-    for c in choices:
-        if str(c) == text:
-            return c
-    raise RuleError(f"rule {name!r} cannot be {value!r}; allowed values: {allowed}")
 
 
-def coerce(rules_cls, name, value):
-    """One option's value checked and made canonical (see :func:`make_rules`)."""
+class Kind:
+    """What values an option takes.  Subclasses implement :meth:`coerce` and :meth:`describe`."""
+
+    per_seat = False
+    readings: tuple = ()  # ((value, what the seed calls it), ...)
+
+    def coerce(self, name: str, value, seats: tuple = ()):
+        """The canonical value of ``value`` for option ``name``, or :class:`RuleError`."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The allowed values, in words (``hanasim rules``)."""
+        raise NotImplementedError
+
+    def is_numeric(self) -> bool:
+        return False
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice(Kind):
+    """One of a fixed tuple of values (ints or strings)."""
+
+    choices: tuple
+
+    def coerce(self, name, value, seats=()):
+        allowed = self.describe()
+        _check_type(name, value, allowed)
+        text = _text(value)
+        for c in self.choices:
+            if str(c) == text:
+                return c
+        raise RuleError(f"rule {name!r} cannot be {value!r}; allowed values: {allowed}")
+
+    def describe(self):
+        return ", ".join(str(c) for c in self.choices)
+
+
+@dataclasses.dataclass(frozen=True)
+class Number(Kind):
+    """A whole number in ``low..high``, a multiple of ``step``; ``aliases`` name some values."""
+
+    low: int
+    high: int
+    step: int = 1
+    readings: tuple = ()
+    aliases: tuple = ()  # ((word, value), ...)
+    per_seat: bool = False
+
+    def is_numeric(self):
+        return True
+
+    def describe(self):
+        text = f"a whole number from {self.low} to {self.high}"
+        if self.step != 1:
+            text += f", a multiple of {self.step}"
+        if self.aliases:
+            text += " (" + ", ".join(f"{w} = {v}" for w, v in self.aliases) + ")"
+        if self.per_seat:
+            text += "; one for every seat or one per seat (a,b,...)"
+        return text
+
+    def one(self, name, value):
+        """One seat's value."""
+        allowed = self.describe()
+        _check_type(name, value, allowed)
+        text = _text(value)
+        for word, v in self.aliases:
+            if text == word:
+                return v
+        if not _WHOLE.fullmatch(text):
+            raise RuleError(f"rule {name!r} cannot be {value!r}; allowed values: {allowed}")
+        v = int(text)
+        if not self.low <= v <= self.high:
+            raise RuleError(f"rule {name!r} cannot be {v}: it must be from {self.low} to "
+                            f"{self.high}")
+        if v % self.step:
+            raise RuleError(f"rule {name!r} cannot be {v}: it must be a multiple of {self.step}"
+                            + (" (the smallest card value: yaku are paid with cards)"
+                               if self.step == 5 else ""))
+        return v
+
+    def coerce(self, name, value, seats=()):
+        if not self.per_seat:
+            return self.one(name, value)
+        if isinstance(value, (list, tuple)):
+            items = list(value)
+        elif isinstance(value, str) and "," in value:
+            items = [v.strip() for v in value.split(",")]
+        else:
+            items = [value]
+        if len(items) not in (1, len(seats)):
+            raise RuleError(f"rule {name!r} takes one value for every seat or one per seat "
+                            f"({len(seats)}: {', '.join(seats)}), got {len(items)}")
+        values = tuple(self.one(name, v) for v in items)
+        return values[0] if len(set(values)) == 1 else values
+
+
+def option(default, choices, doc: str):
+    """Declare a rule option: ``choices`` is a tuple of allowed values (ints or strings)."""
+    if default not in choices:
+        raise AssertionError(f"default {default!r} not in {choices!r}")
+    return dataclasses.field(default=default, metadata={
+        "choices": tuple(choices), "doc": doc, "kind": Choice(tuple(choices))})
+
+
+def number(default: int, doc: str, *, low: int, high: int, step: int = 1,
+           readings: Mapping | None = None, aliases: Mapping | None = None,
+           per_seat: bool = False):
+    """Declare a numeric rule option: any whole number in ``low..high``, a multiple of ``step``.
+
+    ``readings``: ``{value: what the seed calls it}`` for the values the seed names;
+    ``aliases``: ``{word: value}``; ``per_seat``: one value, or one per seat of the Rules class's
+    ``seats`` (the canonical value is an int when all seats agree, else a tuple)."""
+    kind = Number(low, high, step, tuple((readings or {}).items()),
+                  tuple((aliases or {}).items()), per_seat)
+    if kind.one("default", default) != default:
+        raise AssertionError(f"default {default!r} is not allowed by {kind.describe()}")
+    return dataclasses.field(default=default, metadata={"choices": None, "doc": doc,
+                                                        "kind": kind})
+
+
+def kind_of(field) -> Kind:
+    """A field's :class:`Kind` (fields declared before kinds existed carry only choices)."""
+    kind = field.metadata.get("kind")
+    return kind if kind is not None else Choice(tuple(field.metadata["choices"]))
+
+
+def options(rules_cls) -> list[dict]:
+    """One dict per option: name, default, choices (None for numbers), allowed (in words),
+    readings (``((value, name), ...)``), numeric, per_seat, doc."""
+    out = []
+    for f in dataclasses.fields(rules_cls):
+        k = kind_of(f)
+        out.append(dict(name=f.name, default=f.default, choices=f.metadata.get("choices"),
+                        allowed=k.describe(), readings=tuple(k.readings),
+                        numeric=k.is_numeric(), per_seat=k.per_seat, doc=f.metadata["doc"]))
+    return out
+
+
+def seats_of(rules_cls) -> tuple:
+    return tuple(getattr(rules_cls, "seats", ()))
+
+
+def _split_name(rules_cls, name):
+    """``(option, seat index or None)`` for ``name``: ``"par"`` or ``"par.dealer"``."""
     fields = {f.name: f for f in dataclasses.fields(rules_cls)}
     if not isinstance(name, str):
         raise RuleTypeError(f"rule names are strings, got {name!r}")
-    if name not in fields:
-        raise RuleError(f"unknown rule {name!r} for {rules_cls.game}; known rules: "
-                        + ", ".join(fields))
-    return _coerce(name, value, fields[name].metadata["choices"])
+    if name in fields:
+        return fields[name], None
+    base, _, seat = name.partition(".")
+    seats = seats_of(rules_cls)
+    if base in fields and kind_of(fields[base]).per_seat:
+        if seat in seats:
+            return fields[base], seats.index(seat)
+        raise RuleError(f"rule {name!r}: {seat!r} is not a seat of {rules_cls.game}; seats: "
+                        + ", ".join(seats))
+    raise RuleError(f"unknown rule {name!r} for {rules_cls.game}; known rules: "
+                    + ", ".join(fields))
+
+
+def coerce(rules_cls, name, value):
+    """One option's value checked and made canonical (see :func:`make_rules`).  For one seat of a
+    per-seat option (``"par.dealer"``) the canonical value is that seat's whole number."""
+    f, seat = _split_name(rules_cls, name)
+    k = kind_of(f)
+    if seat is not None:
+        return k.one(name, value)
+    return k.coerce(name, value, seats_of(rules_cls))
+
+
+def seat_values(value, n: int) -> tuple:
+    """A per-seat option's canonical value as one value per seat."""
+    return tuple(value) if isinstance(value, tuple) else (value,) * n
 
 
 def make_rules(rules_cls, given: Mapping[str, Any] | None = None):
-    """Build a rules object from ``{name: value}`` (values may be strings, as from the CLI)."""
+    """Build a rules object from ``{name: value}`` (values may be strings, as from the CLI).
+
+    ``"par.dealer": 104`` sets one seat of a per-seat option, after ``"par"`` if both are given."""
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
         raise RuleTypeError(f"rules must be a dict of {{option: value}}, got "
                             f"{type(given).__name__} {given!r}")
-    values = {k: coerce(rules_cls, k, v) for k, v in given.items()}
+    values, seats = {}, []
+    for k, v in given.items():
+        f, seat = _split_name(rules_cls, k)
+        if seat is None:
+            values[f.name] = coerce(rules_cls, k, v)
+        else:
+            seats.append((f, seat, coerce(rules_cls, k, v)))
+    n = len(seats_of(rules_cls))
+    for f, seat, v in seats:
+        per = list(seat_values(values.get(f.name, f.default), n))
+        per[seat] = v
+        values[f.name] = per[0] if len(set(per)) == 1 else tuple(per)
     rules = rules_cls(**values)
     check = getattr(rules, "check", None)
     if check is not None:
@@ -87,5 +273,21 @@ def parse_assignments(items) -> dict:
     return out
 
 
+def value_text(value) -> str:
+    """A canonical value as the command line writes it (a per-seat tuple as ``104,136``)."""
+    return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
 def rules_string(rules) -> str:
-    return ",".join(f"{k}={v}" for k, v in dataclasses.asdict(rules).items())
+    return ",".join(f"{f.name}={value_text(getattr(rules, f.name))}"
+                    for f in dataclasses.fields(rules))
+
+
+_ITEM = re.compile(r",(?=[A-Za-z_][A-Za-z0-9_.]*=)")
+
+
+def parse_rules_string(text: str) -> dict:
+    """:func:`rules_string` back to ``{name: text}`` (a per-seat value keeps its commas)."""
+    if not isinstance(text, str) or not text:
+        return {}
+    return dict(item.split("=", 1) for item in _ITEM.split(text) if "=" in item)

@@ -46,6 +46,11 @@ class StoreWarning(UserWarning):
     """A file in the results store was skipped (it is left where it is)."""
 
 
+class StoreError(ValueError):
+    """A saved run that is not there or cannot be read (no such run, an ambiguous prefix, a
+    damaged file): a failure of the store, not of the arguments (the CLI exits 1, not 2)."""
+
+
 def _json_default(value):
     item = getattr(value, "item", None)  # numpy scalars
     if callable(item):
@@ -120,6 +125,22 @@ def output_target(path, *, force: bool = False, store=None) -> tuple[str, str]:
     return ("replace" if st is not None else "new"), where
 
 
+FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+
+
+def output_format(path, fmt: str | None) -> str:
+    """The format to write ``path`` in: ``fmt`` if given, else the file's extension (``.csv``,
+    ``.parquet``), else CSV.  A format that contradicts the extension is refused (a
+    ``.parquet`` file holding CSV would fool every reader)."""
+    ext = FORMATS.get(os.path.splitext(str(path))[1].lower()) if path not in (None, "-") else None
+    if fmt is None:
+        return ext or "csv"
+    if ext is not None and ext != fmt:
+        raise ValueError(f"--format {fmt} does not match {path} (a .{ext} name): drop --format "
+                         f"to write {ext}, or name the file .{fmt}")
+    return fmt
+
+
 def table_bytes(df: pd.DataFrame, fmt: str) -> bytes:
     """The bytes of ``df`` as CSV or Parquet (metadata kept in the Parquet schema)."""
     if fmt == "parquet":
@@ -176,11 +197,42 @@ def check_store(store=None) -> Path:
 # The results store
 
 
+#: files that mark the top folder of a project: the store of a project is next to them
+PROJECT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py")
+
+
+def _project_store(start: Path):
+    """(store, how it was found) from ``start`` upwards: the first folder that holds a
+    ``hanasim-runs`` folder, or else the first that holds a project marker; None if neither."""
+    for d in (start, *start.parents):
+        if (d / DEFAULT_STORE).is_dir():
+            return d / DEFAULT_STORE, f"the store found in {d}"
+        if any((d / m).exists() for m in PROJECT_MARKERS):
+            return d / DEFAULT_STORE, f"the store of the project in {d}"
+    return None
+
+
+def store_location(store=None) -> tuple[Path, str]:
+    """The store directory and how it was chosen: ``store`` if given (``--store``), else
+    ``$HANASIM_STORE``, else the project's store: from the working directory upwards, the
+    first ``hanasim-runs`` folder, or else one next to the project's top folder (``.git``,
+    ``pyproject.toml``...), so a notebook in ``notebooks/`` and a command at the top of the
+    project share one store; outside any project, ``./hanasim-runs``."""
+    if store is not None and str(store) != "":
+        return Path(os.path.expanduser(str(store))), "given with --store"
+    if os.environ.get(STORE_ENV):
+        return Path(os.path.expanduser(os.environ[STORE_ENV])), f"${STORE_ENV}"
+    cwd = Path(os.getcwd())
+    found = _project_store(cwd)
+    if found is not None:
+        path, how = found
+        return (Path(os.path.relpath(path)) if path.is_relative_to(cwd) else path), how
+    return Path(DEFAULT_STORE), "the working directory's store"
+
+
 def store_path(store=None) -> Path:
-    """The store directory: ``store`` if given, else ``$HANASIM_STORE``, else ``./hanasim-runs``."""
-    if store is None or str(store) == "":
-        store = os.environ.get(STORE_ENV) or DEFAULT_STORE
-    return Path(os.path.expanduser(str(store)))
+    """The store directory (see :func:`store_location`)."""
+    return store_location(store)[0]
 
 
 def _now() -> _dt.datetime:
@@ -277,21 +329,21 @@ def _read_header(path: Path):
     except (FileNotFoundError, PermissionError, IsADirectoryError):
         raise
     except (pa.ArrowException, ValueError, OSError) as e:  # pyarrow reports bad bytes as these
-        raise ValueError(f"{path} is not a hanasim run: not a readable Parquet file "
+        raise StoreError(f"{path} is not a hanasim run: not a readable Parquet file "
                          f"({_first_line(e)})") from None
     meta = schema.metadata or {}
     if _STORE_KEY not in meta:
         what = ("a hanasim table but not a saved run (no store header)" if _ATTRS_KEY in meta
                 else "a Parquet file without hanasim metadata")
-        raise ValueError(f"{path} is not a hanasim run: {what}")
+        raise StoreError(f"{path} is not a hanasim run: {what}")
     try:
         header = json.loads(meta[_STORE_KEY])
         attrs = json.loads(meta.get(_ATTRS_KEY, b"{}"))
         fmt = header["format"]
     except (ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path} is not a hanasim run: its metadata is damaged ({e})") from None
+        raise StoreError(f"{path} is not a hanasim run: its metadata is damaged ({e})") from None
     if not isinstance(header, dict) or not isinstance(attrs, dict) or not isinstance(fmt, int):
-        raise ValueError(f"{path} is not a hanasim run: its metadata is damaged")
+        raise StoreError(f"{path} is not a hanasim run: its metadata is damaged")
     # Fields other code sorts and prints: a wrong type is damage, not a crash later.
     saved_at, rows = header.get("saved_at"), header.get("rows")
     try:
@@ -303,10 +355,10 @@ def _read_header(path: Path):
            else next((k for k in ("game", "rules", "policies") if k in attrs
                       and not isinstance(attrs[k], str)), None))
     if bad is None and fmt > STORE_FORMAT:
-        raise ValueError(f"{path} was saved in store format {fmt}, newer than this hanasim reads "
+        raise StoreError(f"{path} was saved in store format {fmt}, newer than this hanasim reads "
                          f"(up to {STORE_FORMAT}): upgrade hanasim to read it")
     if bad is not None:
-        raise ValueError(f"{path} is not a hanasim run: its metadata is damaged ({bad} is "
+        raise StoreError(f"{path} is not a hanasim run: its metadata is damaged ({bad} is "
                          f"{_show(header.get(bad, attrs.get(bad)))})")
     return attrs, header
 
@@ -334,12 +386,12 @@ def _resolve(run_id, root: Path) -> Path:
     files = _run_files(root)
     if run_id == "latest":
         if not files:
-            raise ValueError(f"no saved runs in {root}")
+            raise StoreError(f"no saved runs in {root}")
         with warnings.catch_warnings():  # other, unreadable files are not this question
             warnings.simplefilter("ignore", StoreWarning)
             ids = list_runs(root)["id"]
         if ids.empty:
-            raise ValueError(f"no readable saved runs in {root}")
+            raise StoreError(f"no readable saved runs in {root}")
         return root / f"{ids.iloc[-1]}{_SUFFIX}"
     exact = root / f"{run_id}{_SUFFIX}"
     if exact.is_file():
@@ -349,9 +401,9 @@ def _resolve(run_id, root: Path) -> Path:
         return matches[0]
     if len(matches) > 1:
         names = ", ".join(p.name[: -len(_SUFFIX)] for p in matches[:5])
-        raise ValueError(f"run id {run_id!r} is ambiguous in {root}: {names}"
+        raise StoreError(f"run id {run_id!r} is ambiguous in {root}: {names}"
                          + (", ..." if len(matches) > 5 else ""))
-    raise ValueError(f"no run {run_id!r} in {root} ('hanasim runs list' shows the saved runs)")
+    raise StoreError(f"no run {run_id!r} in {root} ('hanasim runs list' shows the saved runs)")
 
 
 def load_file(path) -> pd.DataFrame:
@@ -378,10 +430,10 @@ def _read_data(path: Path, header: dict) -> pd.DataFrame:
     except (FileNotFoundError, PermissionError, IsADirectoryError):
         raise
     except (pa.ArrowException, ValueError, OSError) as e:
-        raise ValueError(f"{path} is damaged: {_first_line(e)}") from None
+        raise StoreError(f"{path} is damaged: {_first_line(e)}") from None
     rows = header.get("rows")
     if isinstance(rows, int) and rows != len(df):
-        raise ValueError(f"{path} is damaged: {len(df)} rows, its header says {rows}")
+        raise StoreError(f"{path} is damaged: {len(df)} rows, its header says {rows}")
     return df
 
 

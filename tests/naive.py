@@ -83,9 +83,31 @@ def opt(rules, key):
     return rules[key] if isinstance(rules, dict) else getattr(rules, key)
 
 
-DEFAULTS = dict(five_brights=60, four_brights=40, boar_deer_butterfly="on",
-                real_seven_ribbons=40, willow_chaff="none", teyaku_combine="add",
+DEFAULTS = dict(five_brights=60, four_brights=40, rainy_four_brights=20, boar_deer_butterfly=20,
+                poetry_ribbons=20, blue_ribbons=20, real_seven_ribbons=40,
+                real_seven_ribbons_extra=10, seven_ribbons=20, seven_ribbons_extra=10, chaff=20,
+                chaff_count=12, chaff_extra=10, wisteria_row=20, iris_row=20,
+                bush_clover_row=20, triplet=20, one_ribbon=20, one_animal=20, one_bright=20,
+                empty_hand=30, par=120, willow_chaff="none", teyaku_combine="add",
                 card_transfer="exact", uncovered="opponent_yaku")
+WORDS = {"on": 20, "off": 0}  # boar_deer_butterfly's old on/off values
+
+
+def value(rules, name):
+    """A numeric rule's value (a word such as 'off' stands for its number)."""
+    v = rules[name]
+    if isinstance(v, str):
+        return WORDS[v] if v in WORDS else int(v)
+    return v
+
+
+def pars(rules, n=2):
+    """Each seat's par: one value for all, or 'a,b' / a tuple, one per seat."""
+    p = rules["par"]
+    if isinstance(p, str):
+        p = tuple(int(x) for x in p.split(","))
+    p = tuple(p) if isinstance(p, tuple) else (int(p),)
+    return p * n if len(p) == 1 else p
 
 
 def full_rules(rules=None):
@@ -111,18 +133,18 @@ def teyaku(hand, rules):
         per_month[month(c)] = per_month.get(month(c), 0) + 1
     for m, n in per_month.items():
         if n == 3:
-            found.append(("triplet", 20))
+            found.append(("triplet", value(rules, "triplet")))
     kinds = [kind(c) for c in hand]
     nb, na, nr, nc = (kinds.count(k) for k in (BRIGHT, ANIMAL, RIBBON, CHAFF))
     if len(hand) == HAND:
         if nc == 9 and nr == 1:
-            found.append(("one_ribbon", 20))
+            found.append(("one_ribbon", value(rules, "one_ribbon")))
         if nc == 9 and na == 1:
-            found.append(("one_animal", 20))
+            found.append(("one_animal", value(rules, "one_animal")))
         if nc == 9 and nb == 1:
-            found.append(("one_bright", 20))
+            found.append(("one_bright", value(rules, "one_bright")))
         if nc == 10:
-            found.append(("empty_hand", 30))
+            found.append(("empty_hand", value(rules, "empty_hand")))
     held = 0
     for n, _ in found:
         held |= 1 << TEYAKU_BITS[n]
@@ -134,39 +156,47 @@ def teyaku(hand, rules):
 
 
 # ------------------------------------------------------------------ dekiyaku
+def _best(out, candidates):
+    """A group of which only the highest counts: the candidates are listed highest first (the
+    rules refuse values that break this order), so the first one made counts (a yaku valued 0
+    is not played)."""
+    made = [(name, worth) for name, base, ok, worth in candidates if ok and base > 0]
+    if made:
+        name, worth = made[0]
+        out[name] = worth
+
+
 def dekiyaku(pile, rules):
-    """{name: value} of the dekiyaku a captured pile makes (List of Dekiyaku)."""
+    """{name: value} of the dekiyaku a captured pile makes (List of Dekiyaku), each valued by
+    ``rules`` (a yaku valued 0 is not played)."""
     rules = full_rules(rules)
     pile = set(pile)
     out = {}
+    v = {n: value(rules, n) for n in DEFAULTS if isinstance(DEFAULTS[n], int)}
     # Bright yaku: only the highest scoring one counts.
     brights = pile & BRIGHTS
-    if len(brights) == 5:
-        out["five_brights"] = rules["five_brights"]
-    elif DRY_FOUR <= pile:
-        out["four_brights"] = rules["four_brights"]
-    elif RAIN_MAN in pile and len(pile & DRY_FOUR) >= 3:
-        out["rainy_four_brights"] = 20
-    if rules["boar_deer_butterfly"] == "on" and BDB <= pile:
-        out["boar_deer_butterfly"] = 20
-    if POETRY <= pile:
-        out["poetry_ribbons"] = 20
-    if BLUE <= pile:
-        out["blue_ribbons"] = 20
-    # Ribbons and willow cards ("strong cards", all count as ribbons).
+    _best(out, [("five_brights", v["five_brights"], len(brights) == 5, v["five_brights"]),
+                ("four_brights", v["four_brights"], DRY_FOUR <= pile, v["four_brights"]),
+                ("rainy_four_brights", v["rainy_four_brights"],
+                 RAIN_MAN in pile and len(pile & DRY_FOUR) >= 3, v["rainy_four_brights"])])
+    for name, cards in (("boar_deer_butterfly", BDB), ("poetry_ribbons", POETRY),
+                        ("blue_ribbons", BLUE)):
+        if v[name] and cards <= pile:
+            out[name] = v[name]
+    # Ribbons and willow cards ("strong cards", all count as ribbons): only the higher counts.
     true_ribbons = len(pile & RIBBONS)
     strong = len(pile & (RIBBONS | WILLOW))
-    if true_ribbons >= 7:
-        out["real_seven_ribbons"] = rules["real_seven_ribbons"] + 10 * (strong - 7)
-    elif strong >= 7:
-        out["seven_ribbons"] = 20 + 10 * (strong - 7)
-    # Chaff: 12 chaff, +10 per extra.
+    _best(out, [("real_seven_ribbons", v["real_seven_ribbons"], true_ribbons >= 7,
+                 v["real_seven_ribbons"] + v["real_seven_ribbons_extra"] * (strong - 7)),
+                ("seven_ribbons", v["seven_ribbons"], strong >= 7,
+                 v["seven_ribbons"] + v["seven_ribbons_extra"] * (strong - 7))])
+    # Chaff: chaff_count chaff cards (12), + chaff_extra per extra card.
     chaff = chaff_cards(pile, rules)
-    if len(chaff) >= 12:
-        out["chaff"] = 20 + 10 * (len(chaff) - 12)
+    if v["chaff"] and len(chaff) >= v["chaff_count"]:
+        out["chaff"] = v["chaff"] + v["chaff_extra"] * (len(chaff) - v["chaff_count"])
     for n, m in ROWS.items():
-        if all(month(c) != m or c in pile for c in ALL):
-            out[n] = 20
+        if v[n] and all(month(c) != m or c in pile for c in ALL):
+            out[n] = v[n]
     return out
 
 
@@ -194,10 +224,14 @@ def can_pay(pile, amount, transfer):
     return amount in sums
 
 
-def settle(pts, yaku, piles, transfer, uncovered="opponent_yaku"):
-    """(scores, uncovered) per seat (Yaku Settlement; Settlement when it cannot be Done)."""
+def settle(pts, yaku, piles, transfer, uncovered="opponent_yaku", par=(PAR, PAR)):
+    """(scores, uncovered) per seat (Yaku Settlement; Settlement when it cannot be Done).
+
+    ``par``: each seat's par.  When the loser cannot cover, his score is his card points minus
+    the winner's yaku score minus his par, and the winner's his card points plus his yaku score
+    minus his par (the loser's score negated when the pars add up to 240)."""
     if yaku[0] == yaku[1]:
-        return [pts[0] - PAR, pts[1] - PAR], False
+        return [pts[0] - par[0], pts[1] - par[1]], False
     loser = 0 if yaku[0] < yaku[1] else 1
     winner = 1 - loser
     diff = yaku[winner] - yaku[loser]
@@ -206,10 +240,10 @@ def settle(pts, yaku, piles, transfer, uncovered="opponent_yaku"):
         after = list(pts)
         after[loser] -= diff
         after[winner] += diff
-        return [after[0] - PAR, after[1] - PAR], not covered
+        return [after[0] - par[0], after[1] - par[1]], not covered
     scores = [0, 0]
-    scores[loser] = pts[loser] - yaku[winner] - PAR
-    scores[winner] = -scores[loser]
+    scores[loser] = pts[loser] - yaku[winner] - par[loser]
+    scores[winner] = pts[winner] + yaku[winner] - par[winner]
     return scores, True
 
 
@@ -331,5 +365,6 @@ def play_round(order, dealer, policy, expose, rules, weights, rng):
     out["yaku"] = [out["deki"][s] + tey_scored[s] for s in range(2)]
     out["pts"] = [points(captured[s]) for s in range(2)]
     out["score"], out["uncovered"] = settle(out["pts"], out["yaku"], captured,
-                                            rules["card_transfer"], rules["uncovered"])
+                                            rules["card_transfer"], rules["uncovered"],
+                                            pars(rules))
     return out

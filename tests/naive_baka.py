@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 import naive
-from naive import (ALL, ALWAYS, ANIMAL, BRIGHT, CHAFF, EXPOSE_RANDOM, RIBBON, WILLOW, below,
+from naive import (ALL, ALWAYS, ANIMAL, BRIGHT, CHAFF, EXPOSE_RANDOM, RIBBON, below,
                    kind, month, play_turn, points)
 
 PAR = 80
@@ -26,7 +26,8 @@ SEAT_OF = {"d": 0, "r": 1, "l": 2}
 TEYAKU_BITS = naive.TEYAKU_BITS  # triplet, one_ribbon, one_animal, one_bright, empty_hand
 
 DEFAULTS = dict(naive.DEFAULTS, chaff_teyaku="seven_card", yaku_rounding="nearest5",
-                uncovered="toppa", low_man_forfeit="no")
+                uncovered="toppa", low_man_forfeit="no", chaff_count=10, par=PAR,
+                low_man_max=LOW_MAX, low_man_pay=LOW_PAY)
 
 
 def full_rules(rules=None):
@@ -69,18 +70,19 @@ def teyaku(hand, rules):
     per_month = {}
     for c in hand:
         per_month[month(c)] = per_month.get(month(c), 0) + 1
-    found += [("triplet", 20) for n in per_month.values() if n == 3]
+    v = {n: naive.value(rules, n) for n in TEYAKU_BITS}
+    found += [("triplet", v["triplet"]) for n in per_month.values() if n == 3]
     if rules["chaff_teyaku"] == "seven_card":
         kinds = [kind(c) for c in hand]
         nb, na, nr, nc = (kinds.count(k) for k in (BRIGHT, ANIMAL, RIBBON, CHAFF))
         if nc == 6 and nr == 1:
-            found.append(("one_ribbon", 20))
+            found.append(("one_ribbon", v["one_ribbon"]))
         if nc == 6 and na == 1:
-            found.append(("one_animal", 20))
+            found.append(("one_animal", v["one_animal"]))
         if nc == 6 and nb == 1:
-            found.append(("one_bright", 20))
+            found.append(("one_bright", v["one_bright"]))
         if nc == 7:
-            found.append(("empty_hand", 30))
+            found.append(("empty_hand", v["empty_hand"]))
     if not found:
         return 0, 0
     held = 0
@@ -92,14 +94,8 @@ def teyaku(hand, rules):
 
 
 def dekiyaku(pile, rules):
-    """Toppa's dekiyaku, but Chaff is 10 chaff (+10 per extra)."""
-    rules = full_rules(rules)
-    out = naive.dekiyaku(pile, rules)
-    out.pop("chaff", None)
-    chaff = naive.chaff_cards(pile, rules)
-    if len(chaff) >= 10:
-        out["chaff"] = 20 + 10 * (len(chaff) - 10)
-    return out
+    """Toppa's dekiyaku; Chaff needs chaff_count (10 in Baka) chaff."""
+    return naive.dekiyaku(pile, full_rules(rules))
 
 
 # ------------------------------------------------------------------ settlement
@@ -151,14 +147,16 @@ def can_pay(pile, pays, transfer):
 def settle(pts, yaku, piles, rules):
     """Scores per seat and facts, from the rules in the order of the seed."""
     rules = full_rules(rules)
-    low = [p <= LOW_MAX for p in pts]
+    low = [p <= rules["low_man_max"] for p in pts]
+    pay = rules["low_man_pay"]
+    par = naive.pars(rules, 3)
     lmo = [0, 0, 0]
     for i in range(3):
         if low[i]:
             for j in range(3):
                 if j != i:
-                    lmo[i] += LOW_PAY
-                    lmo[j] -= LOW_PAY
+                    lmo[i] += pay
+                    lmo[j] -= pay
     facts = dict(low=lmo, n_low=sum(low), settle=[0, 0, 0], uncovered=0)
     if any(low) and rules["low_man_forfeit"] == "yes":
         return lmo, facts
@@ -190,7 +188,7 @@ def settle(pts, yaku, piles, rules):
                     extra[p] -= yaku[p]
                     extra[payee] += yaku[p]
     facts["settle"] = [a[i] + extra[i] for i in range(3)]
-    scores = [lmo[i] + pts[i] + a[i] + extra[i] - PAR for i in range(3)]
+    scores = [lmo[i] + pts[i] + a[i] + extra[i] - par[i] for i in range(3)]
     return scores, facts
 
 

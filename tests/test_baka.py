@@ -415,7 +415,8 @@ def test_rounds_not_a_multiple_of_three():
     assert df.loc["seat.dealer.mean_score", "n"] == 10
     assert df.loc["teyaku.triplet", "n"] == 30
     assert df.loc["game.first_dealer.mean_total", "n"] == 3  # the 4th game has one round
-    assert df.loc["player1.first_dealer_share", "n"] == 4
+    # one definition of n for every game quantity: complete games (issue 17: was 4 here)
+    assert df.loc["player1.first_dealer_share", "n"] == 3
 
 
 # =============================================================== the reference round
@@ -427,6 +428,12 @@ RULE_SETS = [
      "chaff_teyaku": "disabled"},
     {"yaku_rounding": "toward_zero5", "low_man_forfeit": "yes", "willow_chaff": "lightning"},
     {"yaku_rounding": "none", "uncovered": "toppa", "card_transfer": "exact"},
+    # any value of a numeric rule (issue 17): pars per seat that do not add up to 240, another
+    # Low Man Out threshold and payment, Real Seven Ribbons not played (Seven Ribbons scores
+    # for seven true ribbons), a 9-chaff Chaff
+    {"par": "70,85,90", "low_man_max": 40, "low_man_pay": 25, "chaff_count": 9,
+     "chaff_extra": 5, "real_seven_ribbons": 0, "one_bright": 50, "triplet": 30,
+     "boar_deer_butterfly": "off", "yaku_rounding": "none"},
 ]
 POLICIES = [(RANDOM,) * 3, (GREEDY,) * 3, (GREEDY, RANDOM, RANDOM), (RANDOM, GREEDY, RANDOM)]
 EXPOSES = [(2, 2, 2), (1, 0, 2), (1, 1, 1), (0, 2, 1)]
@@ -467,9 +474,11 @@ def compare(order, dealer, rule_idx, policy, expose, seed):
     for key in want:
         assert got[key] == want[key], (key, got[key], want[key], ctx)
     assert rng[0] == ref_rng[0], ("random draws consumed differently", ctx)
-    # the reference's own sanity: every card captured once, the field empty, zero-sum
+    # the reference's own sanity: every card captured once, the field empty, the scores add
+    # up to 240 minus the pars (zero-sum under the seed's pars; a forfeited round is zero-sum)
     assert not want["field"] and len(set().union(*want["captured"])) == 48
-    assert sum(want["score"]) == 0
+    forfeited = want["n_low"] and NB.full_rules(rules)["low_man_forfeit"] == "yes"
+    assert sum(want["score"]) == (0 if forfeited else 240 - sum(NB.naive.pars(NB.full_rules(rules), 3)))
     return want
 
 

@@ -46,7 +46,21 @@ def test_rules_and_games_list():
 
 @pytest.mark.parametrize("args, words", [
     (("simulate", "chess"), ["unknown game 'chess'", "toppa"]),
-    (("simulate", "toppa", "--rule", "five_brights=50"), ["five_brights", "50", "60, 40"]),
+    (("simulate", "toppa", "--rule", "five_brights=52"), ["five_brights", "52", "multiple of 5"]),
+    (("simulate", "toppa", "--rule", "five_brights=300"), ["five_brights", "300", "0 to 200"]),
+    (("simulate", "toppa", "--rule", "five_brights=lots"), ["five_brights", "lots", "whole number"]),
+    (("simulate", "toppa", "--rule", "par=100,120,140"), ["par", "one per seat", "dealer, opponent"]),
+    (("simulate", "toppa", "--rule", "par.left=100"), ["'left' is not a seat", "opponent"]),
+    (("simulate", "toppa", "--rule", "chaff_count=25"), ["chaff_count", "25", "23 cards"]),
+    (("simulate", "toppa", "--threads", "0"), ["threads", "0"]),
+    (("simulate", "toppa", "--format", "csv", "--out", "x.parquet"), ["--format csv", "x.parquet"]),
+    (("compare", "toppa", "--rule", "five_brights=60"), ["at least two variants", "--rule"]),
+    (("compare", "toppa"), ["at least two variants", "--policy"]),
+    (("sweep", "toppa", "--rule", "par=120"), ["two or more values"]),
+    (("sweep", "toppa", "--rule", "par=140:100:5"), ["par", "go up"]),
+    (("sweep", "toppa", "--rule", "five_brights=20:80:20", "--solve", "dealer.mean_score=zero"),
+     ["target", "number"]),
+    (("sweep", "toppa", "--rule", "five_brights=20:80:20", "--chart", "x.pdf"), [".png or .svg"]),
     (("simulate", "toppa", "--rule", "gold_rush=on"), ["unknown rule 'gold_rush'", "five_brights"]),
     (("simulate", "toppa", "--rule", "five_brights"), ["name=value"]),
     (("simulate", "toppa", "--rule", "five_brights=60", "--rule", "five_brights=40"), ["given twice"]),
@@ -59,7 +73,6 @@ def test_rules_and_games_list():
     (("simulate", "toppa", "--policy", "clever"), ["unknown policy 'clever'", "greedy"]),
     (("simulate", "toppa", "--policy", "random,greedy,random"), ["policy"]),
     (("simulate", "toppa", "--format", "parquet"), ["--out"]),
-    (("simulate", "toppa", "--rounds", "100", "--out", "/nonexistent/dir/x.csv"), ["/nonexistent/dir"]),
     (("simulate", "toppa", "--format", "xml"), ["invalid choice", "xml"]),
     (("rules", "chess"), ["unknown game"]),
     (("exact", "toppa", "--rule", "nope=1"), ["unknown rule"]),
@@ -67,10 +80,125 @@ def test_rules_and_games_list():
     ((), ["required"]),
 ])
 def test_bad_input_is_one_clear_line(args, words):
-    r = run(*args)
+    r = run(*args, "--rounds", "100000000000") if args[:1] in (("sweep",), ("compare",)) else run(*args)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     lines = [line for line in r.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, r.stderr
     for w in words:
         assert w in lines[0], (w, lines[0])
+
+
+# ---- issue 17: what a new user tripped on -----------------------------------------------------
+
+def run_in(cwd, *args, env=None, shell=False):
+    """``hanasim ARGS`` in ``cwd`` with ``env`` (HANASIM_STORE unset unless given)."""
+    import os
+
+    e = {k: v for k, v in os.environ.items() if k != "HANASIM_STORE"}
+    e.update(env or {})
+    cmd = args[0] if shell else [sys.executable, "-m", "hanasim", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=cwd, env=e,
+                          shell=shell)
+
+
+def test_version():
+    import hanasim
+
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"hanasim {hanasim.__version__}"
+
+
+@pytest.mark.parametrize("args, words", [
+    (("runs", "show", "nope"), ["no run 'nope'"]),
+    (("simulate", "toppa", "--rounds", "100", "--out", "/nonexistent/dir/x.csv"),
+     ["/nonexistent/dir", "does not exist"]),
+])
+def test_runtime_failures_exit_1(args, words):
+    r = run(*args)
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert r.returncode == 1 and len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert all(w in lines[0] for w in words), lines[0]
+
+
+def test_out_parquet_is_parquet_by_its_extension(tmp_path):
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "t.parquet"
+    r = run("simulate", "toppa", "--rounds", "3000", "--seed", "3", "--out", str(out), "--no-save")
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes()[:4] == b"PAR1"  # Parquet's magic number, not CSV text
+    df = pq.read_table(out).to_pandas()
+    assert {"seat", "label"} <= set(df.columns) and "dealer.mean_score" in set(df.quantity)
+    assert "dealer.mean_score" in r.stdout  # and the readable table on the terminal
+    csv = tmp_path / "t.csv"
+    assert run("simulate", "toppa", "--rounds", "3000", "--seed", "3", "--out", str(csv),
+               "--no-save").returncode == 0
+    assert pd.read_csv(csv)["quantity"].tolist() == df["quantity"].tolist()
+
+
+def test_one_store_for_a_project_found_from_any_subdirectory(tmp_path):
+    project = tmp_path / "club"
+    (project / "notebooks" / "deep").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'club'\n")
+    r = run_in(project / "notebooks" / "deep", "simulate", "toppa", "--rounds", "2000",
+               "--seed", "1", "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    store = project / "hanasim-runs"
+    assert len(list(store.glob("*.parquet"))) == 1 and str(store) in r.stderr
+    for where in (project, project / "notebooks"):
+        listed = run_in(where, "runs", "list")
+        assert listed.returncode == 0 and "1 saved runs in" in listed.stdout
+        assert str(store) in listed.stdout  # says where the store is
+
+
+def test_a_piped_run_is_saved_and_says_so(tmp_path):
+    r = run_in(tmp_path, f"'{sys.executable}' -m hanasim simulate toppa --rounds 2000 --seed 2 "
+               "--format csv | head -1", shell=True)
+    assert r.stdout.startswith("game,quantity")
+    assert "saved run" in r.stderr
+    assert len(list((tmp_path / "hanasim-runs").glob("*.parquet"))) == 1
+
+
+def test_runs_show_of_a_comparison_keeps_its_variants(tmp_path):
+    r = run_in(tmp_path, "compare", "toppa", "--rounds", "4000", "--seed", "1", "--rule",
+               "five_brights=60,40")
+    assert r.returncode == 0, r.stderr
+    shown = run_in(tmp_path, "runs", "show", "latest")
+    assert shown.returncode == 0
+    head = next(x for x in shown.stdout.splitlines() if "quantity" in x and "estimate" in x)
+    assert head.split()[:3] == ["variant", "kind", "quantity"]
+    assert "five_brights=40" in shown.stdout and "difference" in shown.stdout
+
+
+def test_compare_says_when_nothing_differs():
+    # with one-round sessions nobody deals a next round: who deals after a tie changes nothing
+    r = run("compare", "toppa", "--rounds", "3000", "--seed", "1", "--rule", "tie_dealer=keep,pass",
+            "--no-save")
+    assert r.returncode == 0, r.stderr
+    assert "nothing differs" in r.stdout
+
+
+def test_threads_do_not_change_the_table():
+    one = run("simulate", "toppa", "--rounds", "20000", "--seed", "9", "--format", "csv",
+              "--threads", "1", "--no-save")
+    every = run("simulate", "toppa", "--rounds", "20000", "--seed", "9", "--format", "csv",
+                "--no-save")
+    assert one.returncode == 0 and one.stdout == every.stdout
+
+
+def test_rules_cite_the_seed_by_title_and_show_readings():
+    r = run("rules", "toppa")
+    assert r.returncode == 0
+    assert "the 'Toppa' rules page" in r.stdout and "a569c68" not in r.stdout
+    assert "readings: 60 (the seed's value), 40 (the seed's alternative)" in r.stdout
+
+
+def test_sweep_solves_and_charts(tmp_path):
+    chart = tmp_path / "par.png"
+    r = run_in(tmp_path, "sweep", "toppa", "--rule", "par.dealer=96:120:8", "--rounds", "4000",
+               "--seed", "2", "--solve", "dealer.mean_score=0", "--chart", str(chart))
+    assert r.returncode == 0, r.stderr
+    assert "solved: dealer.mean_score = 0 at par.dealer =" in r.stdout
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(list((tmp_path / "hanasim-runs").glob("*.parquet"))) == 1

@@ -20,7 +20,7 @@ from hanasim.report import SECTIONS, build_report
 
 ROUNDS, SEED = 20_000, 5
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-CHARTS = ("teyaku", "dekiyaku", "edges")
+CHARTS = ("teyaku", "dekiyaku", "edges", "distribution")
 
 
 class Page(HTMLParser):
@@ -124,9 +124,10 @@ def test_html_has_every_section_table_and_chart(toppa_report):
     tables = {t["id"]: t for t in page.tables}
     df = hanasim.simulate("toppa", rounds=ROUNDS, seed=SEED)
     summary = tables["toppa-summary-table"]
-    assert summary["header"][:6] == ["quantity", "estimate", "std error", "99.9% CI low",
-                                     "99.9% CI high", "n"]
-    assert [r[0] for r in summary["rows"]] == list(df["quantity"])  # every quantity, in order
+    assert summary["header"][:7] == ["quantity", "code", "estimate", "std error",
+                                     "99.9% CI low", "99.9% CI high", "n"]
+    assert [r[0] for r in summary["rows"]] == list(df["label"])  # readable names, in order
+    assert [r[1] for r in summary["rows"]] == list(df["quantity"])  # every quantity
     misdeal = dict(zip(summary["header"], summary["rows"][0]))
     assert float(misdeal["estimate"]) == pytest.approx(df["estimate"].iloc[0], rel=1e-3)
 
@@ -264,13 +265,13 @@ def test_bad_input_writes_nothing(kwargs, words, tmp_path):
 def test_cli_report_errors_are_one_line(tmp_path, capsys):
     main = cli.main if "report" in _commands() else cli_extra.main
     (tmp_path / "afile").write_text("x")
-    for argv, word in ((["report", "chess"], "unknown game"),
-                       (["report", "toppa", "--rounds", "1000", "--out", str(tmp_path / "afile")],
-                        "not a directory"),
-                       (["report", "toppa", "--rule", "nope=1"], "unknown rule")):
+    for argv, word, want in ((["report", "chess"], "unknown game", 2),
+                             (["report", "toppa", "--rounds", "1000", "--out",
+                               str(tmp_path / "afile")], "not a directory", 1),
+                             (["report", "toppa", "--rule", "nope=1"], "unknown rule", 2)):
         code = main(argv)
         err = capsys.readouterr().err
-        assert code == 2 and len(err.strip().splitlines()) == 1 and word in err, err
+        assert code == want and len(err.strip().splitlines()) == 1 and word in err, err
 
 
 def _chromium():
@@ -300,3 +301,39 @@ def test_renders_in_a_headless_browser(toppa_report, tmp_path):
         r, g, b = px[:, 0], px[:, 1], px[:, 2]
         blue = int(((b > 150) & (r < 130) & (g > 90) & (g < 170) & (b - r > 50)).sum())
         assert blue > 500, blue
+
+
+def test_findings_read_as_a_newsletter(toppa_report):
+    """Issue 17: display names, percentages (no 20-digit fractions), fairness judged by the fair
+    par's interval alone, the play the numbers assume first, a lopsided pairing said first."""
+    import re
+
+    from hanasim.report import findings
+
+    df = hanasim.simulate("toppa", rounds=ROUNDS, seed=SEED)
+    lines = findings(df, hanasim.exact("toppa"))
+    assert lines[0].startswith("These numbers assume that every player")
+    text = " ".join(lines)
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), text  # no code names
+    assert not re.search(r"\d+/\d+", text), text  # no fractions
+    assert "Seven Ribbons" in text or "Chaff" in text
+    for line in lines:
+        if "fair" in line:
+            assert "includes 0" not in line and "interval includes" not in line, line
+    par = next(x for x in lines if x.startswith("Par (Dealer)"))
+    fair = df.set_index("quantity").loc["fair_par.dealer"]
+    assert ("inside it" in par) == (fair.ci_low <= 120 <= fair.ci_high)
+    lopsided = findings(hanasim.simulate("toppa", rounds=ROUNDS, seed=SEED,
+                                         policy="greedy,random"))
+    assert lopsided[0].startswith("Lopsided pairing") and "player 1 'greedy'" in lopsided[0]
+
+
+def test_charts_are_sharp(toppa_report):
+    """PNG charts at twice screen resolution (200 dpi): an 8-inch chart is 1600 pixels wide."""
+    import struct
+
+    out, paths = toppa_report
+    for chart in paths["charts"]:
+        data = Path(chart).read_bytes()
+        width = struct.unpack(">I", data[16:20])[0]
+        assert width >= 1600, (chart, width)

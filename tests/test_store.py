@@ -326,10 +326,12 @@ def test_cli_runs_list_uses_the_environment_store(table, st, capsys, monkeypatch
     assert a in capsys.readouterr().out
 
 
-def one_error_line(capsys, code, *words):
+def one_error_line(capsys, code, *words, expect=2):
+    """One line on stderr naming the problem; exit code 2 for a bad argument, 1 for a runtime
+    failure (a run that is not there, a damaged file, a folder that does not exist)."""
     err = capsys.readouterr().err
     lines = [x for x in err.splitlines() if x.strip()]
-    assert code == 2, err
+    assert code == expect, err
     assert len(lines) == 1 and "Traceback" not in err, err
     for w in words:
         assert w in lines[0], (w, lines[0])
@@ -338,18 +340,18 @@ def one_error_line(capsys, code, *words):
 def test_cli_errors_are_one_line(table, st, capsys, tmp_path):
     good = store.save_run(table, st)
     one_error_line(capsys, hanasim_main(["runs", "show", "nope", "--store", str(st)]),
-                   "no run 'nope'")
+                   "no run 'nope'", expect=1)
     one_error_line(capsys, hanasim_main(["runs", "export", "../x", "--store", str(st)]),
                    "not a run id")
     bad = st / "20260101-000000-toppa-dead.parquet"
     bad.write_text("this is not parquet")
     one_error_line(capsys, hanasim_main(["runs", "show", bad.stem, "--store", str(st)]),
-                   str(bad), "not a readable Parquet file")
+                   str(bad), "not a readable Parquet file", expect=1)
     one_error_line(capsys, hanasim_main(["runs", "export", good, "--format", "parquet",
                                          "--store", str(st)]), "--out")
     one_error_line(capsys, hanasim_main(["runs", "export", good, "--out",
                                          str(tmp_path / "no" / "x.csv"), "--store", str(st)]),
-                   "does not exist")
+                   "does not exist", expect=1)
     # listing skips the bad file with a one-line warning naming it, and still succeeds
     assert hanasim_main(["runs", "list", "--store", str(st)]) == 0
     cap = capsys.readouterr()
@@ -367,6 +369,6 @@ def test_cli_as_a_user_runs_it(table, st):
            else [sys.executable, "-m", "hanasim.cli_extra"]) + args
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
                        env={**os.environ, "HANASIM_STORE": str(st)})
-    assert r.returncode == 2
+    assert r.returncode == 1  # a runtime failure, not a usage error
     assert r.stderr.strip().count("\n") == 0 and "no run 'nope'" in r.stderr
     assert r.stdout == ""

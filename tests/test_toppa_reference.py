@@ -23,6 +23,13 @@ RULE_SETS = [
      "real_seven_ribbons": 30, "willow_chaff": "all", "teyaku_combine": "highest"},
     {"willow_chaff": "lightning", "card_transfer": "total", "uncovered": "difference", "teyaku_combine": "highest"},
     {"boar_deer_butterfly": "off", "five_brights": 40},
+    # any value of a numeric rule (issue 17): Four Brights as much as Five, a yaku not played,
+    # Seven Ribbons as much as Real Seven Ribbons, another Chaff count, pars that are a handicap
+    # and do not add up to 240
+    {"five_brights": 50, "four_brights": 50, "rainy_four_brights": 0, "seven_ribbons": 40,
+     "seven_ribbons_extra": 5, "real_seven_ribbons_extra": 15, "chaff": 25, "chaff_count": 11,
+     "chaff_extra": 15, "triplet": 35, "one_ribbon": 25, "empty_hand": 100, "wisteria_row": 55,
+     "iris_row": 0, "poetry_ribbons": 5, "par": "104,131"},
 ]
 POLICIES = [(0, 0), (1, 1), (1, 0), (0, 1)]
 EXPOSES = [(2, 2), (1, 0), (0, 2), (1, 1)]
@@ -86,9 +93,10 @@ def compare(order, dealer, rule_idx, policy, expose, seed):
     for key in want:
         assert got[key] == want[key], (key, got[key], want[key], ctx)
     assert k_state == int(rng[0]), ("random draws consumed differently", ctx)
-    # Sanity of the reference itself: all 48 cards captured once, zero-sum.
+    # Sanity of the reference itself: all 48 cards captured once, the scores add up to the
+    # deck's 240 points minus the pars (zero-sum under the seed's pars).
     assert not want["field"] and len(want["captured"][0] | want["captured"][1]) == 48
-    assert want["score"][0] + want["score"][1] == 0
+    assert want["score"][0] + want["score"][1] == 240 - sum(naive.pars(naive.full_rules(rules)))
     return want
 
 
@@ -152,14 +160,15 @@ def test_teyaku_and_dekiyaku_of_random_piles(rule_idx):
         assert (int(v), int(h)) == naive.teyaku(hand, rules), sorted(hand)
 
 
-@pytest.mark.parametrize("transfer, uncovered", [("exact", "opponent_yaku"),
-                                                  ("total", "opponent_yaku"),
-                                                  ("total", "difference")])
-def test_settle_random_piles(transfer, uncovered):
+@pytest.mark.parametrize("transfer, uncovered, rule_idx", [("exact", "opponent_yaku", 0),
+                                                            ("total", "opponent_yaku", 1),
+                                                            ("total", "difference", 3),
+                                                            ("exact", "opponent_yaku", 5)])
+def test_settle_random_piles(transfer, uncovered, rule_idx):
     """``T.settle`` against the reference settlement on small loser piles, where paying the
     yaku difference with exactly-valued cards (``exact``) often differs from paying it as a
-    number (``total``); random deals almost never reach that case."""
-    rule_idx = {"opponent_yaku": 0 if transfer == "exact" else 1, "difference": 3}[uncovered]
+    number (``total``); random deals almost never reach that case.  Rule set 5 has one par
+    per seat (104, 131)."""
     rules, tb, _ = tables(rule_idx)
     assert rules.card_transfer == transfer and rules.uncovered == uncovered
     gen = np.random.default_rng(7)
@@ -178,7 +187,8 @@ def test_settle_random_piles(transfer, uncovered):
         res[T.R_UNCOVERED] = 7  # must be overwritten
         captured = np.array([sum(1 << c for c in p) for p in piles], dtype=np.uint64)
         T.settle(res, captured, tb.kind_masks, tb.kind_points, tb.params)
-        scores, unc = naive.settle(pts, yaku, piles, transfer, uncovered)
+        scores, unc = naive.settle(pts, yaku, piles, transfer, uncovered,
+                                   naive.pars(naive.full_rules(rules)))
         assert [int(res[T.R_SCORE]), int(res[T.R_SCORE + 1]), bool(res[T.R_UNCOVERED])] == \
             scores + [unc], (piles, yaku, pts)
         assert res[T.R_UNCOVERED] in (0, 1)

@@ -326,6 +326,11 @@ def test_boar_deer_butterfly_option():
     assert deki(bdb) == (20, {"boar_deer_butterfly"})
     assert deki(bdb[:2]) == (0, set())
     assert deki(bdb, boar_deer_butterfly="off") == (0, set())
+    assert deki(bdb, boar_deer_butterfly=0) == (0, set())  # "off" is 0: not played
+    assert deki(bdb, boar_deer_butterfly=35) == (35, {"boar_deer_butterfly"})
+    # its row stays (so tables keep their rows), and never scores
+    _, names = tables(boar_deer_butterfly="off")
+    assert "boar_deer_butterfly" in names
     # switched off, the row stays (so rates read 0 rather than vanish) and never scores
     tb, names = tables(boar_deer_butterfly="off")
     assert names == T.YAKU

@@ -25,3 +25,21 @@ def tally_hits(acc, h0, h1, h2, n_rows):
     x = np.int64(h0 != 0) + np.int64(h1 != 0) + np.int64(h2 != 0)
     acc[n_rows, 0] += x
     acc[n_rows, 1] += x * x
+
+
+# Histograms of whole-number scores (in a game's score unit), kept in a game's scalar counter
+# array: bin i counts x == HIST_LO + i; the first and last bins also count everything below and
+# above (quantiles that land there are reported as unknown).
+HIST_BINS = 4096
+HIST_LO = -2048
+
+
+@hot(inline="always")
+def hist_add(acc, base, x):
+    """Count ``x`` in the histogram at ``acc[base : base + HIST_BINS]``."""
+    i = x - HIST_LO
+    if i < 0:
+        i = 0
+    elif i >= HIST_BINS:
+        i = HIST_BINS - 1
+    acc[base + i] += 1

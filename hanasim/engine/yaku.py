@@ -7,10 +7,11 @@ Dekiyaku (yaku made from captured cards) are rows of two arrays built once per r
 
 Row i scores when every card of ``required`` is captured and at least ``cond_min`` cards of
 ``cond`` are; it is worth ``base + per_extra * (captured cards of counted - extra_from)``.
-Rows sharing a ``group >= 0`` are exclusive: they are tried in the order they were added
-(a game adds them in the precedence its rules give) and only the first that scores counts
-(e.g. Toppa's bright yaku).  ``group = -1`` stacks.  A row that can never score (a yaku a
-house rule turns off, kept so that row numbers do not move) has ``cond = NEVER``.
+Rows sharing a ``group >= 0`` are exclusive: they are tried in the order they were added (a
+game adds them in the precedence its rules give, and its rules check that the values follow it)
+and only the first that scores counts (e.g. Toppa's bright yaku).  ``group = -1`` stacks.  A
+row that can never score (a yaku valued 0, i.e. not played, kept so that row numbers do not
+move) has ``cond = NEVER``.
 
 This table is the specification.  A game's hot kernel may evaluate the same rows with a
 function written for their shapes (``games.toppa.score_pile``: the rows at fixed positions,
@@ -117,6 +118,10 @@ def _teyaku(hand, table, month_masks, kind_masks, combine, nibbles):
     return total, hits
 
 
+# a cond mask no pile can hold (cards are bits 0..47): the row of a yaku that is not played
+NEVER = np.uint64(1 << 63)
+
+
 class DekiyakuTable:
     """Builder for the dekiyaku arrays; rows are added by name in Python, once per rule set."""
 
@@ -125,6 +130,10 @@ class DekiyakuTable:
 
     def add(self, name, cond, minimum, base, *, required=0, counted=None, extra_from=None,
             per_extra=0, group=-1):
+        """A row; ``base`` 0 means the yaku is not played: the row is kept (:meth:`never`), so a
+        table's rows do not depend on the rules."""
+        if base == 0:
+            return self.never(name, group)
         self.rows.append(dict(name=name, cond=int(cond), required=int(required),
                               counted=int(cond if counted is None else counted),
                               minimum=minimum,
@@ -133,7 +142,7 @@ class DekiyakuTable:
         return self
 
     def never(self, name, group=-1):
-        """A row that never scores (a yaku switched off by a house rule): its rate reads 0."""
+        """A row that never scores (a yaku a house rule does not play): its rate reads 0."""
         self.rows.append(dict(name=name, cond=int(NEVER), required=0, counted=int(NEVER),
                               minimum=1, extra_from=1, base=0, per_extra=0, group=group))
         return self

@@ -44,12 +44,12 @@ from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
 from ..engine.play import play_out
 from ..engine.rng import partial_shuffle, shuffle_range, stream_state
-from ..engine.tally import tally_hits
+from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, teyaku_by_nibbles
 from ..policies import choose_expose
-from ..rules import option
+from ..rules import number, option, seat_values
 from . import register
 from . import toppa
 
@@ -70,27 +70,34 @@ DEAL_PATTERN = np.array([1] * 3 + [2] * 3 + [0] * 3 + [3] * 2
                         + [1] * 4 + [2] * 4 + [0] * 4 + [3] * 4, dtype=np.int8)
 FIELD = 3
 SEATS = ("dealer", "right", "left")
+DECK_POINTS = toppa.DECK_POINTS
 POSITIONS = ("first_dealer", "second_dealer", "third_dealer")  # by the game's dealing order
 TEYAKU_ALL = toppa.TEYAKU  # triplet, one_ribbon, one_animal, one_bright, empty_hand
 
 
 @dataclass(frozen=True)
-class BakaRules:
-    """House rules of Baka; Toppa's yaku options plus Baka's own settlement options."""
+class BakaRules(toppa.YakuValues):
+    """House rules of Baka: Toppa's yaku and teyaku values (``toppa.YakuValues``, seed 000 Toppa
+    'List of Dekiyaku': Baka keeps Toppa's list) plus Baka's own par and settlement options."""
 
     game: ClassVar[str] = NAME
-    five_brights: int = option(60, (60, 40), "Five Brights is worth 60, or 40 (seed 000, Toppa 'List of Dekiyaku'; Baka keeps Toppa's list)")
-    four_brights: int = option(40, (40, 30), "Four Brights without the rain man is worth 40, or 30 (Toppa 'List of Dekiyaku')")
-    boar_deer_butterfly: str = option("on", ("on", "off"), "Boar-Deer-Butterfly (20) is played, or not: 'some people do not use this Yaku' (Toppa 'List of Dekiyaku')")
-    real_seven_ribbons: int = option(40, (40, 30), "Real Seven Ribbons (7 true ribbons) is worth 40, or 30, +10 per extra (Toppa 'List of Dekiyaku')")
+    seats: ClassVar[tuple] = SEATS
+    chaff_count: int = number(CHAFF_MIN, "chaff cards the Chaff dekiyaku needs: 'only ten (10) Chaff instead of twelve' (seed 000, Baka 'Dekiyaku'); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={CHAFF_MIN: toppa.SEED_VALUE, 12: "Toppa's count"})
+    par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,right,left); pars that do not add up to the deck's 240 points make the game not zero-sum (Baka 'End of Round and Scoring': 'par score of 80')", low=0, high=240, readings={PAR: toppa.SEED_VALUE}, per_seat=True)
+    low_man_max: int = number(LOW_MAN_MAX, "Low Man Out: card points at or below which a player is the low man ('25 points or less') (Baka 'Low Man Out')", low=0, high=240, readings={LOW_MAN_MAX: toppa.SEED_VALUE})
+    low_man_pay: int = number(LOW_MAN_PAY, "Low Man Out: what each other player pays the low man ('paid 40 points each') (Baka 'Low Man Out')", low=0, high=400, readings={LOW_MAN_PAY: toppa.SEED_VALUE})
     willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff (10 chaff in Baka): none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type), all (every willow card, 'Optional') (Toppa 'List of Dekiyaku')")
-    chaff_teyaku: str = option("seven_card", ("seven_card", "disabled"), "Toppa's chaff teyaku assume a 10-card hand ('one ribbon, nine chaff'): seven_card scales them to Baka's 7 cards (one ribbon/animal/bright + six chaff 20, seven chaff 30, as Hachi-hachi's 7-card chaff teyaku); disabled: only the triplet teyaku (seed, Baka: teyaku 'as in Toppa')")
+    chaff_teyaku: str = option("seven_card", ("seven_card", "disabled"), "Toppa's chaff teyaku assume a 10-card hand ('one ribbon, nine chaff'): seven_card scales them to Baka's 7 cards (one ribbon/animal/bright + six chaff, seven chaff, valued as in Toppa; as Hachi-hachi's 7-card chaff teyaku); disabled: only the triplet teyaku (seed, Baka: teyaku 'as in Toppa')")
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Toppa 'Checking for Teyaku')")
     card_transfer: str = option("exact", ("exact", "total"), "exact: a payer hands each payee cards worth exactly the amount (disjoint sets of cards when paying two); total: cards worth at least the amounts, as a number (Baka 'Yaku Settlement': 'just like in 2-player Toppa')")
     yaku_rounding: str = option("nearest5", ("nearest5", "toward_zero5", "none"), "the average of three yaku scores is in thirds: the two players on the same side of the average settle their difference from it rounded to a multiple of 5 (the smallest card value), nearest5 to the nearest (never a tie), toward_zero5 toward zero, the third player settling the sum so it stays zero-sum; none: exact thirds, scores in fractions of a point, paid as a number (no set of cards is worth a third of a point, so a payer covers when his pile's points reach the amount) (Baka 'Yaku Settlement'; not specified)")
     uncovered: str = option("toppa", ("toppa", "in_points"), "a payer whose captured cards cannot cover his yaku payment pays it in points instead; toppa: and, as in Toppa's 'Settlement when Yaku Settlement cannot be Done' (loser pays the opponent's whole yaku score), loses the credit of his own yaku: he pays his amount plus his own yaku score, the extra shared by those he pays; in_points: only the amount")
     low_man_forfeit: str = option("no", ("no", "yes"), "Low Man Out (card points 25 or less: paid 40 by each other player): no: the round is then settled as usual; yes: as in Hachi-hachi's special cases, all other scoring of the round (yaku and card points) is cancelled (Baka 'Low Man Out': 'has not been attested')")
     first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points (months 1-9 their number, 10-12 zero); most points deals, a tie for the most draws again (Toppa 'Choosing the Dealer': 'not specified')")
+
+    def check(self):
+        toppa.check_chaff_count(self)
+        toppa.check_precedence(self)
 
 
 class Tables(NamedTuple):
@@ -112,8 +119,8 @@ class Tables(NamedTuple):
 
 # params slots
 (P_TRANSFER, P_COMBINE, P_ROUNDING, P_UNCOVERED, P_FORFEIT, P_FIRST_CARDS, P_FIXED_DEALER,
- P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY, P_GREEDY_PAY) = range(12)
-P_N = 12
+ P_CHECKED, P_PAR, P_LOW_MAX, P_LOW_PAY, P_GREEDY_PAY, P_PAR_RIGHT, P_PAR_LEFT) = range(14)
+P_N = 14  # P_PAR, P_PAR_RIGHT, P_PAR_LEFT: the pars of seats 0, 1, 2 (the `par` rule, per seat)
 ROUND_NEAREST, ROUND_TOWARD_ZERO, ROUND_NONE = 0, 1, 2
 ROUNDING = {"nearest5": ROUND_NEAREST, "toward_zero5": ROUND_TOWARD_ZERO, "none": ROUND_NONE}
 UNCOVERED_TOPPA, UNCOVERED_IN_POINTS = 0, 1
@@ -126,7 +133,7 @@ def teyaku_names(rules: BakaRules) -> tuple:
 def teyaku_rows(rules: BakaRules) -> np.ndarray:
     """Toppa's teyaku for a 7-card hand (``toppa.teyaku_table(7)``: one ribbon/animal/bright
     with six chaff 20, seven chaff 30, triplets 20 each); only the triplet when disabled."""
-    rows = toppa.teyaku_table(hand_size=HAND_SIZE)
+    rows = toppa.teyaku_table(HAND_SIZE, toppa.teyaku_values(rules))
     return rows if rules.chaff_teyaku == "seven_card" else rows[:1].copy()
 
 
@@ -134,7 +141,7 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     """(Tables, dekiyaku names) for the kernels."""
     from ..policies import card_weights, greedy_tables
 
-    names, ymasks, yints = toppa.dekiyaku_table(rules, chaff_min=CHAFF_MIN).build()
+    names, ymasks, yints = toppa.dekiyaku_table(rules).build()
     toppa.check_yaku_shapes(names, ymasks, yints)
     month, month_masks, kind_masks, kind_points = toppa.deck_arrays()
     params = np.zeros(P_N, dtype=np.int64)
@@ -146,9 +153,9 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     params[P_FIRST_CARDS] = rules.first_dealer_cards
     params[P_FIXED_DEALER] = bool(fixed_dealer)
     params[P_CHECKED] = bool(checked)
-    params[P_PAR] = PAR
-    params[P_LOW_MAX] = LOW_MAN_MAX
-    params[P_LOW_PAY] = LOW_MAN_PAY
+    params[P_PAR], params[P_PAR_RIGHT], params[P_PAR_LEFT] = seat_values(rules.par, N_PLAYERS)
+    params[P_LOW_MAX] = rules.low_man_max
+    params[P_LOW_PAY] = rules.low_man_pay
     # Card values 20 / 10 / 5 (chaff 0), each dividing the next: exact payments can be decided
     # greedily (:func:`pay_greedy`), the same answers as the general search.
     params[P_GREEDY_PAY] = divisible_values(kind_points)
@@ -232,7 +239,8 @@ def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
     res[R_TOP] = np.int64(st[7])
     settle_piles(res, c0, c1, c2, tb.kind_masks, tb.kind_points, tb.params)
     if tb.params[P_CHECKED]:
-        check_round(order, st[0] | st[1] | st[2], st[3], c0, c1, c2, np.int64(st[7]), res)
+        check_round(order, st[0] | st[1] | st[2], st[3], c0, c1, c2, np.int64(st[7]), res,
+                    tb.params)
 
 
 @hot(inline="always")
@@ -369,13 +377,16 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     2. Yaku settlement: each player's yaku score minus the average of the three
        (:func:`yaku_amounts`), paid by handing over captured cards (:func:`can_hand_over`,
        :func:`can_pay_two`); a payer who cannot cover pays in points (``uncovered`` rule).
-    3. Card points (after the handed-over cards) minus par 80.
+    3. Card points (after the handed-over cards) minus the seat's par (80; the ``par`` rule).
 
     Reads ``R_PTS`` and ``R_YAKU``; writes ``R_SCORE``, ``R_LOW``, ``R_SETTLE``,
     ``R_UNCOVERED`` and ``R_N_LOW``.  All cards are captured by the end of a round (a month's
-    cards on the field always pair off), so the points sum to 240 and the scores to zero.
+    cards on the field always pair off), so the points sum to 240 and the scores to 240 minus
+    the pars: zero under the seed's par of 80 each.
     """
-    par = params[P_PAR]
+    par0 = params[P_PAR]
+    par1 = params[P_PAR_RIGHT]
+    par2 = params[P_PAR_LEFT]
     low_max = params[P_LOW_MAX]
     pay = params[P_LOW_PAY]
     pt0, pt1, pt2 = res[R_PTS], res[R_PTS + 1], res[R_PTS + 2]
@@ -489,14 +500,15 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     res[R_LOW] = w0
     res[R_LOW + 1] = w1
     res[R_LOW + 2] = w2
-    res[R_SCORE] = w0 + unit * (pt0 - par) + a0 + e0
-    res[R_SCORE + 1] = w1 + unit * (pt1 - par) + a1 + e1
-    res[R_SCORE + 2] = w2 + unit * (pt2 - par) + a2 + e2
+    res[R_SCORE] = w0 + unit * (pt0 - par0) + a0 + e0
+    res[R_SCORE + 1] = w1 + unit * (pt1 - par1) + a1 + e1
+    res[R_SCORE + 2] = w2 + unit * (pt2 - par2) + a2 + e2
 
 
 @hot
-def check_round(order, hands, field, c0, c1, c2, top, res):
-    """Checked mode: every card ends in exactly one place; pile consumed; zero-sum."""
+def check_round(order, hands, field, c0, c1, c2, top, res, params):
+    """Checked mode: every card ends in exactly one place; pile consumed; the scores add up to
+    the card points minus the pars (zero-sum under the seed's pars, and in a forfeited round)."""
     full = np.uint64(0)
     for c in order:
         full |= bit(c)
@@ -508,8 +520,12 @@ def check_round(order, hands, field, c0, c1, c2, top, res):
         raise AssertionError("a card is in two places")
     if (c0 | c1 | c2 | field) != full:
         raise AssertionError("a card is in no place")
-    if res[R_SCORE] + res[R_SCORE + 1] + res[R_SCORE + 2] != 0:
-        raise AssertionError("the settlement is not zero-sum")
+    total = np.int64(0)
+    if not (res[R_N_LOW] > 0 and params[P_FORFEIT]):
+        total = score_unit(params) * (res[R_PTS] + res[R_PTS + 1] + res[R_PTS + 2] - params[P_PAR]
+                                      - params[P_PAR_RIGHT] - params[P_PAR_LEFT])
+    if res[R_SCORE] + res[R_SCORE + 1] + res[R_SCORE + 2] != total:
+        raise AssertionError("the scores do not add up to the card points minus the pars")
     if res[R_LOW] + res[R_LOW + 1] + res[R_LOW + 2] != 0:
         raise AssertionError("Low Man Out payments are not zero-sum")
     if res[R_SETTLE] + res[R_SETTLE + 1] + res[R_SETTLE + 2] != 0:
@@ -557,7 +573,10 @@ C_PLAYER, PLAYER_W = C_SEAT + 3 * SEAT_W, 7
 # per position in the game's dealing order q (first, second, third dealer): C_POS + POS_W * q
 K_G_TOTAL, K_G_TOTAL_SQ, K_G_WINS = range(3)
 C_POS, POS_W = C_PLAYER + 3 * PLAYER_W, 3
-C_N = C_POS + 3 * POS_W
+# histograms (engine.tally.hist_add, in score units) of each seat's round score (h = seat) and
+# of each dealing position's game total (h = 3 + position): C_HIST + HIST_BINS * h
+C_HIST = C_POS + 3 * POS_W
+C_N = C_HIST + 6 * HIST_BINS
 
 
 @hot
@@ -596,6 +615,7 @@ def _tally_round(scal, res, dealer):
         scal[bp + K_P_SCORE] += sc
         scal[bp + K_P_SCORE_SQ] += sc * sc
         scal[C_EXPOSED] += res[R_TEY_SCORED + s] > 0
+        hist_add(scal, C_HIST + HIST_BINS * s, sc)
     top = _strict_top(res[R_SCORE], res[R_SCORE + 1], res[R_SCORE + 2])
     if top < 0:
         scal[C_ROUND_TIES] += 1
@@ -614,7 +634,10 @@ def _tally_round(scal, res, dealer):
 
 @hot
 def _tally_game(scal, d0, t0, t1, t2):
+    """A complete game: totals by dealing position and player, and who dealt first (every game
+    quantity is over complete games, so they share one n)."""
     scal[C_GAMES] += 1
+    scal[C_PLAYER + PLAYER_W * d0 + K_P_FIRST] += 1
     for q in range(3):
         p = d0 + q
         if p >= 3:
@@ -626,6 +649,7 @@ def _tally_game(scal, d0, t0, t1, t2):
         bp = C_PLAYER + PLAYER_W * p
         scal[bp + K_P_TOTAL] += t
         scal[bp + K_P_TOTAL_SQ] += t * t
+        hist_add(scal, C_HIST + HIST_BINS * (3 + q), t)
     top = _strict_top(t0, t1, t2)
     if top < 0:
         scal[C_GAME_TIES] += 1
@@ -664,7 +688,6 @@ def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, t
         d0 = 0
     else:
         d0 = first_dealer(rng, order, tb.month, params[P_FIRST_CARDS])
-    scal[C_PLAYER + PLAYER_W * d0 + K_P_FIRST] += 1
     t0 = np.int64(0)
     t1 = np.int64(0)
     t2 = np.int64(0)
@@ -738,12 +761,18 @@ def deal_kernel(tb, seed, rounds, first, n, chunk, out):
 
 # ---------------------------------------------------------------- public layer
 
-def _fair_par(name, score_stats, applied):
+def score_unit_of(rules) -> int:
+    """Counters hold scores in thirds of a point under ``yaku_rounding=none`` (exact averages),
+    else in points (:func:`score_unit`)."""
+    return 3 if rules.yaku_rounding == "none" else 1
+
+
+def _fair_par(name, score_stats, applied, par):
     """``par + mean score / applied`` (``applied``: the share of rounds scored against par),
     with the score's standard error and interval scaled alike."""
     out = dict(score_stats)
     for k in ("estimate", "ci_low", "ci_high"):
-        out[k] = PAR + out[k] / applied
+        out[k] = par + out[k] / applied
     out["std_error"] = out["std_error"] / applied
     return (name, out)
 
@@ -753,12 +782,17 @@ class Baka:
 
     name = NAME
     title = "Baka (3-player Toppa)"
-    source = "seed 000_a569c68da0494d09, section 'Baka' (and 'Toppa (for 2 players)')"
+    source = "the 'Toppa' rules page (seed 000), section 'Baka' (and 'Toppa (for 2 players)')"
+    seed_file = "000_a569c68da0494d09"
     n_players = N_PLAYERS
+    seats = SEATS
+    deck_points = DECK_POINTS  # what the pars must add up to for the game to be zero-sum
     Rules = BakaRules
     par = PAR
     teyaku_names = TEYAKU_ALL
-    version = 3  # bump whenever a rule's behaviour or an option changes
+    version = 4  # bump whenever a rule's behaviour or an option changes
+    #: what a sweep shows and charts when no quantity is asked for
+    key_quantities = ("seat.dealer.mean_score", "seat.right.mean_score", "seat.left.mean_score")
 
     @property
     def main_kernel(self):
@@ -812,6 +846,26 @@ class Baka:
         totals["teyaku_names"] = teyaku_names(rules)
         return totals
 
+    def histograms(self, c, rules) -> dict:
+        """``{distribution name: histogram counts}`` in score units (:func:`score_unit_of`):
+        each seat's round score and each dealing position's game total."""
+        if c.get("deals_only"):
+            return {}
+        s = c["scal"]
+
+        def h(k):
+            return s[C_HIST + HIST_BINS * k: C_HIST + HIST_BINS * (k + 1)]
+        out = {f"round_score.{seat}": h(k) for k, seat in enumerate(SEATS)}
+        out.update({f"game.{pos}.total": h(3 + q) for q, pos in enumerate(POSITIONS)})
+        return out
+
+    def distributions(self, c, rules) -> dict:
+        """Trimmed histograms for ``df.attrs["distributions"]`` (see ``stats.distribution``)."""
+        from ..stats.distribution import trimmed
+
+        unit = score_unit_of(rules)
+        return {k: trimmed(v, unit) for k, v in self.histograms(c, rules).items()}
+
     def quantities(self, c, rules):
         """Tidy rows ``(quantity, stats)`` from the counters.
 
@@ -823,11 +877,13 @@ class Baka:
         = third dealer) and per player.
         """
         from ..stats import table as T
+        from ..stats.distribution import quantile_rows
 
         s = c["scal"]
         r = s[C_ROUNDS]
         g = s[C_GAMES]
-        unit = 3 if rules.yaku_rounding == "none" else 1  # scores are counted in thirds then
+        unit = score_unit_of(rules)
+        pars = seat_values(rules.par, N_PLAYERS)
 
         def score_mean(name, total, total_sq, n):
             return T.scaled(T.mean(name, total, total_sq, n), unit)
@@ -845,6 +901,9 @@ class Baka:
                 T.prop(f"seat.{seat}.win_rate", s[b + K_WINS], r),
             ]
         rows.append(T.prop("seat.tie_rate", s[C_ROUND_TIES], r))
+        hist = self.histograms(c, rules)
+        for seat in SEATS:
+            rows += quantile_rows(f"round_score.{seat}", hist[f"round_score.{seat}"], unit)
         # Fair par: the par that makes the seat's expected round score zero.  A score is
         # (something independent of par) - par on every path except a Low Man Out round under
         # low_man_forfeit (no card score, so no par), so fair = par + mean score / P(par is
@@ -857,9 +916,10 @@ class Baka:
             b = C_SEAT + SEAT_W * k
             rows += [
                 T.mean(f"card_points.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r),
-                T.shifted_mean(f"par_balance.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r, PAR),
+                T.shifted_mean(f"par_balance.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r, pars[k]),
                 _fair_par(f"fair_par.{seat}",
-                          score_mean("", s[b + K_SCORE], s[b + K_SCORE_SQ], r)[1], applied),
+                          score_mean("", s[b + K_SCORE], s[b + K_SCORE_SQ], r)[1], applied,
+                          pars[k]),
             ]
         for k, seat in enumerate(SEATS):
             b = C_SEAT + SEAT_W * k
@@ -882,6 +942,8 @@ class Baka:
                 T.prop(f"game.{pos}.win_rate", s[b + K_G_WINS], g),
             ]
         rows.append(T.prop("game.tie_rate", s[C_GAME_TIES], g))
+        for pos in POSITIONS:
+            rows += quantile_rows(f"game.{pos}.total", hist[f"game.{pos}.total"], unit)
         for p in range(N_PLAYERS):
             b = C_PLAYER + PLAYER_W * p
             n = p + 1
@@ -890,9 +952,8 @@ class Baka:
                 T.prop(f"player{n}.win_rate", s[b + K_P_WINS], r),
                 score_mean(f"player{n}.game.mean_total", s[b + K_P_TOTAL], s[b + K_P_TOTAL_SQ], g),
                 T.prop(f"player{n}.game.win_rate", s[b + K_P_GAME_WINS], g),
-                # over all games, including a last, shorter one
-                T.prop(f"player{n}.first_dealer_share", s[b + K_P_FIRST],
-                       -(-r // ROUNDS_PER_GAME)),
+                # over complete games, as every game quantity
+                T.prop(f"player{n}.first_dealer_share", s[b + K_P_FIRST], g),
             ]
         return rows
 

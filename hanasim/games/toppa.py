@@ -26,7 +26,7 @@ from ..engine import state
 from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
-from ..engine.tally import tally_hits
+from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.play import play_out
 from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
@@ -35,35 +35,118 @@ from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNT
                            D_EXTRA_FROM, D_MIN, D_PER_EXTRA, D_REQUIRED, NEVER, TEY_KINDS,
                            TEY_MONTHS, DekiyakuTable, at_least, has_all, teyaku_by_nibbles)
 from ..policies import choose_expose
-from ..rules import option
+from ..rules import RuleError, number, option, seat_values
+from ..stats.labels import display
 from . import register
 
 NAME = "toppa"
 N_PLAYERS = 2
 PAR = 120  # seed 000, "Counting the Card Points and End of Round Settlement"
+DECK_POINTS = 240  # 5 brights x 20 + 9 animals x 10 + 10 ribbons x 5 (chaff 0): seed 000
 HAND_SIZE, FIELD_SIZE = 10, 8
 # "the dealer gives five to their opponent, four to the table, five to themselves, and then
 # repeat" (seed 000, "Distributing the Initial Cards").  Groups: 0 dealer, 1 opponent, 2 field.
 DEAL_PATTERN = np.array(([1] * 5 + [2] * 4 + [0] * 5) * 2, dtype=np.int8)
 FIELD = 2
+SEATS = ("dealer", "opponent")  # seats relative to the round's dealer
 TEYAKU = ("triplet", "one_ribbon", "one_animal", "one_bright", "empty_hand")
 
 
+# Numeric options shared with Baka (which keeps Toppa's yaku, seed 000 "Baka": "retains almost
+# all of the rules of Toppa").  Yaku values are multiples of 5, the smallest card value: a yaku
+# difference is paid by handing over cards (seed 000, "Yaku Settlement"); 0 means the yaku is
+# not played (its row stays in the table and reports 0).
+YAKU = dict(low=0, high=200, step=5)
+EXTRA = dict(low=0, high=100, step=5)
+TEY = dict(low=5, high=200, step=5)
+SEED_VALUE, SEED_ALTERNATIVE = "the seed's value", "the seed's alternative"
+
+
+def yaku_value(default, doc, readings=None, aliases=None):
+    """A dekiyaku's value: 0 (not played) to 200, a multiple of 5."""
+    return number(default, doc, **YAKU, readings=readings, aliases=aliases)
+
+
 @dataclass(frozen=True)
-class ToppaRules:
+class YakuValues:
+    """The yaku and teyaku values (and Chaff's count) of Toppa, which Baka keeps: every one a
+    number the user may set; the defaults are the seed's."""
+
+    five_brights: int = yaku_value(60, "Five Brights; the seed gives '60 or 40' (seed 000, List of Dekiyaku)", readings={60: SEED_VALUE, 40: SEED_ALTERNATIVE})
+    four_brights: int = yaku_value(40, "Four Brights without the rain man; the seed gives '40 or 30' (List of Dekiyaku)", readings={40: SEED_VALUE, 30: SEED_ALTERNATIVE})
+    rainy_four_brights: int = yaku_value(20, "Rainy Four Brights: the rain man and 3 other brights (List of Dekiyaku)", readings={20: SEED_VALUE})
+    boar_deer_butterfly: int = yaku_value(20, "Boar-Deer-Butterfly; 'some people do not use this Yaku' (off = 0) (List of Dekiyaku)", readings={20: "on: " + SEED_VALUE, 0: "off: 'some people do not use this Yaku'"}, aliases={"on": 20, "off": 0})
+    poetry_ribbons: int = yaku_value(20, "Poetry Ribbons (List of Dekiyaku)", readings={20: SEED_VALUE})
+    blue_ribbons: int = yaku_value(20, "Blue Ribbons (List of Dekiyaku)", readings={20: SEED_VALUE})
+    real_seven_ribbons: int = yaku_value(40, "Real Seven Ribbons (7 true ribbons); the seed gives '40 or 30' (List of Dekiyaku)", readings={40: SEED_VALUE, 30: SEED_ALTERNATIVE})
+    real_seven_ribbons_extra: int = number(10, "Real Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE})
+    seven_ribbons: int = yaku_value(20, "Seven Ribbons (7 ribbons and willow cards) (List of Dekiyaku)", readings={20: SEED_VALUE})
+    seven_ribbons_extra: int = number(10, "Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE})
+    chaff: int = yaku_value(20, "Chaff (List of Dekiyaku)", readings={20: SEED_VALUE})
+    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs: 'Any 12 Chaff cards' (List of Dekiyaku); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={12: SEED_VALUE})
+    chaff_extra: int = number(10, "Chaff: points for each chaff card beyond chaff_count (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE})
+    wisteria_row: int = yaku_value(20, "Wisteria Row: the four wisteria cards (List of Dekiyaku)", readings={20: SEED_VALUE})
+    iris_row: int = yaku_value(20, "Iris Row: the four iris cards (List of Dekiyaku)", readings={20: SEED_VALUE})
+    bush_clover_row: int = yaku_value(20, "Bush Clover Row: the four bush clover cards (List of Dekiyaku)", readings={20: SEED_VALUE})
+    triplet: int = number(20, "teyaku Triplet (three cards of a month in hand); each further triplet adds as much under teyaku_combine=add (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
+    one_ribbon: int = number(20, "teyaku One Ribbon: one ribbon, the rest chaff (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
+    one_animal: int = number(20, "teyaku One Animal: one animal, the rest chaff (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
+    one_bright: int = number(20, "teyaku One Bright: one bright, the rest chaff (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
+    empty_hand: int = number(30, "teyaku Empty Hand: every card chaff (Checking for Teyaku)", **TEY, readings={30: SEED_VALUE})
+
+
+@dataclass(frozen=True)
+class ToppaRules(YakuValues):
     """House rules of 2-player Toppa; every default is the seed's main reading."""
 
     game: ClassVar[str] = NAME
-    five_brights: int = option(60, (60, 40), "Five Brights is worth 60, or 40 (seed 000, List of Dekiyaku)")
-    four_brights: int = option(40, (40, 30), "Four Brights without the rain man is worth 40, or 30 (List of Dekiyaku)")
-    boar_deer_butterfly: str = option("on", ("on", "off"), "Boar-Deer-Butterfly (20) is played, or not: 'some people do not use this Yaku' (List of Dekiyaku)")
-    real_seven_ribbons: int = option(40, (40, 30), "Real Seven Ribbons (7 true ribbons) is worth 40, or 30, +10 per extra (List of Dekiyaku)")
+    seats: ClassVar[tuple] = SEATS
+    par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,opponent; a handicap); pars that do not add up to the deck's 240 points make the game not zero-sum (End of Round and Scoring: 'par score of 120')", low=0, high=240, readings={PAR: SEED_VALUE}, per_seat=True)
     willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff: none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type, chaff), all (every willow card, 'after determining if they have Real Seven Ribbons or Seven Ribbons', 'Optional') (List of Dekiyaku)")
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Checking for Teyaku)")
     card_transfer: str = option("exact", ("exact", "total"), "exact: the loser must hand over cards worth exactly the yaku difference; total: cards worth at least it, as a number (Yaku Settlement)")
-    uncovered: str = option("opponent_yaku", ("opponent_yaku", "difference"), "when the loser's captured cards cannot cover the yaku difference: opponent_yaku (the seed's formula: loser's score = card points - opponent's yaku score - 120, the winner gets the opposite), difference (the loser pays only the difference, as a number) (Settlement when Yaku Settlement cannot be Done)")
+    uncovered: str = option("opponent_yaku", ("opponent_yaku", "difference"), "when the loser's captured cards cannot cover the yaku difference: opponent_yaku (the seed's formula: loser's score = card points - opponent's yaku score - par; the winner's is his card points + his yaku score - his par, the opposite when the pars add up to 240), difference (the loser pays only the difference, as a number) (Settlement when Yaku Settlement cannot be Done)")
     first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points; ties draw again (Choosing the Dealer: 'not specified')")
     tie_dealer: str = option("keep", ("keep", "pass"), "after a tied round (both 0) the dealer keeps the deal, or passes it; the seed only says the winner deals (Choosing the Dealer)")
+
+    def check(self):
+        check_chaff_count(self)
+        check_precedence(self)
+
+
+def check_precedence(rules):
+    """Only the highest bright yaku counts, and of Seven Ribbons and Real Seven Ribbons only the
+    higher (seed 000, List of Dekiyaku).  A pile with five brights also holds four of them, and
+    one with seven true ribbons also makes Seven Ribbons, so the tables try Five, Four, Rainy
+    Four Brights and Real Seven before Seven Ribbons: the values must follow that precedence
+    (0, not played, is skipped)."""
+    for names in (("five_brights", "four_brights", "rainy_four_brights"),
+                  ("real_seven_ribbons", "seven_ribbons"),
+                  ("real_seven_ribbons_extra", "seven_ribbons_extra")):
+        played = [(n, getattr(rules, n)) for n in names
+                  if getattr(rules, n.replace("_extra", "")) > 0]
+        for (a, va), (b, vb) in zip(played, played[1:]):
+            if vb > va:
+                ya, yb = (display(n.replace("_extra", "")) for n in (a, b))
+                what = " per extra card" if a.endswith("_extra") else ""
+                raise RuleError(f"rule {b!r} cannot be worth more than {a!r} ({vb} > {va}): "
+                                f"a pile that makes {ya} also makes {yb}, and only the higher "
+                                f"counts, so {ya} must be worth at least as much{what}")
+
+
+def chaff_cards(willow_chaff: str, deck=HANAFUDA) -> int:
+    """The cards that count towards the Chaff dekiyaku under ``willow_chaff``."""
+    chaff = deck.kind_mask(decks.CHAFF)
+    willow = deck.flag_mask(decks.WILLOW)
+    return {"none": chaff & ~willow, "lightning": chaff, "all": chaff | willow}[willow_chaff]
+
+
+def check_chaff_count(rules):
+    """Chaff needs at most as many cards as count towards it (else it could never score)."""
+    n = bin(int(chaff_cards(rules.willow_chaff))).count("1")
+    if rules.chaff_count > n:
+        raise RuleError(f"rule 'chaff_count' cannot be {rules.chaff_count}: with "
+                        f"willow_chaff={rules.willow_chaff} only {n} cards count as chaff")
 
 
 class Tables(NamedTuple):
@@ -85,45 +168,45 @@ class Tables(NamedTuple):
 
 # params slots
 (P_TRANSFER, P_COMBINE, P_TIE_PASS, P_FIRST_CARDS, P_FIXED_DEALER, P_SESSION, P_CHECKED, P_PAR,
- P_UNCOVERED, P_GREEDY_PAY) = range(10)
-P_N = 10
+ P_UNCOVERED, P_GREEDY_PAY, P_PAR_OPP) = range(11)
+P_N = 11  # P_PAR: the dealer's par, P_PAR_OPP: the opponent's (the `par` rule, per seat)
 UNCOVERED_OPPONENT_YAKU, UNCOVERED_DIFFERENCE = 0, 1
 
 
-def dekiyaku_table(rules: ToppaRules, deck=HANAFUDA, chaff_min=12) -> DekiyakuTable:
-    """Toppa's dekiyaku (seed 000, "List of Dekiyaku"), as table rows.
+def dekiyaku_table(rules, deck=HANAFUDA) -> DekiyakuTable:
+    """Toppa's dekiyaku (seed 000, "List of Dekiyaku"), as table rows, valued by ``rules``.
 
-    ``chaff_min`` is 12 in Toppa and 10 in Baka (seed 000, Baka "Dekiyaku").
+    Baka calls it with its own rules (``chaff_count`` 10: seed 000, Baka "Dekiyaku").  A yaku
+    valued 0 is not played: its row stays (so the table's rows do not depend on the rules) but
+    never scores.
     """
     brights = deck.kind_mask(decks.BRIGHT)
     rain = deck.flag_mask(decks.RAIN_MAN)
     ribbons = deck.kind_mask(decks.RIBBON)
     willow = deck.flag_mask(decks.WILLOW)
-    chaff = deck.kind_mask(decks.CHAFF)
     mm = deck.month_masks()
+    r = rules
     t = DekiyakuTable()
-    # Rows in the order of YAKU (score_pile relies on it).
-    # Bright yaku: only the highest counts (group 0, tried best first).
-    t.add("five_brights", brights, 5, rules.five_brights, group=0)
-    t.add("four_brights", brights & ~rain, 4, rules.four_brights, group=0)
-    t.add("rainy_four_brights", brights & ~rain, 3, 20, required=rain, group=0)
+    # Rows in the order of YAKU once built (groups first): score_pile reads them there.
+    # Bright yaku: only the highest counts (group 0, tried in this order: check_precedence).
+    t.add("five_brights", brights, 5, r.five_brights, group=0)
+    t.add("four_brights", brights & ~rain, 4, r.four_brights, group=0)
+    t.add("rainy_four_brights", brights & ~rain, 3, r.rainy_four_brights, required=rain, group=0)
+    t.add("boar_deer_butterfly", deck.flag_mask(decks.BOAR | decks.DEER | decks.BUTTERFLY), 3,
+          r.boar_deer_butterfly)
+    t.add("poetry_ribbons", deck.flag_mask(decks.POETRY), 3, r.poetry_ribbons)
+    t.add("blue_ribbons", deck.flag_mask(decks.BLUE), 3, r.blue_ribbons)
     # Seven ribbons: willow cards count as ribbons; 7 true ribbons make it "real" (group 1).
-    t.add("real_seven_ribbons", ribbons, 7, rules.real_seven_ribbons, counted=ribbons | willow,
-          extra_from=7, per_extra=10, group=1)
-    t.add("seven_ribbons", ribbons | willow, 7, 20, per_extra=10, group=1)
-    bdb = deck.flag_mask(decks.BOAR | decks.DEER | decks.BUTTERFLY)
-    if rules.boar_deer_butterfly == "on":
-        t.add("boar_deer_butterfly", bdb, 3, 20)
-    else:  # kept as a row that never scores, so the table's rows do not move
-        t.never("boar_deer_butterfly")
-    t.add("poetry_ribbons", deck.flag_mask(decks.POETRY), 3, 20)
-    t.add("blue_ribbons", deck.flag_mask(decks.BLUE), 3, 20)
+    t.add("real_seven_ribbons", ribbons, 7, r.real_seven_ribbons, counted=ribbons | willow,
+          extra_from=7, per_extra=r.real_seven_ribbons_extra, group=1)
+    t.add("seven_ribbons", ribbons | willow, 7, r.seven_ribbons, per_extra=r.seven_ribbons_extra,
+          group=1)
     # The lightning card is printed as chaff but is a willow card (seed: willow cards "all count
     # as Ribbons"), so by default no willow card counts towards Chaff.
-    chaff_cards = {"none": chaff & ~willow, "lightning": chaff, "all": chaff | willow}[rules.willow_chaff]
-    t.add("chaff", chaff_cards, chaff_min, 20, per_extra=10)
+    t.add("chaff", chaff_cards(r.willow_chaff, deck), r.chaff_count, r.chaff,
+          per_extra=r.chaff_extra)
     for name, month in (("wisteria_row", 4), ("iris_row", 5), ("bush_clover_row", 7)):
-        t.add(name, mm[month], 4, 20)
+        t.add(name, mm[month], 4, getattr(r, name))
     return t
 
 
@@ -196,19 +279,26 @@ def score_pile(pile, masks, ints):
     return value, hits
 
 
-def teyaku_table(hand_size=HAND_SIZE) -> np.ndarray:
+def teyaku_values(rules) -> tuple:
+    """The teyaku values of ``rules`` in :data:`TEYAKU` order."""
+    return tuple(getattr(rules, t) for t in TEYAKU)
+
+
+def teyaku_table(hand_size=HAND_SIZE, values=(20, 20, 20, 20, 30)) -> np.ndarray:
     """Teyaku (seed 000, "Checking for Teyaku"): willow cards count by their own kind.
 
     A triplet is a month with exactly three cards in hand (four would be a misdeal); each
-    further triplet adds 20 under the additive rule.  The chaff teyaku are exact kind counts.
+    further triplet adds the triplet's value under the additive rule.  The chaff teyaku are
+    exact kind counts.  ``values``: triplet, one ribbon, one animal, one bright, empty hand.
     """
     c = hand_size - 1
+    tr, rib, ani, bri, emp = values
     return np.array([
-        [TEY_MONTHS, 3, 1, 0, 0, 20, 20],
-        [TEY_KINDS, 0, 0, 1, c, 20, 0],
-        [TEY_KINDS, 0, 1, 0, c, 20, 0],
-        [TEY_KINDS, 1, 0, 0, c, 20, 0],
-        [TEY_KINDS, 0, 0, 0, hand_size, 30, 0],
+        [TEY_MONTHS, 3, 1, 0, 0, tr, tr],
+        [TEY_KINDS, 0, 0, 1, c, rib, 0],
+        [TEY_KINDS, 0, 1, 0, c, ani, 0],
+        [TEY_KINDS, 1, 0, 0, c, bri, 0],
+        [TEY_KINDS, 0, 0, 0, hand_size, emp, 0],
     ], dtype=np.int64)
 
 
@@ -250,12 +340,13 @@ def lower(rules: ToppaRules, *, fixed_dealer=False, session_rounds=1, checked=Fa
     params[P_FIXED_DEALER] = bool(fixed_dealer)
     params[P_SESSION] = session_rounds
     params[P_CHECKED] = bool(checked)
-    params[P_PAR] = PAR
+    params[P_PAR], params[P_PAR_OPP] = seat_values(rules.par, N_PLAYERS)
     params[P_UNCOVERED] = (UNCOVERED_OPPONENT_YAKU if rules.uncovered == "opponent_yaku"
                            else UNCOVERED_DIFFERENCE)
     params[P_GREEDY_PAY] = divisible_values(kind_points)
     weights = card_weights(HANAFUDA.points, ymasks, yints)
-    tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints, teyaku_table(),
+    tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints,
+                    teyaku_table(HAND_SIZE, teyaku_values(rules)),
                     DEAL_PATTERN, params, weights, *greedy_tables(weights))
     return tables, names
 
@@ -338,7 +429,8 @@ def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
     res[R_TOP] = np.int64(st[5])
     settle_piles(res, c0, c1, tb.kind_masks, tb.kind_points, tb.params)
     if tb.params[P_CHECKED]:
-        check_round(order, st[0] | st[1], st[2], c0, c1, np.int64(st[5]), res)
+        check_round(order, st[0] | st[1], st[2], c0, c1, np.int64(st[5]), res,
+                    tb.params[P_PAR] + tb.params[P_PAR_OPP])
 
 
 @hot
@@ -364,25 +456,34 @@ def settle_scores(y0, y1, p0, p1, c0, c1, kind_masks, kind_points, params):
     Done").  ``y``: yaku scores, ``p``: card points, ``c``: captured piles, dealer first.
     Returns the two scores and 1 when the loser could not cover the difference.
 
+    Each seat's par is its own (the ``par`` rule: ``P_PAR`` the dealer's, ``P_PAR_OPP`` the
+    opponent's); on every path a seat's score is a par-free amount minus its par, so the scores
+    add up to 240 minus the pars (zero when they add up to 240).
+
     Selects rather than branches where the case is random (who lost the yaku count, and
     whether anyone did)."""
-    par = params[P_PAR]
+    par0 = params[P_PAR]
+    par1 = params[P_PAR_OPP]
     d = y0 - y1  # > 0: the opponent hands over d card points; < 0: the dealer does
     loser_pile = c0 if d < 0 else c1
     covered = can_hand_over(loser_pile, abs(d), kind_masks, kind_points,
                             params[P_TRANSFER], params[P_GREEDY_PAY])
     if covered or params[P_UNCOVERED] == UNCOVERED_DIFFERENCE:
         # cards worth the difference change hands (or, uncovered, the difference as a number)
-        return p0 + d - par, p1 - d - par, np.int64(not covered)
+        return p0 + d - par0, p1 - d - par1, np.int64(not covered)
     # The loser cannot cover the difference: loser's score = card points - opponent's yaku
-    # score - par, and the loser pays the winner that much.
-    lose = (p0 - y1 if d < 0 else p1 - y0) - par
-    return (lose, -lose, np.int64(1)) if d < 0 else (-lose, lose, np.int64(1))
+    # score - par, and the loser pays the winner that much.  The winner's score is written as
+    # his card points + his yaku score - his par: the same amount when the pars add up to 240
+    # (the card points do), and his own par's when they do not.
+    if d < 0:
+        return p0 - y1 - par0, p1 + y1 - par1, np.int64(1)
+    return p0 + y0 - par0, p1 - y0 - par1, np.int64(1)
 
 
 @hot
-def check_round(order, hands, field, c0, c1, top, res):
-    """Checked mode: every card ends in exactly one place; pile consumed; zero-sum."""
+def check_round(order, hands, field, c0, c1, top, res, par_total):
+    """Checked mode: every card ends in exactly one place; pile consumed; the scores add up to
+    the card points minus the pars (zero-sum when the pars add up to the deck's points)."""
     full = np.uint64(0)
     for c in order:
         full |= bit(c)
@@ -394,8 +495,8 @@ def check_round(order, hands, field, c0, c1, top, res):
         raise AssertionError("a card is in two places")
     if (c0 | c1 | field) != full:
         raise AssertionError("a card is in no place")
-    if res[R_SCORE] + res[R_SCORE + 1] != 0:
-        raise AssertionError("the settlement is not zero-sum")
+    if res[R_SCORE] + res[R_SCORE + 1] != res[R_PTS] + res[R_PTS + 1] - par_total:
+        raise AssertionError("the scores do not add up to the card points minus the pars")
 
 
 @hot
@@ -415,14 +516,18 @@ def first_dealer(rng, order, t_month, n_cards):
             return 0 if a > b else 1
 
 
-# counters: scalars per chunk (a 2-player round is zero-sum, so every score's square is the
-# dealer's: |d|^2 and player 1's squared score are C_DEALER_SCORE_SQ too)
+# counters: scalars per chunk.  The opponent's score is (240 - the pars) - the dealer's, so its
+# square sums follow from the dealer's (|d|^2 is C_DEALER_SCORE_SQ too); player 1's are counted.
 (C_DEALS, C_MISDEALS, C_ROUNDS, C_DEALER_SCORE, C_DEALER_SCORE_SQ, C_DEALER_WINS, C_TIES,
  C_PTS_DEALER, C_PTS_DEALER_SQ, C_PTS_OPP, C_PTS_OPP_SQ, C_YAKU_DEALER, C_YAKU_DEALER_SQ,
  C_YAKU_OPP, C_YAKU_OPP_SQ, C_ABS_SCORE, C_UNCOVERED, C_P0_SCORE,
  C_P0_DEALS, C_P0_WINS, C_EXPOSED, C_SESSIONS, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS,
- C_FIRST_TIES, C_P0_FIRST) = range(27)
-C_N = 27
+ C_FIRST_TIES, C_P0_FIRST, C_P0_SCORE_SQ) = range(28)
+# histograms (engine.tally.hist_add) of the dealer's and the opponent's round score and of the
+# first dealer's session total: C_HIST + HIST_BINS * h
+H_DEALER, H_OPPONENT, H_SESSION = 0, 1, 2
+C_HIST = 28
+C_N = C_HIST + 3 * HIST_BINS
 
 
 @hot
@@ -477,11 +582,16 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
         scal[C_YAKU_OPP_SQ] += res[R_YAKU + 1] * res[R_YAKU + 1]
         scal[C_UNCOVERED] += res[R_UNCOVERED]
         scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
-        p0 = d if dealer == 0 else -d
-        first_total += p0 if first == 0 else -p0
+        # player 1's and player 2's scores (they add up to 0 unless the pars do not add up to 240)
+        p0 = d if dealer == 0 else res[R_SCORE + 1]
+        p1 = res[R_SCORE + 1] if dealer == 0 else d
+        first_total += p0 if first == 0 else p1
         scal[C_P0_SCORE] += p0
+        scal[C_P0_SCORE_SQ] += p0 * p0
         scal[C_P0_DEALS] += dealer == 0
         scal[C_P0_WINS] += p0 > 0
+        hist_add(scal, C_HIST + HIST_BINS * H_DEALER, d)
+        hist_add(scal, C_HIST + HIST_BINS * H_OPPONENT, res[R_SCORE + 1])
         tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], 0, n_tey)
         tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], 0, n_yaku)
         # The winner deals the next round (seed 000, "Choosing the Dealer").
@@ -494,6 +604,7 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
     scal[C_FIRST_WINS] += first_total > 0
     scal[C_FIRST_TIES] += first_total == 0
     scal[C_P0_FIRST] += first == 0
+    hist_add(scal, C_HIST + HIST_BINS * H_SESSION, first_total)
 
 
 @njit(cache=True, parallel=True)
@@ -537,12 +648,17 @@ class Toppa:
 
     name = NAME
     title = "Toppa (2 players)"
-    source = "seed 000_a569c68da0494d09, section 'Toppa (for 2 players)'"
+    source = "the 'Toppa' rules page (seed 000), section 'Toppa (for 2 players)'"
+    seed_file = "000_a569c68da0494d09"
     n_players = N_PLAYERS
+    seats = SEATS
+    deck_points = DECK_POINTS  # what the pars must add up to for the game to be zero-sum
     Rules = ToppaRules
     par = PAR
     teyaku_names = TEYAKU
-    version = 3  # bump whenever a rule's behaviour or an option changes
+    version = 4  # bump whenever a rule's behaviour or an option changes
+    #: what a sweep shows and charts when no quantity is asked for
+    key_quantities = ("dealer.mean_score", "dealer.win_rate", "round_score.sd")
 
     @property
     def main_kernel(self):
@@ -583,41 +699,71 @@ class Toppa:
         totals["dekiyaku_names"] = names
         return totals
 
+    def histograms(self, c, rules) -> dict:
+        """``{distribution name: histogram counts}`` (score unit: one point); the session
+        total only for sessions of several rounds."""
+        if c.get("deals_only"):
+            return {}
+        s = c["scal"]
+        h = {f"round_score.{seat}": s[C_HIST + HIST_BINS * k: C_HIST + HIST_BINS * (k + 1)]
+             for k, seat in ((H_DEALER, "dealer"), (H_OPPONENT, "opponent"))}
+        if s[C_SESSIONS] and s[C_ROUNDS] > s[C_SESSIONS]:
+            b = C_HIST + HIST_BINS * H_SESSION
+            h["session.first_dealer.total"] = s[b: b + HIST_BINS]
+        return h
+
+    def distributions(self, c, rules) -> dict:
+        """Trimmed histograms for ``df.attrs["distributions"]`` (see ``stats.distribution``)."""
+        from ..stats.distribution import trimmed
+
+        return {k: trimmed(v) for k, v in self.histograms(c, rules).items()}
+
     def quantities(self, c, rules):
         """Tidy rows ``(quantity, stats)`` from the counters."""
         from ..stats import table as T
+        from ..stats.distribution import quantile_rows, share_above
 
         s = c["scal"]
         r = s[C_ROUNDS]
+        par_d, par_o = seat_values(rules.par, N_PLAYERS)
+        # the scores of a round add up to this (0 when the pars add up to the deck's points)
+        rest = DECK_POINTS - par_d - par_o
         rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
         for i, t in enumerate(TEYAKU + ("any",)):
             rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, 2))
         if c.get("deals_only"):
             return rows
+        hist = self.histograms(c, rules)
         for i, y in enumerate(c["dekiyaku_names"] + ("any",)):
             rows.append(T.pooled(f"dekiyaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 2))
         rows += [
             T.mean("dealer.mean_score", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
             T.prop("dealer.win_rate", s[C_DEALER_WINS], r),
             T.prop("dealer.tie_rate", s[C_TIES], r),
-            # the opponent's side of the same rounds (the game is zero-sum)
-            T.mean("opponent.mean_score", -s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
-            T.prop("opponent.win_rate", r - s[C_DEALER_WINS] - s[C_TIES], r),
+            # the opponent's side of the same rounds: its score is `rest` - the dealer's
+            T.shifted_mean("opponent.mean_score", -s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r,
+                           -rest),
+            T.prop("opponent.win_rate", share_above(hist["round_score.opponent"], 0), r),
             T.mean("card_points.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r),
             T.mean("card_points.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r),
-            T.shifted_mean("par_balance.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r, PAR),
-            T.shifted_mean("par_balance.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r, PAR),
+            T.shifted_mean("par_balance.dealer", s[C_PTS_DEALER], s[C_PTS_DEALER_SQ], r, par_d),
+            T.shifted_mean("par_balance.opponent", s[C_PTS_OPP], s[C_PTS_OPP_SQ], r, par_o),
             # A seat's score is (something independent of par) - its par on every settlement
             # path, so the par that makes the seat's expected score zero is mean score + par;
-            # the two pars sum to the deck's 240 points, keeping the game zero-sum.
-            T.shifted_mean("fair_par.dealer", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r, -PAR),
-            T.shifted_mean("fair_par.opponent", -s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r, -PAR),
+            # the two fair pars add up to the deck's 240 points, whatever the pars played.
+            T.shifted_mean("fair_par.dealer", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r, -par_d),
+            T.shifted_mean("fair_par.opponent", -s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r,
+                           -rest - par_o),
             T.mean("yaku_score.dealer", s[C_YAKU_DEALER], s[C_YAKU_DEALER_SQ], r),
             T.mean("yaku_score.opponent", s[C_YAKU_OPP], s[C_YAKU_OPP_SQ], r),
             T.sd("round_score.sd", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
             T.mean("round_score.mean_abs", s[C_ABS_SCORE], s[C_DEALER_SCORE_SQ], r),
+        ]
+        for name in ("round_score.dealer", "round_score.opponent"):
+            rows += quantile_rows(name, hist[name])
+        rows += [
             T.prop("settlement.uncovered_rate", s[C_UNCOVERED], r),
-            T.mean("player1.mean_score", s[C_P0_SCORE], s[C_DEALER_SCORE_SQ], r),
+            T.mean("player1.mean_score", s[C_P0_SCORE], s[C_P0_SCORE_SQ], r),
             T.prop("player1.win_rate", s[C_P0_WINS], r),
             T.prop("player1.deal_share", s[C_P0_DEALS], r),
         ]
@@ -628,6 +774,7 @@ class Toppa:
                 T.prop("session.first_dealer.win_rate", s[C_FIRST_WINS], n_s),
                 T.prop("session.tie_rate", s[C_FIRST_TIES], n_s),
             ]
+            rows += quantile_rows("session.first_dealer.total", hist["session.first_dealer.total"])
         return rows
 
 

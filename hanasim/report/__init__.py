@@ -1,7 +1,8 @@
 """Reports: HTML + Markdown with tables and charts of a simulation (``hanasim report``).
 
-``build_report(game, rounds, seed, out=...)`` writes them; :mod:`.charts` draws the charts (also
-usable in notebooks), :mod:`.render` turns one list of blocks into both formats.
+``build_report(game, rounds, seed, out=...)`` writes them; :mod:`.charts` draws the charts with
+:mod:`hanasim.plot` (the functions notebooks use), :mod:`.render` turns one list of blocks into
+both formats.
 """
 from .build import SECTIONS, build_report, exact_comparison, findings
 

@@ -4,7 +4,8 @@ Layout of the output directory for ``build_report("toppa", out="reports")``::
 
     reports/toppa.html              self-contained (charts embedded as base64 PNG)
     reports/toppa.md                the same content; charts are the PNG files below
-    reports/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png
+    reports/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png,
+                        toppa-distribution.png       (PNG at twice screen resolution)
     reports/toppa-files/toppa-table.csv      the tidy table, for reuse
 
 ``build_report("all")`` writes ``all.html`` / ``all.md`` / ``all-files/`` with one section per
@@ -79,40 +80,74 @@ def _python_calls(games, rounds, seed, policy, rules) -> str:
     return "\n".join(lines)
 
 
+#: what each policy does, in a sentence a reader who never ran the tool follows
+POLICY_TEXT = {
+    "random": "plays every card and chooses every capture uniformly at random",
+    "greedy": "always takes the capture worth the most points and yaku progress now",
+}
+
+
+def policy_finding(df: pd.DataFrame) -> tuple[str, bool]:
+    """(the sentence saying which play the numbers assume, whether the pairing is lopsided)."""
+    pols = [p.strip() for p in str(df.attrs.get("policies", "random")).split(",")]
+    fixed = df.attrs.get("dealing") == "fixed"
+    if len(set(pols)) == 1:
+        p = pols[0]
+        return (f"These numbers assume that every player {POLICY_TEXT.get(p, f'plays {p}')} "
+                f"(policy '{p}'): they measure the rules under that play, not under expert "
+                "play.", False)
+    who = ", ".join(f"player {i + 1} '{p}'" for i, p in enumerate(pols))
+    seats = ("player 1 deals every round, so the seat numbers are the pairing's"
+             if fixed else "the players take turns to deal, so every seat's numbers mix the "
+             "rules' edge with the gap in skill")
+    return (f"Lopsided pairing: the players do not play alike ({who}); {seats}. Read the "
+            "player rows for who gains from better play, and a run with one policy for all "
+            "for the rules alone.", True)
+
+
+def _pct(x) -> str:
+    return f"{100 * float(x):.2f}%" if abs(float(x)) >= 0.001 else f"{100 * float(x):.3g}%"
+
+
 def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> list[str]:
-    """Plain sentences a player cares about, from whatever quantities the game measures.
+    """Plain sentences a player cares about, from whatever quantities the game measures:
+    display names, percentages (the exact fractions are in the report's table), fairness
+    judged by the fair par's interval against the par played.
 
     ``df``: a :func:`hanasim.simulate` table; ``exact_df``: :func:`hanasim.exact` of the same
     game and rules (optional); ``g``: the game (name or object; default ``df.attrs["game"]``).
     """
     from ..games import get_game
+    from ..rules import parse_rules_string
+    from ..stats.labels import display, seat_label
 
     if g is None or isinstance(g, str):
         g = get_game(g or df.attrs.get("game") or df["game"].iloc[0])
     by = df.set_index("quantity")
     exact = _charts.exact_values(exact_df)
-    out = []
+    policy, lopsided = policy_finding(df)
+    out = [policy]  # first: every number below assumes it
+    out += [f"Note: {n}." for n in df.attrs.get("notes") or ()]
 
     def row(q):
         return by.loc[q] if q in by.index else None
 
     r = row("misdeal_rate")
     if r is not None:
-        text = f"Misdeals: {r.estimate:.2%} of deals are redealt"
+        text = f"Misdeals: {_pct(r.estimate)} of deals are redealt"
         if "misdeal_rate" in exact:
-            e = exact["misdeal_rate"]
-            text += f" (exact: {e['fraction']} = {float(e['value']):.4%})"
+            text += f" (exact: {_pct(exact['misdeal_rate']['value'])})"
         out.append(text + ".")
     r = row("teyaku.any")
     if r is not None:
-        text = (f"Teyaku: a dealt hand holds at least one teyaku {r.estimate:.2%} of the time "
-                f"(99.9% CI {r.ci_low:.2%} to {r.ci_high:.2%})")
+        text = (f"Teyaku: a dealt hand holds at least one teyaku {_pct(r.estimate)} of the time "
+                f"(99.9% CI {_pct(r.ci_low)} to {_pct(r.ci_high)})")
         if "teyaku.any" in exact:
-            text += f"; the exact value is {float(exact['teyaku.any']['value']):.2%}"
+            text += f"; the exact value is {_pct(exact['teyaku.any']['value'])}"
         out.append(text + ".")
     ex_rows = [(q, e) for q, e in exact.items() if q in by.index and q != "misdeal_rate"]
     if ex_rows:
-        outside = [q for q, e in ex_rows
+        outside = [display(q.split(".", 1)[1]) for q, e in ex_rows
                    if not by.loc[q, "ci_low"] <= float(e["value"]) <= by.loc[q, "ci_high"]]
         out.append(f"Check against combinatorics: {len(ex_rows) - len(outside)} of "
                    f"{len(ex_rows)} exact teyaku probabilities lie inside the simulated 99.9% "
@@ -133,42 +168,62 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
             break
     seats = [q for q in by.index if q.startswith("seat.") and q.endswith(".mean_score")]
     if len(seats) > 1:
-        parts = [f"{q.split('.')[1]} {by.loc[q, 'estimate']:+.2f}" for q in seats]
+        parts = [f"{seat_label(q.split('.')[1]).lower()} {by.loc[q, 'estimate']:+.2f}"
+                 for q in seats]
         out.append("Mean score per round by seat: " + ", ".join(parts) + ".")
-    par = getattr(g, "par", None)
-    par_txt = f"the par of {par}" if par is not None else "the par"
-    for q in [q for q in by.index if q.startswith("par_balance.")]:
+    default_par = getattr(g, "par", None)
+    pars = parse_rules_string(df.attrs.get("rules", "")).get("par")
+    seat_names = list(getattr(g, "seats", ()))
+    par_of = {}
+    if seat_names:
+        values = [float(v) for v in str(pars).split(",")] if pars else [default_par]
+        values = values * len(seat_names) if len(values) == 1 else values
+        par_of = dict(zip(seat_names, values))
+    for q in [q for q in by.index if q.startswith("fair_par.")]:
         who = q.split(".", 1)[1]
-        r = by.loc[q]
-        text = f"Par ({who}): card points against {par_txt}: {_signed(r)}"
-        fair = row(f"fair_par.{who}")
-        if fair is not None:
-            text += (f"; the par that would make this seat's mean score zero is "
-                     f"{fair.estimate:.1f} (99.9% CI {fair.ci_low:.1f} to {fair.ci_high:.1f})")
-            if par is not None:
-                text += (": the par is fair for this seat" if fair.ci_low <= par <= fair.ci_high
-                         else f": {par_txt} is not fair for this seat")
-        elif r.ci_low <= 0 <= r.ci_high:
-            text += ": no seat captures more than the par"
+        fair = by.loc[q]
+        par = par_of.get(who, default_par)
+        name = seat_label(who)
+        text = (f"Par ({name}): the par that makes this seat's mean score zero is "
+                f"{fair.estimate:.1f} (99.9% CI {fair.ci_low:.1f} to {fair.ci_high:.1f})")
+        if par is not None:
+            if fair.ci_low <= par <= fair.ci_high:
+                text += f"; the par of {par:g} lies inside it: fair for this seat at this many rounds"
+            else:
+                side = "too high" if par > fair.ci_high else "too low"
+                text += (f"; the par of {par:g} lies outside it ({side} for this seat): not fair "
+                         "for this seat")
+        pts = row(f"card_points.{who}")
+        if pts is not None:
+            text += (f". Before the yaku settlement the seat captures {pts.estimate:.1f} card "
+                     "points on average")
         out.append(text + ".")
     dek = by[by.index.str.startswith("dekiyaku.") & (by.index != "dekiyaku.any")]
     if not dek.empty:
         top = dek["estimate"].sort_values(ascending=False).head(3)
         out.append("Most frequent dekiyaku: " + ", ".join(
-            f"{q.split('.', 1)[1]} ({v:.1%} of piles)" for q, v in top.items()) + ".")
+            f"{display(q.split('.', 1)[1])} ({_pct(v)} of piles)" for q, v in top.items()) + ".")
+    for seat in seat_names[:1]:
+        qs = {k: row(f"round_score.{seat}.{k}") for k in ("q05", "q25", "q50", "q75", "q95")}
+        if all(v is not None for v in qs.values()):
+            out.append(f"How swingy a round is ({seat_label(seat).lower()}): the median score is "
+                       f"{qs['q50'].estimate:+g}; half the rounds end between "
+                       f"{qs['q25'].estimate:+g} and {qs['q75'].estimate:+g}, nine in ten "
+                       f"between {qs['q05'].estimate:+g} and {qs['q95'].estimate:+g}.")
     game_findings = getattr(g, "findings", None)  # a game's own questions (koi-koi: koi-koi calls)
     if game_findings is not None:
         out += game_findings(by)
     r = row("settlement.uncovered_rate")
     if r is not None:
-        out.append(f"Settlement: in {r.estimate:.1%} of rounds the yaku payment cannot be "
+        out.append(f"Settlement: in {_pct(r.estimate)} of rounds the yaku payment cannot be "
                    "covered with captured cards and is settled in points.")
     return out
 
 
 def _summary_table(df):
     t = pd.DataFrame({
-        "quantity": df["quantity"],
+        "quantity": df["label"] if "label" in df.columns else df["quantity"],
+        "code": df["quantity"],
         "estimate": df["estimate"].map(fmt),
         "std error": df["std_error"].map(fmt),
         "99.9% CI low": df["ci_low"].map(fmt),
@@ -212,21 +267,26 @@ def _exact_table(cmp):
 
 
 def _rules_table(rt: pd.DataFrame, used: str) -> pd.DataFrame:
-    values = dict(item.split("=", 1) for item in used.split(",") if "=" in item) if used else {}
+    from ..rules import parse_rules_string
+
+    values = parse_rules_string(used)
     return pd.DataFrame({
         "option": rt["option"],
         "used": [values.get(o, "") + ("" if values.get(o, "") == str(d) else " (changed)")
                  for o, d in zip(rt["option"], rt["default"])],
         "default": rt["default"].map(str),
         "allowed": rt["allowed"],
+        "the seed's readings": rt["readings"] if "readings" in rt.columns else "",
         "description": rt["description"],
     })
 
 
 def _provenance_table(attrs: dict, generated: str) -> pd.DataFrame:
+    # the histograms behind the quantiles are data, not provenance (they are in the saved run)
     items = [("generated", generated)] + [
-        (k, str(v).replace(",", ", ") if k in ("rules", "policies", "expose") else v)
-        for k, v in attrs.items()]
+        (k, str(v).replace(",", ", ") if k in ("rules", "policies", "expose") else
+         ("; ".join(v) or "none") if k == "notes" else v)
+        for k, v in attrs.items() if k != "distributions"]
     return pd.DataFrame(items, columns=["key", "value"]).astype(str)
 
 
@@ -282,10 +342,12 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
 
 
 def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, policy="random",
-                 rules=None, out="reports", progress: bool = False) -> dict:
+                 rules=None, out="reports", progress: bool = False,
+                 threads: int | None = None) -> dict:
     """Simulate ``game`` (or every game, ``"all"``), write ``<out>/<game>.html`` and
     ``<out>/<game>.md`` with charts and tables, and return the paths written
-    (``html``, ``markdown``, ``charts``, ``data``, ``files_dir``)."""
+    (``html``, ``markdown``, ``charts``, ``data``, ``files_dir``) and the simulated
+    ``tables`` (to save in the results store)."""
     import numba
 
     from .. import __version__, api
@@ -299,6 +361,7 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     rounds = api.check_rounds(rounds)
     seed = normalize_seed(api.check_seed(seed))
     rules = dict(rules or {})
+    threads = api.check_threads(threads)
     for name in games:  # fail on a bad option before simulating anything (or making folders)
         _rules.make_rules(get_game(name).Rules, rules)
         names, _ = api._policies(policy, get_game(name).n_players, get_game(name))
@@ -329,10 +392,11 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
               Code(command),
               Para("The same tables from Python:"),
               Code(_python_calls(games, rounds, seed, policy, rules))]
-    paths = dict(charts=[], data=[], files_dir=str(files_dir))
+    paths = dict(charts=[], data=[], files_dir=str(files_dir), tables=[])
     for name in games:
         df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,
-                          progress=progress)
+                          progress=progress, threads=threads)
+        paths["tables"].append(df)
         exact_df = api.exact(name, rules=rules)
         rules_df = api.rules_table(name)
         section, pngs = game_section(name, df, exact_df, rules_df, files_rel)

@@ -1,178 +1,96 @@
-"""Charts of a tidy table as PNG bytes (matplotlib's Agg canvas; pyplot is never touched, so
-this works headless and leaves a notebook's backend alone).
-
-Every chart function takes the tidy table of :func:`hanasim.simulate` and returns a
-:class:`Chart` or ``None`` when the table has nothing to draw for it.  The same functions work
-in a notebook: ``chart.figure`` is a matplotlib Figure.
+"""The report's charts: :mod:`hanasim.plot` drawn into pyplot-free figures (headless, and a
+notebook's backend is left alone), with a title, a caption and PNG bytes at twice screen
+resolution.  Every chart function returns a :class:`Chart`, or ``None`` when the table has
+nothing to draw for it.
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-SIM_COLOR = "#3b6ea8"
-EXACT_COLOR = "#c0392b"
-REF_COLOR = "#777777"
+from .. import plot
+from ..plot import exact_values  # noqa: F401  (the report's findings use it)
 
 
 @dataclass
 class Chart:
-    name: str      # file-name part: teyaku, dekiyaku, edges
+    name: str      # file-name part: teyaku, dekiyaku, edges, distribution
     title: str
     caption: str
     figure: Figure
 
-    def png(self, dpi: int = 100) -> bytes:
-        buf = io.BytesIO()
-        FigureCanvasAgg(self.figure)
-        self.figure.savefig(buf, format="png", dpi=dpi)
-        return buf.getvalue()
+    def png(self, dpi: int = plot.DPI) -> bytes:
+        return plot.figure_bytes(self.figure, "png", dpi)
 
 
-def _rows(df: pd.DataFrame, mask) -> pd.DataFrame:
-    return df.loc[mask].reset_index(drop=True)
+def _has(df, prefix):
+    return df["quantity"].str.startswith(prefix).any()
 
 
-def _label(quantity: str, prefix: str = "") -> str:
-    q = quantity[len(prefix):] if prefix and quantity.startswith(prefix) else quantity
-    return q.replace("_", " ")
-
-
-def _errors(rows: pd.DataFrame):
-    est = rows["estimate"].to_numpy(float)
-    lo = np.clip(est - rows["ci_low"].to_numpy(float), 0, None)
-    hi = np.clip(rows["ci_high"].to_numpy(float) - est, 0, None)
-    return est, np.vstack([lo, hi])
-
-
-def exact_values(exact_df: pd.DataFrame | None) -> dict:
-    """quantity -> exact value under the condition :func:`simulate` measures: teyaku over the
-    rounds actually played (``no_misdeal``), the misdeal rate over all deals."""
-    if exact_df is None or exact_df.empty:
-        return {}
-    out = {}
-    for q, grp in exact_df.groupby("quantity", sort=False):
-        conds = dict(zip(grp["condition"], grp.index))
-        idx = conds.get("no_misdeal", conds.get("all_deals", grp.index[0]))
-        out[q] = exact_df.loc[idx]
-    return out
-
-
-def teyaku_chart(df: pd.DataFrame, exact_df: pd.DataFrame | None, title: str) -> Chart | None:
-    """Teyaku frequencies: bars with 99.9% error bars, exact probabilities overlaid (log axis)."""
-    rows = _rows(df, df["quantity"].str.startswith("teyaku."))
-    if rows.empty:
+def teyaku_chart(df: pd.DataFrame, exact_df, title: str) -> Chart | None:
+    if not _has(df, "teyaku."):
         return None
-    exact = exact_values(exact_df)
-    est, err = _errors(rows)
-    y = np.arange(len(rows))[::-1]
-    fig = Figure(figsize=(8, 0.55 * len(rows) + 1.6), layout="constrained")
-    ax = fig.add_subplot()
-    floor = max(min(v for v in rows["ci_low"].tolist() + [1.0] if v > 0) / 3, 1e-7)
-    ax.barh(y, est - floor, left=floor, height=0.6, color=SIM_COLOR, alpha=0.75,
-            label="simulated")
-    ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", elinewidth=1.2, capsize=4,
-                label="99.9% interval")
-    ex = [(yy, float(exact[q]["value"])) for yy, q in zip(y, rows["quantity"]) if q in exact]
-    if ex:
-        ax.scatter([v for _, v in ex], [yy for yy, _ in ex], marker="D", s=42, zorder=3,
-                   color=EXACT_COLOR, label="exact (combinatorics)")
-    ax.set_xscale("log")
-    ax.set_xlim(left=floor)
-    ax.set_yticks(y, [_label(q, "teyaku.") for q in rows["quantity"]])
-    ax.set_xlabel("probability that a dealt hand holds it (log scale)")
-    ax.set_title(f"{title}: teyaku, simulated vs exact")
-    ax.grid(axis="x", which="both", alpha=0.25)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, fontsize=8,
-              frameon=False)
+    n = int(df["quantity"].str.startswith("teyaku.").sum())
+    fig, axes = plot.new_figure(8, 0.5 * n + 2.0)
+    plot.teyaku_vs_exact(df, exact_df, ax=axes[0, 0])
+    axes[0, 0].set_title(f"{title}: teyaku, simulated and exact", fontsize=11)
     return Chart("teyaku", "Teyaku frequency, simulated and exact",
-                 "Bars: share of dealt hands (in played rounds) holding each teyaku, with 99.9% "
-                 "intervals; red diamonds: the exact probability from combinatorics.", fig)
+                 "Points: the share of dealt hands (in played rounds) holding each teyaku, with "
+                 "99.9% intervals, on a log scale; hollow diamonds: the exact probability from "
+                 "combinatorics.", fig)
 
 
 def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
-    """How often a player's captured pile scores each dekiyaku, with 99.9% error bars."""
-    rows = _rows(df, df["quantity"].str.startswith("dekiyaku."))
-    if rows.empty:
+    if not _has(df, "dekiyaku."):
         return None
-    rows = rows.sort_values("estimate").reset_index(drop=True)
-    est, err = _errors(rows)
-    y = np.arange(len(rows))
-    fig = Figure(figsize=(8, 0.38 * len(rows) + 1.4), layout="constrained")
-    ax = fig.add_subplot()
-    ax.barh(y, est, height=0.65, color=SIM_COLOR, alpha=0.75, label="simulated")
-    ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", elinewidth=1, capsize=3,
-                label="99.9% interval")
-    ax.set_yticks(y, [_label(q, "dekiyaku.") for q in rows["quantity"]])
-    ax.set_xlabel("share of players' captured piles that score it")
-    ax.set_xlim(0, min(1.0, float(rows["ci_high"].max()) * 1.08))
-    ax.set_title(f"{title}: dekiyaku")
-    ax.grid(axis="x", alpha=0.25)
-    ax.legend(loc="lower right", fontsize=8)
+    n = int(df["quantity"].str.startswith("dekiyaku.").sum())
+    fig, axes = plot.new_figure(8, 0.38 * n + 1.8)
+    plot.dekiyaku_rates(df, ax=axes[0, 0])
+    axes[0, 0].set_title(f"{title}: dekiyaku", fontsize=11)
     return Chart("dekiyaku", "Dekiyaku frequency",
                  "Share of players' captured piles scoring each dekiyaku (a pile can score "
                  "several), with 99.9% intervals.", fig)
 
 
-EDGE_PANELS = (
-    # (title, quantity prefix, quantity suffix, reference line, reference label)
-    ("mean score per round", "", ".mean_score", 0.0, "no edge"),
-    ("card points against the par", "par_balance.", "", 0.0, "exactly the par"),
-    ("win rate", "", ".win_rate", None, "an equal share"),
-)
-
-
-def _picker(prefix, suffix):
-    # per-round seats only: players (whoever sat where), games and sessions are other questions
-    return lambda q: (q.startswith(prefix) and q.endswith(suffix)
-                      and not q.startswith(("player", "game.", "session.")))
-
-
-def _short(q, prefix, suffix):
-    q = q[len(prefix):] if prefix else q
-    q = q[: -len(suffix)] if suffix else q
-    return q.replace("_", " ").replace(".", " ")
+#: the panels of the edges chart: (metric, panel title)
+EDGE_PANELS = (("mean_score", "mean score per round (dashed: no edge)"),
+               ("win_rate", "win rate (dashed: an equal share of the rounds not tied)"),
+               ("fair_par", "fair par: the par that makes the seat's mean score zero (dashed: "
+                            "the par played)"))
 
 
 def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
-    """Per-seat edges: mean score, card points against the par and win rates, with 99.9%
-    intervals, against the line of no edge."""
-    panels = []
-    for name, prefix, suffix, ref, ref_label in EDGE_PANELS:
-        rows = _rows(df, df["quantity"].map(_picker(prefix, suffix)))
-        if not rows.empty:
-            if ref is None:
-                ref = 1.0 / n_players
-            rows["label"] = [_short(q, prefix, suffix) for q in rows["quantity"]]
-            panels.append((name, rows, ref, ref_label))
+    panels = [(m, t) for m, t in EDGE_PANELS if not plot._seat_rows(df, m)[0].empty]
     if not panels:
         return None
-    heights = [len(rows) + 1.2 for _, rows, _, _ in panels]
-    fig = Figure(figsize=(8, 0.36 * sum(heights) + 0.8 * len(panels)), layout="constrained")
-    axes = fig.subplots(len(panels), 1, gridspec_kw=dict(height_ratios=heights), squeeze=False)
-    for ax, (name, rows, ref, ref_label) in zip(axes[:, 0], panels):
-        est, err = _errors(rows)
-        y = np.arange(len(rows))[::-1]
-        ax.errorbar(est, y, xerr=err, fmt="o", color=SIM_COLOR, ecolor="black", capsize=4,
-                    label="estimate, 99.9% interval")
-        ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1, label=ref_label)
-        ax.set_yticks(y, list(rows["label"]))
-        ax.set_ylim(-0.7, len(rows) - 0.3)
-        ax.set_title(f"{name} (dashed line: {ref_label})", fontsize=10, loc="left")
-        ax.grid(axis="x", alpha=0.25)
-    fig.suptitle(f"{title}: who has the edge? (points: estimates; bars: 99.9% intervals)")
+    fig, axes = plot.new_figure(8, (0.45 * n_players + 1.5) * len(panels), rows=len(panels))
+    for ax, (metric, text) in zip(axes[:, 0], panels):
+        plot.seat_edges(df, metric, ax=ax)
+        ax.set_title(text, fontsize=10, loc="left")
+    fig.suptitle(f"{title}: which seat has the edge? (points: estimates; bars: 99.9% "
+                 "intervals)", fontsize=11)
     return Chart("edges", "Per-seat edges",
-                 "Mean score per round, card points against the par and win rates by seat "
-                 "(relative to the round's dealer), with 99.9% intervals; the dashed line is no edge (an equal share for "
-                 "win rates, before ties).", fig)
+                 "By seat relative to the round's dealer: mean score per round, win rate and "
+                 "the fair par, with 99.9% intervals. A seat is fair when its interval crosses "
+                 "the dashed line; the win-rate line is an equal share of the rounds that are "
+                 "not tied.", fig)
+
+
+def distribution_chart(df: pd.DataFrame, title: str) -> Chart | None:
+    if not (df.attrs.get("distributions") or {}):
+        return None
+    fig, axes = plot.new_figure(8, 4.2)
+    plot.score_distribution(df, ax=axes[0, 0])
+    axes[0, 0].set_title(f"{title}: how swingy is a round?", fontsize=11)
+    return Chart("distribution", "Distribution of a round's score",
+                 "The share of rounds ending at each score, by seat; dashed: the median, "
+                 "dotted: the 5th and 95th percentiles (their values and intervals are the "
+                 "round_score quantile rows of the table).", fig)
 
 
 def charts_for(df: pd.DataFrame, exact_df, title: str, n_players: int) -> list[Chart]:
     charts = [teyaku_chart(df, exact_df, title), dekiyaku_chart(df, title),
-              edges_chart(df, title, n_players)]
+              edges_chart(df, title, n_players), distribution_chart(df, title)]
     return [c for c in charts if c is not None]

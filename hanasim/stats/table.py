@@ -41,10 +41,24 @@ def scaled(row, unit):
     return (name, st)
 
 
+def add_labels(df: pd.DataFrame) -> pd.DataFrame:
+    """Add the ``seat`` (the seat or player a quantity is about, "" for the whole table) and a
+    human ``label`` column (``stats.labels``), in place; returns ``df``."""
+    from .labels import label_of, seat_of
+
+    df["seat"] = [seat_of(q) for q in df["quantity"]]
+    df["label"] = [label_of(q) for q in df["quantity"]]
+    return df
+
+
 def build(game: str, rows, metadata: dict) -> pd.DataFrame:
-    """A tidy DataFrame from ``(quantity, stats)`` rows; metadata goes to columns and ``attrs``."""
+    """A tidy DataFrame from ``(quantity, stats)`` rows; metadata goes to columns and ``attrs``.
+
+    Columns: ``COLUMNS``, then ``seat`` and ``label``, then the run's rounds, seed, policies and
+    rules."""
     df = pd.DataFrame([dict(game=game, quantity=q, **s) for q, s in rows], columns=COLUMNS)
     df["n"] = df["n"].astype("int64")
+    add_labels(df)
     for key in ("rounds", "seed", "policies", "rules"):
         if key in metadata:
             df[key] = metadata[key]

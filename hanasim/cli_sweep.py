@@ -1,0 +1,127 @@
+"""``hanasim sweep``: parsing and printing only (the work is :func:`hanasim.sweep`).
+
+    hanasim sweep toppa --rule par.dealer=100:140:5 --solve dealer.mean_score=0 --chart par.png
+
+Every value runs on the same deals (the same seed); the table printed has one row per value and
+a column per chosen quantity (estimate and 99.9% interval); ``--solve`` says where a quantity
+crosses a target, with an interval; ``--chart`` draws the chosen quantities against the value.
+"""
+from __future__ import annotations
+
+import sys
+
+
+def register(sub) -> None:
+    from . import cli
+
+    p = sub.add_parser(
+        "sweep", help="simulate a range of values of a rule on the same deals; solve for a target",
+        description="Simulate every value of one or more rules on the same deals (the same "
+        "seed), print chosen quantities against the value, and find where a quantity crosses a "
+        "target (--solve), with a 99.9% interval.  Example: hanasim sweep toppa --rule "
+        "par.dealer=100:140:5 --solve dealer.mean_score=0 --chart par.png")
+    cli.add_run_options(p, 200_000, per="played rounds per value")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=A:B:STEP",
+                   help="a rule and its values: A:B:STEP (A to B by STEP) or a list v1,v2,...; "
+                   "one value holds it fixed; repeatable (several swept rules make a grid)")
+    p.add_argument("--solve", action="append", default=[], metavar="QUANTITY=TARGET",
+                   help="find the value where QUANTITY crosses TARGET, with an interval "
+                   "(repeatable), e.g. dealer.mean_score=0")
+    p.add_argument("--quantity", action="append", default=[], metavar="Q",
+                   help="a quantity to print and chart (repeatable; default: the --solve "
+                   "quantities, else the game's key quantities)")
+    p.add_argument("--chart", default=None, metavar="PATH",
+                   help="draw the chosen quantities against the value into PATH (.png or .svg)")
+    p.add_argument("--max-variants", default=None, metavar="N",
+                   help="allow more than 64 values (combinations of the swept rules)")
+    cli.add_out_options(p, "the whole tidy table")
+    cli.add_threads_option(p)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    cli.add_store_option(p)
+    p.set_defaults(handler=cmd_sweep)
+
+
+def _chart_target(path, force):
+    """Check the chart's path before any work (its extension picks the format)."""
+    from . import store
+
+    if path is None:
+        return None
+    ext = path.lower().rsplit(".", 1)[-1] if "." in path else ""
+    if ext not in ("png", "svg"):
+        raise ValueError(f"--chart {path}: name a .png or .svg file")
+    store.output_target(path, force=force)
+    return ext
+
+
+def cmd_sweep(a):
+    from . import api, store
+    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, write_out)
+    from .games import get_game
+
+    g = get_game(a.game)
+    grid = parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2")
+    solve = parse_grid(a.solve, "--solve", "quantity=target")
+    fmt = check_output(a, a.store)
+    chart = _chart_target(a.chart, a.force)
+    if not a.no_save:
+        store.check_store(a.store)
+    _compile_notice(a.game)
+    df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
+                   expose=a.expose, session_rounds=a.session_rounds,
+                   fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
+                   max_variants=None if a.max_variants is None else
+                   api.check_rounds(a.max_variants, "--max-variants"),
+                   progress=not a.no_progress and sys.stderr.isatty())
+    known = set(df["quantity"])
+    wanted = list(dict.fromkeys(a.quantity or list(solve) or
+                                [q for q in g.key_quantities if q in known]))
+    missing = [q for q in wanted if q not in known]
+    if missing:  # the run is done: say it, keep it, and still show what exists
+        sys.stderr.write(f"hanasim: warning: no quantity {missing[0]!r} in this sweep\n")
+        wanted = [q for q in wanted if q in known]
+    rc = 0
+    if a.out is not None:
+        rc = write_out(df, a, fmt, a.store)
+    if a.format == "csv" and a.out is None:
+        emit(lambda: df.to_csv(sys.stdout, index=False))
+    elif a.format in (None, "table") and a.out != "-":  # the readable table, on the terminal
+        emit(lambda: print_sweep(df, wanted))
+    if chart:
+        from . import plot
+        from .store import write_bytes
+
+        fig = plot.sweep_figure(df, wanted)
+        write_bytes(a.chart, plot.figure_bytes(fig, chart))
+        print(f"wrote the chart to {a.chart}", file=sys.stderr)
+    if not a.no_save:
+        rc = save_or_say(df, a.store) or rc
+    return rc
+
+
+def print_sweep(df, quantities):
+    import pandas as pd
+
+    from .cli import print_notes
+
+    meta = df.attrs
+    swept = meta["swept"]
+    fixed = ", ".join(f"{k}={v}" for k, v in (meta.get("fixed") or {}).items())
+    n_values = df["variant"].nunique()
+    print(f"{meta['game']}: sweep of {', '.join(swept)} ({n_values} values) on the same deals: "
+          f"{meta['rounds']:,} rounds per value, seed {meta['seed']}, policies "
+          f"{meta['policies']}, {meta['wall_time_s']} s"
+          + (f"; held fixed: {fixed}" if fixed else ""))
+    print_notes(meta)
+    print("estimate [99.9% interval] of each value")
+    rows = df[df["quantity"].isin(quantities)]
+    cells = rows.assign(cell=[f"{e:.4g} [{lo:.4g}, {hi:.4g}]" for e, lo, hi in
+                              zip(rows.estimate, rows.ci_low, rows.ci_high)])
+    table = cells.pivot_table(index=swept, columns="quantity", values="cell", aggfunc="first",
+                              sort=False)
+    table = table[[q for q in quantities if q in table.columns]]
+    with pd.option_context("display.max_rows", None, "display.width", 220,
+                           "display.max_colwidth", 40):
+        print(table.to_string())
+    for s in meta.get("solved") or ():
+        print(f"solved: {s['message']}")

@@ -1,0 +1,419 @@
+"""Charts of hanasim tables (matplotlib): the notebooks and the reports draw with these.
+
+Every function takes a table from :func:`hanasim.simulate`, :func:`hanasim.compare` or
+:func:`hanasim.sweep` and an optional matplotlib ``ax``, draws on it and returns the Axes.
+Without ``ax`` a new figure is made with pyplot (so it shows in a notebook); the report passes
+axes of a pyplot-free ``Figure``, so nothing here needs a display.
+
+* :func:`seat_edges`: a per-seat quantity (mean score, win rate, fair par...) with its 99.9%
+  interval against the line of fairness (for win rates: the equal share of the rounds that are
+  not tied);
+* :func:`teyaku_vs_exact`: teyaku frequencies as points with intervals on a log axis, the exact
+  probabilities from :func:`hanasim.exact` as markers;
+* :func:`dekiyaku_rates`: how often a captured pile scores each dekiyaku;
+* :func:`compare_forest`: the paired difference of every variant of a comparison;
+* :func:`sweep_curve`: a quantity against a swept rule's value, its band, and the solved value;
+* :func:`score_distribution`: the distribution of a round's score (or a game's total) by seat;
+* :func:`estimates`: any rows of a table as points with intervals, against a reference line.
+
+Points are estimates and bars 99.9% intervals throughout; labels are display names (the
+table's ``label`` column), never code names.
+"""
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+import pandas as pd
+
+from .stats.labels import display, label_of, seat_label, seat_of
+
+SIM_COLOR = "#3b6ea8"
+EXACT_COLOR = "#c0392b"
+ALT_COLOR = "#e08a1e"
+REF_COLOR = "#777777"
+DPI = 200  # twice the screen's: sharp in a report and when zoomed
+
+
+def _axes(ax, figsize=(8, 4)):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def figure_bytes(fig, fmt: str = "png", dpi: int = DPI) -> bytes:
+    """A figure as PNG (at ``dpi``) or SVG bytes, without pyplot."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    buf = io.BytesIO()
+    if fig.canvas is None or not hasattr(fig.canvas, "print_figure"):
+        FigureCanvasAgg(fig)
+    fig.savefig(buf, format=fmt, dpi=dpi)
+    return buf.getvalue()
+
+
+def new_figure(width=8.0, height=4.0, rows=1, cols=1, **kw):
+    """A pyplot-free Figure and its axes (for files and reports)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False, **kw)
+    return fig, axes
+
+
+def _errors(rows: pd.DataFrame):
+    est = rows["estimate"].to_numpy(float)
+    lo = np.clip(est - rows["ci_low"].to_numpy(float), 0, None)
+    hi = np.clip(rows["ci_high"].to_numpy(float) - est, 0, None)
+    return est, np.vstack([lo, hi])
+
+
+def _labels(rows: pd.DataFrame) -> list:
+    if "label" in rows.columns:
+        return list(rows["label"])
+    return [label_of(q) for q in rows["quantity"]]
+
+
+def _legend_outside(ax, ncol=3):
+    """The legend outside the data, to the right (it never covers a row or a marker)."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+
+
+def _game(df):
+    from .games import get_game
+
+    name = df.attrs.get("game") or (df["game"].iloc[0] if "game" in df.columns and len(df)
+                                    else None)
+    return get_game(name) if name else None
+
+
+def exact_values(exact_df: pd.DataFrame | None) -> dict:
+    """quantity -> exact row under the condition :func:`hanasim.simulate` measures: teyaku over
+    the rounds actually played (``no_misdeal``), the misdeal rate over all deals."""
+    if exact_df is None or exact_df.empty:
+        return {}
+    out = {}
+    for q, grp in exact_df.groupby("quantity", sort=False):
+        conds = dict(zip(grp["condition"], grp.index))
+        idx = conds.get("no_misdeal", conds.get("all_deals", grp.index[0]))
+        out[q] = exact_df.loc[idx]
+    return out
+
+
+# ------------------------------------------------------------------------- simulate tables
+
+#: per-seat metrics: (how to find a seat's row, reference line, its name)
+METRICS = {
+    "mean_score": "mean score per round",
+    "win_rate": "win rate",
+    "fair_par": "fair par",
+    "par_balance": "card points minus par",
+    "card_points": "card points",
+    "yaku_score": "yaku score",
+}
+
+
+def _seat_rows(df, metric):
+    """The per-round seat rows (relative to the dealer) of ``metric``, in seat order."""
+    g = _game(df)
+    seats = tuple(getattr(g, "seats", ())) or ("dealer", "opponent")
+    by = df.set_index("quantity")
+    rows = []
+    for s in seats:
+        for q in (f"{s}.{metric}", f"seat.{s}.{metric}", f"{metric}.{s}"):
+            if q in by.index:
+                rows.append(by.loc[q].to_dict() | {"quantity": q, "seat": s})
+                break
+    return pd.DataFrame(rows), g, seats
+
+
+def _pars(df, g, seats):
+    from .rules import parse_rules_string
+
+    par = parse_rules_string(df.attrs.get("rules", "")).get("par")
+    default = getattr(g, "par", None)
+    if par is None:
+        return [default] * len(seats)
+    values = [float(v) for v in str(par).split(",")]
+    return values * len(seats) if len(values) == 1 else values
+
+
+def seat_edges(df: pd.DataFrame, metric: str = "mean_score", ax=None):
+    """One row per seat (relative to the round's dealer: dealer, opponent / right, left) of
+    ``metric`` (mean_score, win_rate, fair_par, par_balance, card_points, yaku_score) with its
+    99.9% interval, and the line of fairness: 0 for a mean score, the equal share of untied
+    rounds for a win rate, the par played for a fair par, the deck's points shared equally for
+    card points.  Player rows (whoever sat where) and game totals are other questions."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    rows, g, seats = _seat_rows(df, metric)
+    if rows.empty:
+        raise ValueError(f"this table has no per-seat {metric} rows")
+    ax = _axes(ax, (8, 0.5 * len(rows) + 1.6))
+    est, err = _errors(rows)
+    y = np.arange(len(rows))[::-1]
+    ax.errorbar(est, y, xerr=err, fmt="o", color=SIM_COLOR, ecolor="black", capsize=4,
+                label="estimate, 99.9% interval")
+    n = len(seats)
+    by = df.set_index("quantity")
+    if metric == "win_rate":
+        tie_q = next((q for q in ("dealer.tie_rate", "seat.tie_rate") if q in by.index), None)
+        ties = float(by.loc[tie_q, "estimate"]) if tie_q else 0.0
+        ref = (1 - ties) / n
+        ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1,
+                   label=f"equal share of untied rounds ({ref:.1%}; {ties:.1%} tied)")
+        ax.xaxis.set_major_formatter(_percent())
+    elif metric == "fair_par":
+        pars = _pars(df, g, seats)
+        if len(set(pars)) == 1:
+            ax.axvline(pars[0], color=REF_COLOR, linestyle="--", linewidth=1,
+                       label=f"the par played ({pars[0]:g})")
+        else:
+            ax.scatter(pars, y, marker="|", s=300, color=REF_COLOR, label="the par played")
+    elif metric == "card_points" and g is not None and hasattr(g, "deck_points"):
+        ax.axvline(g.deck_points / n, color=REF_COLOR, linestyle="--", linewidth=1,
+                   label=f"an equal share ({g.deck_points / n:g})")
+    else:
+        ax.axvline(0, color=REF_COLOR, linestyle="--", linewidth=1, label="no edge")
+    ax.set_yticks(y, [seat_label(s) for s in rows["seat"]])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel(METRICS[metric])
+    ax.grid(axis="x", alpha=0.3)
+    _legend_outside(ax, 2)
+    return ax
+
+
+def _percent():
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0)
+
+
+def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=None):
+    """Teyaku frequencies (share of dealt hands, in played rounds) as points with 99.9%
+    intervals on a log axis; the exact probabilities (:func:`hanasim.exact`, conditioned on no
+    misdeal as the simulation counts them) as diamonds."""
+    rows = df[df["quantity"].str.startswith("teyaku.")].reset_index(drop=True)
+    if rows.empty:
+        raise ValueError("this table has no teyaku rows")
+    ax = _axes(ax, (8, 0.5 * len(rows) + 1.8))
+    exact = exact_values(exact_df)
+    est, err = _errors(rows)
+    y = np.arange(len(rows))[::-1]
+    ax.errorbar(est, y, xerr=err, fmt="o", color=SIM_COLOR, ecolor="black", capsize=4,
+                label="simulated, 99.9% interval")
+    ex = [(yy, float(exact[q]["value"])) for yy, q in zip(y, rows["quantity"]) if q in exact]
+    if ex:
+        ax.scatter([v for _, v in ex], [yy for yy, _ in ex], marker="D", s=40, zorder=3,
+                   facecolors="none", edgecolors=EXACT_COLOR, linewidths=1.5,
+                   label="exact (combinatorics)")
+    ax.set_xscale("log")
+    ax.set_yticks(y, [display(q.split(".", 1)[1]) for q in rows["quantity"]])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel("probability that a dealt hand holds it (log scale)")
+    ax.grid(axis="x", which="both", alpha=0.25)
+    _legend_outside(ax, 2)
+    return ax
+
+
+def dekiyaku_rates(df: pd.DataFrame, ax=None):
+    """How often a player's captured pile scores each dekiyaku (a pile can score several),
+    with 99.9% intervals; 'any' is the share scoring at least one."""
+    rows = df[df["quantity"].str.startswith("dekiyaku.")]
+    if rows.empty:
+        raise ValueError("this table has no dekiyaku rows")
+    rows = rows.sort_values("estimate").reset_index(drop=True)
+    ax = _axes(ax, (8, 0.38 * len(rows) + 1.6))
+    est, err = _errors(rows)
+    y = np.arange(len(rows))
+    ax.barh(y, est, height=0.65, color=SIM_COLOR, alpha=0.75, label="simulated")
+    ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", elinewidth=1, capsize=3,
+                label="99.9% interval")
+    ax.set_yticks(y, [display(q.split(".", 1)[1]) for q in rows["quantity"]])
+    ax.set_xlim(0, min(1.0, float(rows["ci_high"].max()) * 1.08))
+    ax.xaxis.set_major_formatter(_percent())
+    ax.set_xlabel("share of players' captured piles that score it")
+    ax.grid(axis="x", alpha=0.25)
+    _legend_outside(ax, 2)
+    return ax
+
+
+def score_distribution(df: pd.DataFrame, which=None, ax=None):
+    """The distribution of scores (``df.attrs["distributions"]``, see
+    :func:`hanasim.distributions`): by default a round's score for every seat, as the share of
+    rounds at each score (a line per seat), with the 5th, 50th and 95th percentiles marked.
+    ``which``: distribution names (``round_score.dealer``, ``game.first_dealer.total``...)."""
+    from .stats.distribution import table
+
+    dist = table(df)
+    if dist.empty:
+        raise ValueError("this table has no distributions (they are kept in df.attrs, which a "
+                         "CSV file loses: load the run from the store, or simulate again)")
+    names = list(dict.fromkeys(dist["distribution"]))
+    if which is None:
+        which = [n for n in names if n.startswith("round_score.")] or names[:1]
+    elif isinstance(which, str):
+        which = [which]
+    unknown = [w for w in which if w not in names]
+    if unknown:
+        raise ValueError(f"no distribution {unknown[0]!r}; this table has: {', '.join(names)}")
+    ax = _axes(ax, (8, 4))
+    colors = [SIM_COLOR, ALT_COLOR, "#4e9a5a", "#8e5ea2", EXACT_COLOR, "#555555"]
+    by = df.set_index("quantity")
+    for k, name in enumerate(which):
+        d = dist[dist["distribution"] == name]
+        color = colors[k % len(colors)]
+        seat = seat_of(name)
+        lab = seat_label(seat) if seat and name.startswith("round_score.") else label_of(name)
+        ax.plot(d["score"], d["share"], drawstyle="steps-mid", color=color, linewidth=1.2,
+                label=lab)
+        marks = [(q, by.loc[f"{name}.{q}", "estimate"]) for q in ("q05", "q50", "q95")
+                 if f"{name}.{q}" in by.index]
+        for q, v in marks:
+            if not math.isnan(v):
+                ax.axvline(v, color=color, linestyle=":" if q != "q50" else "--",
+                           linewidth=0.9)
+    ax.set_xlabel("score (points); dashed: median, dotted: 5th and 95th percentiles")
+    ax.set_ylabel("share")
+    ax.yaxis.set_major_formatter(_percent())
+    ax.grid(alpha=0.25)
+    _legend_outside(ax, min(3, len(which)))
+    return ax
+
+
+def estimates(df: pd.DataFrame, quantities, ax=None, ref: float | None = None,
+              ref_label: str | None = None, labels=None):
+    """Any rows of a table, by quantity name (in the order given), as points with 99.9%
+    intervals, labelled by the table's ``label`` (or ``labels``), with an optional reference
+    line: the general form of :func:`seat_edges` (game totals, player rows...)."""
+    quantities = list(quantities)
+    by = df.set_index("quantity")
+    missing = [q for q in quantities if q not in by.index]
+    if missing:
+        raise ValueError(f"no quantity {missing[0]!r} in this table")
+    rows = by.loc[quantities].reset_index()
+    ax = _axes(ax, (8, 0.45 * len(rows) + 1.6))
+    est, err = _errors(rows)
+    y = np.arange(len(rows))[::-1]
+    ax.errorbar(est, y, xerr=err, fmt="o", color=SIM_COLOR, ecolor="black", capsize=4,
+                label="estimate, 99.9% interval")
+    if ref is not None:
+        ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1, label=ref_label)
+    ax.set_yticks(y, list(labels) if labels is not None else _labels(rows))
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.grid(axis="x", alpha=0.3)
+    _legend_outside(ax)
+    return ax
+
+
+# ------------------------------------------------------------------------- compare and sweep
+
+def compare_forest(cmp: pd.DataFrame, quantity: str, ax=None):
+    """The difference (variant − baseline) of ``quantity`` for every variant of a
+    :func:`hanasim.compare` table, with its paired 99.9% interval; red when the interval
+    excludes 0 (the change is real)."""
+    rows = cmp[(cmp["kind"] == "difference") & (cmp["quantity"] == quantity)]
+    if rows.empty:
+        raise ValueError(f"no difference rows for {quantity!r} in this comparison")
+    rows = rows.reset_index(drop=True)
+    ax = _axes(ax, (8, 0.45 * len(rows) + 1.8))
+    est, err = _errors(rows)
+    y = np.arange(len(rows))[::-1]
+    sig = rows["significant"].fillna(False).astype(bool).to_numpy()
+    ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
+    ax.scatter(est[~sig], y[~sig], color=SIM_COLOR, zorder=3, label="interval includes 0")
+    ax.scatter(est[sig], y[sig], color=EXACT_COLOR, zorder=3, label="a real change")
+    ax.axvline(0, color=REF_COLOR, linestyle="--", linewidth=1)
+    ax.set_yticks(y, list(rows["variant"]))
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel(f"change in {label_of(quantity)} from {rows['baseline'].iloc[0]}")
+    ax.grid(axis="x", alpha=0.3)
+    _legend_outside(ax, 2)
+    return ax
+
+
+def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None = None):
+    """``quantity`` against the swept rule's value: estimates joined by a line, the 99.9% band,
+    the seed's own values (readings) marked, and where the curve crosses ``target`` (or the
+    target the sweep solved for) with its interval."""
+    swept = list(sw.attrs.get("swept") or [])
+    if len(swept) != 1:
+        raise ValueError("sweep_curve draws a sweep of one rule")
+    rule = swept[0]
+    rows = sw[sw["quantity"] == quantity].copy()
+    if rows.empty:
+        raise ValueError(f"no quantity {quantity!r} in this sweep")
+    rows["x"] = pd.to_numeric(rows[rule], errors="coerce")
+    numeric = rows["x"].notna().all()
+    rows = rows.sort_values("x") if numeric else rows.assign(x=np.arange(len(rows)))
+    ax = _axes(ax, (8, 4))
+    ax.fill_between(rows["x"], rows["ci_low"], rows["ci_high"], color=SIM_COLOR, alpha=0.2,
+                    label="99.9% interval")
+    ax.plot(rows["x"], rows["estimate"], "o-", color=SIM_COLOR, markersize=3.5,
+            label="estimate")
+    if not numeric:
+        ax.set_xticks(rows["x"], list(rows[rule]))
+    else:
+        seen = [v for v, _ in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
+        for k, v in enumerate(seen):
+            ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
+                       label=None if k else ("the seed's values" if len(seen) > 1
+                                             else "the seed's value"))
+    solved = [s for s in (sw.attrs.get("solved") or []) if s.get("quantity") == quantity]
+    if target is not None:
+        from .stats.sweep import solve
+
+        solved = [solve(sw, quantity, target)]
+    for s in solved:
+        ax.axhline(s["target"], color=REF_COLOR, linestyle="--", linewidth=1,
+                   label=f"target {s['target']:g}")
+        if not math.isnan(s["value"]):
+            lo = s["ci_low"] if not math.isnan(s["ci_low"]) else rows["x"].min()
+            hi = s["ci_high"] if not math.isnan(s["ci_high"]) else rows["x"].max()
+            ax.errorbar([s["value"]], [s["target"]], xerr=[[s["value"] - lo], [hi - s["value"]]],
+                        fmt="D", color=EXACT_COLOR, capsize=5,
+                        label=f"crosses at {s['value']:.4g} [{lo:.4g}, {hi:.4g}]")
+    ax.set_xlabel(_rule_label(rule))
+    ax.set_ylabel(label_of(quantity))
+    ax.grid(alpha=0.3)
+    _legend_outside(ax, 2)
+    return ax
+
+
+def _readings(sw, rule) -> list:
+    """The values the seed names for ``rule`` (``rules.number(readings=...)``)."""
+    from .rules import options
+
+    g = _game(sw)
+    base = rule.split(".")[0]
+    for o in options(g.Rules) if g is not None else ():
+        if o["name"] == base:
+            return [(float(v), w) for v, w in o["readings"] if isinstance(v, (int, float))]
+    return []
+
+
+def _rule_label(rule: str) -> str:
+    base, _, seat = rule.partition(".")
+    text = display(base) if base != "par" else "Par"
+    return f"{text} ({seat_label(seat)})" if seat else text
+
+
+def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
+    """One :func:`sweep_curve` panel per quantity, in a pyplot-free Figure (``hanasim sweep
+    --chart``)."""
+    quantities = list(quantities)
+    if not quantities:
+        raise ValueError("name a quantity to chart (--quantity)")
+    fig, axes = new_figure(width, 3.6 * len(quantities), rows=len(quantities))
+    for ax, q in zip(axes[:, 0], quantities):
+        sweep_curve(sw, q, ax=ax)
+        ax.set_title(label_of(q), fontsize=10, loc="left")
+    g = _game(sw)
+    fig.suptitle(f"{g.title if g else sw.attrs.get('game')}: sweep of "
+                 f"{', '.join(sw.attrs.get('swept', []))} "
+                 f"({sw.attrs.get('rounds', 0):,} rounds per value, same deals)")
+    return fig

@@ -1,0 +1,100 @@
+"""The ``seat`` and human ``label`` of a quantity name, so tables filter and charts label
+without parsing ``quantity`` strings.
+
+Quantity names are dotted: ``dealer.mean_score``, ``seat.right.win_rate``, ``fair_par.dealer``,
+``round_score.dealer.q05``, ``player2.game.mean_total``, ``dekiyaku.five_brights``.  The seat
+is the one token that names a seat or a player (relative to the round's dealer, or a position
+in a game's dealing order); a quantity of the whole table (``misdeal_rate``) has none.
+"""
+from __future__ import annotations
+
+import re
+
+#: seat and player tokens and how to say them
+SEATS = {
+    "dealer": "Dealer", "opponent": "Opponent", "right": "Dealer's right",
+    "left": "Dealer's left", "first_dealer": "First dealer", "second_dealer": "Second dealer",
+    "third_dealer": "Third dealer",
+}
+_PLAYER = re.compile(r"player(\d+)$")
+
+#: names whose plain title case is not how players write them
+SPECIAL = {"boar_deer_butterfly": "Boar-Deer-Butterfly", "any": "any"}
+
+#: what a metric token means, for labels
+METRICS = {
+    "mean_score": "mean score per round", "win_rate": "win rate", "tie_rate": "tie rate",
+    "deal_share": "share of rounds dealt", "first_dealer_share": "share of games dealt first",
+    "card_points": "card points", "par_balance": "card points minus par",
+    "fair_par": "fair par", "yaku_score": "yaku score", "sd": "standard deviation",
+    "mean_abs": "mean absolute score", "uncovered_rate": "yaku payment not covered by cards",
+    "mean_abs_yaku_transfer": "mean points moved by the yaku settlement",
+    "low_man_out_rate": "Low Man Out rate", "two_low_rate": "two players low",
+    "misdeal_rate": "misdeal rate (share of deals)", "total": "total",
+}
+#: context tokens: what the metric is counted over
+NOUNS = {"game": "game", "session": "session", "round_score": "round score",
+         "settlement": "settlement", "low_man_out": "Low Man Out"}
+
+
+def display(name: str) -> str:
+    """A yaku or option code name as players write it: ``seven_ribbons`` -> Seven Ribbons."""
+    if name in SPECIAL:
+        return SPECIAL[name]
+    return " ".join(w.capitalize() for w in name.split("_"))
+
+
+def seat_of(quantity: str) -> str:
+    """The seat or player a quantity is about (``""`` if it is about the whole table)."""
+    for tok in str(quantity).split("."):
+        if tok in SEATS or _PLAYER.match(tok):
+            return tok
+    return ""
+
+
+def seat_label(seat: str) -> str:
+    m = _PLAYER.match(seat)
+    return f"Player {m.group(1)}" if m else SEATS.get(seat, display(seat))
+
+
+def _metric(noun: str, toks: list) -> str:
+    """``noun`` (game, session...) and the remaining tokens as words."""
+    q = next((int(t[1:]) for t in toks if re.fullmatch(r"q\d\d", t)), None)
+    toks = [t for t in toks if not re.fullmatch(r"q\d\d", t)]
+    metric = toks[-1] if toks else ""
+    if metric == "mean_total":
+        text = f"mean {noun} total".replace("  ", " ") if noun else "mean total"
+    elif metric in ("win_rate", "tie_rate", "total") and noun:
+        text = f"{noun} {METRICS[metric]}"
+    elif noun and not metric:
+        text = noun
+    else:
+        words = METRICS.get(metric, metric.replace("_", " "))
+        text = f"{noun}: {words}" if noun and noun != "Low Man Out" else (
+            f"{noun} {words}" if noun else words)
+    if q is not None:
+        text += ", median" if q == 50 else f", {q}th percentile"
+    return text
+
+
+def label_of(quantity: str, game: str | None = None) -> str:
+    """A readable label: ``fair_par.dealer`` -> "Dealer: fair par"; ``dekiyaku.chaff`` ->
+    "Dekiyaku: Chaff"; ``round_score.dealer.q05`` -> "Dealer: round score, 5th percentile"."""
+    toks = str(quantity).split(".")
+    if toks[0] in ("teyaku", "dekiyaku") and len(toks) == 2:
+        return f"{toks[0].capitalize()}: {display(toks[1])}"
+    seat = seat_of(quantity)
+    rest = [t for t in toks if t not in (seat, "seat")]
+    noun = NOUNS.get(rest[0], "") if rest else ""
+    if noun:
+        rest = rest[1:]
+    if seat:
+        if noun == "Low Man Out" and not rest:
+            return f"{seat_label(seat)}: Low Man Out rate"
+        return f"{seat_label(seat)}: {_metric(noun, rest)}"
+    if toks[0] == "seat":  # seat.tie_rate: over the seats of a round
+        noun = "round"
+    text = _metric(noun, rest) if rest else (noun or quantity)
+    if noun and ":" not in text and rest:
+        text = f"{noun[:1].upper() + noun[1:]}: {text[len(noun):].strip()}"
+    return text[:1].upper() + text[1:]
