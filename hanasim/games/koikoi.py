@@ -68,7 +68,7 @@ from ..engine.yaku import (D_BASE, D_COND, D_COUNTED, D_EXTRA_FROM, D_MIN, D_PER
                            D_REQUIRED, DekiyakuTable, dekiyaku)
 from ..policies import (CONTINUE, LEGAL_BOTH, LEGAL_STOP, choose_continue, choose_expose,
                         parse_policy, split_policy)
-from ..rules import RuleError, option
+from ..rules import RuleError, number, option
 from . import register
 
 NAME = "koikoi"
@@ -100,7 +100,7 @@ class KoikoiRules:
     yaku: str = option("seed", ("seed", "modern", "nintendo", "older", "koikoi_japan"), "the yaku table: seed (the seed's melds: three of the four 20-point cards other than November's 8, poetry ribbons 3, blue ribbons 3, five 10-point cards 1, five 5-point cards 1, ten chaff 1), modern (the rule page's table: brights 15/8/7/6, boar-deer-butterfly 5, poetry+blue 10, poetry or blue 5, animals, ribbons and chaff 1, +1 per extra card, one yaku per group), nintendo (modern with five brights 10 and three brights 5: 'Nintendo's rules'), older (the page's 'Older Yaku': boar-deer-butterfly, poetry and blue ribbons without extras, stacking with animals and ribbons), koikoi_japan (the KoiKoi Japan PC game: brights 10/8/7/5, every yaku stacks except the brights, poetry and blue 5 each and 10 more for both)")
     meld_growth: str = option("none", ("none", "counts", "all"), "yaku=seed only: whether a meld grows with extra cards; none (the seed gives each meld one value), counts (five 10-point cards, five 5-point cards and ten chaff score +1 per card beyond), all (also the bright meld: +1 for the fourth bright; five is impossible, November's never counts) (seed: silent)")
     viewing: str = option("off", ("off", "on", "need_other", "weather"), "flower viewing (sake cup + curtain) and moon viewing (sake cup + moon): off (not in the seed's list of melds), on (the rule page), need_other (only with another yaku), weather (flower viewing rained off while a November card is on the field, moon viewing fogged off while a December card is) (rule page, 'Taming the Sake Cup')")
-    viewing_points: int = option(5, (5, 3, 2, 1), "points of each viewing yaku (rule page 5; KoiKoi Japan 1)")
+    viewing_points: int = number(5, low=1, high=20, readings={5: "the rule page", 1: "KoiKoi Japan"}, doc="points of each viewing yaku (rule page 5; KoiKoi Japan 1)")
     viewing_after_call: str = option("same", ("same", "1", "2", "3", "5"), "points of each viewing yaku once its holder has called koi-koi: same (no change), or a value (KoiKoi Japan: 3)")
     sake_cup: str = option("animal_only", ("animal_only", "animal_and_chaff", "animal_or_chaff"), "the sake cup counts as an animal only (seed: 'I don't think koi-koi is one of them'), as an animal and as chaff (the rule page), or as either, whichever scores more (rule page, 'Taming the Sake Cup')")
     cards_of_month: str = option("off", ("off", "on"), "cards of the month (4 points: the four cards of the round's month, round 1 = January): off (not in the seed), on (rule page, 'typically only used in full 12 round games')")
@@ -112,11 +112,11 @@ class KoikoiRules:
     scoring: str = option("winner_only", ("winner_only", "zero_sum"), "winner_only: the collector scores and the opponent scores nothing (seed: the player 'can collect his points'; rule page); zero_sum: the loser pays what the winner scores (rule page, 'Zero-Sum Scoring')")
     # ---- stop or continue
     decision_on: str = option("new", ("new", "bigger"), "when a player may collect or continue: new (on completing a meld not held before: seed 'When a player amasses a meld combo ... ANOTHER meld'), bigger (whenever the yaku points rise: the rule page's 'formed a new yaku, or improved an existing one')")
-    koikoi_min: int = option(0, (0, 2, 3, 4, 5, 7), "yaku points needed to call koi-koi; with fewer the player must collect (rule page, 'Calling Koi-Koi': 'at least 3 points'); 0 = no minimum (seed)")
+    koikoi_min: int = number(0, low=0, high=20, readings={0: "the seed: no minimum", 3: "the rule page's 'at least 3 points'"}, doc="yaku points needed to call koi-koi; with fewer the player must collect (rule page, 'Calling Koi-Koi': 'at least 3 points'); 0 = no minimum (seed)")
     last_turn: str = option("choose", ("choose", "stop"), "on a player's last turn a new yaku: choose (collect or continue, as on any turn: the seed makes no exception), stop (collect: KoiKoi Japan)")
     opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the seed's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
     exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose hands run out: nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
-    dealer_privilege: int = option(1, (1, 6), "points of the dealer's privilege under exhausted=dealer (rule page: 'typically 1 or 6')")
+    dealer_privilege: int = number(1, low=1, high=20, readings={1: "rule page", 6: "rule page"}, doc="points of the dealer's privilege under exhausted=dealer (rule page: 'typically 1 or 6')")
     draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (seed: silent; rule page), or the deal passes (rule page, 'Draws')")
     # ---- deal
     hand_size: int = option(8, (8, 10), "cards dealt to each player: 8 (seed: 4 and 4), 10 (rule page, Setup Variations)")
@@ -126,9 +126,9 @@ class KoikoiRules:
     field_pairs: str = option("ok", ("ok", "misdeal"), "four pairs dealt to the field: ok (seed: silent), misdeal (the rule page)")
     first_dealer: str = option("later_month", ("later_month", "earlier_month"), "each player cuts a card: the later month deals, a tie cuts again (seed); earlier_month (rule page; same month: the higher card)")
     # ---- game
-    target: int = option(50, (0, 30, 50, 100), "the game ends when a player has won this many points (seed: 'Play is to 50 points'); 0 = no target")
-    game_rounds: int = option(0, (0, 3, 6, 8, 12), "the game ends after this many rounds (rule page: 12 traditional, 6 or 3); 0 = no limit (seed)")
-    stake: int = option(0, (0, 30, 50), "each player starts with this many points and the game ends when one runs out (zero_sum only; KoiKoi Japan: 30); 0 = no stake (seed)")
+    target: int = number(50, low=0, high=500, readings={50: "the seed's 'Play is to 50 points'"}, doc="the game ends when a player has won this many points (seed: 'Play is to 50 points'); 0 = no target")
+    game_rounds: int = number(0, low=0, high=48, readings={0: "the seed: no limit", 12: "rule page: traditional", 6: "rule page", 3: "rule page"}, doc="the game ends after this many rounds (rule page: 12 traditional, 6 or 3); 0 = no limit (seed)")
+    stake: int = number(0, low=0, high=500, readings={0: "the seed: no stake", 30: "KoiKoi Japan"}, doc="each player starts with this many points and the game ends when one runs out (zero_sum only; KoiKoi Japan: 30); 0 = no stake (seed)")
 
     def check(self):
         """Combinations that contradict each other: one line naming the options."""
