@@ -780,7 +780,7 @@ def test_presets_are_valid_and_documented():
         for k, v in opts.items():
             assert str(getattr(rules, k)) == str(v)
     table = hanasim.rules_table("koikoi", preset="koikoi-japan").set_index("option")
-    assert table.loc["stake", "preset"] == 30 and table.loc["stake", "default"] == 0
+    assert table.loc["stake", "preset"] == "30" and table.loc["stake", "default"] == "0"
     with pytest.raises(ValueError, match="unknown preset"):
         hanasim.simulate("koikoi", rounds=10, preset="tokyo")
     with pytest.raises(ValueError, match="unknown preset"):
