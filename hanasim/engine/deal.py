@@ -3,7 +3,7 @@ import numpy as np
 
 from .bits import ZERO, bit, count
 from .jit import hot
-from .rng import _LOW32, _S32, next64
+from .rng import _LOW32, _S32, GOLDEN, mix64
 
 
 @hot
@@ -64,10 +64,12 @@ def sample_deal(rng, order, pattern, groups):
     g = pattern[0]
     acc = ZERO
     r = ZERO
+    s = rng[0]  # in a register for the loop (see rng.shuffle_range)
     for i in range(pattern.shape[0]):
         # two 32-bit draws per 64-bit output, as in rng.partial_shuffle
         if (i & 1) == 0:
-            r = next64(rng)
+            s += GOLDEN
+            r = mix64(s)
             x = r & _LOW32
         else:
             x = r >> _S32
@@ -82,3 +84,4 @@ def sample_deal(rng, order, pattern, groups):
             g = p
         acc |= bit(t)
     groups[g] |= acc
+    rng[0] = s
