@@ -319,3 +319,18 @@ def test_yaku_values_follow_the_seeds_precedence(given, words):
         hanasim.simulate("toppa", rounds=10**11, rules=given)
     assert R.make_rules(hanasim.games.get_game("toppa").Rules,
                         {"five_brights": 0, "four_brights": 70}).four_brights == 70
+
+
+def test_yaku_swing_is_the_paired_difference_and_can_be_solved():
+    """yaku_score.dealer_minus_opponent is the difference of the seats' yaku means, with the
+    round-by-round (paired) spread; a sweep can solve it (here it crosses 0 nowhere in a short
+    range, and says so)."""
+    df = hanasim.simulate("toppa", rounds=20_000, seed=4).set_index("quantity")
+    d = df.loc["yaku_score.dealer_minus_opponent"]
+    assert d.estimate == pytest.approx(df.loc["yaku_score.dealer", "estimate"]
+                                       - df.loc["yaku_score.opponent", "estimate"], abs=1e-9)
+    sd_dealer = df.loc["yaku_score.dealer", "std_error"]
+    assert 0 < d.std_error < 2 * sd_dealer + 2 * df.loc["yaku_score.opponent", "std_error"]
+    sw = hanasim.sweep("toppa", rounds=5_000, seed=4, rules={"five_brights": [60, 100]},
+                       solve={"yaku_score.dealer_minus_opponent": 1000})
+    assert "does not cross" in sw.attrs["solved"][0]["message"]

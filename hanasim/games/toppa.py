@@ -522,11 +522,11 @@ def first_dealer(rng, order, t_month, n_cards):
  C_PTS_DEALER, C_PTS_DEALER_SQ, C_PTS_OPP, C_PTS_OPP_SQ, C_YAKU_DEALER, C_YAKU_DEALER_SQ,
  C_YAKU_OPP, C_YAKU_OPP_SQ, C_ABS_SCORE, C_UNCOVERED, C_P0_SCORE,
  C_P0_DEALS, C_P0_WINS, C_EXPOSED, C_SESSIONS, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS,
- C_FIRST_TIES, C_P0_FIRST, C_P0_SCORE_SQ) = range(28)
+ C_FIRST_TIES, C_P0_FIRST, C_P0_SCORE_SQ, C_YAKU_DIFF_SQ) = range(29)
 # histograms (engine.tally.hist_add) of the dealer's and the opponent's round score and of the
 # first dealer's session total: C_HIST + HIST_BINS * h
 H_DEALER, H_OPPONENT, H_SESSION = 0, 1, 2
-C_HIST = 28
+C_HIST = 29
 C_N = C_HIST + 3 * HIST_BINS
 
 
@@ -580,6 +580,8 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
         scal[C_YAKU_DEALER_SQ] += res[R_YAKU] * res[R_YAKU]
         scal[C_YAKU_OPP] += res[R_YAKU + 1]
         scal[C_YAKU_OPP_SQ] += res[R_YAKU + 1] * res[R_YAKU + 1]
+        yd = res[R_YAKU] - res[R_YAKU + 1]  # the yaku swing, paired within the round
+        scal[C_YAKU_DIFF_SQ] += yd * yd
         scal[C_UNCOVERED] += res[R_UNCOVERED]
         scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
         # player 1's and player 2's scores (they add up to 0 unless the pars do not add up to 240)
@@ -656,7 +658,7 @@ class Toppa:
     Rules = ToppaRules
     par = PAR
     teyaku_names = TEYAKU
-    version = 4  # bump whenever a rule's behaviour or an option changes
+    version = 5  # bump whenever a rule's behaviour or an option changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("dealer.mean_score", "dealer.win_rate", "round_score.sd")
 
@@ -756,6 +758,10 @@ class Toppa:
                            -rest - par_o),
             T.mean("yaku_score.dealer", s[C_YAKU_DEALER], s[C_YAKU_DEALER_SQ], r),
             T.mean("yaku_score.opponent", s[C_YAKU_OPP], s[C_YAKU_OPP_SQ], r),
+            # the dealer's yaku score minus the opponent's in the same round: the yaku swing
+            # between the seats (sweep a yaku value and solve this for 0 to even it out)
+            T.mean("yaku_score.dealer_minus_opponent", s[C_YAKU_DEALER] - s[C_YAKU_OPP],
+                   s[C_YAKU_DIFF_SQ], r),
             T.sd("round_score.sd", s[C_DEALER_SCORE], s[C_DEALER_SCORE_SQ], r),
             T.mean("round_score.mean_abs", s[C_ABS_SCORE], s[C_DEALER_SCORE_SQ], r),
         ]

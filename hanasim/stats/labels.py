@@ -31,10 +31,11 @@ METRICS = {
     "mean_abs_yaku_transfer": "mean points moved by the yaku settlement",
     "low_man_out_rate": "Low Man Out rate", "two_low_rate": "two players low",
     "misdeal_rate": "misdeal rate (share of deals)", "total": "total",
+    "dealer_minus_opponent": "dealer minus opponent",
 }
 #: context tokens: what the metric is counted over
 NOUNS = {"game": "game", "session": "session", "round_score": "round score",
-         "settlement": "settlement", "low_man_out": "Low Man Out"}
+         "settlement": "settlement", "low_man_out": "Low Man Out", "yaku_score": "yaku score"}
 
 
 def display(name: str) -> str:
