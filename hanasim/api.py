@@ -478,10 +478,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     all_notes = variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
-                         grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
-                         rules="compare " + " ".join(
-                             f"{k}={'|'.join(map(_rules.value_text, v))}"
-                             for k, v in grid.items()),
+                         **_grid_attrs(grid, "compare"),
                          policies=" vs ".join(str(p) for p in policies), expose=",".join(exp),
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
@@ -552,10 +549,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                                   for given, r in rule_objs])
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
-                         grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
-                         rules="sweep " + " ".join(
-                             f"{k}={'|'.join(map(_rules.value_text, v))}"
-                             for k, v in grid.items()),
+                         **_grid_attrs(grid, "sweep"),
                          fixed={k: _rules.value_text(v) for k, v in fixed.items()},
                          policies=",".join(pol), expose=",".join(exp),
                          session_rounds=session_rounds,
@@ -564,6 +558,13 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                          notes=all_notes, wall_time_s=round(time.perf_counter() - start, 3)))
     df.attrs["solved"] = [_solve(df, q, t) for q, t in targets.items()]
     return df
+
+
+def _grid_attrs(grid, run_type) -> dict:
+    """The ``grid`` and ``rules`` attributes of a compare or sweep table (as text)."""
+    return dict(grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
+                rules=f"{run_type} " + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
+                                                for k, v in grid.items()))
 
 
 def _targets(solve) -> dict:
