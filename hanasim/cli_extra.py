@@ -61,6 +61,9 @@ def register(sub) -> None:
                    help="house rule option, repeatable (see 'hanasim rules GAME')")
     p.add_argument("--out", default="reports", metavar="DIR",
                    help="directory to write into (default reports/, created if missing)")
+    p.add_argument("--preset", default=None, metavar="NAME",
+                   help="one game's named set of rule options ('hanasim rules GAME' lists them); "
+                   "--rule options apply on top")
     cli.add_threads_option(p)
     cli.add_store_option(p)
     p.set_defaults(handler=cmd_report)
@@ -169,7 +172,7 @@ def cmd_report(a):
         store.check_store(a.store)
     paths = build_report(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy,
                          rules=rules.parse_assignments(a.rule), out=a.out,
-                         progress=sys.stderr.isatty(), threads=a.threads)
+                         progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset)
     for kind in ("html", "markdown"):
         print(f"wrote {paths[kind]}", file=sys.stderr)
     rc = 0

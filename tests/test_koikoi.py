@@ -838,3 +838,17 @@ def test_cli_rules_simulate_exact_compare(capfd):
     assert cli_main(["compare", "koikoi", "--rounds", "2000", "--seed", "2", "--rule",
                      "koikoi_bonus=none,opponent_x2", "--preset", "modern", "--no-save"]) == 0
     assert "koikoi_bonus=opponent_x2" in capfd.readouterr().out
+
+
+def test_report_with_a_preset(tmp_path):
+    """``hanasim report koikoi --preset NAME``: the preset is simulated, named in the report and
+    in its reproduce command; a preset with 'all' games is refused before anything is written."""
+    from hanasim.report import build_report
+
+    paths = build_report("koikoi", rounds=2000, seed=3, preset="modern", out=tmp_path / "r")
+    md = open(paths["markdown"]).read()
+    assert "--preset modern" in md and "preset='modern'" in md
+    assert "yaku=modern" in paths["tables"][0].attrs["rules"]
+    with pytest.raises(ValueError, match="a preset belongs to one game"):
+        build_report("all", rounds=100, seed=3, preset="modern", out=tmp_path / "all")
+    assert not (tmp_path / "all").exists()

@@ -56,27 +56,33 @@ def _signed(row) -> str:
     return (f"{row.estimate:+.2f} (99.9% CI {row.ci_low:+.2f} to {row.ci_high:+.2f})")
 
 
-def _reproduce(game_arg, rounds, seed, policy, rules) -> str:
+def _reproduce(game_arg, rounds, seed, policy, rules, preset=None) -> str:
     parts = ["hanasim", "report", game_arg, "--rounds", str(rounds), "--seed", str(seed)]
     if policy != "random":
         parts += ["--policy", policy]
+    if preset:
+        parts += ["--preset", preset]
     for k, v in rules.items():
         parts += ["--rule", f"{k}={v}"]
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def _python_calls(games, rounds, seed, policy, rules) -> str:
+def _python_calls(games, rounds, seed, policy, rules, preset=None) -> str:
     args = [f"rounds={rounds:_}", f"seed={seed}"]
     if policy != "random":
         args.append(f"policy={policy!r}")
     if rules:
         args.append(f"rules={dict(rules)!r}")
     exact_args = f", rules={dict(rules)!r}" if rules else ""
+    if preset:
+        args.append(f"preset={preset!r}")
+        exact_args += f", preset={preset!r}"
     lines = ["import hanasim", ""]
     for g in games:
         lines.append(f"{g} = hanasim.simulate({g!r}, {', '.join(args)})")
         lines.append(f"{g}_exact = hanasim.exact({g!r}{exact_args})  # exact teyaku, misdeals")
-        lines.append(f"{g}_rules = hanasim.rules_table({g!r})")
+        lines.append(f"{g}_rules = hanasim.rules_table({g!r}"
+                     + (f", preset={preset!r})" if preset else ")"))
     return "\n".join(lines)
 
 
@@ -343,7 +349,7 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
 
 def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, policy="random",
                  rules=None, out="reports", progress: bool = False,
-                 threads: int | None = None) -> dict:
+                 threads: int | None = None, preset: str | None = None) -> dict:
     """Simulate ``game`` (or every game, ``"all"``), write ``<out>/<game>.html`` and
     ``<out>/<game>.md`` with charts and tables, and return the paths written
     (``html``, ``markdown``, ``charts``, ``data``, ``files_dir``) and the simulated
@@ -362,8 +368,11 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     seed = normalize_seed(api.check_seed(seed))
     rules = dict(rules or {})
     threads = api.check_threads(threads)
+    if preset is not None and game_arg == "all":
+        raise ValueError("a preset belongs to one game: give the game (e.g. 'hanasim report "
+                         "koikoi --preset modern'), not 'all'")
     for name in games:  # fail on a bad option before simulating anything (or making folders)
-        _rules.make_rules(get_game(name).Rules, rules)
+        _rules.make_rules(get_game(name).Rules, api._with_preset(get_game(name), rules, preset))
         names, _ = api._policies(policy, get_game(name).n_players, get_game(name))
     if not isinstance(policy, str):
         policy = ",".join(names)
@@ -375,15 +384,16 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     files_dir = out_dir / files_rel
     files_dir.mkdir(parents=True, exist_ok=True)
 
-    command = _reproduce(game_arg, rounds, seed, policy, rules)
+    command = _reproduce(game_arg, rounds, seed, policy, rules, preset)
     title = ("hanasim report: all games" if game_arg == "all"
              else f"hanasim report: {get_game(games[0]).title}")
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     blocks = [Heading(1, title, "top"),
               Para(f"Generated {generated} by hanasim {__version__} (numba {numba.__version__}). "
                    f"{rounds:,} simulated rounds per game, seed {seed}, policy {policy}"
+                   + (f", preset {preset}" if preset else "")
                    + (", rule options " + ", ".join(f"{k}={v}" for k, v in rules.items())
-                      if rules else ", default rule options")
+                      if rules else ", default rule options" if not preset else "")
                    + ". Every interval is 99.9%."),
               Heading(2, "Reproduce", "reproduce"),
               Para(f"This exact command (hanasim {__version__}) writes this report again with the "
@@ -391,13 +401,13 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
                    "count or chunking."),
               Code(command),
               Para("The same tables from Python:"),
-              Code(_python_calls(games, rounds, seed, policy, rules))]
+              Code(_python_calls(games, rounds, seed, policy, rules, preset))]
     paths = dict(charts=[], data=[], files_dir=str(files_dir), tables=[])
     for name in games:
         df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,
-                          progress=progress, threads=threads)
+                          progress=progress, threads=threads, preset=preset)
         paths["tables"].append(df)
-        exact_df = api.exact(name, rules=rules)
+        exact_df = api.exact(name, rules=rules, preset=preset)
         rules_df = api.rules_table(name)
         section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
         blocks += section
