@@ -90,3 +90,136 @@ def test_reference_sees_every_ending():
                 seen.add("shrunk")
     assert {"exhausted", "agari", "call", "capped", "shrunk", ("reason", 0),
             ("reason", 1)} <= seen
+
+
+# ---------------------------------------------------------------- hand-built cases
+# Card numbers: suit s (1 pine, 2 cherry, 3 susuki, 4 bush clover, 5 maple, 6 peony) holds
+# cards 8(s-1)..8s-1: four brights or animals, two ribbons, two chaff (susuki: four chaff).
+PINE_B, CHERRY_B, SUSUKI_B = 0, 8, 16
+
+
+def test_deck_is_the_seeds_table():
+    assert D.n == 48 and D.n_months == 6
+    kinds = {s: [int(k) for k, m in zip(D.kind, D.month) if m == s] for s in range(1, 7)}
+    assert kinds[1] == kinds[2] == [0] * 4 + [2] * 2 + [3] * 2
+    assert kinds[3] == [0] * 4 + [3] * 4
+    assert kinds[4] == kinds[5] == kinds[6] == [1] * 4 + [2] * 2 + [3] * 2
+    assert [bin(int(m)).count("1") for m in D.month_masks()[1:]] == [8] * 6
+
+
+def test_yaku_repeatable_and_each_card_once():
+    tb = tables()
+    ribbons = [4, 5, 12, 13, 28, 29, 36, 37, 44, 45]
+    assert T.yaku_points(np.uint64(mask(ribbons[:3])), tb) == (1, 1)
+    assert T.yaku_points(np.uint64(mask(ribbons[:5])), tb) == (1, 1)   # 5 ribbons: one yaku
+    assert T.yaku_points(np.uint64(mask(ribbons[:6])), tb) == (2, 2)   # two three-ribbon sets
+    assert T.yaku_points(np.uint64(mask(ribbons)), tb) == (3, 3)
+    # two pine brights, one cherry, one susuki: one three-brights, not two
+    assert T.yaku_points(np.uint64(mask([0, 1, 8, 16])), tb) == (3, 1)
+    assert T.yaku_points(np.uint64(mask([0, 1, 8, 9, 16, 17])), tb) == (6, 2)
+    # boar-deer-butterflies 2, three chaff 0 (but a yaku)
+    assert T.yaku_points(np.uint64(mask([24, 32, 40, 6, 7, 20])), tb) == (2, 2)
+    assert T.yaku_points(np.uint64(mask([24, 25, 32, 33])), tb) == (0, 0)
+    for pile in ([0, 1, 8, 16], ribbons[:4], [24, 32, 40, 6, 7, 20]):
+        assert sum(N.POINTS[k] for k, _ in N.form_yaku(pile)) == T.yaku_points(
+            np.uint64(mask(pile)), tb)[0]
+
+
+def test_removed_cards_by_option():
+    xrng = np.zeros(1, dtype=np.uint64)
+    tmp = np.zeros(48, dtype=np.int8)
+    cap = np.zeros(48, dtype=np.int64)
+    pile = [0, 1, 8, 16, 4, 12, 28, 36, 6, 7, 20]  # brights 2+1+1, 4 ribbons, 3 chaff
+    for c, t in zip([36, 28, 12, 4], range(4)):
+        cap[c] = t                                  # ribbons captured 36, 28, 12, 4
+    out = T.removed_cards(np.uint64(mask(pile)), tables(dict(yaku_cards="first")), xrng, cap, tmp)
+    assert int(out) == mask([0, 8, 16, 36, 28, 12, 6, 7, 20])
+    seen = set()
+    tb = tables()
+    for k in range(200):
+        xrng[0] = np.uint64(k * 7919 + 1)
+        out = int(T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp))
+        assert out & mask([0, 8, 16, 6, 7, 20]) == mask([0, 8, 16, 6, 7, 20])
+        rib = out & mask([4, 12, 28, 36])
+        assert bin(rib).count("1") == 3
+        seen.add(rib)
+    assert len(seen) == 4                            # every way of forming the yaku occurs
+
+
+def crafted_round(seat0_policy, seat1_policy="greedy"):
+    """An 18-card deck (no draw pile): seat 0 holds five ribbons and a pine chaff, the field
+    their partners; seat 1 holds only susuki cards, which never complete a yaku."""
+    hand0 = [4, 12, 28, 36, 44, 6]
+    hand1 = [16, 17, 18, 19, 20, 21]
+    field = [5, 13, 29, 37, 45, 7]
+    order = np.zeros(48, dtype=np.int8)
+    order[:18] = hand0 + hand1 + field
+    tb = tables(checked=True)
+    policy, decide = pols(seat0_policy, seat1_policy)
+    res = np.zeros(T.R_N, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    T.play_round(order, 18, rng, tb, policy, decide, 0, res, np.zeros(48, dtype=np.int64))
+    T.check_round(order, 18, np.uint64(mask(range(48)) & mask(order[:18])), res)
+    ref = N.play_round([int(x) for x in order], 18, rng, list(policy), decide.tolist(), 0,
+                       dict(N.DEFAULTS))
+    assert (res[T.R_WINNER], res[T.R_SCORE], res[T.R_CALLS]) == (
+        ref["winner"], ref["score"], ref["calls"][0])
+    return res
+
+
+def test_koikoi_doubles_only_once():
+    # continue while 2+ cards are left: koi-koi at 4 ribbons (4 cards left) and 6 (3 left),
+    # agari at 10 ribbons (1 left): three ribbon yaku = 3 points, x2 for the calls, not x4
+    res = crafted_round("greedy/continue2")
+    assert res[T.R_WINNER] == 0 and res[T.R_CALLS] == 2
+    assert res[T.R_BASE] == 3 and res[T.R_SCORE] == 6
+    res = crafted_round("greedy/stop")                 # agari at the first yaku: 1 point
+    assert (res[T.R_WINNER], res[T.R_SCORE], res[T.R_CALLS]) == (0, 1, 0)
+
+
+def test_exhausted_round_forfeits():
+    # continue while a card is left: koi-koi three times, the last turn forms no new yaku and
+    # the hands run out: nobody scores, the caller forfeits his 3 yaku points
+    res = crafted_round("greedy/continue1")
+    assert res[T.R_EXHAUSTED] == 1 and res[T.R_WINNER] == -1 and res[T.R_SCORE] == 0
+    assert res[T.R_CALLS] == 3 and res[T.R_TOP] == 18
+    assert T.yaku_points(np.uint64(res[T.R_PILE]), tables())[0] == 3
+
+
+def test_games_shrink_conserve_and_end_on_coins():
+    tb = tables(dict(start_coins=2), checked=True)
+    policy, decide = pols("random", "random/continue")
+    reasons = set()
+    for session in range(300):
+        rows, reason, coins, first, turns = kernel_game(3, session, tb, policy, decide)
+        reasons.add(reason)
+        assert sum(coins) == 4 and min(coins) >= 0
+        assert rows[0][T.R_DECK] == 48
+        for a, b in zip(rows, rows[1:]):
+            assert b[T.R_DECK] == a[T.R_DECK] - a[T.R_N + 2]       # the deck shrinks
+        if reason == 1:
+            assert min(coins) == 0 and len(rows) <= 3
+        elif reason == 0:
+            assert len(rows) == 3 and min(coins) > 0
+        for row in rows:
+            w = row[T.R_WINNER]
+            if w >= 0:
+                assert row[T.R_SCORE] == row[T.R_BASE] * (2 if row[T.R_CALLS + w] else 1)
+    assert {0, 1} <= reasons
+
+
+def test_short_deck_rules():
+    """A deck of fewer than 30 cards: short_pile plays it (turns without a draw once the
+    pile is empty); end_game ends the game before it.  Six-round games whose players always
+    call koi-koi remove many cards."""
+    for short, want in (("short_pile", True), ("end_game", False)):
+        tb = tables(dict(short_deck=short, game_rounds=6, coin_cap="uncapped",
+                         start_coins=100), checked=True)
+        policy, decide = pols("greedy/continue6", "greedy/continue6")
+        small = ended = 0
+        for session in range(200):
+            rows, reason, coins, _, _ = kernel_game(11, session, tb, policy, decide)
+            small += sum(r[T.R_DECK] < 30 for r in rows)
+            ended += reason == 2
+            assert all(r[T.R_DECK] >= 18 for r in rows)
+        assert (small > 0) == want and (ended > 0) == (not want)
