@@ -92,7 +92,7 @@ class TaipaRules:
     yaku_cards: str = option("random", ("random", "first"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (seed: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first).  Brights and animals of one suit are identical, so only ribbons and chaff need this")
     exhausted_removal: str = option("remove", ("remove", "keep"), "whether yaku completed in an exhausted round also leave play: remove (seed, 'Ending the round': 'Both players put all yaku they finished this round' aside, no exception), keep (only yaku of a scored round leave)")
     short_deck: str = option("short_pile", ("short_pile", "end_game"), "a deck too small for a full round (fewer than 30 cards: 18 dealt and 12 draws; seed: silent): short_pile (deal as usual; once the draw pile is empty a turn is the hand card only), end_game (the game ends before that round).  A deck of fewer than 18 cards cannot be dealt: the game ends under both")
-    last_turn: str = option("choose", ("choose", "stop"), "a new yaku on a player's last turn: choose (agari or koi-koi as on any turn: the seed makes no exception; koi-koi then forfeits unless the opponent's last turns end otherwise), stop (agari)")
+    last_turn: str = option("choose", ("choose", "stop"), "a new yaku on a player's last turn: choose (agari or koi-koi as on any turn: the seed makes no exception; koi-koi there cannot pay, the caller has no turn left to call agari), stop (agari)")
 
     def check(self):
         pass
@@ -657,6 +657,7 @@ class Taipa:
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
     version = 1
+    deals_only = False  # no deal-only mode: later rounds' decks depend on play
     edge_quantity = "round.first_player.mean_net"
 
     @property
