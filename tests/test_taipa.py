@@ -223,3 +223,69 @@ def test_short_deck_rules():
             ended += reason == 2
             assert all(r[T.R_DECK] >= 18 for r in rows)
         assert (small > 0) == want and (ended > 0) == (not want)
+
+
+# ---------------------------------------------------------------- public layer
+
+def test_exact_deal_probabilities_match_sampling():
+    exact = T.deal_probabilities()
+    rng = np.random.default_rng(5)
+    n = 200_000
+    hands = np.argsort(rng.random((n, 48)), axis=1)[:, :6]
+    piles = (np.uint64(1) << hands.astype(np.uint64))
+    masks = np.bitwise_or.reduce(piles, axis=1)
+    tb = tables()
+    got = {y: 0 for y in exact}
+    counts = np.array([[bin(int(m) & s).count("1") for s in T.BRIGHT_SETS + T.ANIMAL_SETS
+                        + [T.RIBBONS, T.CHAFF]] for m in masks[:n]])
+    held = np.stack([counts[:, 0:3].min(1) > 0, counts[:, 3:6].min(1) > 0, counts[:, 6] >= 3,
+                     counts[:, 7] >= 3], axis=1)
+    for i, y in enumerate(T.YAKU):
+        got[y] = held[:, i].mean()
+    got["any"] = held.any(axis=1).mean()
+    for y, f in exact.items():
+        p = float(f)
+        assert abs(got[y] - p) < 5 * (p * (1 - p) / n) ** 0.5, y
+    del tb
+
+
+def test_simulate_reproducible_and_consistent():
+    import hanasim
+    import numba
+
+    a = hanasim.simulate("taipa", rounds=3000, seed=9, policy="random,greedy/continue")
+    numba.set_num_threads(1)
+    try:
+        b = hanasim.simulate("taipa", rounds=3000, seed=9, policy="random,greedy/continue")
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert a[["quantity", "estimate", "n"]].equals(b[["quantity", "estimate", "n"]])
+    by = a.set_index("quantity")["estimate"]
+    assert by["round.1.deck_size.mean"] == 48
+    assert by["round.2.deck_size.mean"] < 48
+    assert abs(by["round.first_player.win_rate"] + by["round.second_player.win_rate"]
+               + by["round.exhausted_rate"] - 1) < 1e-12
+    assert abs(sum(by[f"game.rounds.{k}"] for k in (1, 2, 3)) - 1) < 1e-12
+    assert abs(by["game.minutes.mean"] - by["game.turns.mean"] * T.SECONDS_PER_TURN / 60) < 1e-9
+
+
+def test_bad_input_is_one_clear_error():
+    import hanasim
+
+    with pytest.raises(ValueError, match="coin_cap"):
+        hanasim.simulate("taipa", rounds=10, seed=1, rules={"coin_cap": "sometimes"})
+    with pytest.raises(ValueError, match="start_coins"):
+        hanasim.simulate("taipa", rounds=10, seed=1, rules={"start_coins": 0})
+    with pytest.raises(ValueError, match="deal-only"):
+        hanasim.simulate("taipa", rounds=10, seed=1, deals_only=True)
+    with pytest.raises(ValueError, match="session_rounds"):
+        hanasim.simulate("taipa", rounds=10, seed=1, session_rounds=3)
+
+
+def test_cli_rules_and_exact(capsys):
+    from hanasim.cli import main
+
+    assert main(["rules", "taipa"]) in (0, None)
+    assert "yaku_cards" in capsys.readouterr().out
+    assert main(["exact", "taipa"]) in (0, None)
+    assert "216426/511313" in capsys.readouterr().out
