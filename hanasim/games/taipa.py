@@ -659,6 +659,7 @@ class Taipa:
     version = 1
     deals_only = False  # no deal-only mode: later rounds' decks depend on play
     edge_quantity = "round.first_player.mean_net"
+    edge_words = ("First-player edge", "the round's first player", "coins")
 
     @property
     def main_kernel(self):
