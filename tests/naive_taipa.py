@@ -194,7 +194,7 @@ DEFAULTS = dict(start_coins=10, game_rounds=3, coin_cap="capped", tie_first="alt
                 last_turn="choose")
 
 
-def play_game(seed, session, i0, policy, decide, rules=None, fixed_first=False):
+def play_game(seed, session, i0, policy, decide, rules=None, fixed_first=False, deck=None):
     """A whole game from round index ``i0`` of session ``session``: (rounds as dicts, end
     reason, coins, round 1's first player, turns)."""
     rules = {**DEFAULTS, **(rules or {})}
@@ -202,7 +202,7 @@ def play_game(seed, session, i0, policy, decide, rules=None, fixed_first=False):
     rng = np.zeros(1, dtype=np.uint64)
     xrng = np.zeros(1, dtype=np.uint64)
     coins = [rules["start_coins"]] * 2
-    deck = set(range(48))
+    deck = set(range(48)) if deck is None else set(deck)
     rounds = []
     first = first1 = 0
     reason = 0

@@ -18,8 +18,10 @@ def pols(*names):
     return T.decode_policies([parse_policy(n) for n in names])
 
 
-def kernel_game(seed, session, tb, policy, decide):
-    out, r, reason, c0, c1, f, t = T.one_game(np.uint64(seed), session, 0, tb, policy, decide)
+def kernel_game(seed, session, tb, policy, decide, deck=None):
+    deck = T.ALL if deck is None else mask(deck)
+    out, r, reason, c0, c1, f, t = T.one_game(np.uint64(seed), session, 0, tb, policy, decide,
+                                              np.uint64(deck))
     return out[:r], reason, [c0, c1], f, t
 
 
@@ -289,3 +291,29 @@ def test_cli_rules_and_exact(capsys):
     assert "yaku_cards" in capsys.readouterr().out
     assert main(["exact", "taipa"]) in (0, None)
     assert "216426/511313" in capsys.readouterr().out
+
+
+def test_small_decks():
+    """17 cards cannot be dealt (the game ends, no round); 18 to 29 are played with a draw pile
+    that runs out (short_pile: turns without a draw, every hand card still played) or end the
+    game (end_game).  The kernel equals the reference on them."""
+    policy, decide = pols("random", "random")
+    cards = list(range(0, 48, 2)) + [1, 3, 5, 7, 9]      # 29 cards
+    for n, short, played in ((17, "short_pile", False), (18, "short_pile", True),
+                             (29, "short_pile", True), (29, "end_game", False),
+                             (30, "end_game", True)):
+        deck = (cards + [11])[:n]
+        rules = dict(short_deck=short)
+        tb = tables(rules, checked=True)
+        for session in range(20):
+            rows, reason, coins, first, turns = kernel_game(4, session, tb, policy, decide, deck)
+            ref = N.play_game(4, session, 0, list(policy), decide.tolist(), rules, deck=deck)
+            assert (len(rows), reason, coins, turns) == (len(ref[0]), ref[1], ref[2], ref[4])
+            if not played:
+                assert len(rows) == 0 and reason == 2 and coins == [10, 10]
+                continue
+            assert rows[0][T.R_DECK] == n
+            for row, rd in zip(rows, ref[0]):
+                assert row[T.R_TOP] == rd["top"] and row[T.R_PILE] == mask(rd["piles"][0])
+                if row[T.R_EXHAUSTED]:
+                    assert row[T.R_HANDS] == 0 and row[T.R_TURNS] == 12

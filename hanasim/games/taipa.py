@@ -444,8 +444,9 @@ def round_stream(rng, key, index):
 
 
 @hot
-def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out):
-    """One whole game from round index ``i0`` of session ``key``; per-round results are
+def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out, deck):
+    """One whole game from round index ``i0`` of session ``key``, round 1 dealt from ``deck``
+    (a card mask: the full deck, or a smaller one in the tests); per-round results are
     handed to the caller through ``out[k, :]`` (round k's ``res``, its first player and the
     coins paid) and the game's facts through the return value: (rounds, end reason, coins of
     player 0, coins of player 1, round 1's first player, turns).  End reason: 0 rounds done,
@@ -453,7 +454,6 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide,
     p = tb.params
     coins0 = p[P_COINS]
     coins1 = p[P_COINS]
-    deck = np.uint64(ALL)
     first = 0
     first1 = 0
     r = 0
@@ -530,7 +530,8 @@ def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, deci
     i = 0
     while counted < n_rounds:
         r, reason, coins0, coins1, first1, turns = play_game(
-            key, i, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out)
+            key, i, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out,
+            np.uint64(ALL))
         i += max(r, 1)
         for k in range(r):
             if counted < n_rounds:
@@ -587,9 +588,9 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
 
 
 @njit(cache=True)
-def one_game(seed, session, i0, tb, policy, decide):
+def one_game(seed, session, i0, tb, policy, decide, deck):
     """One game for the tests: (per-round rows ``out``, rounds, reason, coins0, coins1, first,
-    turns) on the streams of session ``session`` from round index ``i0``."""
+    turns) on the streams of session ``session`` from round index ``i0``, from ``deck``."""
     rng = np.zeros(1, dtype=np.uint64)
     xrng = np.zeros(1, dtype=np.uint64)
     order = np.zeros(48, dtype=np.int8)
@@ -599,7 +600,7 @@ def one_game(seed, session, i0, tb, policy, decide):
     out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
     key = stream_state(seed, session)
     r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy,
-                                        decide, out)
+                                        decide, out, deck)
     return out, r, reason, c0, c1, f, t
 
 
