@@ -658,6 +658,8 @@ class Taipa:
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
     version = 1
+    key_quantities = ("round.first_player.mean_net", "game.first_player.win_rate",
+                      "game.minutes.mean", "game.early_end_rate")
     deals_only = False  # no deal-only mode: later rounds' decks depend on play
     edge_quantity = "round.first_player.mean_net"
     edge_words = ("First-player edge", "the round's first player", "coins")
