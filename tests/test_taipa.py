@@ -271,6 +271,19 @@ def test_simulate_reproducible_and_consistent():
     assert abs(by["game.minutes.mean"] - by["game.turns.mean"] * T.SECONDS_PER_TURN / 60) < 1e-9
 
 
+def test_simulated_deals_agree_with_exact():
+    """Round 1's dealt hands and field (pooled) against the exact fractions: every exact value
+    inside the simulated 99.9% interval (seeded, so the test is deterministic)."""
+    import hanasim
+
+    df = hanasim.simulate("taipa", rounds=60_000, seed=4).set_index("quantity")
+    exact = T.deal_probabilities()
+    for y, f in exact.items():
+        row = df.loc[f"deal.hand_or_field_holds.{y}"]
+        assert row.ci_low <= float(f) <= row.ci_high, (y, float(f), row.estimate)
+        assert abs(row.estimate - float(f)) < 0.02
+
+
 def test_bad_input_is_one_clear_error():
     import hanasim
 

@@ -187,9 +187,17 @@ def cards_missing(pile, tb):
 
 # result slots of one round (seats: 0 the first player)
 (R_WINNER, R_SCORE, R_BASE, R_EXHAUSTED, R_TURNS, R_CALLS, R_DECISIONS, R_PILE, R_FIELD,
- R_HANDS, R_TOP, R_YAKU, R_DECK) = (0, 1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 21)
-R_N = 22
-# R_YAKU + 4 * seat + kind: yaku of each kind held at the end of the round
+ R_HANDS, R_TOP, R_YAKU, R_DECK, R_DEALT) = (0, 1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 21, 22)
+R_N = 25
+# R_YAKU + 4 * seat + kind: yaku of each kind held at the end of the round; R_DEALT + g: the
+# yaku kinds (bits) whose cards the dealt group g (hand of seat 0, of seat 1, the field) holds
+
+
+@hot
+def yaku_bits(cards, tb):
+    nb, na, nr, nc = yaku_counts(cards, tb)
+    return (np.int64(nb > 0) | np.int64(na > 0) << 1 | np.int64(nr > 0) << 2
+            | np.int64(nc > 0) << 3)
 
 
 @hot
@@ -208,6 +216,9 @@ def play_round(order, n, rng, tb, policy, decide, first, res, cap_time):
         h0 |= bit(order[i])
         h1 |= bit(order[HAND + i])
         field |= bit(order[2 * HAND + i])
+    res[R_DEALT] = yaku_bits(h0, tb)
+    res[R_DEALT + 1] = yaku_bits(h1, tb)
+    res[R_DEALT + 2] = yaku_bits(field, tb)
     c0 = ZERO
     c1 = ZERO
     top = np.int64(DEALT)
@@ -387,7 +398,7 @@ H_N = H_ROUNDS + MAX_ROUNDS + 1
 
 
 @hot
-def tally_round(scal, rk, ycount, res, k, first, paid):
+def tally_round(scal, rk, ycount, dcount, res, k, first, paid):
     w = res[R_WINNER]
     t = res[R_TURNS]
     n = res[R_DECK]
@@ -436,6 +447,8 @@ def tally_round(scal, rk, ycount, res, k, first, paid):
         hb |= np.int64(res[R_YAKU + 4 + y] > 0) << y
     rk[k, RK_YAKU] += (ha | hb) != 0
     tally_hits(ycount, ha, hb, 0, 4)
+    if k == 0:  # round 1 is dealt from the full deck: the deal-time odds (hanasim exact)
+        tally_hits(dcount, res[R_DEALT], res[R_DEALT + 1], res[R_DEALT + 2], 4)
 
 
 @hot(inline="always")
@@ -525,7 +538,7 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide,
 
 @hot
 def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, decide, n_rounds,
-                scal, rk, ycount, hist):
+                scal, rk, ycount, dcount, hist):
     counted = 0
     i = 0
     while counted < n_rounds:
@@ -538,7 +551,7 @@ def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, deci
                 counted += 1
                 for c in range(R_N):
                     res[c] = out[k, c]
-                tally_round(scal, rk, ycount, res, k, out[k, R_N], out[k, R_N + 1])
+                tally_round(scal, rk, ycount, dcount, res, k, out[k, R_N], out[k, R_N + 1])
                 n_rm = out[k, R_N + 2]
                 scal[C_REMOVED] += n_rm
                 scal[C_REMOVED_SQ] += n_rm * n_rm
@@ -566,7 +579,7 @@ def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, deci
 
 @njit(cache=True, parallel=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, scal,
-               rk, ycount, hist):
+               rk, ycount, dcount, hist):
     """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
@@ -584,7 +597,7 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
             key = stream_state(seed, s)
             n_rounds = min(series, total_rounds - s * series)
             play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, decide,
-                        n_rounds, scal[ch], rk[ch], ycount[ch], hist[ch])
+                        n_rounds, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch])
 
 
 @njit(cache=True)
@@ -615,7 +628,7 @@ def decode_policies(packed) -> tuple:
 
 def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, out["scal"],
-               out["rk"], out["ycount"], out["hist"])
+               out["rk"], out["ycount"], out["dcount"], out["hist"])
 
 
 def deal_probabilities():
@@ -713,7 +726,7 @@ class Taipa:
         card, decide = decode_policies(policy)
         n_sessions = -(-rounds // SERIES_ROUNDS)
         shapes = dict(scal=(C_N,), rk=(MAX_ROUNDS, RK_N), ycount=(len(YAKU) + 1, 2),
-                      hist=(H_N,))
+                      dcount=(len(YAKU) + 1, 2), hist=(H_N,))
         totals = run_batches(partial(play_kernel, tb, seed, rounds, card, decide),
                              n_sessions, shapes, rounds_per_session=SERIES_ROUNDS,
                              progress=progress, desc=NAME, **run_options)
@@ -747,6 +760,11 @@ class Taipa:
         ]
         for i, y in enumerate(YAKU + ("any",)):
             rows.append(T.pooled(f"yaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 2))
+        # round 1's deal (full deck), pooled over the two hands and the field: hanasim exact
+        n1 = c["rk"][0][RK_ROUNDS]
+        for i, y in enumerate(YAKU + ("any",)):
+            rows.append(T.pooled(f"deal.hand_or_field_holds.{y}", c["dcount"][i, 0],
+                                 c["dcount"][i, 1], n1, 3))
         for k in range(c["game_rounds"]):
             q = c["rk"][k]
             n = q[RK_ROUNDS]
