@@ -75,7 +75,7 @@ def cmd_sweep(a):
                    progress=not a.no_progress and sys.stderr.isatty())
     known = set(df["quantity"])
     wanted = list(dict.fromkeys(a.quantity or list(solve) or
-                                [q for q in g.key_quantities if q in known]))
+                                [q for q in getattr(g, "key_quantities", ()) if q in known]))
     missing = [q for q in wanted if q not in known]
     if missing:  # the run is done: say it, keep it, and still show what exists
         sys.stderr.write(f"hanasim: warning: no quantity {missing[0]!r} in this sweep\n")

@@ -151,3 +151,34 @@ def standard_hanafuda(points_of_kind=None) -> Deck:
 
 
 HANAFUDA = standard_hanafuda()
+
+
+# Taipa hanafuda (seed 002_06e64cb5319513a5, "The deck"): 6 suits x 8 cards, numbered 1..6 in
+# the seed's table order.  Card ``8*(suit-1) + j``: the four identical brights or animals
+# first, then the ribbons, then the chaff (susuki: four brights and four chaff).
+TAIPA_SUITS = ("pine", "cherry", "susuki", "bush_clover", "maple", "peony")
+BRIGHT_SUIT = 1 << 9  # a bright of the three-brights yaku (every Taipa bright)
+
+
+def taipa_deck() -> Deck:
+    """The 48-card Taipa deck as data: suit (``month``), kind, flags and ``points`` (0: Taipa
+    scores yaku only).  Every fact the Taipa kernels use comes from these arrays."""
+    B, A, R, C = BRIGHT, ANIMAL, RIBBON, CHAFF
+    spec = [
+        (1, [("crane", B, BRIGHT_SUIT, 4), ("poetry_ribbon", R, POETRY, 2), ("chaff", C, 0, 2)]),
+        (2, [("curtain", B, BRIGHT_SUIT, 4), ("poetry_ribbon", R, POETRY, 2), ("chaff", C, 0, 2)]),
+        (3, [("moon", B, BRIGHT_SUIT, 4), ("chaff", C, 0, 4)]),
+        (4, [("boar", A, BOAR, 4), ("ribbon", R, PLAIN, 2), ("chaff", C, 0, 2)]),
+        (5, [("deer", A, DEER, 4), ("blue_ribbon", R, BLUE, 2), ("chaff", C, 0, 2)]),
+        (6, [("butterflies", A, BUTTERFLY, 4), ("blue_ribbon", R, BLUE, 2), ("chaff", C, 0, 2)]),
+    ]
+    rows = []
+    for s, cards in spec:
+        for card_name, k, f, copies in cards:
+            for j in range(copies):
+                rows.append((f"{TAIPA_SUITS[s - 1]}.{card_name}{j + 1}", s, k, f))
+    assert len(rows) == 48
+    return _build("taipa", rows, {BRIGHT: 0, ANIMAL: 0, RIBBON: 0, CHAFF: 0}, n_months=6)
+
+
+TAIPA = taipa_deck()

@@ -204,3 +204,64 @@ def choose_expose(expose, rng):
     if expose == EXPOSE_RANDOM:
         return below(rng, 2) == 1
     return expose == EXPOSE_ALWAYS
+
+
+# ---- match groups: decks whose suits are not four cards in card order (Taipa: eight a suit)
+# A card's group is ``group_of[card]`` and the group's cards are ``group_masks[group]``; the
+# field cards a card matches are ``field & group_masks[group_of[card]]``, any number of them.
+# A random player draws one word a turn: its high half picks the hand card (as ``hand_card``),
+# bits 0-15 the capture target of the played card and bits 16-31 that of the turned card.
+
+_LOW16 = np.uint64(0xFFFF)
+
+
+@hot
+def group_pick(policy, mm, r, weights):
+    """Index (in ascending card order) of the field card taken among the matches ``mm``
+    (non-empty): random uniformly from 16 bits of ``r``, greedy the heaviest (ties: the
+    lowest card)."""
+    n = count(mm)
+    if policy == RANDOM:
+        return np.int64(((r & _LOW16) * np.uint64(n)) >> np.uint64(16))
+    best = np.int64(0)
+    best_w = -np.inf
+    i = np.int64(0)
+    m = mm
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        if weights[c] > best_w:
+            best_w = weights[c]
+            best = i
+        i += 1
+    return best
+
+
+@hot(inline="always")
+def group_hand_card(policy, hand, field, r, group_of, group_masks, weights):
+    """The card a player plays from ``hand`` (non-empty).  Greedy: the largest capture weight
+    (the card plus the heaviest card it matches), with no capture the lightest card; ties to
+    the lowest card."""
+    if policy == RANDOM:
+        return nth_card(hand, below_word(r, count(hand)))
+    best = np.int64(0)
+    best_score = -np.inf
+    m = hand
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        mm = field & group_masks[group_of[c]]
+        if mm:
+            take = -np.inf
+            k = mm
+            while k:
+                t = lowest(k)
+                k &= k - np.uint64(1)
+                take = max(take, weights[t])
+            sc = weights[c] + take
+        else:
+            sc = -1e6 - weights[c]
+        if sc > best_score:
+            best_score = sc
+            best = c
+    return best

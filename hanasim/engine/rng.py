@@ -102,3 +102,28 @@ def below_word(r, n):
     """Uniform integer in [0, n) from the high 32 bits of the random word ``r`` (as
     :func:`below` does from a fresh word): one word serves several choices of a turn."""
     return np.int64(((r >> _S32) * np.uint64(n)) >> _S32)
+
+
+@hot
+def shuffle_first(rng, cards, n, start, stop):
+    """:func:`shuffle_range` over the first ``n`` entries of ``cards`` only (a deck smaller
+    than its array: Taipa's deck shrinks between rounds).  The same draws as
+    ``shuffle_range(rng, cards[:n], start, stop)``."""
+    i = start
+    s = rng[0]
+    while i < stop:
+        s += GOLDEN
+        r = mix64(s)
+        j = i + np.int64(((r & _LOW32) * np.uint64(n - i)) >> _S32)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+        i += 1
+        if i >= stop:
+            break
+        j = i + np.int64(((r >> _S32) * np.uint64(n - i)) >> _S32)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+        i += 1
+    rng[0] = s

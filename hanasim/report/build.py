@@ -159,17 +159,20 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
                    f"{len(ex_rows)} exact teyaku probabilities lie inside the simulated 99.9% "
                    "intervals" + (f" (outside: {', '.join(outside)})" if outside else "") + ".")
     # a game whose scores are not zero-sum names the quantity that measures the dealer's edge
+    # (heading, who, unit): a game whose edge is not the dealer's names it (taipa: the first player)
+    title, who, unit = getattr(g, "edge_words", ("Dealer edge", "the dealer", "points"))
     for q in (getattr(g, "edge_quantity", "dealer.mean_score"), "seat.dealer.mean_score"):
         r = row(q)
         if r is not None:
             if r.ci_low > 0:
-                verdict = "the dealer is favoured"
+                verdict = f"{who} is favoured"
             elif r.ci_high < 0:
-                verdict = "the dealer is at a disadvantage"
+                verdict = f"{who} is at a disadvantage"
             else:
-                verdict = "no dealer edge is detectable at this many rounds"
+                verdict = ("no dealer edge" if who == "the dealer" else f"no edge of {who}") + \
+                    " is detectable at this many rounds"
             more = "" if q.endswith("mean_score") else " more than the opponent"
-            out.append(f"Dealer edge: the dealer scores {_signed(r)} points a round{more} on "
+            out.append(f"{title}: {who} scores {_signed(r)} {unit} a round{more} on "
                        f"average: {verdict}.")
             break
     seats = [q for q in by.index if q.startswith("seat.") and q.endswith(".mean_score")]

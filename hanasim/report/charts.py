@@ -90,7 +90,35 @@ def distribution_chart(df: pd.DataFrame, title: str) -> Chart | None:
                  "round_score quantile rows of the table).", fig)
 
 
+def rounds_chart(df: pd.DataFrame, title: str) -> Chart | None:
+    """Games of a fixed number of rounds with a first player per round (taipa): the first
+    player's share of each round and of games, and the deck size by round."""
+    k = 1
+    while f"round.{k}.first_player.win_rate" in set(df["quantity"]):
+        k += 1
+    if k == 1:
+        return None
+    wins = [f"round.{i}.{who}_player.win_rate" for i in range(1, k)
+            for who in ("first", "second")]
+    have = set(df["quantity"])
+    wins += [q for q in ("game.first_player.win_rate", "game.tie_rate") if q in have]
+    decks = [f"round.{i}.deck_size.mean" for i in range(1, k)]
+    fig, axes = plot.new_figure(8, 0.45 * (len(wins) + len(decks)) + 3.6, rows=2)
+    plot.estimates(df, wins, ax=axes[0, 0])
+    axes[0, 0].set_title("who wins: each round's first and second player; games",
+                         fontsize=10, loc="left")
+    plot.estimates(df, decks, ax=axes[1, 0])
+    axes[1, 0].set_title("cards in the deck at each round's deal", fontsize=10, loc="left")
+    fig.suptitle(f"{title}: round by round", fontsize=11)
+    return Chart("rounds", "Round by round",
+                 "Top: the share of rounds won by the round's first and by its second player "
+                 "(the rest are exhausted: nobody scores), then the share of games won by round "
+                 "1's first player and of tied games; bottom: the deck at each round's deal "
+                 "(completed yaku leave play). Points: estimates, bars: 99.9% intervals.", fig)
+
+
 def charts_for(df: pd.DataFrame, exact_df, title: str, n_players: int) -> list[Chart]:
     charts = [teyaku_chart(df, exact_df, title), dekiyaku_chart(df, title),
-              edges_chart(df, title, n_players), distribution_chart(df, title)]
+              edges_chart(df, title, n_players), distribution_chart(df, title),
+              rounds_chart(df, title)]
     return [c for c in charts if c is not None]

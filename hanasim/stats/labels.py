@@ -15,6 +15,8 @@ SEATS = {
     "dealer": "Dealer", "opponent": "Opponent", "right": "Dealer's right",
     "left": "Dealer's left", "first_dealer": "First dealer", "second_dealer": "Second dealer",
     "third_dealer": "Third dealer",
+    # taipa: who plays first in a round (round.*) or in round 1 (game.*)
+    "first_player": "First player", "second_player": "Second player",
 }
 _PLAYER = re.compile(r"player(\d+)$")
 
@@ -32,6 +34,7 @@ METRICS = {
     "low_man_out_rate": "Low Man Out rate", "two_low_rate": "two players low",
     "misdeal_rate": "misdeal rate (share of deals)", "total": "total",
     "dealer_minus_opponent": "dealer minus opponent",
+    "mean_net": "mean coins won a round (net)", "mean_margin": "mean coin margin",
 }
 #: context tokens: what the metric is counted over
 NOUNS = {"game": "game", "session": "session", "round_score": "round score",
@@ -63,7 +66,10 @@ def _metric(noun: str, toks: list) -> str:
     q = next((int(t[1:]) for t in toks if re.fullmatch(r"q\d\d", t)), None)
     toks = [t for t in toks if not re.fullmatch(r"q\d\d", t)]
     metric = toks[-1] if toks else ""
-    if metric == "mean_total":
+    if metric == "mean" and len(toks) > 1:  # deck_size.mean: mean deck size
+        text = "mean " + " ".join(t.replace("_", " ") for t in toks[:-1])
+        text = f"{noun}: {text}" if noun else text
+    elif metric == "mean_total":
         text = f"mean {noun} total".replace("  ", " ") if noun else "mean total"
     elif metric in ("win_rate", "tie_rate", "total") and noun:
         text = f"{noun} {METRICS[metric]}"
@@ -82,6 +88,8 @@ def label_of(quantity: str, game: str | None = None) -> str:
     """A readable label: ``fair_par.dealer`` -> "Dealer: fair par"; ``dekiyaku.chaff`` ->
     "Dekiyaku: Chaff"; ``round_score.dealer.q05`` -> "Dealer: round score, 5th percentile"."""
     toks = str(quantity).split(".")
+    if len(toks) > 2 and toks[0] == "round" and toks[1].isdigit():  # round.2.x: round 2 only
+        return f"Round {toks[1]}: " + label_of(".".join(toks[2:]), game)
     if toks[0] in ("teyaku", "dekiyaku") and len(toks) == 2:
         return f"{toks[0].capitalize()}: {display(toks[1])}"
     seat = seat_of(quantity)

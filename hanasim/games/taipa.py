@@ -1,0 +1,805 @@
+"""Taipa hanafuda (Taipa Shijō-shugi Hanafuda) for 2 players.
+
+Rules: seed ``002_06e64cb5319513a5`` (also ``shared/rule-pages/newgames_taipa-hanafuda.md``, the
+same text).  Every point the seed leaves open is an option of :class:`TaipaRules` whose text says
+what the default does and why.
+
+The deck (seed, "The deck") is data: :data:`hanasim.decks.TAIPA`, 6 suits x 8 cards.  Matching
+is by suit with up to eight cards a suit and no capture-all rule, so turns use the general
+match-group step (``engine.match``), not the month-nibble fast path of the other games.
+
+A round
+-------
+* Deal (seed, "Setup"): 6 cards to the first player, 6 to the second, 6 face up to the field,
+  from the round's deck shuffled; the rest is the draw pile.
+* Turns alternate, the first player first: a hand card, then the top of the draw pile; a card
+  matching field cards of its suit captures exactly one of them, the player's choice (a policy
+  choice) however many lie there ("If the played card matches with multiple cards on the table,
+  then the player may choose which one they capture"); else it stays on the field.
+* Yaku (seed, "Yaku"), 3 cards each, repeatable, each card in at most one yaku: three brights
+  (one each of pine, cherry, susuki) 3, boar-deer-butterflies 2, any three ribbons 1, any three
+  chaff 0.  The kinds are disjoint, so a pile holds ``min(pine, cherry, susuki brights)`` bright
+  yaku, ``min(boar, deer, butterflies)`` animal yaku, ``ribbons // 3`` and ``chaff // 3``.
+* After a turn whose captures raise the number of yaku held (a chaff yaku included: the seed's
+  note "completing it does give the player the opportunity"), the player calls agari (stop) or
+  koi-koi (continue): ``policies.choose_continue``.  Agari scores the yaku points, x2 if the
+  player called koi-koi earlier in the round (only the first call counts).  When the player to
+  move has no cards the round is exhausted: nobody scores.
+* The agari caller takes coins worth the score from the opponent (``coin_cap``).
+
+A game
+------
+Each player starts with ``start_coins``; round 1's first player is drawn uniformly (rock-paper-
+scissors); later the player with fewer coins plays first (equal: ``tie_first``).  After each
+round the yaku both players completed are removed from play (which cards: ``yaku_cards``;
+exhausted rounds: ``exhausted_removal``) and the rest is the next round's deck.  The game ends
+after ``game_rounds`` rounds, when a player has no coins, or when the deck cannot be dealt
+(``short_deck``); more coins win.
+
+Simulation unit
+---------------
+As koi-koi: a session is :data:`SERIES_ROUNDS` counted rounds of whole games back to back, the
+last game finished for the game quantities.  Round i of a session deals on stream 3i, plays on
+3i+1 and draws the first player and the removed cards on 3i+2 (keyed by (seed, session)).
+Seats: seat 0 is the round's first player; ``first ^ seat`` is the player in a seat.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from itertools import product
+from math import comb
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .. import decks
+from ..decks import TAIPA
+from ..engine.bits import ONE, ZERO, bit, count, lowest
+from ..engine.jit import hot
+from ..engine.match import group_turn
+from ..engine.rng import below, next64, shuffle_first, stream_state
+from ..engine.tally import tally_hits
+from ..policies import (CONTINUE, LEGAL_BOTH, LEGAL_STOP, RANDOM, choose_continue, parse_policy,
+                        split_policy)
+from ..rules import RuleError, number, option
+from . import register
+
+NAME = "taipa"
+N_PLAYERS = 2
+SERIES_ROUNDS = 120      # counted rounds per session (see "Simulation unit")
+HAND = 6                 # seed, "Setup": 6 cards to each hand and 6 to the field
+DEALT = 3 * HAND
+FULL_ROUND = DEALT + 2 * HAND  # the cards a round uses when every turn draws
+MAX_ROUNDS = 6
+SECONDS_PER_TURN = 10    # the stated pace for the minutes estimate (a turn: two cards)
+YAKU = ("three_brights", "boar_deer_butterflies", "ribbons", "chaff")
+YAKU_POINTS = (3, 2, 1, 0)   # seed, "Yaku"
+COIN_LO, COIN_BINS = -100, 241  # histogram of player 1's final coins
+
+
+@dataclass(frozen=True)
+class TaipaRules:
+    """House rules of Taipa hanafuda; every default is seed 002's reading."""
+
+    game: ClassVar[str] = NAME
+    start_coins: int = number(10, low=1, high=100, readings={10: "the seed: five 1-point and one 5-point coin"}, doc="coins each player starts with (seed, 'Setup': 'a total of 10 points')")
+    game_rounds: int = number(3, low=1, high=MAX_ROUNDS, readings={3: "the seed"}, doc="the game ends after this many rounds (seed, 'End of Game': 'after three rounds')")
+    coin_cap: str = option("capped", ("capped", "uncapped"), "the winner takes at most the coins the opponent has (capped: coins are cards and cannot go below zero; the seed does not say) or the whole score (uncapped: the loser's total may go negative)")
+    tie_first: str = option("alternate", ("alternate", "same", "random"), "who plays first in the next round when both have the same coins (seed, 'Ending the round': 'do not mention what happens when the players' scores are tied'): alternate (the previous round's first player goes second), same (the same first player), random (rock-paper-scissors again)")
+    yaku_cards: str = option("random", ("random", "first"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (seed: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first).  Brights and animals of one suit are identical, so only ribbons and chaff need this")
+    exhausted_removal: str = option("remove", ("remove", "keep"), "whether yaku completed in an exhausted round also leave play: remove (seed, 'Ending the round': 'Both players put all yaku they finished this round' aside, no exception), keep (only yaku of a scored round leave)")
+    short_deck: str = option("short_pile", ("short_pile", "end_game"), "a deck too small for a full round (fewer than 30 cards: 18 dealt and 12 draws; seed: silent): short_pile (deal as usual; once the draw pile is empty a turn is the hand card only), end_game (the game ends before that round).  A deck of fewer than 18 cards cannot be dealt: the game ends under both")
+    last_turn: str = option("choose", ("choose", "stop"), "a new yaku on a player's last turn: choose (agari or koi-koi as on any turn: the seed makes no exception; koi-koi there cannot pay, the caller has no turn left to call agari), stop (agari)")
+
+    def check(self):
+        pass
+
+
+# ---------------------------------------------------------------- the deck as masks
+_D = TAIPA
+BRIGHTS = int(_D.kind_mask(decks.BRIGHT))
+ANIMALS = int(_D.kind_mask(decks.ANIMAL))
+RIBBONS = int(_D.kind_mask(decks.RIBBON))
+CHAFF = int(_D.kind_mask(decks.CHAFF))
+ALL = (1 << _D.n) - 1
+
+
+def _sets(kind_mask):
+    """Masks of the suits a kind's cards lie in (three brights: pine, cherry, susuki)."""
+    mm = _D.month_masks()
+    return [int(m) & kind_mask for m in mm[1:] if int(m) & kind_mask]
+
+
+BRIGHT_SETS = _sets(BRIGHTS)
+ANIMAL_SETS = [int(_D.flag_mask(f)) for f in (decks.BOAR, decks.DEER, decks.BUTTERFLY)]
+assert len(BRIGHT_SETS) == 3 and all(ANIMAL_SETS)
+
+
+class Tables(NamedTuple):
+    group_of: np.ndarray     # int8[48]: a card's suit (its match group)
+    group_masks: np.ndarray  # uint64[7]: the cards of each suit (entry 0 empty)
+    sets: np.ndarray         # uint64[2, 3]: bright yaku suits, animal yaku kinds
+    kinds: np.ndarray        # uint64[4]: brights, animals, ribbons, chaff
+    weights: np.ndarray      # float64[48]: greedy's card weights
+    params: np.ndarray       # int64[P_N]
+
+
+(P_COINS, P_ROUNDS, P_UNCAPPED, P_TIE, P_YAKU_FIRST, P_KEEP_EXH, P_SHORT_END, P_LAST_STOP,
+ P_FIXED_FIRST, P_CHECKED, P_SERIES) = range(11)
+P_N = 11
+TIE_ALTERNATE, TIE_SAME, TIE_RANDOM = 0, 1, 2
+
+
+def lower(rules: TaipaRules, *, fixed_dealer=False, checked=False) -> Tables:
+    p = np.zeros(P_N, dtype=np.int64)
+    p[P_COINS] = rules.start_coins
+    p[P_ROUNDS] = rules.game_rounds
+    p[P_UNCAPPED] = rules.coin_cap == "uncapped"
+    p[P_TIE] = ("alternate", "same", "random").index(rules.tie_first)
+    p[P_YAKU_FIRST] = rules.yaku_cards == "first"
+    p[P_KEEP_EXH] = rules.exhausted_removal == "keep"
+    p[P_SHORT_END] = rules.short_deck == "end_game"
+    p[P_LAST_STOP] = rules.last_turn == "stop"
+    p[P_FIXED_FIRST] = bool(fixed_dealer)
+    p[P_CHECKED] = bool(checked)
+    p[P_SERIES] = SERIES_ROUNDS
+    # greedy: a card weighs its share of its yaku (points / 3 cards)
+    w = np.array([YAKU_POINTS[int(k)] / 3 for k in _D.kind], dtype=np.float64)
+    return Tables(_D.month.astype(np.int8), _D.month_masks(),
+                  np.array([BRIGHT_SETS, ANIMAL_SETS], dtype=np.uint64),
+                  np.array([BRIGHTS, ANIMALS, RIBBONS, CHAFF], dtype=np.uint64), w, p)
+
+
+# ---------------------------------------------------------------- kernels
+
+@hot(inline="always")
+def yaku_counts(pile, tb):
+    """(bright, animal, ribbon, chaff) yaku in ``pile``: each card in at most one yaku."""
+    s = tb.sets
+    nb = min(count(pile & s[0, 0]), count(pile & s[0, 1]), count(pile & s[0, 2]))
+    na = min(count(pile & s[1, 0]), count(pile & s[1, 1]), count(pile & s[1, 2]))
+    return nb, na, count(pile & tb.kinds[2]) // 3, count(pile & tb.kinds[3]) // 3
+
+
+@hot
+def yaku_points(pile, tb):
+    nb, na, nr, nc = yaku_counts(pile, tb)
+    return 3 * nb + 2 * na + nr, nb + na + nr + nc
+
+
+@hot
+def cards_missing(pile, tb):
+    """The fewest cards ``pile`` lacks for one more yaku (the opponent's view of a decision)."""
+    s = tb.sets
+    nb, na, nr, nc = yaku_counts(pile, tb)
+    mb = 0
+    ma = 0
+    for j in range(3):
+        mb += count(pile & s[0, j]) == nb
+        ma += count(pile & s[1, j]) == na
+    mr = 3 - count(pile & tb.kinds[2]) % 3
+    mc = 3 - count(pile & tb.kinds[3]) % 3
+    return min(min(mb, ma), min(mr, mc))
+
+
+# result slots of one round (seats: 0 the first player)
+(R_WINNER, R_SCORE, R_BASE, R_EXHAUSTED, R_TURNS, R_CALLS, R_DECISIONS, R_PILE, R_FIELD,
+ R_HANDS, R_TOP, R_YAKU, R_DECK, R_DEALT) = (0, 1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 21, 22)
+R_N = 25
+# R_YAKU + 4 * seat + kind: yaku of each kind held at the end of the round; R_DEALT + g: the
+# yaku kinds (bits) whose cards the dealt group g (hand of seat 0, of seat 1, the field) holds
+
+
+@hot
+def yaku_bits(cards, tb):
+    nb, na, nr, nc = yaku_counts(cards, tb)
+    return (np.int64(nb > 0) | np.int64(na > 0) << 1 | np.int64(nr > 0) << 2
+            | np.int64(nc > 0) << 3)
+
+
+@hot
+def play_round(order, n, rng, tb, policy, decide, first, res, cap_time):
+    """Deal ``order[:n]`` (shuffled by the caller) and play one round; results into ``res``.
+    ``cap_time[card]``: when the card was captured this round (2 * turn + step)."""
+    p = tb.params
+    for i in range(R_N):
+        res[i] = 0
+    res[R_WINNER] = -1
+    res[R_DECK] = n
+    h0 = ZERO
+    h1 = ZERO
+    field = ZERO
+    for i in range(HAND):
+        h0 |= bit(order[i])
+        h1 |= bit(order[HAND + i])
+        field |= bit(order[2 * HAND + i])
+    res[R_DEALT] = yaku_bits(h0, tb)
+    res[R_DEALT + 1] = yaku_bits(h1, tb)
+    res[R_DEALT + 2] = yaku_bits(field, tb)
+    c0 = ZERO
+    c1 = ZERO
+    top = np.int64(DEALT)
+    calls0 = 0
+    calls1 = 0
+    ny0 = 0
+    ny1 = 0
+    turns = 0
+    decisions = 0
+    seat = 0
+    over = 0
+    while True:
+        s0 = seat == 0
+        hand = h0 if s0 else h1
+        if hand == ZERO:
+            break
+        q = first ^ seat
+        pol = policy[q]
+        r = next64(rng) if pol == RANDOM else ZERO
+        drawn = np.int64(order[top]) if top < n else np.int64(-1)
+        top += 1 if top < n else 0
+        hand, field, a, b = group_turn(pol, hand, field, drawn, r, tb.group_of, tb.group_masks,
+                                       tb.weights)
+        m = a
+        while m:
+            c = lowest(m)
+            m &= m - ONE
+            cap_time[c] = 2 * turns
+        m = b
+        while m:
+            c = lowest(m)
+            m &= m - ONE
+            cap_time[c] = 2 * turns + 1
+        pile = (c0 if s0 else c1) | a | b
+        if s0:
+            h0 = hand
+            c0 = pile
+        else:
+            h1 = hand
+            c1 = pile
+        turns += 1
+        if (a | b) != ZERO:
+            v, ny = yaku_points(pile, tb)
+            if ny > (ny0 if s0 else ny1):
+                if s0:
+                    ny0 = ny
+                else:
+                    ny1 = ny
+                decisions += 1
+                left = count(hand)
+                legal = LEGAL_STOP if (left == 0 and p[P_LAST_STOP] != 0) else LEGAL_BOTH
+                om = cards_missing(c1 if s0 else c0, tb)
+                if choose_continue(decide[q, 0], decide[q, 1], legal, left, v, om,
+                                   rng) == CONTINUE:
+                    if s0:
+                        calls0 += 1
+                    else:
+                        calls1 += 1
+                else:
+                    over = seat + 1
+                    break
+        seat ^= 1
+    if over:
+        w = over - 1
+        v, _ = yaku_points(c0 if w == 0 else c1, tb)
+        called = calls0 if w == 0 else calls1
+        res[R_WINNER] = w
+        res[R_BASE] = v
+        res[R_SCORE] = 2 * v if called > 0 else v
+    else:
+        res[R_EXHAUSTED] = 1
+    res[R_TURNS] = turns
+    res[R_CALLS] = calls0
+    res[R_CALLS + 1] = calls1
+    res[R_DECISIONS] = decisions
+    res[R_PILE] = np.int64(c0)
+    res[R_PILE + 1] = np.int64(c1)
+    res[R_FIELD] = np.int64(field)
+    res[R_HANDS] = np.int64(h0 | h1)
+    res[R_TOP] = min(top, n)
+    for s in range(2):
+        nb, na, nr, nc = yaku_counts(c0 if s == 0 else c1, tb)
+        res[R_YAKU + 4 * s] = nb
+        res[R_YAKU + 4 * s + 1] = na
+        res[R_YAKU + 4 * s + 2] = nr
+        res[R_YAKU + 4 * s + 3] = nc
+
+
+@hot
+def _take(pile_kind, k, rng, first_mode, cap_time, tmp):
+    """``k`` of the cards of ``pile_kind`` that leave play (``yaku_cards``)."""
+    n = count(pile_kind)
+    if k >= n:
+        return pile_kind
+    if k == 0:
+        return ZERO
+    if first_mode:
+        out = ZERO
+        for _ in range(k):
+            best = np.int64(-1)
+            bt = np.int64(1 << 30)
+            m = pile_kind & ~out
+            while m:
+                c = lowest(m)
+                m &= m - ONE
+                if cap_time[c] < bt:
+                    bt = cap_time[c]
+                    best = c
+            out |= bit(best)
+        return out
+    i = 0
+    m = pile_kind
+    while m:
+        tmp[i] = lowest(m)
+        m &= m - ONE
+        i += 1
+    shuffle_first(rng, tmp, n, 0, k)
+    out = ZERO
+    for j in range(k):
+        out |= bit(tmp[j])
+    return out
+
+
+@hot
+def removed_cards(pile, tb, rng, cap_time, tmp):
+    """The cards of ``pile``'s yaku that leave play: for each bright / animal yaku one card of
+    each of its three sets (identical cards: the lowest), ribbons and chaff by ``yaku_cards``."""
+    nb, na, nr, nc = yaku_counts(pile, tb)
+    out = ZERO
+    for j in range(3):
+        for g in range(2):
+            m = pile & tb.sets[g, j]
+            for _ in range(nb if g == 0 else na):
+                out |= m & (~m + ONE)
+                m &= m - ONE
+    fm = tb.params[P_YAKU_FIRST] != 0
+    out |= _take(pile & tb.kinds[2], 3 * nr, rng, fm, cap_time, tmp)
+    out |= _take(pile & tb.kinds[3], 3 * nc, rng, fm, cap_time, tmp)
+    return out
+
+
+@hot
+def check_round(order, n, deck, res):
+    """Checked mode: every card of the round's deck is in exactly one place (hands, field,
+    piles, the undrawn pile) and no card outside it is anywhere."""
+    places = (np.uint64(res[R_HANDS]), np.uint64(res[R_FIELD]), np.uint64(res[R_PILE]),
+              np.uint64(res[R_PILE + 1]))
+    seen = ZERO
+    for m in places:
+        if seen & m:
+            raise AssertionError("a card is in two places")
+        seen |= m
+    for i in range(res[R_TOP], n):
+        b = bit(order[i])
+        if seen & b:
+            raise AssertionError("a card of the draw pile is also elsewhere")
+        seen |= b
+    if seen != deck:
+        raise AssertionError("the places do not hold exactly the round's deck")
+
+
+# counters
+(C_ROUNDS, C_FIRST_WINS, C_SECOND_WINS, C_EXHAUSTED, C_TURNS, C_TURNS_SQ, C_CALLS, C_DECISIONS,
+ C_PAID, C_WON_PTS, C_WON_PTS_SQ, C_COINS_MOVED, C_DECK, C_DECK_SQ, C_SHORT_PILE, C_P0_WINS,
+ C_P0_NET, C_P0_NET_SQ, C_REMOVED, C_REMOVED_SQ, C_GAMES, C_GAME_ROUNDS, C_GAME_ROUNDS_SQ,
+ C_GAME_TURNS, C_GAME_TURNS_SQ, C_EARLY, C_DECK_END, C_FIRST_GAME_WINS, C_GAME_TIES,
+ C_P0_GAME_WINS, C_P0_FIRST, C_P0_COINS, C_P0_COINS_SQ, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ,
+ C_CAPPED_PAY, C_FIRST_NET, C_FIRST_NET_SQ) = range(38)
+C_N = 38
+# per round number k: rk[k, RK_*]
+(RK_ROUNDS, RK_FIRST_WINS, RK_SECOND_WINS, RK_EXHAUSTED, RK_DECK, RK_DECK_SQ, RK_YAKU,
+ RK_TURNS, RK_TURNS_SQ, RK_SHORT) = range(10)
+RK_N = 10
+H_COINS = 0
+H_ROUNDS = COIN_BINS
+H_N = H_ROUNDS + MAX_ROUNDS + 1
+
+
+@hot
+def tally_round(scal, rk, ycount, dcount, res, k, first, paid):
+    w = res[R_WINNER]
+    t = res[R_TURNS]
+    n = res[R_DECK]
+    scal[C_ROUNDS] += 1
+    scal[C_FIRST_WINS] += w == 0
+    scal[C_SECOND_WINS] += w == 1
+    scal[C_EXHAUSTED] += res[R_EXHAUSTED]
+    scal[C_TURNS] += t
+    scal[C_TURNS_SQ] += t * t
+    scal[C_CALLS] += res[R_CALLS] + res[R_CALLS + 1]
+    scal[C_DECISIONS] += res[R_DECISIONS]
+    scal[C_DECK] += n
+    scal[C_DECK_SQ] += n * n
+    scal[C_SHORT_PILE] += n < FULL_ROUND
+    if w >= 0:
+        v = res[R_SCORE]
+        scal[C_PAID] += res[R_CALLS + w] > 0
+        scal[C_WON_PTS] += v
+        scal[C_WON_PTS_SQ] += v * v
+        scal[C_COINS_MOVED] += paid
+        scal[C_CAPPED_PAY] += paid < v
+        scal[C_P0_WINS] += (w ^ first) == 0
+    net = 0
+    if w >= 0:
+        net = paid if (w ^ first) == 0 else -paid
+    scal[C_P0_NET] += net
+    scal[C_P0_NET_SQ] += net * net
+    fnet = 0
+    if w >= 0:
+        fnet = paid if w == 0 else -paid
+    scal[C_FIRST_NET] += fnet
+    scal[C_FIRST_NET_SQ] += fnet * fnet
+    rk[k, RK_ROUNDS] += 1
+    rk[k, RK_FIRST_WINS] += w == 0
+    rk[k, RK_SECOND_WINS] += w == 1
+    rk[k, RK_EXHAUSTED] += res[R_EXHAUSTED]
+    rk[k, RK_DECK] += n
+    rk[k, RK_DECK_SQ] += n * n
+    rk[k, RK_TURNS] += t
+    rk[k, RK_TURNS_SQ] += t * t
+    rk[k, RK_SHORT] += n < FULL_ROUND
+    ha = 0
+    hb = 0
+    for y in range(4):
+        ha |= np.int64(res[R_YAKU + y] > 0) << y
+        hb |= np.int64(res[R_YAKU + 4 + y] > 0) << y
+    rk[k, RK_YAKU] += (ha | hb) != 0
+    tally_hits(ycount, ha, hb, 0, 4)
+    if k == 0:  # round 1 is dealt from the full deck: the deal-time odds (hanasim exact)
+        tally_hits(dcount, res[R_DEALT], res[R_DEALT + 1], res[R_DEALT + 2], 4)
+
+
+@hot(inline="always")
+def round_stream(rng, key, index):
+    rng[0] = stream_state(key, np.uint64(index))
+
+
+@hot
+def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out, deck):
+    """One whole game from round index ``i0`` of session ``key``, round 1 dealt from ``deck``
+    (a card mask: the full deck, or a smaller one in the tests); per-round results are
+    handed to the caller through ``out[k, :]`` (round k's ``res``, its first player and the
+    coins paid) and the game's facts through the return value: (rounds, end reason, coins of
+    player 0, coins of player 1, round 1's first player, turns).  End reason: 0 rounds done,
+    1 a player ran out of coins, 2 the deck could not be dealt."""
+    p = tb.params
+    coins0 = p[P_COINS]
+    coins1 = p[P_COINS]
+    first = 0
+    first1 = 0
+    r = 0
+    turns = 0
+    reason = 0
+    while True:
+        i = i0 + r
+        n = count(deck)
+        if n < DEALT or (p[P_SHORT_END] != 0 and n < FULL_ROUND):
+            reason = 2
+            break
+        round_stream(xrng, key, 3 * i + 2)
+        if r == 0:
+            first = 0 if p[P_FIXED_FIRST] != 0 else below(xrng, 2)
+            first1 = first
+        elif coins0 != coins1:
+            first = 0 if coins0 < coins1 else 1
+        elif p[P_TIE] == TIE_ALTERNATE:
+            first ^= 1
+        elif p[P_TIE] == TIE_RANDOM:
+            first = below(xrng, 2)
+        j = 0
+        m = deck
+        while m:
+            order[j] = lowest(m)
+            m &= m - ONE
+            j += 1
+        round_stream(rng, key, 3 * i)
+        shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
+        round_stream(rng, key, 3 * i + 1)
+        play_round(order, n, rng, tb, policy, decide, first, res, cap_time)
+        if p[P_CHECKED]:
+            check_round(order, n, deck, res)
+        w = res[R_WINNER]
+        paid = 0
+        if w >= 0:
+            winner = w ^ first
+            have = coins1 if winner == 0 else coins0
+            paid = res[R_SCORE]
+            if p[P_UNCAPPED] == 0:
+                paid = min(paid, max(have, 0))
+            if winner == 0:
+                coins0 += paid
+                coins1 -= paid
+            else:
+                coins1 += paid
+                coins0 -= paid
+        if p[P_CHECKED] and coins0 + coins1 != 2 * p[P_COINS]:
+            raise AssertionError("coins are not conserved")
+        removed = ZERO
+        if w >= 0 or p[P_KEEP_EXH] == 0:
+            for s in range(2):
+                removed |= removed_cards(np.uint64(res[R_PILE + s]), tb, xrng, cap_time, tmp)
+        deck &= ~removed
+        for c in range(R_N):
+            out[r, c] = res[c]
+        out[r, R_N] = first
+        out[r, R_N + 1] = paid
+        out[r, R_N + 2] = count(removed)
+        turns += res[R_TURNS]
+        r += 1
+        if min(coins0, coins1) <= 0:
+            reason = 1
+            break
+        if r >= p[P_ROUNDS]:
+            break
+    return r, reason, coins0, coins1, first1, turns
+
+
+@hot
+def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, decide, n_rounds,
+                scal, rk, ycount, dcount, hist):
+    counted = 0
+    i = 0
+    while counted < n_rounds:
+        r, reason, coins0, coins1, first1, turns = play_game(
+            key, i, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out,
+            np.uint64(ALL))
+        i += max(r, 1)
+        for k in range(r):
+            if counted < n_rounds:
+                counted += 1
+                for c in range(R_N):
+                    res[c] = out[k, c]
+                tally_round(scal, rk, ycount, dcount, res, k, out[k, R_N], out[k, R_N + 1])
+                n_rm = out[k, R_N + 2]
+                scal[C_REMOVED] += n_rm
+                scal[C_REMOVED_SQ] += n_rm * n_rm
+        if r == 0:
+            counted += 1  # a deck that cannot be dealt at all (never with 48 cards): no loop
+        scal[C_GAMES] += 1
+        scal[C_GAME_ROUNDS] += r
+        scal[C_GAME_ROUNDS_SQ] += r * r
+        scal[C_GAME_TURNS] += turns
+        scal[C_GAME_TURNS_SQ] += turns * turns
+        scal[C_EARLY] += reason == 1
+        scal[C_DECK_END] += reason == 2
+        margin = coins0 - coins1 if first1 == 0 else coins1 - coins0
+        scal[C_FIRST_GAME_WINS] += margin > 0
+        scal[C_GAME_TIES] += margin == 0
+        scal[C_FIRST_MARGIN] += margin
+        scal[C_FIRST_MARGIN_SQ] += margin * margin
+        scal[C_P0_GAME_WINS] += coins0 > coins1
+        scal[C_P0_FIRST] += first1 == 0
+        scal[C_P0_COINS] += coins0
+        scal[C_P0_COINS_SQ] += coins0 * coins0
+        hist[H_COINS + min(max(coins0 - COIN_LO, 0), COIN_BINS - 1)] += 1
+        hist[H_ROUNDS + r] += 1
+
+
+@njit(cache=True, parallel=True)
+def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, scal,
+               rk, ycount, dcount, hist):
+    """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller."""
+    n_chunks = scal.shape[0]
+    for ch in prange(n_chunks):
+        rng = np.zeros(1, dtype=np.uint64)
+        xrng = np.zeros(1, dtype=np.uint64)
+        order = np.zeros(48, dtype=np.int8)
+        tmp = np.zeros(48, dtype=np.int8)
+        cap_time = np.zeros(48, dtype=np.int64)
+        res = np.zeros(R_N, dtype=np.int64)
+        out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
+        s0 = first_session + ch * chunk
+        s1 = min(s0 + chunk, first_session + n_sessions)
+        series = tb.params[P_SERIES]
+        for s in range(s0, s1):
+            key = stream_state(seed, s)
+            n_rounds = min(series, total_rounds - s * series)
+            play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, decide,
+                        n_rounds, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch])
+
+
+@njit(cache=True)
+def one_game(seed, session, i0, tb, policy, decide, deck):
+    """One game for the tests: (per-round rows ``out``, rounds, reason, coins0, coins1, first,
+    turns) on the streams of session ``session`` from round index ``i0``, from ``deck``."""
+    rng = np.zeros(1, dtype=np.uint64)
+    xrng = np.zeros(1, dtype=np.uint64)
+    order = np.zeros(48, dtype=np.int8)
+    tmp = np.zeros(48, dtype=np.int8)
+    cap_time = np.zeros(48, dtype=np.int64)
+    res = np.zeros(R_N, dtype=np.int64)
+    out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
+    key = stream_state(seed, session)
+    r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy,
+                                        decide, out, deck)
+    return out, r, reason, c0, c1, f, t
+
+
+# ---------------------------------------------------------------- public layer
+
+def decode_policies(packed) -> tuple:
+    parts = [split_policy(int(x)) for x in packed]
+    policy = np.array([c for c, _, _ in parts], dtype=np.int64)
+    decide = np.array([[d, k] for _, d, k in parts], dtype=np.int64)
+    return policy, decide
+
+
+def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
+    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, out["scal"],
+               out["rk"], out["ycount"], out["dcount"], out["hist"])
+
+
+def deal_probabilities():
+    """Exact probabilities that a 6-card group (a hand or the opening field: both are uniform
+    6-card samples of the full deck) holds the cards of each yaku, and of any yaku
+    (multivariate hypergeometric over pine / cherry / susuki brights, boar / deer / butterflies,
+    ribbons and chaff)."""
+    sizes = [count_py(m) for m in BRIGHT_SETS + ANIMAL_SETS] + [count_py(RIBBONS),
+                                                                   count_py(CHAFF)]
+    total = comb(48, HAND)
+    hits = {y: 0 for y in YAKU + ("any",)}
+    for ks in product(*(range(min(s, HAND) + 1) for s in sizes)):
+        if sum(ks) != HAND:
+            continue
+        ways = 1
+        for k, s in zip(ks, sizes):
+            ways *= comb(s, k)
+        got = (min(ks[0:3]) > 0, min(ks[3:6]) > 0, ks[6] >= 3, ks[7] >= 3)
+        for y, g in zip(YAKU, got):
+            hits[y] += ways * g
+        hits["any"] += ways * any(got)
+    return {y: Fraction(h, total) for y, h in hits.items()}
+
+
+def count_py(m: int) -> int:
+    return bin(int(m)).count("1")
+
+
+class Taipa:
+    """The registry entry."""
+
+    name = NAME
+    title = "Taipa hanafuda (2 players, 6-suit deck that shrinks between rounds)"
+    source = "seed 002_06e64cb5319513a5 (rule page newgames_taipa-hanafuda)"
+    n_players = N_PLAYERS
+    Rules = TaipaRules
+    par = None
+    teyaku_names = ()
+    presets = {}
+    preset_docs = {}
+    rounds_per_session = SERIES_ROUNDS
+    version = 1
+    key_quantities = ("round.first_player.mean_net", "game.first_player.win_rate",
+                      "game.minutes.mean", "game.early_end_rate")
+    deals_only = False  # no deal-only mode: later rounds' decks depend on play
+    edge_quantity = "round.first_player.mean_net"
+    edge_words = ("First-player edge", "the round's first player", "coins")
+
+    @property
+    def main_kernel(self):
+        return run_chunks
+
+    def policy_ids(self, names) -> np.ndarray:
+        return np.array([parse_policy(n) for n in names], dtype=np.int64)
+
+    def exact_table(self, rules):
+        from ..stats.exact import rows_table
+
+        rows = []
+        for y, f in deal_probabilities().items():
+            rows.append((f"deal.hand_or_field_holds.{y}", "full_deck", f))
+        return rows_table(rows, NAME)
+
+    def findings(self, by) -> list:
+        def has(*qs):
+            return all(q in by.index for q in qs)
+
+        def est(q):
+            return by.loc[q, "estimate"]
+
+        out = []
+        if has("game.rounds.mean", "game.minutes.mean", "game.early_end_rate"):
+            out.append(f"A game lasts {est('game.rounds.mean'):.2f} rounds and "
+                       f"{est('game.turns.mean'):.1f} turns, about {est('game.minutes.mean'):.1f} "
+                       f"minutes at {SECONDS_PER_TURN} s a turn; {est('game.early_end_rate'):.1%} "
+                       "of games end early on coins.")
+        if has("game.first_player.win_rate"):
+            r = by.loc["game.first_player.win_rate"]
+            out.append(f"Round 1's first player wins {r.estimate:.1%} of games (99.9% CI "
+                       f"{r.ci_low:.1%} to {r.ci_high:.1%}); ties {est('game.tie_rate'):.1%}.")
+        return out
+
+    def counters(self, rules, *, rounds, seed, policy, expose=None, session_rounds=1,
+                 fixed_dealer=False, checked=False, progress=False, deals_only=False,
+                 **run_options):
+        from ..engine.runner import run_batches
+
+        if int(session_rounds) != 1:
+            raise ValueError("taipa plays whole games (three rounds on a shrinking deck); "
+                             "session_rounds does not apply (leave it at 1)")
+        if deals_only:
+            raise ValueError("taipa has no deal-only mode (its later decks depend on play); "
+                             "use `hanasim exact taipa` for deal-time probabilities")
+        tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+        card, decide = decode_policies(policy)
+        n_sessions = -(-rounds // SERIES_ROUNDS)
+        shapes = dict(scal=(C_N,), rk=(MAX_ROUNDS, RK_N), ycount=(len(YAKU) + 1, 2),
+                      dcount=(len(YAKU) + 1, 2), hist=(H_N,))
+        totals = run_batches(partial(play_kernel, tb, seed, rounds, card, decide),
+                             n_sessions, shapes, rounds_per_session=SERIES_ROUNDS,
+                             progress=progress, desc=NAME, **run_options)
+        totals["game_rounds"] = rules.game_rounds
+        return totals
+
+    def quantities(self, c, rules):
+        """Round quantities per counted round (yaku per player-round), ``round.k.*`` per round
+        of round number k, game quantities per game."""
+        from ..stats import table as T
+
+        s = c["scal"]
+        r = s[C_ROUNDS]
+        g = s[C_GAMES]
+        rows = [
+            T.prop("round.first_player.win_rate", s[C_FIRST_WINS], r),
+            T.prop("round.second_player.win_rate", s[C_SECOND_WINS], r),
+            T.prop("round.exhausted_rate", s[C_EXHAUSTED], r),
+            # coins the round's first player wins minus loses: the first-player edge per round
+            T.mean("round.first_player.mean_net", s[C_FIRST_NET], s[C_FIRST_NET_SQ], r),
+            T.mean("round.turns.mean", s[C_TURNS], s[C_TURNS_SQ], r),
+            T.mean("round.deck_size.mean", s[C_DECK], s[C_DECK_SQ], r),
+            T.prop("round.short_pile_rate", s[C_SHORT_PILE], r),
+            T.mean("round.cards_removed.mean", s[C_REMOVED], s[C_REMOVED_SQ], r),
+            T.prop("koikoi.call_rate", s[C_CALLS], s[C_DECISIONS]),
+            T.prop("koikoi.agari_after_call_rate", s[C_PAID], r - s[C_EXHAUSTED]),
+            T.mean("winner_points.mean", s[C_WON_PTS], s[C_WON_PTS_SQ], r - s[C_EXHAUSTED]),
+            T.prop("round.capped_payment_rate", s[C_CAPPED_PAY], r - s[C_EXHAUSTED]),
+            T.prop("player1.win_rate", s[C_P0_WINS], r),
+            T.mean("player1.mean_net", s[C_P0_NET], s[C_P0_NET_SQ], r),
+        ]
+        for i, y in enumerate(YAKU + ("any",)):
+            rows.append(T.pooled(f"yaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 2))
+        # round 1's deal (full deck), pooled over the two hands and the field: hanasim exact
+        n1 = c["rk"][0][RK_ROUNDS]
+        for i, y in enumerate(YAKU + ("any",)):
+            rows.append(T.pooled(f"deal.hand_or_field_holds.{y}", c["dcount"][i, 0],
+                                 c["dcount"][i, 1], n1, 3))
+        for k in range(c["game_rounds"]):
+            q = c["rk"][k]
+            n = q[RK_ROUNDS]
+            rows += [
+                T.prop(f"round.{k + 1}.first_player.win_rate", q[RK_FIRST_WINS], n),
+                T.prop(f"round.{k + 1}.second_player.win_rate", q[RK_SECOND_WINS], n),
+                T.prop(f"round.{k + 1}.exhausted_rate", q[RK_EXHAUSTED], n),
+                T.mean(f"round.{k + 1}.deck_size.mean", q[RK_DECK], q[RK_DECK_SQ], n),
+                T.prop(f"round.{k + 1}.short_pile_rate", q[RK_SHORT], n),
+                T.prop(f"round.{k + 1}.yaku_rate", q[RK_YAKU], n),
+                T.mean(f"round.{k + 1}.turns.mean", q[RK_TURNS], q[RK_TURNS_SQ], n),
+            ]
+        f = SECONDS_PER_TURN / 60
+        mins = T.mean("game.minutes.mean", s[C_GAME_TURNS], s[C_GAME_TURNS_SQ], g)
+        mins = T.scaled(mins, 1 / f)
+        h = c["hist"]
+        rows += [
+            T.mean("game.rounds.mean", s[C_GAME_ROUNDS], s[C_GAME_ROUNDS_SQ], g),
+            T.mean("game.turns.mean", s[C_GAME_TURNS], s[C_GAME_TURNS_SQ], g),
+            mins,
+            T.prop("game.early_end_rate", s[C_EARLY], g),
+            T.prop("game.deck_end_rate", s[C_DECK_END], g),
+            T.prop("game.first_player.win_rate", s[C_FIRST_GAME_WINS], g),
+            T.prop("game.tie_rate", s[C_GAME_TIES], g),
+            T.mean("game.first_player.mean_margin", s[C_FIRST_MARGIN], s[C_FIRST_MARGIN_SQ], g),
+            T.prop("player1.game.win_rate", s[C_P0_GAME_WINS], g),
+            T.prop("player1.first_share", s[C_P0_FIRST], g),
+            T.mean("player1.final_coins.mean", s[C_P0_COINS], s[C_P0_COINS_SQ], g),
+        ]
+        for k in range(1, c["game_rounds"] + 1):
+            rows.append(T.prop(f"game.rounds.{k}", h[H_ROUNDS + k], g))
+        top = 2 * rules.start_coins
+        for v in range(0, top + 1):
+            rows.append(T.prop(f"player1.final_coins.{v}", h[H_COINS + v - COIN_LO], g))
+        return rows
+
+
+register(Taipa())

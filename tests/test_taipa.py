@@ -1,0 +1,332 @@
+"""Taipa hanafuda (seed 002): the kernel against the plain-Python reference, hand-built cases,
+invariants, options and the public layer."""
+import numpy as np
+import pytest
+
+import naive_taipa as N
+from hanasim.decks import TAIPA as D
+from hanasim.games import taipa as T
+from hanasim.policies import parse_policy
+from hanasim.rules import make_rules
+
+
+def tables(rules=None, **kw):
+    return T.lower(make_rules(T.TaipaRules, rules or {}), **kw)
+
+
+def pols(*names):
+    return T.decode_policies([parse_policy(n) for n in names])
+
+
+def kernel_game(seed, session, tb, policy, decide, deck=None):
+    deck = T.ALL if deck is None else mask(deck)
+    out, r, reason, c0, c1, f, t = T.one_game(np.uint64(seed), session, 0, tb, policy, decide,
+                                              np.uint64(deck))
+    return out[:r], reason, [c0, c1], f, t
+
+
+def mask(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def same_game(seed, session, names, rules=None):
+    """The kernel and the reference on one game, field by field; returns the reference's."""
+    tb = tables(rules, checked=True)
+    policy, decide = pols(*names)
+    rows, reason, coins, first, turns = kernel_game(seed, session, tb, policy, decide)
+    ref = N.play_game(seed, session, 0, list(policy), decide.tolist(), rules)
+    rrounds, rreason, rcoins, rfirst, rturns = ref
+    assert len(rows) == len(rrounds)
+    for row, rd in zip(rows, rrounds):
+        got = dict(winner=row[T.R_WINNER], score=row[T.R_SCORE], base=row[T.R_BASE],
+                   exhausted=bool(row[T.R_EXHAUSTED]), turns=row[T.R_TURNS],
+                   calls=[row[T.R_CALLS], row[T.R_CALLS + 1]], decisions=row[T.R_DECISIONS],
+                   piles=[row[T.R_PILE], row[T.R_PILE + 1]], field=row[T.R_FIELD],
+                   hands=row[T.R_HANDS], top=row[T.R_TOP], deck=row[T.R_DECK],
+                   first=row[T.R_N], paid=row[T.R_N + 1], removed=row[T.R_N + 2])
+        want = dict(winner=rd["winner"], score=rd["score"], base=rd["base"],
+                    exhausted=rd["exhausted"], turns=rd["turns"], calls=rd["calls"],
+                    decisions=rd["decisions"], piles=[mask(p) for p in rd["piles"]],
+                    field=mask(rd["field"]), hands=mask(rd["hands"][0] + rd["hands"][1]),
+                    top=rd["top"], deck=rd["deck"], first=rd["first"], paid=rd["paid"],
+                    removed=rd["removed"])
+        assert got == want
+    assert (reason, coins, first, turns) == (rreason, rcoins, rfirst, rturns)
+    return ref
+
+
+POLICY_PAIRS = [("random", "random"), ("greedy", "random/continue"),
+                ("greedy/threshold4", "random/stop"), ("random/continue3", "greedy")]
+RULE_SETS = [None, dict(yaku_cards="first", tie_first="random"),
+             dict(coin_cap="uncapped", start_coins=3, game_rounds=6),
+             dict(short_deck="end_game", exhausted_removal="keep", last_turn="stop",
+                  tie_first="same")]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_kernel_equals_reference(rules, full):
+    n = 60 if full else 12
+    for k, names in enumerate(POLICY_PAIRS):
+        for session in range(n):
+            same_game(1000 + k, session, names, rules)
+
+
+def test_reference_sees_every_ending():
+    """The compared games cover agari, exhausted rounds, koi-koi calls, capped payments,
+    coin-outs and shrinking decks (else the comparison proves little)."""
+    seen = set()
+    for session in range(300):
+        rounds, reason, coins, _, _ = N.play_game(7, session, 0, [0, 0], [[0, 0], [0, 0]],
+                                                  dict(start_coins=3))
+        seen.add(("reason", reason))
+        for rd in rounds:
+            seen.add("exhausted" if rd["exhausted"] else "agari")
+            if max(rd["calls"]):
+                seen.add("call")
+            if rd["paid"] < rd["score"]:
+                seen.add("capped")
+            if rd["deck"] < 48:
+                seen.add("shrunk")
+    assert {"exhausted", "agari", "call", "capped", "shrunk", ("reason", 0),
+            ("reason", 1)} <= seen
+
+
+# ---------------------------------------------------------------- hand-built cases
+# Card numbers: suit s (1 pine, 2 cherry, 3 susuki, 4 bush clover, 5 maple, 6 peony) holds
+# cards 8(s-1)..8s-1: four brights or animals, two ribbons, two chaff (susuki: four chaff).
+PINE_B, CHERRY_B, SUSUKI_B = 0, 8, 16
+
+
+def test_deck_is_the_seeds_table():
+    assert D.n == 48 and D.n_months == 6
+    kinds = {s: [int(k) for k, m in zip(D.kind, D.month) if m == s] for s in range(1, 7)}
+    assert kinds[1] == kinds[2] == [0] * 4 + [2] * 2 + [3] * 2
+    assert kinds[3] == [0] * 4 + [3] * 4
+    assert kinds[4] == kinds[5] == kinds[6] == [1] * 4 + [2] * 2 + [3] * 2
+    assert [bin(int(m)).count("1") for m in D.month_masks()[1:]] == [8] * 6
+
+
+def test_yaku_repeatable_and_each_card_once():
+    tb = tables()
+    ribbons = [4, 5, 12, 13, 28, 29, 36, 37, 44, 45]
+    assert T.yaku_points(np.uint64(mask(ribbons[:3])), tb) == (1, 1)
+    assert T.yaku_points(np.uint64(mask(ribbons[:5])), tb) == (1, 1)   # 5 ribbons: one yaku
+    assert T.yaku_points(np.uint64(mask(ribbons[:6])), tb) == (2, 2)   # two three-ribbon sets
+    assert T.yaku_points(np.uint64(mask(ribbons)), tb) == (3, 3)
+    # two pine brights, one cherry, one susuki: one three-brights, not two
+    assert T.yaku_points(np.uint64(mask([0, 1, 8, 16])), tb) == (3, 1)
+    assert T.yaku_points(np.uint64(mask([0, 1, 8, 9, 16, 17])), tb) == (6, 2)
+    # boar-deer-butterflies 2, three chaff 0 (but a yaku)
+    assert T.yaku_points(np.uint64(mask([24, 32, 40, 6, 7, 20])), tb) == (2, 2)
+    assert T.yaku_points(np.uint64(mask([24, 25, 32, 33])), tb) == (0, 0)
+    for pile in ([0, 1, 8, 16], ribbons[:4], [24, 32, 40, 6, 7, 20]):
+        assert sum(N.POINTS[k] for k, _ in N.form_yaku(pile)) == T.yaku_points(
+            np.uint64(mask(pile)), tb)[0]
+
+
+def test_removed_cards_by_option():
+    xrng = np.zeros(1, dtype=np.uint64)
+    tmp = np.zeros(48, dtype=np.int8)
+    cap = np.zeros(48, dtype=np.int64)
+    pile = [0, 1, 8, 16, 4, 12, 28, 36, 6, 7, 20]  # brights 2+1+1, 4 ribbons, 3 chaff
+    for c, t in zip([36, 28, 12, 4], range(4)):
+        cap[c] = t                                  # ribbons captured 36, 28, 12, 4
+    out = T.removed_cards(np.uint64(mask(pile)), tables(dict(yaku_cards="first")), xrng, cap, tmp)
+    assert int(out) == mask([0, 8, 16, 36, 28, 12, 6, 7, 20])
+    seen = set()
+    tb = tables()
+    for k in range(200):
+        xrng[0] = np.uint64(k * 7919 + 1)
+        out = int(T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp))
+        assert out & mask([0, 8, 16, 6, 7, 20]) == mask([0, 8, 16, 6, 7, 20])
+        rib = out & mask([4, 12, 28, 36])
+        assert bin(rib).count("1") == 3
+        seen.add(rib)
+    assert len(seen) == 4                            # every way of forming the yaku occurs
+
+
+def crafted_round(seat0_policy, seat1_policy="greedy"):
+    """An 18-card deck (no draw pile): seat 0 holds five ribbons and a pine chaff, the field
+    their partners; seat 1 holds only susuki cards, which never complete a yaku."""
+    hand0 = [4, 12, 28, 36, 44, 6]
+    hand1 = [16, 17, 18, 19, 20, 21]
+    field = [5, 13, 29, 37, 45, 7]
+    order = np.zeros(48, dtype=np.int8)
+    order[:18] = hand0 + hand1 + field
+    tb = tables(checked=True)
+    policy, decide = pols(seat0_policy, seat1_policy)
+    res = np.zeros(T.R_N, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    T.play_round(order, 18, rng, tb, policy, decide, 0, res, np.zeros(48, dtype=np.int64))
+    T.check_round(order, 18, np.uint64(mask(range(48)) & mask(order[:18])), res)
+    ref = N.play_round([int(x) for x in order], 18, rng, list(policy), decide.tolist(), 0,
+                       dict(N.DEFAULTS))
+    assert (res[T.R_WINNER], res[T.R_SCORE], res[T.R_CALLS]) == (
+        ref["winner"], ref["score"], ref["calls"][0])
+    return res
+
+
+def test_koikoi_doubles_only_once():
+    # continue while 2+ cards are left: koi-koi at 4 ribbons (4 cards left) and 6 (3 left),
+    # agari at 10 ribbons (1 left): three ribbon yaku = 3 points, x2 for the calls, not x4
+    res = crafted_round("greedy/continue2")
+    assert res[T.R_WINNER] == 0 and res[T.R_CALLS] == 2
+    assert res[T.R_BASE] == 3 and res[T.R_SCORE] == 6
+    res = crafted_round("greedy/stop")                 # agari at the first yaku: 1 point
+    assert (res[T.R_WINNER], res[T.R_SCORE], res[T.R_CALLS]) == (0, 1, 0)
+
+
+def test_exhausted_round_forfeits():
+    # continue while a card is left: koi-koi three times, the last turn forms no new yaku and
+    # the hands run out: nobody scores, the caller forfeits his 3 yaku points
+    res = crafted_round("greedy/continue1")
+    assert res[T.R_EXHAUSTED] == 1 and res[T.R_WINNER] == -1 and res[T.R_SCORE] == 0
+    assert res[T.R_CALLS] == 3 and res[T.R_TOP] == 18
+    assert T.yaku_points(np.uint64(res[T.R_PILE]), tables())[0] == 3
+
+
+def test_games_shrink_conserve_and_end_on_coins():
+    tb = tables(dict(start_coins=2), checked=True)
+    policy, decide = pols("random", "random/continue")
+    reasons = set()
+    for session in range(300):
+        rows, reason, coins, first, turns = kernel_game(3, session, tb, policy, decide)
+        reasons.add(reason)
+        assert sum(coins) == 4 and min(coins) >= 0
+        assert rows[0][T.R_DECK] == 48
+        for a, b in zip(rows, rows[1:]):
+            assert b[T.R_DECK] == a[T.R_DECK] - a[T.R_N + 2]       # the deck shrinks
+        if reason == 1:
+            assert min(coins) == 0 and len(rows) <= 3
+        elif reason == 0:
+            assert len(rows) == 3 and min(coins) > 0
+        for row in rows:
+            w = row[T.R_WINNER]
+            if w >= 0:
+                assert row[T.R_SCORE] == row[T.R_BASE] * (2 if row[T.R_CALLS + w] else 1)
+    assert {0, 1} <= reasons
+
+
+def test_short_deck_rules():
+    """A deck of fewer than 30 cards: short_pile plays it (turns without a draw once the
+    pile is empty); end_game ends the game before it.  Six-round games whose players always
+    call koi-koi remove many cards."""
+    for short, want in (("short_pile", True), ("end_game", False)):
+        tb = tables(dict(short_deck=short, game_rounds=6, coin_cap="uncapped",
+                         start_coins=100), checked=True)
+        policy, decide = pols("greedy/continue6", "greedy/continue6")
+        small = ended = 0
+        for session in range(200):
+            rows, reason, coins, _, _ = kernel_game(11, session, tb, policy, decide)
+            small += sum(r[T.R_DECK] < 30 for r in rows)
+            ended += reason == 2
+            assert all(r[T.R_DECK] >= 18 for r in rows)
+        assert (small > 0) == want and (ended > 0) == (not want)
+
+
+# ---------------------------------------------------------------- public layer
+
+def test_exact_deal_probabilities_match_sampling():
+    exact = T.deal_probabilities()
+    rng = np.random.default_rng(5)
+    n = 200_000
+    hands = np.argsort(rng.random((n, 48)), axis=1)[:, :6]
+    piles = (np.uint64(1) << hands.astype(np.uint64))
+    masks = np.bitwise_or.reduce(piles, axis=1)
+    tb = tables()
+    got = {y: 0 for y in exact}
+    counts = np.array([[bin(int(m) & s).count("1") for s in T.BRIGHT_SETS + T.ANIMAL_SETS
+                        + [T.RIBBONS, T.CHAFF]] for m in masks[:n]])
+    held = np.stack([counts[:, 0:3].min(1) > 0, counts[:, 3:6].min(1) > 0, counts[:, 6] >= 3,
+                     counts[:, 7] >= 3], axis=1)
+    for i, y in enumerate(T.YAKU):
+        got[y] = held[:, i].mean()
+    got["any"] = held.any(axis=1).mean()
+    for y, f in exact.items():
+        p = float(f)
+        assert abs(got[y] - p) < 5 * (p * (1 - p) / n) ** 0.5, y
+    del tb
+
+
+def test_simulate_reproducible_and_consistent():
+    import hanasim
+    import numba
+
+    a = hanasim.simulate("taipa", rounds=3000, seed=9, policy="random,greedy/continue")
+    numba.set_num_threads(1)
+    try:
+        b = hanasim.simulate("taipa", rounds=3000, seed=9, policy="random,greedy/continue")
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert a[["quantity", "estimate", "n"]].equals(b[["quantity", "estimate", "n"]])
+    by = a.set_index("quantity")["estimate"]
+    assert by["round.1.deck_size.mean"] == 48
+    assert by["round.2.deck_size.mean"] < 48
+    assert abs(by["round.first_player.win_rate"] + by["round.second_player.win_rate"]
+               + by["round.exhausted_rate"] - 1) < 1e-12
+    assert abs(sum(by[f"game.rounds.{k}"] for k in (1, 2, 3)) - 1) < 1e-12
+    assert abs(by["game.minutes.mean"] - by["game.turns.mean"] * T.SECONDS_PER_TURN / 60) < 1e-9
+
+
+def test_simulated_deals_agree_with_exact():
+    """Round 1's dealt hands and field (pooled) against the exact fractions: every exact value
+    inside the simulated 99.9% interval (seeded, so the test is deterministic)."""
+    import hanasim
+
+    df = hanasim.simulate("taipa", rounds=60_000, seed=4).set_index("quantity")
+    exact = T.deal_probabilities()
+    for y, f in exact.items():
+        row = df.loc[f"deal.hand_or_field_holds.{y}"]
+        assert row.ci_low <= float(f) <= row.ci_high, (y, float(f), row.estimate)
+        assert abs(row.estimate - float(f)) < 0.02
+
+
+def test_bad_input_is_one_clear_error():
+    import hanasim
+
+    with pytest.raises(ValueError, match="coin_cap"):
+        hanasim.simulate("taipa", rounds=10, seed=1, rules={"coin_cap": "sometimes"})
+    with pytest.raises(ValueError, match="start_coins"):
+        hanasim.simulate("taipa", rounds=10, seed=1, rules={"start_coins": 0})
+    with pytest.raises(ValueError, match="deal-only"):
+        hanasim.simulate("taipa", rounds=10, seed=1, deals_only=True)
+    with pytest.raises(ValueError, match="session_rounds"):
+        hanasim.simulate("taipa", rounds=10, seed=1, session_rounds=3)
+
+
+def test_cli_rules_and_exact(capsys):
+    from hanasim.cli import main
+
+    assert main(["rules", "taipa"]) in (0, None)
+    assert "yaku_cards" in capsys.readouterr().out
+    assert main(["exact", "taipa"]) in (0, None)
+    assert "216426/511313" in capsys.readouterr().out
+
+
+def test_small_decks():
+    """17 cards cannot be dealt (the game ends, no round); 18 to 29 are played with a draw pile
+    that runs out (short_pile: turns without a draw, every hand card still played) or end the
+    game (end_game).  The kernel equals the reference on them."""
+    policy, decide = pols("random", "random")
+    cards = list(range(0, 48, 2)) + [1, 3, 5, 7, 9]      # 29 cards
+    for n, short, played in ((17, "short_pile", False), (18, "short_pile", True),
+                             (29, "short_pile", True), (29, "end_game", False),
+                             (30, "end_game", True)):
+        deck = (cards + [11])[:n]
+        rules = dict(short_deck=short)
+        tb = tables(rules, checked=True)
+        for session in range(20):
+            rows, reason, coins, first, turns = kernel_game(4, session, tb, policy, decide, deck)
+            ref = N.play_game(4, session, 0, list(policy), decide.tolist(), rules, deck=deck)
+            assert (len(rows), reason, coins, turns) == (len(ref[0]), ref[1], ref[2], ref[4])
+            if not played:
+                assert len(rows) == 0 and reason == 2 and coins == [10, 10]
+                continue
+            assert rows[0][T.R_DECK] == n
+            for row, rd in zip(rows, ref[0]):
+                assert row[T.R_TOP] == rd["top"] and row[T.R_PILE] == mask(rd["piles"][0])
+                if row[T.R_EXHAUSTED]:
+                    assert row[T.R_HANDS] == 0 and row[T.R_TURNS] == 12
