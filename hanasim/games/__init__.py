@@ -28,3 +28,4 @@ def get_game(name: str):
 from . import toppa  # noqa: E402,F401  (registers)
 from . import baka  # noqa: E402,F401  (registers)
 from . import koikoi  # noqa: E402,F401  (registers)
+from . import kushiro  # noqa: E402,F401  (registers)
