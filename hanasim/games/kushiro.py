@@ -767,12 +767,11 @@ def round_stream(rng, key, index, order):
 
 
 @hot
-def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res, tb, pol,
-                  scal, tcount, ycount):
+def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res, totals, tb,
+                  pol, scal, tcount, ycount):
     p = tb.params
     n = p[P_PLAYERS]
     session = p[P_SESSION]
-    totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for s in range(s0, s1):
         key = stream_state(seed, s)
         n_rounds = min(session, total_rounds - s * session)
@@ -822,10 +821,11 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, sc
         pile = np.zeros(PILE_N, dtype=np.int8)
         hands = np.zeros(MAX_PLAYERS, dtype=np.uint64)
         res = np.zeros(R_N, dtype=np.int64)
+        totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res, tb, pol,
-                      scal[ch], tcount[ch], ycount[ch])
+        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res, totals, tb,
+                      pol, scal[ch], tcount[ch], ycount[ch])
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
