@@ -264,8 +264,10 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     rounds = check_rounds(rounds)
     seed = check_seed(seed)
     rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
-    pol, pol_ids = _policies(policy, g.n_players, g)
-    exp, exp_ids = _expose(expose, g.n_players)
+    # a game whose table size is a rule (Kushiro Toppa's players) takes one policy per seated player
+    n_players = g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
+    pol, pol_ids = _policies(policy, n_players, g)
+    exp, exp_ids = _expose(expose, n_players)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer, checked, deals_only, progress, resume = (
         _check_flag(v, k) for k, v in [("fixed_dealer", fixed_dealer), ("checked", checked),
@@ -513,7 +515,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     g = get_game(game)
     rounds = check_rounds(rounds)
     seed = normalize_seed(check_seed(seed))
-    pol, pol_ids = _policies(policy, g.n_players)
+    pol, pol_ids = _policies(policy, g.n_players, g)
     exp, exp_ids = _expose(expose, g.n_players)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")

@@ -856,6 +856,10 @@ class Kushiro:
     def main_kernel(self):
         return run_chunks
 
+    def players_of(self, rules) -> int:
+        """Players seated under ``rules`` (one policy and one expose choice each)."""
+        return int(rules.players)
+
     def policy_ids(self, names) -> np.ndarray:
         return np.array([parse_kushiro_policy(x) for x in names], dtype=np.int64)
 
@@ -873,6 +877,9 @@ class Kushiro:
             policy = policy * MAX_PLAYERS
         if len(expose) == 1:
             expose = expose * MAX_PLAYERS
+        if len(policy) < rules.players or len(expose) < rules.players:
+            raise ValueError(f"give one policy and one expose choice for each of the "
+                             f"{rules.players} players (or one for all)")
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(len(TEYAKU) + 1, 2), ycount=(len(names) + 1, 2))
