@@ -352,3 +352,45 @@ def test_simulate_reproducible_and_sane():
     assert abs(by["dealer.mean_chips"] + by["seat1.mean_chips"] + by["seat2.mean_chips"]) < 1e-12
     assert abs(by["dealer.play_rate"] + by["seat1.play_rate"] + by["seat2.play_rate"] - 2) < 1e-12
     assert "session.first_dealer.mean_total" in by.index
+
+
+# ---------------------------------------------------------------- exact deal-time rates
+
+def test_exact_closed_forms():
+    from fractions import Fraction
+    from math import comb
+
+    rows = {(q, c): v for q, c, v in K.deal_exact("ten_card", "exact")}
+    # four of a month on the 8-card field: one four, less the deals with two (inclusion-exclusion)
+    assert rows[("misdeal_rate", "all_deals")] == Fraction(
+        12 * comb(44, 4) - comb(12, 2), comb(48, 8))
+    # one ribbon + nine chaff (willow cards by type: 10 ribbons, 24 chaff); one bright
+    assert rows[("teyaku.one_ribbon", "all_deals")] == Fraction(10 * comb(24, 9), comb(48, 10))
+    assert rows[("teyaku.one_bright", "all_deals")] == Fraction(5 * comb(24, 9), comb(48, 10))
+    assert rows[("teyaku.empty_hand", "all_deals")] == Fraction(comb(24, 10), comb(48, 10))
+    # a seated hand holds a four: inclusion-exclusion over months
+    four = sum((-1) ** (k + 1) * comb(12, k) * comb(48 - 4 * k, 10 - 4 * k) for k in (1, 2))
+    assert rows[("four_in_hand_rate", "all_deals")] == Fraction(four, comb(48, 10))
+    sub = {(q, c): v for q, c, v in K.deal_exact("subset", "disjoint")}
+    assert sub[("teyaku.three_pairs", "no_misdeal")] > rows[("teyaku.three_pairs", "no_misdeal")]
+    assert sub[("teyaku.empty_hand", "all_deals")] == Fraction(
+        sum(comb(24, c) * comb(24, 10 - c) for c in (8, 9, 10)), comb(48, 10))
+    off = {(q, c): v for q, c, v in K.deal_exact("off", "exact")}
+    assert off[("teyaku.any", "no_misdeal")] == 0
+
+
+@pytest.mark.parametrize("rules", [{"players": 3}, {"teyaku_reading": "subset",
+                                                    "three_pairs": "pairs_in_sets"}])
+def test_deal_time_agrees_with_exact(rules):
+    """The simulated deal-time rates (deals only) fall in their 99.9% intervals around exact."""
+    df = api.simulate("kushiro_toppa", rounds=40_000, seed=21, rules=rules, deals_only=True)
+    ex = api.exact("kushiro_toppa", rules=rules)
+    want = {(r.quantity, r.condition): r.value for r in ex.itertuples()}
+    checked = 0
+    for row in df.itertuples():
+        cond = "all_deals" if row.quantity == "misdeal_rate" else "no_misdeal"
+        if (row.quantity, cond) in want:
+            v = want[(row.quantity, cond)]
+            assert row.ci_low - 1e-12 <= v <= row.ci_high + 1e-12, (row.quantity, v, row)
+            checked += 1
+    assert checked == 8
