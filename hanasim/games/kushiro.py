@@ -952,6 +952,26 @@ class Kushiro:
     def main_kernel(self):
         return run_chunks
 
+    def findings(self, by) -> list:
+        """Plain sentences for a report: who plays, the dealer's and the first mover's edge."""
+        def has(*qs):
+            return all(q in by.index for q in qs)
+
+        out = []
+        if has("dealer.mean_chips", "dealer.play_rate"):
+            r = by.loc["dealer.mean_chips"]
+            out.append(f"The dealer plays {by.loc['dealer.play_rate', 'estimate']:.1%} of rounds "
+                       f"and wins {r.estimate:+.3f} chips a round on average (99.9% CI "
+                       f"{r.ci_low:+.3f} to {r.ci_high:+.3f}).")
+        if has("seat1.join_rate"):
+            out.append(f"Speaking first, the dealer's right joins "
+                       f"{by.loc['seat1.join_rate', 'estimate']:.1%} of rounds.")
+        if has("first_player.mean_chips", "round.exhausted_rate"):
+            out.append(f"The first mover wins {by.loc['first_player.mean_chips', 'estimate']:+.3f}"
+                       f" chips a round; {by.loc['round.exhausted_rate', 'estimate']:.1%} of "
+                       f"rounds are exhausted with nobody saying Yoroshii.")
+        return out
+
     def players_of(self, rules) -> int:
         """Players seated under ``rules`` (one policy and one expose choice each)."""
         return int(rules.players)
