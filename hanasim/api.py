@@ -368,7 +368,19 @@ def _grid(g, rules, sweep=False) -> dict:
     return {name: _values(name, values, g, sweep) for name, values in rules.items()}
 
 
-def _policy_list(policies, g):
+def _seated(g, grid) -> int:
+    """Players a policy list names: ``g.n_players``, or for a game whose table size is a rule
+    (``g.players_of``) the seated players, unless the variants differ in it."""
+    if not hasattr(g, "players_of"):
+        return g.n_players
+    values = set(grid.get("players", ()))
+    if len(values) > 1:
+        return g.n_players
+    given = {"players": values.pop()} if values else {}
+    return g.players_of(_rules.make_rules(g.Rules, given))
+
+
+def _policy_list(policies, g, n=None):
     if isinstance(policies, str):
         policies = [policies]
     elif not isinstance(policies, (list, tuple)):
@@ -377,7 +389,7 @@ def _policy_list(policies, g):
     policies = list(policies)
     if not policies:
         raise ValueError("give at least one policy")
-    settings = [_policies(p, g.n_players, g) for p in policies]
+    settings = [_policies(p, g.n_players if n is None else n, g) for p in policies]
     seen = {}
     for p, (names, _) in zip(policies, settings):
         if names in seen:
@@ -438,8 +450,9 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     progress = _check_flag(progress, "progress")
     threads = check_threads(threads)
     grid = _grid(g, rules)
-    policies, pol_settings = _policy_list(policies, g)
-    exp, exp_ids = _expose(expose, g.n_players)
+    n_players = _seated(g, grid)
+    policies, pol_settings = _policy_list(policies, g, n_players)
+    exp, exp_ids = _expose(expose, n_players)
     if isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer)) or blocks < 2:
         raise ValueError(f"blocks must be a whole number of at least 2, got {_show(blocks)}")
     combos = _check_variants(grid, policies, max_variants)
