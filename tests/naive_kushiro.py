@@ -191,6 +191,7 @@ def play_round(drng, rng, dealer, pols, rules, weights):
     nd = 10 * n + 8
     out = dict(misdeals=0, redeals=0)
     while True:
+        out["swap_in"], out["swap_out"] = set(), set()
         while True:
             shuffle(drng, order, 0, nd)
             field = set(order[10 * n: nd])
@@ -216,6 +217,8 @@ def play_round(drng, rng, dealer, pols, rules, weights):
                 c = 4 * (m - 1) + k
                 hands[s].remove(c)
                 hands[s].add(order[top])
+                out["swap_in"].add(order[top])
+                out["swap_out"].add(c)
                 order[top] = c
                 out["swaps"][s] += 1
         plays = [0] * n

@@ -54,6 +54,7 @@ def run_kernel(rules, rows, dealer, seed, i):
     hands = np.zeros(4, dtype=np.uint64)
     res = np.zeros(K.R_N, dtype=np.int64)
     K.play_round(drng, rng, order, pile, hands, tb, rows, dealer, res)
+    run_kernel.pile = pile
     return res, drng[0], rng[0]
 
 
@@ -74,7 +75,7 @@ def kernel_dict(res, n):
     for k in ("misdeals", "redeals", "winner", "stopper", "end", "points", "hits", "turns",
               "decisions", "first", "second", "paid", "top", "end_pile"):
         out[k] = int(res[getattr(K, "R_" + k.upper())])
-    for k in ("field", "pile_a", "pile_b", "hand_a", "hand_b", "aside"):
+    for k in ("field", "pile_a", "pile_b", "hand_a", "hand_b", "aside", "swap_in", "swap_out"):
         out[k] = cards(res[getattr(K, "R_" + k.upper())])
     return out
 
@@ -251,6 +252,38 @@ def test_three_pairs_readings(pairs, want):
              "bush_clover.chaff1")
     got = [bool(tey(h, "ten_card", pairs) & 1) for h in (three, four_pairs, sets, four)]
     assert got == want
+
+
+def test_four_in_hand_swap():
+    """A dealt four: with swap always and the lowest picked, the hand gives up the month's
+    lowest card, which becomes the top of the draw pile (the first card turned), and takes the
+    old top card; with swap never nothing moves; the swap is counted per seat."""
+    rules = {"swap_pick": "lowest"}
+    always = pol_rows(["greedy/stop/join/always"] * 4, [0] * 4)
+    never = pol_rows(["greedy/stop/join/never"] * 4, [0] * 4)
+    found = 0
+    for i in range(3000):
+        res, _, _ = run_kernel(rules, never, 0, 31, i)
+        g0 = kernel_dict(res, 2)
+        if sum(g0["fours"]) != 1:
+            continue
+        assert g0["swaps"] == [0, 0] and not g0["swap_in"] and not g0["swap_out"]
+        res, _, _ = run_kernel(rules, always, 0, 31, i)
+        g = kernel_dict(res, 2)
+        s = 0 if g["fours"][0] else 1
+        assert g["swaps"][s] == 1 and g["swaps"][1 - s] == 0
+        (out,) = g["swap_out"]
+        (inn,) = g["swap_in"]
+        assert out % 4 == 0 and out // 4 != inn // 4  # the lowest card of the four's month
+        assert int(run_kernel.pile[0]) == out          # now the top of the draw pile
+        found += 1
+        if found == 5:
+            break
+    assert found == 5
+    # no draw pile with 4 players: a four is never swapped
+    for i in range(400):
+        res, _, _ = run_kernel({"players": 4}, always, 0, 31, i)
+        assert kernel_dict(res, 4)["swaps"] == [0, 0, 0, 0]
 
 
 # ---------------------------------------------------------------- decisions and join/drop

@@ -237,8 +237,9 @@ R_CHIPS, R_PLAYS, R_CHOICE, R_TEY_DEALT, R_FOURS, R_SWAPS, R_TEY_CLAIMED, R_CONT
     0, 4, 8, 12, 16, 20, 24, 28)
 (R_WINNER, R_END, R_POINTS, R_HITS, R_TURNS, R_DECISIONS, R_MISDEALS, R_REDEALS, R_FIRST,
  R_SECOND, R_PAID, R_FIELD, R_TOP, R_END_PILE, R_PILE_A, R_PILE_B, R_HAND_A, R_HAND_B,
- R_ASIDE, R_STOPPER, R_N_PLAYERS) = range(32, 53)
-R_N = 53
+ R_ASIDE, R_STOPPER, R_N_PLAYERS, R_SWAP_IN, R_SWAP_OUT) = range(32, 55)
+R_N = 55
+# R_SWAP_IN / R_SWAP_OUT: the cards the swaps put into hands / onto the top of the draw pile
 # R_CHOICE: 0 seated (2 players), 1 chose join, 2 chose drop, 3 forced in, 4 forced out
 CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT = 0, 1, 2, 3, 4
 END_STOP, END_EXHAUSTED, END_TEYAKU = 0, 1, 2
@@ -423,6 +424,8 @@ def play_round(drng, rng, order, pile, hands, tb, pol, dealer, res):
                     continue
                 k = 0 if p[P_PICK_LOWEST] else below(rng, 4)
                 c = c0 + k
+                res[R_SWAP_IN] |= np.int64(bit(order[top]))
+                res[R_SWAP_OUT] |= np.int64(bit(c))
                 hands[s] = (hands[s] & ~bit(c)) | bit(order[top])
                 order[top] = c
                 res[R_SWAPS + s] += 1
