@@ -429,16 +429,16 @@ def test_deal_time_agrees_with_exact(rules):
     assert checked == 8
 
 
-def test_cli_players_compare_and_errors(capsys):
+def test_cli_players_compare_and_errors(capfd):
     from hanasim.cli import main
 
     assert main(["simulate", "kushiro-toppa", "--players", "3", "--rounds", "600", "--seed",
                  "1", "--policy", "greedy,random,greedy/continue2/join", "--no-save"]) == 0
-    out = capsys.readouterr().out
+    out = capfd.readouterr().out
     assert "players=3" in out and "seat2.join_rate" in out
     assert main(["compare", "kushiro-toppa", "--rule", "players=2,4", "--rounds", "600",
                  "--seed", "1", "--no-progress"]) == 0
-    assert "players=4" in capsys.readouterr().out
+    assert "players=4" in capfd.readouterr().out
     assert main(["simulate", "kushiro-toppa", "--players", "5", "--rounds", "10",
                  "--no-save"]) != 0
-    assert "cannot be 5" in capsys.readouterr().err
+    assert "cannot be 5" in capfd.readouterr().err
