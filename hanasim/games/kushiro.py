@@ -42,8 +42,8 @@ dealer's right (turn order).  Players (who own the policies) are 0..players-1; s
 Simulation unit: a session is ``session_rounds`` rounds; its first dealer is drawn (each player
 draws a card, the earliest month deals, a tie draws again among the tied), then ``dealer_next``
 passes the deal.  Round i of session s deals on stream 3i and plays on stream 3i+1 of the
-session's key (the first-dealer draw: stream 2 of ... the key, index 3 * rounds), so variants
-compared on one seed see the same deals round by round.
+session's key (the first-dealer draw: stream 3 * rounds + 2), so variants compared on one seed
+see the same deals round by round.
 """
 from __future__ import annotations
 
