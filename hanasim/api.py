@@ -264,8 +264,10 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     rounds = check_rounds(rounds)
     seed = check_seed(seed)
     rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
-    pol, pol_ids = _policies(policy, g.n_players, g)
-    exp, exp_ids = _expose(expose, g.n_players)
+    # a game whose table size is a rule (Kushiro Toppa's players) takes one policy per seated player
+    n_players = g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
+    pol, pol_ids = _policies(policy, n_players, g)
+    exp, exp_ids = _expose(expose, n_players)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer, checked, deals_only, progress, resume = (
         _check_flag(v, k) for k, v in [("fixed_dealer", fixed_dealer), ("checked", checked),
@@ -366,7 +368,19 @@ def _grid(g, rules, sweep=False) -> dict:
     return {name: _values(name, values, g, sweep) for name, values in rules.items()}
 
 
-def _policy_list(policies, g):
+def _seated(g, grid) -> int:
+    """Players a policy list names: ``g.n_players``, or for a game whose table size is a rule
+    (``g.players_of``) the seated players, unless the variants differ in it."""
+    if not hasattr(g, "players_of"):
+        return g.n_players
+    values = set(grid.get("players", ()))
+    if len(values) > 1:
+        return g.n_players
+    given = {"players": values.pop()} if values else {}
+    return g.players_of(_rules.make_rules(g.Rules, given))
+
+
+def _policy_list(policies, g, n=None):
     if isinstance(policies, str):
         policies = [policies]
     elif not isinstance(policies, (list, tuple)):
@@ -375,7 +389,7 @@ def _policy_list(policies, g):
     policies = list(policies)
     if not policies:
         raise ValueError("give at least one policy")
-    settings = [_policies(p, g.n_players, g) for p in policies]
+    settings = [_policies(p, g.n_players if n is None else n, g) for p in policies]
     seen = {}
     for p, (names, _) in zip(policies, settings):
         if names in seen:
@@ -436,8 +450,9 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     progress = _check_flag(progress, "progress")
     threads = check_threads(threads)
     grid = _grid(g, rules)
-    policies, pol_settings = _policy_list(policies, g)
-    exp, exp_ids = _expose(expose, g.n_players)
+    n_players = _seated(g, grid)
+    policies, pol_settings = _policy_list(policies, g, n_players)
+    exp, exp_ids = _expose(expose, n_players)
     if isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer)) or blocks < 2:
         raise ValueError(f"blocks must be a whole number of at least 2, got {_show(blocks)}")
     combos = _check_variants(grid, policies, max_variants)
@@ -510,7 +525,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     g = get_game(game)
     rounds = check_rounds(rounds)
     seed = normalize_seed(check_seed(seed))
-    pol, pol_ids = _policies(policy, g.n_players)
+    pol, pol_ids = _policies(policy, g.n_players, g)
     exp, exp_ids = _expose(expose, g.n_players)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")

@@ -41,7 +41,9 @@ def cold_compile_seconds(game: str) -> float:
 
     from .games import get_game
 
-    mixed = ",".join(["greedy"] + ["random"] * (get_game(game).n_players - 1))
+    g = get_game(game)
+    n = g.players_of(g.Rules()) if hasattr(g, "players_of") else g.n_players  # seated players
+    mixed = ",".join(["greedy"] + ["random"] * (n - 1))
     code = (f"import time, hanasim; t = time.perf_counter(); "
             f"hanasim.simulate({game!r}, rounds=1000, seed=1, policy={mixed!r}); "
             + (f"hanasim.simulate({game!r}, rounds=1000, seed=1, deals_only=True); "

@@ -58,6 +58,9 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     _add_preset(p)
     p.add_argument("--expose", default="always", metavar="E",
                    help="expose held teyaku: always, never, random; or one per player (default always)")
+    p.add_argument("--players", default=None, metavar="N",
+                   help="players at the table, for a game with a 'players' rule (kushiro_toppa: "
+                        "2 to 4); the same as --rule players=N")
     p.add_argument("--session-rounds", default=1, metavar="L",
                    help="rounds per session: the winner deals the next round (default 1)")
     p.add_argument("--fixed-dealer", action="store_true",
@@ -268,8 +271,11 @@ def _cmd_simulate(a):
         api._outside_store(a.checkpoint, "checkpoint", a.store)
     _compile_notice(a.game)
 
+    given = rules.parse_assignments(a.rule)
+    if getattr(a, "players", None) is not None:
+        given["players"] = a.players
     df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
-                      rules=rules.parse_assignments(a.rule),
+                      rules=given,
                       session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
                       checked=a.checked, deals_only=a.deals_only,
                       checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,

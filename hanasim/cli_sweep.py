@@ -61,6 +61,8 @@ def cmd_sweep(a):
 
     g = get_game(a.game)
     grid = parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2")
+    if getattr(a, "players", None) is not None:
+        grid.setdefault("players", a.players)
     solve = parse_grid(a.solve, "--solve", "quantity=target")
     fmt = check_output(a, a.store)
     chart = _chart_target(a.chart, a.force)

@@ -69,6 +69,7 @@ EXPECTED = {
     "03_house_rules": (3, ["blank cells: 0", "boar_deer_butterfly=0"]),
     "04_koikoi": (4, []),
     "05_taipa": (5, ["first player's coin gain a round"]),
+    "06_kushiro_toppa": (3, ["exact values lie inside", "dealer's edge:"]),
 }
 
 

@@ -19,7 +19,7 @@ def available_games() -> list[str]:
 
 def get_game(name: str):
     try:
-        return _GAMES[str(name).lower()]
+        return _GAMES[str(name).strip().lower().replace("-", "_")]
     except KeyError:
         raise UnknownGame(f"unknown game {name!r}; available games: "
                           + ", ".join(available_games())) from None
@@ -29,3 +29,4 @@ from . import toppa  # noqa: E402,F401  (registers)
 from . import baka  # noqa: E402,F401  (registers)
 from . import koikoi  # noqa: E402,F401  (registers)
 from . import taipa  # noqa: E402,F401  (registers)
+from . import kushiro  # noqa: E402,F401  (registers)

@@ -1,0 +1,444 @@
+"""Kushiro Toppa: the round kernel against the plain-Python reference (tests/naive_kushiro.py),
+hand-built teyaku cases under every reading, the decision paths, invariants and the API."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import naive_kushiro as N
+from hanasim import api
+from hanasim.engine.rng import stream_state
+from hanasim.games import kushiro as K
+from hanasim.policies import card_weights
+from hanasim.rules import RuleError, make_rules
+
+
+def bits(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards(mask):
+    mask = int(mask) & ((1 << 64) - 1)
+    return {c for c in range(48) if mask >> c & 1}
+
+
+_TB = {}
+
+
+def tables(rules):
+    key = tuple(sorted(rules.items()))
+    if key not in _TB:
+        _TB[key] = K.lower(make_rules(K.KushiroRules, rules))
+    return _TB[key]
+
+
+def pol_rows(names, expose):
+    packed = [K.parse_kushiro_policy(x) for x in names]
+    return K.decode_policies(packed, expose)
+
+
+def naive_pols(rows):
+    keys = ("card", "dec", "dparam", "join", "jparam", "swap", "expose")
+    return [dict(zip(keys, (int(x) for x in row))) for row in rows]
+
+
+def run_kernel(rules, rows, dealer, seed, i):
+    tb, _ = tables(rules)
+    drng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i))], dtype=np.uint64)
+    rng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i + 1))], dtype=np.uint64)
+    order = np.arange(48).astype(np.int8)
+    pile = np.zeros(K.PILE_N, dtype=np.int8)
+    hands = np.zeros(4, dtype=np.uint64)
+    res = np.zeros(K.R_N, dtype=np.int64)
+    K.play_round(drng, rng, order, pile, hands, tb, rows, dealer, res)
+    run_kernel.pile = pile
+    return res, drng[0], rng[0]
+
+
+def run_naive(rules, rows, dealer, seed, i):
+    tb, _ = tables(rules)
+    weights = card_weights(np.zeros(48, dtype=np.int64), tb.yaku_masks, tb.yaku_ints)
+    drng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i))], dtype=np.uint64)
+    rng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i + 1))], dtype=np.uint64)
+    out = N.play_round(drng, rng, dealer, naive_pols(rows), rules, weights)
+    return out, drng[0], rng[0]
+
+
+def kernel_dict(res, n):
+    per = {"chips": K.R_CHIPS, "plays": K.R_PLAYS, "choice": K.R_CHOICE,
+           "tey_dealt": K.R_TEY_DEALT, "fours": K.R_FOURS, "swaps": K.R_SWAPS,
+           "tey_claimed": K.R_TEY_CLAIMED, "cont": K.R_CONT}
+    out = {k: [int(res[v + s]) for s in range(n)] for k, v in per.items()}
+    for k in ("misdeals", "redeals", "winner", "stopper", "end", "points", "hits", "turns",
+              "decisions", "first", "second", "paid", "top", "end_pile"):
+        out[k] = int(res[getattr(K, "R_" + k.upper())])
+    for k in ("field", "pile_a", "pile_b", "hand_a", "hand_b", "aside", "swap_in", "swap_out"):
+        out[k] = cards(res[getattr(K, "R_" + k.upper())])
+    return out
+
+
+RULE_SETS = [
+    {},
+    {"players": 3},
+    {"players": 4},
+    {"players": 3, "dropped_cards": "shuffled", "teyaku_reading": "subset",
+     "three_pairs": "at_least", "exhausted": "last_caller", "decision_on": "bigger"},
+    {"players": 4, "dropped_cards": "aside", "three_pairs": "pairs_in_sets",
+     "teyaku_effect": "round_ends", "swap_pick": "lowest", "undecided": "redeal"},
+    {"players": 3, "dropped_cards": "aside", "three_pairs": "disjoint", "teyaku_value": 2,
+     "willow_chaff": "lightning", "chaff_count": 10, "five_brights": 0, "seven_ribbons_extra": 3},
+    {"teyaku_reading": "off", "teyaku_effect": "round_ends", "exhausted": "last_caller",
+     "dealer_next": "rotate", "willow_chaff": "all"},
+]
+POLICY_SETS = [
+    (("random",), (2,)),
+    (("greedy",), (1,)),
+    (("random/continue3/join/random", "greedy/threshold4/threshold9/never",
+      "greedy/random/random/always", "random/stop/threshold12/random"), (2, 1, 0, 2)),
+    (("greedy/continue1/threshold30", "random/threshold6/random/always"), (0, 2)),
+]
+
+
+@pytest.mark.parametrize("ri", range(len(RULE_SETS)))
+def test_kernel_equals_reference(ri):
+    """Every result field and both generator states agree with the reference, round by round."""
+    rules = RULE_SETS[ri]
+    n = rules.get("players", 2)
+    seen = dict(swaps=0, stops=0, exhausted=0, calls=0, claims=0, forced_in=0, forced_out=0,
+                drops=0, misdeals=0, redeals=0)
+    for pi, (names, expose) in enumerate(POLICY_SETS):
+        names = (names * 4)[:4]
+        expose = (expose * 4)[:4]
+        rows = pol_rows(names, expose)
+        for i in range(150):
+            dealer = i % n
+            seed = 1000 * ri + pi
+            res, d1, r1 = run_kernel(rules, rows, dealer, seed, i)
+            want, d2, r2 = run_naive(rules, rows, dealer, seed, i)
+            got = kernel_dict(res, n)
+            for k, v in want.items():
+                assert got[k] == v, (k, i, pi, got[k], v)
+            assert d1 == d2 and r1 == r2, "generator draws differ"
+            seen["swaps"] += sum(got["swaps"])
+            seen["stops"] += got["end"] == K.END_STOP
+            seen["exhausted"] += got["end"] == K.END_EXHAUSTED
+            seen["calls"] += sum(got["cont"])
+            seen["claims"] += any(got["tey_claimed"])
+            seen["forced_in"] += got["choice"].count(K.CH_FORCED_IN)
+            seen["forced_out"] += got["choice"].count(K.CH_FORCED_OUT)
+            seen["drops"] += got["choice"].count(K.CH_DROP)
+            seen["misdeals"] += got["misdeals"]
+            seen["redeals"] += got["redeals"]
+            check_invariants(res, n, rules)
+    # the sample exercised the paths it is meant to check
+    assert seen["stops"] and seen["calls"] and seen["misdeals"]
+    assert bool(seen["claims"]) == (rules.get("teyaku_reading") != "off")
+    if n < 4:
+        assert seen["swaps"]
+    if n > 2:
+        assert seen["forced_out"] and seen["drops"]
+        assert seen["redeals"] if rules.get("undecided") == "redeal" else seen["forced_in"]
+
+
+def check_invariants(res, n, rules):
+    """Every card in exactly one place; chips zero-sum; only two play."""
+    g = kernel_dict(res, n)
+    assert sum(g["plays"]) == 2 and sum(g["chips"]) == 0
+    for s in range(n):
+        if not g["plays"][s]:
+            assert g["chips"][s] == 0
+    tb, _ = tables(rules)
+    places = [g["field"], g["pile_a"], g["pile_b"], g["hand_a"], g["hand_b"], g["aside"]]
+    seen = set()
+    for p in places:
+        assert not (seen & p)
+        seen |= p
+    # the draw pile's undrawn cards are the rest; the pile held end_pile cards, top were drawn
+    assert len(seen) + (g["end_pile"] - g["top"]) == 48
+    assert g["top"] <= g["end_pile"]
+    if rules.get("dropped_cards") == "aside":
+        assert len(g["aside"]) == 10 * (n - 2)
+
+
+def test_invariants_many_rounds():
+    rules = {"players": 4, "dropped_cards": "under_pile"}
+    rows = pol_rows(["random"] * 4, [2] * 4)
+    for i in range(2000):
+        res, _, _ = run_kernel(rules, rows, i % 4, 77, i)
+        check_invariants(res, 4, rules)
+
+
+# ---------------------------------------------------------------- teyaku by hand
+
+def H(*names):
+    return bits(K.HANAFUDA.card(x) for x in names)
+
+
+CHAFF10 = ["pine.chaff1", "pine.chaff2", "plum.chaff1", "plum.chaff2", "cherry.chaff1",
+           "cherry.chaff2", "wisteria.chaff1", "wisteria.chaff2", "iris.chaff1", "iris.chaff2"]
+
+
+def tey(hand_mask, reading="ten_card", pairs="exact"):
+    tb, _ = tables({})
+    km = tb.kind_masks
+    r = {"ten_card": K.READ_TEN, "subset": K.READ_SUBSET, "off": K.READ_OFF}[reading]
+    p = ("exact", "at_least", "pairs_in_sets", "disjoint").index(pairs)
+    return int(K.teyaku_bits(np.uint64(hand_mask), km[0], km[1], km[2], km[3], r, p))
+
+
+def names_of(b):
+    return {t for i, t in enumerate(K.TEYAKU) if b >> i & 1}
+
+
+def test_deck_names_exist():
+    for x in CHAFF10:
+        K.HANAFUDA.card(x)
+
+
+@pytest.mark.parametrize("reading", ["ten_card", "subset", "off"])
+def test_chaff_teyaku_by_reading(reading):
+    # ten chaff: five months with two chaff each (three pairs fails under exact: five pairs)
+    ten = H(*CHAFF10)
+    # one ribbon + nine chaff
+    rib9 = H("bush_clover.ribbon", *CHAFF10[:9])
+    ani9 = H("bush_clover.boar", *CHAFF10[:9])
+    bri9 = H("susuki.moon", *CHAFF10[:9])
+    # subset-only: one ribbon, one animal, eight chaff
+    mixed = H("bush_clover.ribbon", "bush_clover.boar", *CHAFF10[:8])
+    want = {
+        "ten_card": {ten: {"empty_hand"}, rib9: {"one_ribbon"}, ani9: {"one_animal"},
+                     bri9: {"one_bright"}, mixed: set()},
+        "subset": {ten: {"empty_hand"}, rib9: {"one_ribbon", "empty_hand"},
+                   ani9: {"one_animal", "empty_hand"}, bri9: {"one_bright", "empty_hand"},
+                   mixed: {"one_ribbon", "one_animal", "empty_hand"}},
+        "off": {ten: set(), rib9: set(), ani9: set(), bri9: set(), mixed: set()},
+    }[reading]
+    for hand, names in want.items():
+        got = names_of(tey(hand, reading, "disjoint")) - {"three_pairs"}
+        assert got == names, (reading, cards(hand), got)
+
+
+def test_willow_by_own_type():
+    # the rain man is a bright, the swallow an animal, the willow ribbon a ribbon, the lightning
+    # chaff: a hand of the lightning and nine chaff is Empty Hand
+    assert names_of(tey(H("willow.lightning", *CHAFF10[:9]))) >= {"empty_hand"}
+    assert "one_animal" in names_of(tey(H("willow.swallow", *CHAFF10[:9])))
+    assert "one_bright" in names_of(tey(H("willow.rain_man", *CHAFF10[:9])))
+
+
+@pytest.mark.parametrize("pairs,want", [
+    ("exact", [True, False, False, False]),
+    ("at_least", [True, True, False, False]),
+    ("pairs_in_sets", [True, True, True, False]),
+    ("disjoint", [True, True, True, True]),
+])
+def test_three_pairs_readings(pairs, want):
+    three = H("pine.crane", "pine.chaff1", "plum.chaff1", "plum.chaff2", "cherry.chaff1",
+              "cherry.chaff2", "wisteria.chaff1", "iris.chaff1", "peony.chaff1",
+              "bush_clover.chaff1")
+    four_pairs = H("pine.crane", "pine.chaff1", "plum.chaff1", "plum.chaff2", "cherry.chaff1",
+                   "cherry.chaff2", "wisteria.chaff1", "wisteria.chaff2", "iris.chaff1",
+                   "peony.chaff1")
+    # two pairs and a triplet
+    sets = H("pine.crane", "pine.chaff1", "pine.chaff2", "plum.chaff1", "plum.chaff2",
+             "cherry.chaff1", "cherry.chaff2", "iris.chaff1", "peony.chaff1",
+             "bush_clover.chaff1")
+    # a four and one pair: two disjoint pairs from the four
+    four = H("pine.crane", "pine.poetry_ribbon", "pine.chaff1", "pine.chaff2", "plum.chaff1",
+             "plum.chaff2", "cherry.chaff1", "iris.chaff1", "peony.chaff1",
+             "bush_clover.chaff1")
+    got = [bool(tey(h, "ten_card", pairs) & 1) for h in (three, four_pairs, sets, four)]
+    assert got == want
+
+
+def test_four_in_hand_swap():
+    """A dealt four: with swap always and the lowest picked, the hand gives up the month's
+    lowest card, which becomes the top of the draw pile (the first card turned), and takes the
+    old top card; with swap never nothing moves; the swap is counted per seat."""
+    rules = {"swap_pick": "lowest"}
+    always = pol_rows(["greedy/stop/join/always"] * 4, [0] * 4)
+    never = pol_rows(["greedy/stop/join/never"] * 4, [0] * 4)
+    found = 0
+    for i in range(3000):
+        res, _, _ = run_kernel(rules, never, 0, 31, i)
+        g0 = kernel_dict(res, 2)
+        if sum(g0["fours"]) != 1:
+            continue
+        assert g0["swaps"] == [0, 0] and not g0["swap_in"] and not g0["swap_out"]
+        res, _, _ = run_kernel(rules, always, 0, 31, i)
+        g = kernel_dict(res, 2)
+        s = 0 if g["fours"][0] else 1
+        assert g["swaps"][s] == 1 and g["swaps"][1 - s] == 0
+        (out,) = g["swap_out"]
+        (inn,) = g["swap_in"]
+        assert out % 4 == 0 and out // 4 != inn // 4  # the lowest card of the four's month
+        assert int(run_kernel.pile[0]) == out          # now the top of the draw pile
+        found += 1
+        if found == 5:
+            break
+    assert found == 5
+    # no draw pile with 4 players: a four is never swapped
+    for i in range(400):
+        res, _, _ = run_kernel({"players": 4}, always, 0, 31, i)
+        assert kernel_dict(res, 4)["swaps"] == [0, 0, 0, 0]
+
+
+# ---------------------------------------------------------------- decisions and join/drop
+
+def test_join_forced_paths():
+    n = 3
+    rules = {"players": n}
+    # everybody joins: seats 1 and 2 join, the dealer is forced out
+    rows = pol_rows(["random/random/join"] * 4, [0] * 4)
+    res, _, _ = run_kernel(rules, rows, 0, 5, 0)
+    g = kernel_dict(res, n)
+    assert g["choice"] == [K.CH_FORCED_OUT, K.CH_JOIN, K.CH_JOIN]
+    # nobody joins by choice (threshold above any hand): seat 1 drops, seat 2 and the dealer
+    # are forced in
+    rows = pol_rows(["random/random/threshold30"] * 4, [0] * 4)
+    res, _, _ = run_kernel(rules, rows, 0, 5, 0)
+    g = kernel_dict(res, n)
+    assert g["choice"] == [K.CH_FORCED_IN, K.CH_DROP, K.CH_FORCED_IN]
+    assert g["first"] == 0 and g["second"] == 2
+    # redeal: always dropping redeals until the cap, then the last are forced in
+    res, _, _ = run_kernel({"players": 4, "undecided": "redeal"}, rows, 1, 5, 0)
+    g = kernel_dict(res, 4)
+    assert g["redeals"] == K.MAX_REDEALS
+    assert g["choice"] == [K.CH_FORCED_IN, K.CH_DROP, K.CH_DROP, K.CH_FORCED_IN]
+
+
+def test_iku_yoroshii_paths():
+    rules = {}
+    stop = pol_rows(["random/stop"] * 4, [0] * 4)
+    cont = pol_rows(["random/continue1"] * 4, [0] * 4)
+    n_stop = n_forfeit = n_exh = 0
+    for i in range(300):
+        res, _, _ = run_kernel(rules, stop, 0, 9, i)
+        g = kernel_dict(res, 2)
+        # stop at once: the stopper formed a dekiyaku and is paid exactly its chips
+        if g["end"] == K.END_STOP:
+            n_stop += 1
+            assert g["decisions"] == 1 and sum(g["cont"]) == 0
+            assert g["chips"][g["winner"]] == g["points"] > 0
+        res, _, _ = run_kernel(rules, cont, 0, 9, i)
+        g = kernel_dict(res, 2)
+        # always Iku while holding a card: the round ends by a stop only on a last card
+        if g["end"] == K.END_STOP:
+            w = g["winner"]
+            other = g["second"] if w == g["first"] else g["first"]
+            assert g["chips"][w] == g["points"]
+            n_forfeit += g["cont"][other] > 0  # the continued opponent gets nothing
+        else:
+            n_exh += 1
+            assert g["chips"] == [0, 0]  # exhausted=nobody
+    assert n_stop > 100 and n_forfeit > 0 and n_exh > 0
+    # exhausted=last_caller pays the last caller
+    paid = 0
+    for i in range(300):
+        res, _, _ = run_kernel({"exhausted": "last_caller"}, cont, 0, 9, i)
+        g = kernel_dict(res, 2)
+        if g["end"] == K.END_EXHAUSTED and g["stopper"] >= 0:
+            paid += 1
+            assert g["chips"][g["stopper"]] == g["points"] > 0
+    assert paid > 0
+
+
+def test_teyaku_round_ends():
+    rules = {"teyaku_effect": "round_ends", "three_pairs": "disjoint"}
+    rows = pol_rows(["random"] * 4, [1] * 4)
+    ended = 0
+    for i in range(400):
+        res, _, _ = run_kernel(rules, rows, 0, 11, i)
+        g = kernel_dict(res, 2)
+        if any(g["tey_claimed"]):
+            ended += 1
+            assert g["end"] == K.END_TEYAKU and g["turns"] == 0
+            c = [bin(x).count("1") for x in g["tey_claimed"]]
+            assert g["chips"] == [c[0] - c[1], c[1] - c[0]]
+    assert ended > 50
+
+
+# ---------------------------------------------------------------- the public layer
+
+def test_policy_parsing():
+    assert K.parse_kushiro_policy("greedy") == K.parse_kushiro_policy(
+        "greedy/stop/threshold10/always")
+    for bad in ("greedy/stop/maybe", "greedy/stop/join/sometimes", "greedy/stop/threshold99",
+                "x", "a/b/c/d/e"):
+        with pytest.raises(ValueError):
+            K.parse_kushiro_policy(bad)
+    with pytest.raises(RuleError):
+        make_rules(K.KushiroRules, {"players": 5})
+
+
+def test_simulate_reproducible_and_sane():
+    a = api.simulate("kushiro_toppa", rounds=3000, seed=3, rules={"players": 3},
+                     session_rounds=8, threads=1)
+    b = api.simulate("kushiro_toppa", rounds=3000, seed=3, rules={"players": 3},
+                     session_rounds=8, threads=2)
+    assert a["estimate"].tolist() == b["estimate"].tolist()
+    by = a.set_index("quantity")["estimate"]
+    # zero-sum: the seats' mean chips add up to 0; two of three play each round
+    assert abs(by["dealer.mean_chips"] + by["seat1.mean_chips"] + by["seat2.mean_chips"]) < 1e-12
+    assert abs(by["dealer.play_rate"] + by["seat1.play_rate"] + by["seat2.play_rate"] - 2) < 1e-12
+    assert "session.first_dealer.mean_total" in by.index
+
+
+# ---------------------------------------------------------------- exact deal-time rates
+
+def test_exact_closed_forms():
+    from fractions import Fraction
+    from math import comb
+
+    rows = {(q, c): v for q, c, v in K.deal_exact("ten_card", "exact")}
+    # four of a month on the 8-card field: one four, less the deals with two (inclusion-exclusion)
+    assert rows[("misdeal_rate", "all_deals")] == Fraction(
+        12 * comb(44, 4) - comb(12, 2), comb(48, 8))
+    # one ribbon + nine chaff (willow cards by type: 10 ribbons, 24 chaff); one bright
+    assert rows[("teyaku.one_ribbon", "all_deals")] == Fraction(10 * comb(24, 9), comb(48, 10))
+    assert rows[("teyaku.one_bright", "all_deals")] == Fraction(5 * comb(24, 9), comb(48, 10))
+    assert rows[("teyaku.empty_hand", "all_deals")] == Fraction(comb(24, 10), comb(48, 10))
+    # a seated hand holds a four: inclusion-exclusion over months
+    four = sum((-1) ** (k + 1) * comb(12, k) * comb(48 - 4 * k, 10 - 4 * k) for k in (1, 2))
+    assert rows[("four_in_hand_rate", "all_deals")] == Fraction(four, comb(48, 10))
+    sub = {(q, c): v for q, c, v in K.deal_exact("subset", "disjoint")}
+    assert sub[("teyaku.three_pairs", "no_misdeal")] > rows[("teyaku.three_pairs", "no_misdeal")]
+    assert sub[("teyaku.empty_hand", "all_deals")] == Fraction(
+        sum(comb(24, c) * comb(24, 10 - c) for c in (8, 9, 10)), comb(48, 10))
+    off = {(q, c): v for q, c, v in K.deal_exact("off", "exact")}
+    assert off[("teyaku.any", "no_misdeal")] == 0
+
+
+@pytest.mark.parametrize("rules", [{"players": 3}, {"teyaku_reading": "subset",
+                                                    "three_pairs": "pairs_in_sets"}])
+def test_deal_time_agrees_with_exact(rules):
+    """The simulated deal-time rates (deals only) fall in their 99.9% intervals around exact."""
+    df = api.simulate("kushiro_toppa", rounds=40_000, seed=21, rules=rules, deals_only=True)
+    ex = api.exact("kushiro_toppa", rules=rules)
+    want = {(r.quantity, r.condition): r.value for r in ex.itertuples()}
+    checked = 0
+    for row in df.itertuples():
+        cond = "all_deals" if row.quantity == "misdeal_rate" else "no_misdeal"
+        if (row.quantity, cond) in want:
+            v = want[(row.quantity, cond)]
+            assert row.ci_low - 1e-12 <= v <= row.ci_high + 1e-12, (row.quantity, v, row)
+            checked += 1
+    assert checked == 8
+
+
+def test_cli_players_compare_and_errors(capfd):
+    from hanasim.cli import main
+
+    assert main(["simulate", "kushiro-toppa", "--players", "3", "--rounds", "600", "--seed",
+                 "1", "--policy", "greedy,random,greedy/continue2/join", "--no-save"]) == 0
+    out = capfd.readouterr().out
+    assert "players=3" in out and "seat2.join_rate" in out
+    assert main(["compare", "kushiro-toppa", "--rule", "players=2,4", "--rounds", "600",
+                 "--seed", "1", "--no-progress"]) == 0
+    assert "players=4" in capfd.readouterr().out
+    assert main(["simulate", "kushiro-toppa", "--players", "5", "--rounds", "10",
+                 "--no-save"]) != 0
+    assert "cannot be 5" in capfd.readouterr().err
