@@ -172,14 +172,18 @@ def changed_rules(game: str, rules: str) -> str:
     return ", ".join(changed) or "default"
 
 
-def print_notes(meta, out=sys.stdout):
+def print_notes(meta, out=None):
+    # the stream is looked up at call time: a default bound at import time would keep writing
+    # to whatever sys.stdout was then (a test's capture, a closed pipe)
+    out = sys.stdout if out is None else out
     for note in meta.get("notes") or ():
         print(f"note: {note}", file=out)
 
 
-def _print_table(df, out=sys.stdout):
+def _print_table(df, out=None):
     import pandas as pd
 
+    out = sys.stdout if out is None else out
     meta = df.attrs
     how = ("deals only (no play)" if meta.get("deals_only") else
            f"policies {meta.get('policies')}, expose {meta.get('expose')}")
