@@ -169,19 +169,32 @@ def play_round(order, n, rng, policy, decide, first, rules):
                 top=min(top, n), cap_time=cap_time, deck=n)
 
 
-def leaving(pile, rules, xrng, cap_time):
-    """The cards of ``pile``'s yaku that leave play."""
-    out = []
-    for k, cs in form_yaku(pile):
-        if k in (BRIGHT, ANIMAL):
-            out += cs  # identical cards of a suit: the lowest of each (form_yaku takes those)
+def set_cards(pile):
+    """The cards of ``pile``'s bright and animal yaku (identical cards of a suit: the lowest
+    of each, which form_yaku takes)."""
+    return [c for k, cs in form_yaku(pile) if k in (BRIGHT, ANIMAL) for c in cs]
+
+
+def leaving(pile, rules, xrng, cap_time, nxt=(), pol=RANDOM):
+    """The cards of ``pile``'s yaku that leave play.  ``nxt``: the brights and animals left
+    in play after both players' bright and animal yaku leave; ``pol``: the owner's card
+    policy (yaku_cards=choice)."""
+    out = set_cards(pile)
+    mode = rules["yaku_cards"]
+    if mode == "choice":
+        mode = "random" if pol == RANDOM else "greedy"
     for k in (RIBBON, CHAFF):
         cards = sorted(c for c in pile if kind(c) == k)
         take = 3 * (len(cards) // 3)
         if take in (0, len(cards)):
             out += cards[:take]
-        elif rules["yaku_cards"] == "first":
+        elif mode == "first":
             out += sorted(cards, key=lambda c: (cap_time[c], c))[:take]
+        elif mode == "greedy":
+            # keep the cards whose suit holds the most bright / animal points left in play
+            def value(c):
+                return sum(POINTS[kind(d)] for d in nxt if suit(d) == suit(c))
+            out += sorted(cards, key=lambda c: (value(c), c))[:take]
         else:
             arr = np.array(cards, dtype=np.int8)
             shuffle_first(xrng, arr, len(cards), 0, take)
@@ -191,7 +204,8 @@ def leaving(pile, rules, xrng, cap_time):
 
 DEFAULTS = dict(start_coins=10, game_rounds=3, coin_cap="capped", tie_first="alternate",
                 yaku_cards="random", exhausted_removal="remove", short_deck="short_pile",
-                last_turn="choose")
+                last_turn="choose", removed_brights=0, removed_animals=0, removed_ribbons=0,
+                removed_chaff=0)
 
 
 def play_game(seed, session, i0, policy, decide, rules=None, fixed_first=False, deck=None):
@@ -238,8 +252,11 @@ def play_game(seed, session, i0, policy, decide, rules=None, fixed_first=False, 
             coins[1 - w] -= paid
         removed = set()
         if rd["winner"] >= 0 or rules["exhausted_removal"] == "remove":
+            gone = set(set_cards(rd["piles"][0]) + set_cards(rd["piles"][1]))
+            nxt = [c for c in deck - gone if kind(c) in (BRIGHT, ANIMAL)]
             for s in range(2):
-                removed |= leaving(rd["piles"][s], rules, xrng, rd["cap_time"])
+                removed |= leaving(rd["piles"][s], rules, xrng, rd["cap_time"], nxt,
+                                   policy[first ^ s])
         deck -= removed
         rd.update(first=first, paid=paid, removed=len(removed), order=order[:n].copy())
         rounds.append(rd)

@@ -47,8 +47,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
-from itertools import product
+from functools import lru_cache, partial
 from math import comb
 from typing import ClassVar, NamedTuple
 
@@ -74,6 +73,7 @@ HAND = 6                 # seed, "Setup": 6 cards to each hand and 6 to the fiel
 DEALT = 3 * HAND
 FULL_ROUND = DEALT + 2 * HAND  # the cards a round uses when every turn draws
 MAX_ROUNDS = 6
+DEALS_PER_SESSION = 64  # deals-only sessions (as engine.deal_only)
 SECONDS_PER_TURN = 10    # the stated pace for the minutes estimate (a turn: two cards)
 YAKU = ("three_brights", "boar_deer_butterflies", "ribbons", "chaff")
 YAKU_POINTS = (3, 2, 1, 0)   # seed, "Yaku"
@@ -89,13 +89,23 @@ class TaipaRules:
     game_rounds: int = number(3, low=1, high=MAX_ROUNDS, readings={3: "the seed"}, doc="the game ends after this many rounds (seed, 'End of Game': 'after three rounds')")
     coin_cap: str = option("capped", ("capped", "uncapped"), "the winner takes at most the coins the opponent has (capped: coins are cards and cannot go below zero; the seed does not say) or the whole score (uncapped: the loser's total may go negative)")
     tie_first: str = option("alternate", ("alternate", "same", "random"), "who plays first in the next round when both have the same coins (seed, 'Ending the round': 'do not mention what happens when the players' scores are tied'): alternate (the previous round's first player goes second), same (the same first player), random (rock-paper-scissors again)")
-    yaku_cards: str = option("random", ("random", "first"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (seed: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first).  Brights and animals of one suit are identical, so only ribbons and chaff need this")
+    yaku_cards: str = option("random", ("random", "first", "choice"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (seed: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first), choice (the pile's owner chooses, a policy decision: a random player uniformly as 'random', a greedy one keeps the cards whose suits hold the most bright and animal points left in play for the next round, removing the others; ties: the lower card leaves).  Brights and animals of one suit are identical, so only ribbons and chaff need this")
     exhausted_removal: str = option("remove", ("remove", "keep"), "whether yaku completed in an exhausted round also leave play: remove (seed, 'Ending the round': 'Both players put all yaku they finished this round' aside, no exception), keep (only yaku of a scored round leave)")
     short_deck: str = option("short_pile", ("short_pile", "end_game"), "a deck too small for a full round (fewer than 30 cards: 18 dealt and 12 draws; seed: silent): short_pile (deal as usual; once the draw pile is empty a turn is the hand card only), end_game (the game ends before that round).  A deck of fewer than 18 cards cannot be dealt: the game ends under both")
     last_turn: str = option("choose", ("choose", "stop"), "a new yaku on a player's last turn: choose (agari or koi-koi as on any turn: the seed makes no exception; koi-koi there cannot pay, the caller has no turn left to call agari), stop (agari)")
 
+    # not rules of the seed: a study of the shrunken decks of rounds 2 and 3 (the deal-time
+    # odds of `hanasim exact taipa --removed`, a game started from such a deck)
+    removed_brights: int = number(0, low=0, high=4, readings={0: "the seed: a game starts with the full deck"}, doc="three-brights yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; each takes the lowest card of pine, cherry and susuki brights)")
+    removed_animals: int = number(0, low=0, high=4, readings={0: "the seed: a game starts with the full deck"}, doc="boar-deer-butterflies yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; each takes the lowest boar, deer and butterflies)")
+    removed_ribbons: int = number(0, low=0, high=3, readings={0: "the seed: a game starts with the full deck"}, doc="three-ribbon yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; the lowest-numbered ribbons)")
+    removed_chaff: int = number(0, low=0, high=4, readings={0: "the seed: a game starts with the full deck"}, doc="three-chaff yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; the lowest-numbered chaff)")
+
     def check(self):
-        pass
+        n = 48 - 3 * (self.removed_brights + self.removed_animals + self.removed_ribbons
+                      + self.removed_chaff)
+        if n < DEALT:
+            raise RuleError(f"the removed_* options leave {n} cards; a deal needs {DEALT}")
 
 
 # ---------------------------------------------------------------- the deck as masks
@@ -116,6 +126,33 @@ def _sets(kind_mask):
 BRIGHT_SETS = _sets(BRIGHTS)
 ANIMAL_SETS = [int(_D.flag_mask(f)) for f in (decks.BOAR, decks.DEER, decks.BUTTERFLY)]
 assert len(BRIGHT_SETS) == 3 and all(ANIMAL_SETS)
+#: the eight card classes that decide yaku (pine, cherry, susuki brights; boar, deer,
+#: butterflies; ribbons; chaff): every card is in exactly one
+CLASSES = BRIGHT_SETS + ANIMAL_SETS + [RIBBONS, CHAFF]
+assert sum(bin(m).count("1") for m in CLASSES) == 48
+REMOVED_OPTIONS = ("removed_brights", "removed_animals", "removed_ribbons", "removed_chaff")
+
+
+def _lowest_bits(m: int, k: int) -> int:
+    out = 0
+    for _ in range(k):
+        low = m & -m
+        out |= low
+        m &= m - 1
+    return out
+
+
+def start_deck(rules: TaipaRules) -> int:
+    """Round 1's deck as a card mask: the full deck less the ``removed_*`` yaku (brights and
+    animals: the lowest card of each of the yaku's three classes; ribbons, chaff: the
+    lowest-numbered cards).  Only the class counts matter for the deal-time odds."""
+    out = 0
+    for sets, k in ((BRIGHT_SETS, rules.removed_brights), (ANIMAL_SETS, rules.removed_animals)):
+        for m in sets:
+            out |= _lowest_bits(m, k)
+    out |= _lowest_bits(RIBBONS, 3 * rules.removed_ribbons)
+    out |= _lowest_bits(CHAFF, 3 * rules.removed_chaff)
+    return ALL & ~out
 
 
 class Tables(NamedTuple):
@@ -127,10 +164,12 @@ class Tables(NamedTuple):
     params: np.ndarray       # int64[P_N]
 
 
-(P_COINS, P_ROUNDS, P_UNCAPPED, P_TIE, P_YAKU_FIRST, P_KEEP_EXH, P_SHORT_END, P_LAST_STOP,
- P_FIXED_FIRST, P_CHECKED, P_SERIES) = range(11)
-P_N = 11
+(P_COINS, P_ROUNDS, P_UNCAPPED, P_TIE, P_YAKU_MODE, P_KEEP_EXH, P_SHORT_END, P_LAST_STOP,
+ P_FIXED_FIRST, P_CHECKED, P_SERIES, P_DECK) = range(12)
+P_N = 12
 TIE_ALTERNATE, TIE_SAME, TIE_RANDOM = 0, 1, 2
+# yaku_cards: which ribbons / chaff leave play (CHOICE: the owner's policy, RANDOM or GREEDY)
+YC_RANDOM, YC_FIRST, YC_CHOICE, YC_GREEDY = 0, 1, 2, 3
 
 
 def lower(rules: TaipaRules, *, fixed_dealer=False, checked=False) -> Tables:
@@ -139,13 +178,14 @@ def lower(rules: TaipaRules, *, fixed_dealer=False, checked=False) -> Tables:
     p[P_ROUNDS] = rules.game_rounds
     p[P_UNCAPPED] = rules.coin_cap == "uncapped"
     p[P_TIE] = ("alternate", "same", "random").index(rules.tie_first)
-    p[P_YAKU_FIRST] = rules.yaku_cards == "first"
+    p[P_YAKU_MODE] = ("random", "first", "choice").index(rules.yaku_cards)
     p[P_KEEP_EXH] = rules.exhausted_removal == "keep"
     p[P_SHORT_END] = rules.short_deck == "end_game"
     p[P_LAST_STOP] = rules.last_turn == "stop"
     p[P_FIXED_FIRST] = bool(fixed_dealer)
     p[P_CHECKED] = bool(checked)
     p[P_SERIES] = SERIES_ROUNDS
+    p[P_DECK] = start_deck(rules)
     # greedy: a card weighs its share of its yaku (points / 3 cards)
     w = np.array([YAKU_POINTS[int(k)] / 3 for k in _D.kind], dtype=np.float64)
     return Tables(_D.month.astype(np.int8), _D.month_masks(),
@@ -308,24 +348,34 @@ def play_round(order, n, rng, tb, policy, decide, first, res, cap_time):
 
 
 @hot
-def _take(pile_kind, k, rng, first_mode, cap_time, tmp):
-    """``k`` of the cards of ``pile_kind`` that leave play (``yaku_cards``)."""
+def _take(pile_kind, k, rng, mode, cap_time, tmp, tb, nxt):
+    """``k`` of the cards of ``pile_kind`` that leave play (``yaku_cards``; ``mode``: YC_*,
+    ``nxt``: the next deck's brights and animals, which greedy's choice looks at)."""
     n = count(pile_kind)
     if k >= n:
         return pile_kind
     if k == 0:
         return ZERO
-    if first_mode:
+    if mode == YC_FIRST or mode == YC_GREEDY:
         out = ZERO
         for _ in range(k):
             best = np.int64(-1)
-            bt = np.int64(1 << 30)
+            bt = 1e300
             m = pile_kind & ~out
             while m:
                 c = lowest(m)
                 m &= m - ONE
-                if cap_time[c] < bt:
-                    bt = cap_time[c]
+                if mode == YC_FIRST:
+                    key = float(cap_time[c])
+                else:  # greedy keeps the cards whose suit holds the most points left in play
+                    key = 0.0
+                    g = nxt & tb.group_masks[tb.group_of[c]]
+                    while g:
+                        d = lowest(g)
+                        g &= g - ONE
+                        key += np.floor(3.0 * tb.weights[d] + 0.5)  # its points
+                if key < bt:
+                    bt = key
                     best = c
             out |= bit(best)
         return out
@@ -343,9 +393,9 @@ def _take(pile_kind, k, rng, first_mode, cap_time, tmp):
 
 
 @hot
-def removed_cards(pile, tb, rng, cap_time, tmp):
-    """The cards of ``pile``'s yaku that leave play: for each bright / animal yaku one card of
-    each of its three sets (identical cards: the lowest), ribbons and chaff by ``yaku_cards``."""
+def set_yaku_cards(pile, tb):
+    """The cards of ``pile``'s bright and animal yaku (one card of each of a yaku's three
+    classes; identical cards of a class: the lowest)."""
     nb, na, nr, nc = yaku_counts(pile, tb)
     out = ZERO
     for j in range(3):
@@ -354,9 +404,36 @@ def removed_cards(pile, tb, rng, cap_time, tmp):
             for _ in range(nb if g == 0 else na):
                 out |= m & (~m + ONE)
                 m &= m - ONE
-    fm = tb.params[P_YAKU_FIRST] != 0
-    out |= _take(pile & tb.kinds[2], 3 * nr, rng, fm, cap_time, tmp)
-    out |= _take(pile & tb.kinds[3], 3 * nc, rng, fm, cap_time, tmp)
+    return out
+
+
+@hot
+def removed_cards(pile, tb, rng, cap_time, tmp, mode, nxt):
+    """The cards of ``pile``'s yaku that leave play: bright and animal yaku by
+    :func:`set_yaku_cards`, ribbons and chaff by ``mode`` (``yaku_cards``: YC_RANDOM, YC_FIRST,
+    YC_GREEDY; CHOICE is resolved by the caller).  ``nxt``: the cards left in play once both
+    players' bright and animal yaku are gone (greedy's view)."""
+    nb, na, nr, nc = yaku_counts(pile, tb)
+    out = set_yaku_cards(pile, tb)
+    out |= _take(pile & tb.kinds[2], 3 * nr, rng, mode, cap_time, tmp, tb, nxt)
+    out |= _take(pile & tb.kinds[3], 3 * nc, rng, mode, cap_time, tmp, tb, nxt)
+    return out
+
+
+@hot
+def round_removals(deck, res, tb, policy, first, rng, cap_time, tmp):
+    """Every card the round's yaku take out of play (both piles; seat 0's ribbons, chaff,
+    then seat 1's draw from ``rng`` as needed)."""
+    sets = ZERO
+    for s in range(2):
+        sets |= set_yaku_cards(np.uint64(res[R_PILE + s]), tb)
+    nxt = deck & ~sets & (tb.kinds[0] | tb.kinds[1])
+    out = sets
+    for s in range(2):
+        mode = tb.params[P_YAKU_MODE]
+        if mode == YC_CHOICE:
+            mode = YC_RANDOM if policy[first ^ s] == RANDOM else YC_GREEDY
+        out |= removed_cards(np.uint64(res[R_PILE + s]), tb, rng, cap_time, tmp, mode, nxt)
     return out
 
 
@@ -386,12 +463,14 @@ def check_round(order, n, deck, res):
  C_P0_NET, C_P0_NET_SQ, C_REMOVED, C_REMOVED_SQ, C_GAMES, C_GAME_ROUNDS, C_GAME_ROUNDS_SQ,
  C_GAME_TURNS, C_GAME_TURNS_SQ, C_EARLY, C_DECK_END, C_FIRST_GAME_WINS, C_GAME_TIES,
  C_P0_GAME_WINS, C_P0_FIRST, C_P0_COINS, C_P0_COINS_SQ, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ,
- C_CAPPED_PAY, C_FIRST_NET, C_FIRST_NET_SQ) = range(38)
-C_N = 38
+ C_CAPPED_PAY, C_FIRST_NET, C_FIRST_NET_SQ, C_DEALS) = range(39)
+C_DEAL_UNION = 39  # + kind (4: any): deals where a hand or the field holds the yaku's cards
+C_N = C_DEAL_UNION + len(YAKU) + 1
 # per round number k: rk[k, RK_*]
 (RK_ROUNDS, RK_FIRST_WINS, RK_SECOND_WINS, RK_EXHAUSTED, RK_DECK, RK_DECK_SQ, RK_YAKU,
- RK_TURNS, RK_TURNS_SQ, RK_SHORT) = range(10)
-RK_N = 10
+ RK_TURNS, RK_TURNS_SQ, RK_SHORT, RK_FNET, RK_FNET_SQ, RK_REMOVED, RK_REMOVED_SQ) = range(14)
+RK_KIND = 14  # + 2 * kind: player-rounds ending with the kind's yaku (sum, sum of squares)
+RK_N = RK_KIND + 2 * len(YAKU)
 H_COINS = 0
 H_ROUNDS = COIN_BINS
 H_N = H_ROUNDS + MAX_ROUNDS + 1
@@ -440,15 +519,31 @@ def tally_round(scal, rk, ycount, dcount, res, k, first, paid):
     rk[k, RK_TURNS] += t
     rk[k, RK_TURNS_SQ] += t * t
     rk[k, RK_SHORT] += n < FULL_ROUND
+    rk[k, RK_FNET] += fnet
+    rk[k, RK_FNET_SQ] += fnet * fnet
     ha = 0
     hb = 0
     for y in range(4):
         ha |= np.int64(res[R_YAKU + y] > 0) << y
         hb |= np.int64(res[R_YAKU + 4 + y] > 0) << y
+        x = np.int64(res[R_YAKU + y] > 0) + np.int64(res[R_YAKU + 4 + y] > 0)
+        rk[k, RK_KIND + 2 * y] += x
+        rk[k, RK_KIND + 2 * y + 1] += x * x
     rk[k, RK_YAKU] += (ha | hb) != 0
     tally_hits(ycount, ha, hb, 0, 4)
-    if k == 0:  # round 1 is dealt from the full deck: the deal-time odds (hanasim exact)
-        tally_hits(dcount, res[R_DEALT], res[R_DEALT + 1], res[R_DEALT + 2], 4)
+    if k == 0:  # round 1 is dealt from the start deck: the deal-time odds (hanasim exact)
+        tally_deal(scal, dcount, res[R_DEALT], res[R_DEALT + 1], res[R_DEALT + 2])
+
+
+@hot
+def tally_deal(scal, dcount, b0, b1, b2):
+    """One deal's yaku bits of the two hands and the field: per place (pooled) and the union."""
+    scal[C_DEALS] += 1
+    tally_hits(dcount, b0, b1, b2, 4)
+    u = b0 | b1 | b2
+    for y in range(4):
+        scal[C_DEAL_UNION + y] += (u >> y) & 1
+    scal[C_DEAL_UNION + 4] += u != 0
 
 
 @hot(inline="always")
@@ -518,8 +613,7 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide,
             raise AssertionError("coins are not conserved")
         removed = ZERO
         if w >= 0 or p[P_KEEP_EXH] == 0:
-            for s in range(2):
-                removed |= removed_cards(np.uint64(res[R_PILE + s]), tb, xrng, cap_time, tmp)
+            removed = round_removals(deck, res, tb, policy, first, xrng, cap_time, tmp)
         deck &= ~removed
         for c in range(R_N):
             out[r, c] = res[c]
@@ -544,7 +638,7 @@ def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, deci
     while counted < n_rounds:
         r, reason, coins0, coins1, first1, turns = play_game(
             key, i, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out,
-            np.uint64(ALL))
+            np.uint64(tb.params[P_DECK]))
         i += max(r, 1)
         for k in range(r):
             if counted < n_rounds:
@@ -555,6 +649,8 @@ def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, deci
                 n_rm = out[k, R_N + 2]
                 scal[C_REMOVED] += n_rm
                 scal[C_REMOVED_SQ] += n_rm * n_rm
+                rk[k, RK_REMOVED] += n_rm
+                rk[k, RK_REMOVED_SQ] += n_rm * n_rm
         if r == 0:
             counted += 1  # a deck that cannot be dealt at all (never with 48 cards): no loop
         scal[C_GAMES] += 1
@@ -600,6 +696,45 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
                         n_rounds, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch])
 
 
+@njit(cache=True, parallel=True)
+def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, scal, dcount):
+    """Deals only (``--deals-only``): round 1's deal from the start deck, no play; each
+    session of :data:`DEALS_PER_SESSION` deals starts from the deck in card order."""
+    deck = np.uint64(tb.params[P_DECK])
+    n = count(deck)
+    for ch in prange(scal.shape[0]):
+        rng = np.zeros(1, dtype=np.uint64)
+        order = np.zeros(48, dtype=np.int8)
+        s0 = first_session + ch * chunk
+        s1 = min(s0 + chunk, first_session + n_sessions)
+        for s in range(s0, s1):
+            rng[0] = stream_state(seed, s)
+            n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
+            deal_session(rng, order, deck, n, tb, n_rounds, scal[ch], dcount[ch])
+
+
+@hot
+def deal_session(rng, order, deck, n, tb, n_rounds, scal, dcount):
+    j = 0
+    m = deck
+    while m:
+        order[j] = lowest(m)
+        m &= m - ONE
+        j += 1
+    for _ in range(n_rounds):
+        # a partial shuffle of any arrangement leaves a uniform sample in front
+        shuffle_first(rng, order, n, 0, DEALT)
+        h0 = ZERO
+        h1 = ZERO
+        field = ZERO
+        for i in range(HAND):
+            h0 |= bit(order[i])
+            h1 |= bit(order[HAND + i])
+            field |= bit(order[2 * HAND + i])
+        scal[C_ROUNDS] += 1
+        tally_deal(scal, dcount, yaku_bits(h0, tb), yaku_bits(h1, tb), yaku_bits(field, tb))
+
+
 @njit(cache=True)
 def one_game(seed, session, i0, tb, policy, decide, deck):
     """One game for the tests: (per-round rows ``out``, rounds, reason, coins0, coins1, first,
@@ -631,30 +766,87 @@ def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
                out["rk"], out["ycount"], out["dcount"], out["hist"])
 
 
-def deal_probabilities():
-    """Exact probabilities that a 6-card group (a hand or the opening field: both are uniform
-    6-card samples of the full deck) holds the cards of each yaku, and of any yaku
-    (multivariate hypergeometric over pine / cherry / susuki brights, boar / deer / butterflies,
-    ribbons and chaff)."""
-    sizes = [count_py(m) for m in BRIGHT_SETS + ANIMAL_SETS] + [count_py(RIBBONS),
-                                                                   count_py(CHAFF)]
-    total = comb(48, HAND)
-    hits = {y: 0 for y in YAKU + ("any",)}
-    for ks in product(*(range(min(s, HAND) + 1) for s in sizes)):
-        if sum(ks) != HAND:
-            continue
-        ways = 1
-        for k, s in zip(ks, sizes):
-            ways *= comb(s, k)
-        got = (min(ks[0:3]) > 0, min(ks[3:6]) > 0, ks[6] >= 3, ks[7] >= 3)
-        for y, g in zip(YAKU, got):
-            hits[y] += ways * g
-        hits["any"] += ways * any(got)
-    return {y: Fraction(h, total) for y, h in hits.items()}
+def deal_kernel(tb, seed, rounds, first, n, chunk, out):
+    run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb, out["scal"], out["dcount"])
+
+
+def class_sizes(deck: int) -> tuple:
+    """The deck's cards in each of the eight yaku classes (:data:`CLASSES`)."""
+    return tuple(count_py(int(deck) & m) for m in CLASSES)
+
+
+@lru_cache(maxsize=256)
+def deal_ways_without(sizes: tuple, kinds: frozenset, places: frozenset) -> int:
+    """Ordered deals (hand of seat 0, hand of seat 1, the field: 6 cards each, the rest the
+    draw pile) of a deck with ``sizes`` cards per class in which no place of ``places``
+    (0, 1: the hands, 2: the field) holds the cards of a yaku of a kind in ``kinds`` (indices
+    into :data:`YAKU`).  Exact integers, by dynamic programming over the eight classes: the
+    state is the cards each place has received so far and, within the bright (animal) classes,
+    which places have had a card of every class so far."""
+    pm = sum(1 << g for g in places)
+    states = {(0, 0, 0, 7): 1}
+    for i, n in enumerate(sizes):
+        if i in (0, 3):  # the bright (animal) classes start: every place complete so far
+            states = {(u0, u1, u2, 7): w for (u0, u1, u2, _), w in _merge(states).items()}
+        nxt = {}
+        for (u0, u1, u2, f), w in states.items():
+            for k0 in range(min(n, HAND - u0) + 1):
+                c0 = w * comb(n, k0)
+                for k1 in range(min(n - k0, HAND - u1) + 1):
+                    c1 = c0 * comb(n - k0, k1)
+                    for k2 in range(min(n - k0 - k1, HAND - u2) + 1):
+                        ks = (k0, k1, k2)
+                        if (i == 6 and 2 in kinds) or (i == 7 and 3 in kinds):
+                            if any(ks[g] >= 3 for g in places):
+                                continue  # three ribbons (chaff) in a place
+                        g = f
+                        if i < 6:
+                            g = f & ((k0 > 0) | (k1 > 0) << 1 | (k2 > 0) << 2)
+                        key = (u0 + k0, u1 + k1, u2 + k2, g)
+                        nxt[key] = nxt.get(key, 0) + c1 * comb(n - k0 - k1, k2)
+        states = nxt
+        if (i == 2 and 0 in kinds) or (i == 5 and 1 in kinds):
+            # a place with a card of each of the three classes holds the yaku
+            states = {k: w for k, w in states.items() if not k[3] & pm}
+    return sum(w for (u0, u1, u2, _), w in states.items() if u0 == u1 == u2 == HAND)
+
+
+def _merge(states):
+    out = {}
+    for (u0, u1, u2, _), w in states.items():
+        key = (u0, u1, u2, 0)
+        out[key] = out.get(key, 0) + w
+    return out
+
+
+def deal_probabilities(deck: int | None = None, places=(0,)) -> dict:
+    """Exact probabilities that at least one of ``places`` (0, 1: the two hands, 2: the
+    opening field) holds the cards of each yaku, and of any yaku, in round 1's deal from
+    ``deck`` (a card mask; default the full deck).  One place: the chance a given hand (or
+    the field) holds it; ``places=(0, 1, 2)``: a hand or the field."""
+    sizes = class_sizes(ALL if deck is None else deck)
+    if sum(sizes) < DEALT:
+        raise ValueError(f"a deck of {sum(sizes)} cards cannot be dealt (a deal needs {DEALT})")
+    total = deal_ways_without(sizes, frozenset(), frozenset())
+    pl = frozenset(places)
+    out = {}
+    for i, y in enumerate(YAKU + ("any",)):
+        kinds = frozenset(range(4)) if y == "any" else frozenset((i,))
+        out[y] = 1 - Fraction(deal_ways_without(sizes, kinds, pl), total)
+    return out
 
 
 def count_py(m: int) -> int:
     return bin(int(m)).count("1")
+
+
+def deck_condition(rules) -> str:
+    """The exact table's condition: ``full_deck`` or the yaku the ``removed_*`` rules take."""
+    taken = [f"{k.split('_')[1]}={getattr(rules, k)}" for k in REMOVED_OPTIONS
+             if getattr(rules, k)]
+    if not taken:
+        return "full_deck"
+    return f"deck_{count_py(start_deck(rules))}_cards(removed " + ",".join(taken) + ")"
 
 
 class Taipa:
@@ -670,10 +862,11 @@ class Taipa:
     presets = {}
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
-    version = 1
+    version = 2
+    expose = False  # no teyaku, so no expose decision (the CLI and report leave it out)
     key_quantities = ("round.first_player.mean_net", "game.first_player.win_rate",
                       "game.minutes.mean", "game.early_end_rate")
-    deals_only = False  # no deal-only mode: later rounds' decks depend on play
+    deals_only = True  # round 1's deal only (later decks depend on play: exact --removed)
     edge_quantity = "round.first_player.mean_net"
     edge_words = ("First-player edge", "the round's first player", "coins")
 
@@ -685,11 +878,16 @@ class Taipa:
         return np.array([parse_policy(n) for n in names], dtype=np.int64)
 
     def exact_table(self, rules):
+        """Round 1's deal from the start deck (the full deck unless ``removed_*`` rules take
+        yaku out): per place and a hand or the field."""
         from ..stats.exact import rows_table
 
+        deck = start_deck(rules)
+        cond = deck_condition(rules)
         rows = []
-        for y, f in deal_probabilities().items():
-            rows.append((f"deal.hand_or_field_holds.{y}", "full_deck", f))
+        for q, places in (("hand_or_field_holds", (0,)), ("any_place_holds", (0, 1, 2))):
+            for y, f in deal_probabilities(deck, places).items():
+                rows.append((f"deal.{q}.{y}", cond, f))
         return rows_table(rows, NAME)
 
     def findings(self, by) -> list:
@@ -719,10 +917,15 @@ class Taipa:
         if int(session_rounds) != 1:
             raise ValueError("taipa plays whole games (three rounds on a shrinking deck); "
                              "session_rounds does not apply (leave it at 1)")
-        if deals_only:
-            raise ValueError("taipa has no deal-only mode (its later decks depend on play); "
-                             "use `hanasim exact taipa` for deal-time probabilities")
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+        if deals_only:
+            shapes = dict(scal=(C_N,), dcount=(len(YAKU) + 1, 2))
+            totals = run_batches(partial(deal_kernel, tb, seed, rounds),
+                                 -(-rounds // DEALS_PER_SESSION), shapes,
+                                 rounds_per_session=DEALS_PER_SESSION, progress=progress,
+                                 desc=f"{NAME} deals", **run_options)
+            totals["deals_only"] = True
+            return totals
         card, decide = decode_policies(policy)
         n_sessions = -(-rounds // SERIES_ROUNDS)
         shapes = dict(scal=(C_N,), rk=(MAX_ROUNDS, RK_N), ycount=(len(YAKU) + 1, 2),
@@ -741,7 +944,18 @@ class Taipa:
         s = c["scal"]
         r = s[C_ROUNDS]
         g = s[C_GAMES]
-        rows = [
+        # round 1's deal (from the start deck): pooled over the two hands and the field, and
+        # a hand or the field (the union); `hanasim exact taipa` gives both exactly
+        nd = s[C_DEALS]
+        rows = []
+        for i, y in enumerate(YAKU + ("any",)):
+            rows.append(T.pooled(f"deal.hand_or_field_holds.{y}", c["dcount"][i, 0],
+                                 c["dcount"][i, 1], nd, 3))
+        for i, y in enumerate(YAKU + ("any",)):
+            rows.append(T.prop(f"deal.any_place_holds.{y}", s[C_DEAL_UNION + i], nd))
+        if c.get("deals_only"):
+            return rows
+        rows += [
             T.prop("round.first_player.win_rate", s[C_FIRST_WINS], r),
             T.prop("round.second_player.win_rate", s[C_SECOND_WINS], r),
             T.prop("round.exhausted_rate", s[C_EXHAUSTED], r),
@@ -760,11 +974,6 @@ class Taipa:
         ]
         for i, y in enumerate(YAKU + ("any",)):
             rows.append(T.pooled(f"yaku.{y}", c["ycount"][i, 0], c["ycount"][i, 1], r, 2))
-        # round 1's deal (full deck), pooled over the two hands and the field: hanasim exact
-        n1 = c["rk"][0][RK_ROUNDS]
-        for i, y in enumerate(YAKU + ("any",)):
-            rows.append(T.pooled(f"deal.hand_or_field_holds.{y}", c["dcount"][i, 0],
-                                 c["dcount"][i, 1], n1, 3))
         for k in range(c["game_rounds"]):
             q = c["rk"][k]
             n = q[RK_ROUNDS]
@@ -776,7 +985,13 @@ class Taipa:
                 T.prop(f"round.{k + 1}.short_pile_rate", q[RK_SHORT], n),
                 T.prop(f"round.{k + 1}.yaku_rate", q[RK_YAKU], n),
                 T.mean(f"round.{k + 1}.turns.mean", q[RK_TURNS], q[RK_TURNS_SQ], n),
+                T.mean(f"round.{k + 1}.first_player.mean_net", q[RK_FNET], q[RK_FNET_SQ], n),
+                T.mean(f"round.{k + 1}.cards_removed.mean", q[RK_REMOVED], q[RK_REMOVED_SQ],
+                       n),
             ]
+            for i, y in enumerate(YAKU):
+                rows.append(T.pooled(f"round.{k + 1}.yaku.{y}", q[RK_KIND + 2 * i],
+                                     q[RK_KIND + 2 * i + 1], n, 2))
         f = SECONDS_PER_TURN / 60
         mins = T.mean("game.minutes.mean", s[C_GAME_TURNS], s[C_GAME_TURNS_SQ], g)
         mins = T.scaled(mins, 1 / f)
