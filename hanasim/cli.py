@@ -141,6 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("exact", help="exact deal-time probabilities (misdeal, teyaku)")
     p.add_argument("game")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--removed", metavar="YAKU[*N],...",
+                   help="taipa: the deck after these yaku left play (e.g. "
+                        "three_brights,ribbons*2), as rounds 2 and 3 are dealt; sets the "
+                        "removed_* rules")
     _add_preset(p)
     p.add_argument("--format", choices=("table", "csv"), default="table")
 
@@ -180,13 +184,24 @@ def print_notes(meta, out=None):
         print(f"note: {note}", file=out)
 
 
+def _has_expose(game) -> bool:
+    """Whether the game has an expose decision (games without teyaku have none)."""
+    from .games import UnknownGame, get_game
+
+    try:
+        return bool(getattr(get_game(game), "expose", True))
+    except (UnknownGame, TypeError):
+        return True
+
+
 def _print_table(df, out=None):
     import pandas as pd
 
     out = sys.stdout if out is None else out
     meta = df.attrs
     how = ("deals only (no play)" if meta.get("deals_only") else
-           f"policies {meta.get('policies')}, expose {meta.get('expose')}")
+           f"policies {meta.get('policies')}" + (f", expose {meta.get('expose')}"
+                                                 if _has_expose(meta.get("game")) else ""))
     head = (f"{meta.get('game')}: {meta.get('rounds'):,} rounds, seed {meta.get('seed')}, "
             f"{how}, {meta.get('wall_time_s')} s")
     print(head, file=out)
@@ -399,7 +414,15 @@ def _cmd_games(a):
 def _cmd_exact(a):
     from . import api, rules
 
-    df = api.exact(a.game, rules=rules.parse_assignments(a.rule), preset=a.preset)
+    given = rules.parse_assignments(a.rule)
+    if a.removed is not None:
+        from .games import get_game
+
+        g = get_game(a.game)
+        if not hasattr(g, "removed_rules"):
+            raise ValueError(f"--removed applies to taipa (a deck that shrinks), not {a.game}")
+        given.update(g.removed_rules(a.removed))
+    df = api.exact(a.game, rules=given, preset=a.preset)
     if a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:

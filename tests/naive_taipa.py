@@ -202,6 +202,21 @@ def leaving(pile, rules, xrng, cap_time, nxt=(), pol=RANDOM):
     return set(out)
 
 
+def start_deck(rules):
+    """The full deck less the removed_* yaku (each: the lowest card of each of its three
+    classes; ribbons and chaff: the lowest-numbered)."""
+    out = set(range(48))
+    for n, classes in ((rules["removed_brights"],
+                        [lambda c, s=s: kind(c) == BRIGHT and suit(c) == s for s in BRIGHT_SUITS]),
+                       (rules["removed_animals"],
+                        [lambda c, f=f: int(D.flags[c]) & f for f in ANIMAL_FLAGS]),
+                       (3 * rules["removed_ribbons"], [lambda c: kind(c) == RIBBON]),
+                       (3 * rules["removed_chaff"], [lambda c: kind(c) == CHAFF])):
+        for test in classes:
+            out -= set(sorted(c for c in range(48) if test(c))[:n])
+    return out
+
+
 DEFAULTS = dict(start_coins=10, game_rounds=3, coin_cap="capped", tie_first="alternate",
                 yaku_cards="random", exhausted_removal="remove", short_deck="short_pile",
                 last_turn="choose", removed_brights=0, removed_animals=0, removed_ribbons=0,
@@ -216,7 +231,7 @@ def play_game(seed, session, i0, policy, decide, rules=None, fixed_first=False, 
     rng = np.zeros(1, dtype=np.uint64)
     xrng = np.zeros(1, dtype=np.uint64)
     coins = [rules["start_coins"]] * 2
-    deck = set(range(48)) if deck is None else set(deck)
+    deck = start_deck(rules) if deck is None else set(deck)
     rounds = []
     first = first1 = 0
     reason = 0

@@ -1,5 +1,8 @@
 """Taipa hanafuda (seed 002): the kernel against the plain-Python reference, hand-built cases,
 invariants, options and the public layer."""
+from fractions import Fraction
+from math import comb
+
 import numpy as np
 import pytest
 
@@ -19,7 +22,7 @@ def pols(*names):
 
 
 def kernel_game(seed, session, tb, policy, decide, deck=None):
-    deck = T.ALL if deck is None else mask(deck)
+    deck = tb.params[T.P_DECK] if deck is None else mask(deck)  # the start deck (rules)
     out, r, reason, c0, c1, f, t = T.one_game(np.uint64(seed), session, 0, tb, policy, decide,
                                               np.uint64(deck))
     return out[:r], reason, [c0, c1], f, t
@@ -61,6 +64,7 @@ def same_game(seed, session, names, rules=None):
 POLICY_PAIRS = [("random", "random"), ("greedy", "random/continue"),
                 ("greedy/threshold4", "random/stop"), ("random/continue3", "greedy")]
 RULE_SETS = [None, dict(yaku_cards="first", tie_first="random"),
+             dict(yaku_cards="choice", removed_ribbons=1, removed_brights=1),
              dict(coin_cap="uncapped", start_coins=3, game_rounds=6),
              dict(short_deck="end_game", exhausted_removal="keep", last_turn="stop",
                   tie_first="same")]
@@ -134,18 +138,64 @@ def test_removed_cards_by_option():
     pile = [0, 1, 8, 16, 4, 12, 28, 36, 6, 7, 20]  # brights 2+1+1, 4 ribbons, 3 chaff
     for c, t in zip([36, 28, 12, 4], range(4)):
         cap[c] = t                                  # ribbons captured 36, 28, 12, 4
-    out = T.removed_cards(np.uint64(mask(pile)), tables(dict(yaku_cards="first")), xrng, cap, tmp)
+    tb = tables()
+    nxt = np.uint64(T.ALL)
+    out = T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp, T.YC_FIRST, nxt)
     assert int(out) == mask([0, 8, 16, 36, 28, 12, 6, 7, 20])
     seen = set()
-    tb = tables()
     for k in range(200):
         xrng[0] = np.uint64(k * 7919 + 1)
-        out = int(T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp))
+        out = int(T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp, T.YC_RANDOM, nxt))
         assert out & mask([0, 8, 16, 6, 7, 20]) == mask([0, 8, 16, 6, 7, 20])
         rib = out & mask([4, 12, 28, 36])
         assert bin(rib).count("1") == 3
         seen.add(rib)
     assert len(seen) == 4                            # every way of forming the yaku occurs
+
+
+def test_yaku_cards_choice_greedy_keeps_the_rich_suits():
+    """yaku_cards=choice: a greedy owner keeps the ribbons (chaff) whose suits hold the most
+    bright and animal points left in play; a random owner chooses uniformly (as 'random');
+    the three readings give different decks for the next round."""
+    xrng = np.zeros(1, dtype=np.uint64)
+    tmp = np.zeros(48, dtype=np.int8)
+    cap = np.zeros(48, dtype=np.int64)
+    tb = tables(dict(yaku_cards="choice"))
+    pile = [4, 12, 28, 36]          # ribbons of pine, cherry, bush clover, maple
+    cap[4], cap[12], cap[28], cap[36] = 3, 2, 1, 0   # captured maple first, pine last
+    # left in play: pine and cherry brights all gone, bush clover 4 boars, maple 1 deer
+    nxt = np.uint64(mask([24, 25, 26, 27, 32]))
+    greedy = int(T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp, T.YC_GREEDY, nxt))
+    assert greedy == mask([4, 12, 36])   # keeps the bush clover ribbon (8 points in its suit)
+    first = int(T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp, T.YC_FIRST, nxt))
+    assert first == mask([36, 28, 12])
+    # ties (pine and cherry both 0 points): the lower card leaves
+    nxt = np.uint64(mask([24, 25, 26, 27, 32, 33, 34]))
+    greedy = int(T.removed_cards(np.uint64(mask(pile)), tb, xrng, cap, tmp, T.YC_GREEDY, nxt))
+    assert greedy == mask([4, 12, 36])
+    # the reference agrees on the choice
+    nxt_cards = [24, 25, 26, 27, 32]
+    got = N.leaving(pile, dict(N.DEFAULTS, yaku_cards="choice"), xrng, cap, nxt_cards,
+                    pol=parse_policy("greedy") & 0xF)
+    assert got == {4, 12, 36}
+
+
+def test_yaku_cards_readings_change_the_game():
+    """The same seeds under random, first and choice (greedy owners) leave different decks:
+    the option is not a no-op, and choice with random players is exactly 'random'."""
+    policy, decide = pols("greedy", "greedy")
+    decks = {}
+    for mode in ("random", "first", "choice"):
+        tb = tables(dict(yaku_cards=mode), checked=True)
+        decks[mode] = [tuple(int(r[T.R_DECK]) for r in kernel_game(21, s, tb, policy, decide)[0])
+                       + tuple(int(r[T.R_PILE]) for r in kernel_game(21, s, tb, policy,
+                                                                       decide)[0])
+                       for s in range(40)]
+    assert decks["random"] != decks["choice"] and decks["first"] != decks["choice"]
+    policy, decide = pols("random", "random")
+    a = [kernel_game(22, s, tables(dict(yaku_cards=m)), policy, decide)[2] for m in
+         ("random", "choice") for s in range(30)]
+    assert a[:30] == a[30:]
 
 
 def crafted_round(seat0_policy, seat1_policy="greedy"):
@@ -229,26 +279,55 @@ def test_short_deck_rules():
 
 # ---------------------------------------------------------------- public layer
 
-def test_exact_deal_probabilities_match_sampling():
+def sampled_deals(deck, n, seed):
+    """Independent of the kernels: ``n`` deals of the cards of ``deck`` by numpy, as a bool
+    array [deal, place (hand, hand, field), yaku kind]."""
+    cards = np.array(sorted(deck))
+    rng = np.random.default_rng(seed)
+    picks = cards[np.argsort(rng.random((n, len(cards))), axis=1)[:, :18]].reshape(n, 3, 6)
+    classes = np.array([[int(c) in {i for i in range(48) if m >> i & 1} for m in T.CLASSES]
+                        for c in range(48)])                    # card -> its class
+    counts = classes[picks].sum(axis=2)                         # [deal, place, class]
+    return np.stack([counts[..., 0:3].min(-1) > 0, counts[..., 3:6].min(-1) > 0,
+                     counts[..., 6] >= 3, counts[..., 7] >= 3], axis=-1)
+
+
+@pytest.mark.parametrize("removed", [{}, dict(removed_brights=1, removed_ribbons=2),
+                                     dict(removed_animals=3, removed_chaff=4)])
+def test_exact_deal_probabilities_match_sampling(removed):
+    """The exact odds (dynamic programming over the eight yaku classes) against numpy
+    sampling of whole deals: one place, and a hand or the field (the union)."""
+    rules = make_rules(T.TaipaRules, removed)
+    deck = T.start_deck(rules)
+    cards = [c for c in range(48) if deck >> c & 1]
+    n = 60_000
+    held = sampled_deals(cards, n, 5)
+    for places, got in (((0,), held[:, 0]), ((0, 1, 2), held.any(axis=1))):
+        exact = T.deal_probabilities(deck, places)
+        for i, y in enumerate(T.YAKU + ("any",)):
+            g = got[:, i].mean() if y != "any" else got.any(axis=1).mean()
+            p = float(exact[y])
+            assert abs(g - p) <= 4.5 * (p * (1 - p) / n) ** 0.5 + 1e-12, (places, y, g, p)
+
+
+def test_exact_deal_small_cases():
+    """Hand-checkable values: the full deck's one-place values (hypergeometric), a deck with
+    no ribbons left, and a deck of 18 cards (every card dealt)."""
     exact = T.deal_probabilities()
-    rng = np.random.default_rng(5)
-    n = 200_000
-    hands = np.argsort(rng.random((n, 48)), axis=1)[:, :6]
-    piles = (np.uint64(1) << hands.astype(np.uint64))
-    masks = np.bitwise_or.reduce(piles, axis=1)
-    tb = tables()
-    got = {y: 0 for y in exact}
-    counts = np.array([[bin(int(m) & s).count("1") for s in T.BRIGHT_SETS + T.ANIMAL_SETS
-                        + [T.RIBBONS, T.CHAFF]] for m in masks[:n]])
-    held = np.stack([counts[:, 0:3].min(1) > 0, counts[:, 3:6].min(1) > 0, counts[:, 6] >= 3,
-                     counts[:, 7] >= 3], axis=1)
-    for i, y in enumerate(T.YAKU):
-        got[y] = held[:, i].mean()
-    got["any"] = held.any(axis=1).mean()
-    for y, f in exact.items():
-        p = float(f)
-        assert abs(got[y] - p) < 5 * (p * (1 - p) / n) ** 0.5, y
-    del tb
+    assert exact["any"] == Fraction(216426, 511313)
+    # three brights in one 6-card group: inclusion-exclusion over the three bright classes
+    c = comb
+    miss = 3 * c(44, 6) - 3 * c(40, 6) + c(36, 6)
+    assert exact["three_brights"] == 1 - Fraction(miss, c(48, 6))
+    none = make_rules(T.TaipaRules, dict(removed_ribbons=3))   # 9 of 10 ribbons gone
+    assert T.deal_probabilities(T.start_deck(none), (0, 1, 2))["ribbons"] == 0
+    # 18 cards: 4 pine, 4 cherry, 4 susuki brights and 6 chaff: every card is dealt
+    deck = sum(1 << i for i in list(range(0, 4)) + list(range(8, 12)) + list(range(16, 22))
+               + [6, 7, 14, 15])
+    p = T.deal_probabilities(deck, (0, 1, 2))
+    assert 0 < p["three_brights"] < 1 and p["chaff"] > 0
+    with pytest.raises(ValueError, match="cannot be dealt"):
+        T.deal_probabilities((1 << 17) - 1)
 
 
 def test_simulate_reproducible_and_consistent():
@@ -271,17 +350,25 @@ def test_simulate_reproducible_and_consistent():
     assert abs(by["game.minutes.mean"] - by["game.turns.mean"] * T.SECONDS_PER_TURN / 60) < 1e-9
 
 
-def test_simulated_deals_agree_with_exact():
-    """Round 1's dealt hands and field (pooled) against the exact fractions: every exact value
-    inside the simulated 99.9% interval (seeded, so the test is deterministic)."""
+@pytest.mark.parametrize("removed", [{}, dict(removed_brights=2, removed_chaff=1)])
+def test_simulated_deals_agree_with_exact(removed, full):
+    """Round 1's deal, simulated (deals-only, and inside whole games) against the exact
+    fractions of `hanasim exact taipa` on the same start deck: every exact value inside the
+    simulated 99.9% interval (seeded, so the test is deterministic)."""
     import hanasim
 
-    df = hanasim.simulate("taipa", rounds=60_000, seed=4).set_index("quantity")
-    exact = T.deal_probabilities()
-    for y, f in exact.items():
-        row = df.loc[f"deal.hand_or_field_holds.{y}"]
-        assert row.ci_low <= float(f) <= row.ci_high, (y, float(f), row.estimate)
-        assert abs(row.estimate - float(f)) < 0.02
+    ex = hanasim.exact("taipa", rules=removed).set_index("quantity")
+    assert len(ex) == 10 and set(ex["condition"]) == {T.deck_condition(
+        make_rules(T.TaipaRules, removed))}
+    runs = [hanasim.simulate("taipa", rounds=400_000 if full else 60_000, seed=4,
+                             rules=removed, deals_only=True)]
+    if not removed:
+        runs.append(hanasim.simulate("taipa", rounds=60_000 if full else 12_000, seed=4))
+    for df in runs:
+        df = df.set_index("quantity")
+        for q, e in ex.iterrows():
+            row = df.loc[q]
+            assert row.ci_low <= e.value <= row.ci_high, (q, e.value, row.estimate)
 
 
 def test_bad_input_is_one_clear_error():
@@ -291,8 +378,11 @@ def test_bad_input_is_one_clear_error():
         hanasim.simulate("taipa", rounds=10, seed=1, rules={"coin_cap": "sometimes"})
     with pytest.raises(ValueError, match="start_coins"):
         hanasim.simulate("taipa", rounds=10, seed=1, rules={"start_coins": 0})
-    with pytest.raises(ValueError, match="deal-only"):
-        hanasim.simulate("taipa", rounds=10, seed=1, deals_only=True)
+    with pytest.raises(ValueError, match="a deal needs 18"):
+        hanasim.simulate("taipa", rounds=10, seed=1, rules=dict(
+            removed_chaff=4, removed_ribbons=3, removed_brights=4, removed_animals=1))
+    with pytest.raises(ValueError, match="unknown yaku"):
+        T.Taipa().removed_rules("three_brights,five_brights")
     with pytest.raises(ValueError, match="session_rounds"):
         hanasim.simulate("taipa", rounds=10, seed=1, session_rounds=3)
 
@@ -303,7 +393,30 @@ def test_cli_rules_and_exact(capsys):
     assert main(["rules", "taipa"]) in (0, None)
     assert "yaku_cards" in capsys.readouterr().out
     assert main(["exact", "taipa"]) in (0, None)
-    assert "216426/511313" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "216426/511313" in out and "deal.any_place_holds.any" in out
+    # the deck after a three-brights and two three-ribbon yaku left: 39 cards
+    assert main(["exact", "taipa", "--removed", "three_brights,ribbons*2"]) in (0, None)
+    out = capsys.readouterr().out
+    assert "deck_39: removed three_brights x1, ribbons x2" in out
+    assert main(["exact", "taipa", "--removed", "chaff*9"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["exact", "toppa", "--removed", "chaff"]) == 2
+    assert "applies to taipa" in capsys.readouterr().err
+
+
+def test_cli_simulate_header_and_deals_only(capsys, tmp_path):
+    """The header shows what applies to Taipa (policies, no expose: Taipa has no teyaku)."""
+    from hanasim.cli import main
+
+    assert main(["simulate", "taipa", "--rounds", "600", "--seed", "3", "--no-save"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "policies random,random" in head and "expose" not in head
+    assert main(["simulate", "taipa", "--deals-only", "--rounds", "640", "--seed", "3",
+                 "--no-save", "--rule", "removed_ribbons=1"]) == 0
+    out = capsys.readouterr().out
+    assert "deals only" in out.splitlines()[0] and "deal.any_place_holds.any" in out
+    assert "round.first_player" not in out
 
 
 def test_small_decks():

@@ -841,12 +841,12 @@ def count_py(m: int) -> int:
 
 
 def deck_condition(rules) -> str:
-    """The exact table's condition: ``full_deck`` or the yaku the ``removed_*`` rules take."""
-    taken = [f"{k.split('_')[1]}={getattr(rules, k)}" for k in REMOVED_OPTIONS
+    """The exact table's condition: ``full_deck`` or the deck the ``removed_*`` rules leave."""
+    taken = [f"{y} x{getattr(rules, k)}" for y, k in zip(YAKU, REMOVED_OPTIONS)
              if getattr(rules, k)]
     if not taken:
         return "full_deck"
-    return f"deck_{count_py(start_deck(rules))}_cards(removed " + ",".join(taken) + ")"
+    return f"deck_{count_py(start_deck(rules))}: removed " + ", ".join(taken)
 
 
 class Taipa:
@@ -874,6 +874,22 @@ class Taipa:
     def main_kernel(self):
         return run_chunks
 
+    def removed_rules(self, spec: str) -> dict:
+        """``hanasim exact taipa --removed three_brights,ribbons*2``: the ``removed_*`` rules
+        of a deck after those yaku left play (each name once per yaku, or ``NAME*N``)."""
+        opts = dict(zip(YAKU, REMOVED_OPTIONS))
+        out = {o: 0 for o in REMOVED_OPTIONS}
+        for item in str(spec).split(","):
+            name, _, times = item.strip().partition("*")
+            name = name.strip()
+            if name not in opts:
+                raise ValueError(f"--removed: unknown yaku {name!r}; give yaku names from "
+                                 f"{', '.join(YAKU)}, each once per yaku or as NAME*N")
+            if times and not times.strip().isdigit():
+                raise ValueError(f"--removed: {item.strip()!r}: N in NAME*N is a whole number")
+            out[opts[name]] += int(times) if times else 1
+        return out
+
     def policy_ids(self, names) -> np.ndarray:
         return np.array([parse_policy(n) for n in names], dtype=np.int64)
 
@@ -885,7 +901,7 @@ class Taipa:
         deck = start_deck(rules)
         cond = deck_condition(rules)
         rows = []
-        for q, places in (("hand_or_field_holds", (0,)), ("any_place_holds", (0, 1, 2))):
+        for q, places in (("one_place_holds", (0,)), ("any_place_holds", (0, 1, 2))):
             for y, f in deal_probabilities(deck, places).items():
                 rows.append((f"deal.{q}.{y}", cond, f))
         return rows_table(rows, NAME)
@@ -949,7 +965,7 @@ class Taipa:
         nd = s[C_DEALS]
         rows = []
         for i, y in enumerate(YAKU + ("any",)):
-            rows.append(T.pooled(f"deal.hand_or_field_holds.{y}", c["dcount"][i, 0],
+            rows.append(T.pooled(f"deal.one_place_holds.{y}", c["dcount"][i, 0],
                                  c["dcount"][i, 1], nd, 3))
         for i, y in enumerate(YAKU + ("any",)):
             rows.append(T.prop(f"deal.any_place_holds.{y}", s[C_DEAL_UNION + i], nd))

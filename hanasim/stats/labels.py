@@ -20,6 +20,9 @@ SEATS = {
 }
 _PLAYER = re.compile(r"player(\d+)$")
 
+#: taipa's deal-time quantities: which places of the deal hold a yaku's cards
+DEAL_PLACES = {"one_place_holds": "a given hand (or the field) holds",
+               "any_place_holds": "a hand or the field holds"}
 #: names whose plain title case is not how players write them
 SPECIAL = {"boar_deer_butterfly": "Boar-Deer-Butterfly", "any": "any"}
 
@@ -90,8 +93,11 @@ def label_of(quantity: str, game: str | None = None) -> str:
     toks = str(quantity).split(".")
     if len(toks) > 2 and toks[0] == "round" and toks[1].isdigit():  # round.2.x: round 2 only
         return f"Round {toks[1]}: " + label_of(".".join(toks[2:]), game)
-    if toks[0] in ("teyaku", "dekiyaku") and len(toks) == 2:
+    if toks[0] in ("teyaku", "dekiyaku", "yaku") and len(toks) == 2:
         return f"{toks[0].capitalize()}: {display(toks[1])}"
+    if toks[0] == "deal" and len(toks) == 3 and toks[1] in DEAL_PLACES:  # taipa's deal odds
+        return f"Deal: {DEAL_PLACES[toks[1]]} " + ("any yaku" if toks[2] == "any" else
+                                                   display(toks[2]))
     seat = seat_of(quantity)
     rest = [t for t in toks if t not in (seat, "seat")]
     noun = NOUNS.get(rest[0], "") if rest else ""
