@@ -133,9 +133,16 @@ def _with_preset(g, rules, preset):
     return {**presets[preset.strip()], **rules}
 
 
-def _expose(expose, n):
+def _expose(expose, n, g=None):
     names = _per_seat(expose, n, "expose choice", "expose", tuple(EXPOSE))
-    return names, np.array([expose_id(e) for e in names], dtype=np.int64)
+    ids = np.array([expose_id(e) for e in names], dtype=np.int64)
+    if g is not None and not getattr(g, "expose", True):
+        # a game without teyaku has no expose decision: only the default is accepted, and the
+        # run's metadata says "none" rather than a choice that was never made
+        if any(e != "always" for e in names):
+            raise ValueError(f"{g.name} has no teyaku, so no expose decision: leave expose out")
+        return ["none"], ids
+    return names, ids
 
 
 def check_threads(threads, name: str = "threads"):
@@ -267,7 +274,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     # a game whose table size is a rule (Kushiro Toppa's players) takes one policy per seated player
     n_players = g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
     pol, pol_ids = _policies(policy, n_players, g)
-    exp, exp_ids = _expose(expose, n_players)
+    exp, exp_ids = _expose(expose, n_players, g)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer, checked, deals_only, progress, resume = (
         _check_flag(v, k) for k, v in [("fixed_dealer", fixed_dealer), ("checked", checked),
@@ -452,7 +459,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     grid = _grid(g, rules)
     n_players = _seated(g, grid)
     policies, pol_settings = _policy_list(policies, g, n_players)
-    exp, exp_ids = _expose(expose, n_players)
+    exp, exp_ids = _expose(expose, n_players, g)
     if isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer)) or blocks < 2:
         raise ValueError(f"blocks must be a whole number of at least 2, got {_show(blocks)}")
     combos = _check_variants(grid, policies, max_variants)
@@ -526,7 +533,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     rounds = check_rounds(rounds)
     seed = normalize_seed(check_seed(seed))
     pol, pol_ids = _policies(policy, g.n_players, g)
-    exp, exp_ids = _expose(expose, g.n_players)
+    exp, exp_ids = _expose(expose, g.n_players, g)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
     progress = _check_flag(progress, "progress")

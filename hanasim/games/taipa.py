@@ -864,6 +864,13 @@ class Taipa:
     rounds_per_session = SERIES_ROUNDS
     version = 2
     expose = False  # no teyaku, so no expose decision (the CLI and report leave it out)
+    exact_words = "deal-time yaku"  # what the report's exact comparison is about
+    exact_note = ("Round 1's deal, from the full deck (or the start deck the removed_* "
+                  "rules leave): one_place_holds is the share of places (the two hands and "
+                  "the field, pooled) holding a yaku's cards; any_place_holds the share of "
+                  "deals where a hand or the field holds them. Later rounds' decks depend on "
+                  "play: `hanasim exact taipa --removed ...` gives the odds of a given "
+                  "shrunken deck.")
     key_quantities = ("round.first_player.mean_net", "game.first_player.win_rate",
                       "game.minutes.mean", "game.early_end_rate")
     deals_only = True  # round 1's deal only (later decks depend on play: exact --removed)
@@ -923,6 +930,27 @@ class Taipa:
             r = by.loc["game.first_player.win_rate"]
             out.append(f"Round 1's first player wins {r.estimate:.1%} of games (99.9% CI "
                        f"{r.ci_low:.1%} to {r.ci_high:.1%}); ties {est('game.tie_rate'):.1%}.")
+        ks = [k for k in range(1, MAX_ROUNDS + 1) if has(f"round.{k}.deck_size.mean")
+              and by.loc[f"round.{k}.deck_size.mean", "n"] > 0]
+        if len(ks) > 1:
+            def seq(q, f):
+                return " -> ".join(f(est(f"round.{k}.{q}")) for k in ks)
+
+            out.append(
+                f"Round by round ({', '.join(str(k) for k in ks)}): the deck holds "
+                f"{seq('deck_size.mean', lambda v: f'{v:.1f}')} cards; exhausted rounds "
+                f"{seq('exhausted_rate', lambda v: f'{v:.1%}')}; the round's first player "
+                f"nets {seq('first_player.mean_net', lambda v: f'{v:+.2f}')} coins a round; "
+                "yaku per player (three brights / boar-deer-butterflies / ribbons / chaff) "
+                + "; ".join(f"round {k} " + " / ".join(
+                    f"{est(f'round.{k}.yaku.{y}'):.0%}" for y in YAKU) for k in ks) + ".")
+        if has("deal.any_place_holds.any", "deal.one_place_holds.any"):
+            out.append(
+                f"At the deal (round 1): a hand or the field already holds a yaku's cards in "
+                f"{est('deal.any_place_holds.any'):.1%} of deals (chaff alone "
+                f"{est('deal.any_place_holds.chaff'):.1%}, three brights "
+                f"{est('deal.any_place_holds.three_brights'):.1%}); a given hand "
+                f"{est('deal.one_place_holds.any'):.1%}.")
         return out
 
     def counters(self, rules, *, rounds, seed, policy, expose=None, session_rounds=1,

@@ -23,7 +23,7 @@ from . import charts as _charts
 from .render import Bullets, Code, Heading, Image, Para, Table, to_html, to_markdown
 
 #: Section headings of each game's part of a report (after "<Game title>: ").
-SECTIONS = ("findings", "summary quantities", "exact vs simulated teyaku", "charts",
+SECTIONS = ("findings", "summary quantities", "exact vs simulated deal odds", "charts",
             "rules and options", "provenance")
 
 
@@ -80,7 +80,7 @@ def _python_calls(games, rounds, seed, policy, rules, preset=None) -> str:
     lines = ["import hanasim", ""]
     for g in games:
         lines.append(f"{g} = hanasim.simulate({g!r}, {', '.join(args)})")
-        lines.append(f"{g}_exact = hanasim.exact({g!r}{exact_args})  # exact teyaku, misdeals")
+        lines.append(f"{g}_exact = hanasim.exact({g!r}{exact_args})  # exact deal-time odds")
         lines.append(f"{g}_rules = hanasim.rules_table({g!r}"
                      + (f", preset={preset!r})" if preset else ")"))
     return "\n".join(lines)
@@ -156,7 +156,8 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
         outside = [display(q.split(".", 1)[1]) for q, e in ex_rows
                    if not by.loc[q, "ci_low"] <= float(e["value"]) <= by.loc[q, "ci_high"]]
         out.append(f"Check against combinatorics: {len(ex_rows) - len(outside)} of "
-                   f"{len(ex_rows)} exact teyaku probabilities lie inside the simulated 99.9% "
+                   f"{len(ex_rows)} exact {getattr(g, 'exact_words', 'teyaku')} probabilities "
+                   "lie inside the simulated 99.9% "
                    "intervals" + (f" (outside: {', '.join(outside)})" if outside else "") + ".")
     # a game whose scores are not zero-sum names the quantity that measures the dealer's edge
     # (heading, who, unit): a game whose edge is not the dealer's names it (taipa: the first player)
@@ -311,8 +312,9 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
     title = g.title
     blocks = [Heading(2, title, f"{game}"),
               Para(f"{df.attrs.get('rounds', 0):,} simulated rounds, seed {df.attrs.get('seed')}, "
-                   f"policies {df.attrs.get('policies')}, expose {df.attrs.get('expose')}, "
-                   f"simulated in {df.attrs.get('wall_time_s')} s. Source: {g.source}.")]
+                   f"policies {df.attrs.get('policies')}, "
+                   + (f"expose {df.attrs.get('expose')}, " if getattr(g, "expose", True) else "")
+                   + f"simulated in {df.attrs.get('wall_time_s')} s. Source: {g.source}.")]
     blocks += [Heading(3, f"{title}: findings", f"{game}-findings"),
                Bullets(findings(df, exact_df, g))]
     blocks += [Heading(3, f"{title}: summary quantities", f"{game}-summary-quantities"),
@@ -321,11 +323,12 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
                Table(_summary_table(df), f"{title}: every quantity the simulation measures",
                      f"{game}-summary-table", NUMERIC)]
     cmp = exact_comparison(df, exact_df)
-    blocks += [Heading(3, f"{title}: exact vs simulated teyaku", f"{game}-exact-teyaku"),
+    blocks += [Heading(3, f"{title}: exact vs simulated deal odds", f"{game}-exact-teyaku"),
                Para("Exact probabilities from combinatorics (`hanasim.exact`) next to the "
-                    "simulated estimates. Teyaku are counted in played rounds, so the exact "
-                    "value is conditioned on no misdeal; the misdeal rate is over all deals. "
-                    "z is (simulated - exact) / standard error."),
+                    "simulated estimates. " + getattr(
+                        g, "exact_note", "Teyaku are counted in played rounds, so the exact "
+                        "value is conditioned on no misdeal; the misdeal rate is over all "
+                        "deals.") + " z is (simulated - exact) / standard error."),
                Table(_exact_table(cmp), f"{title}: exact vs simulated",
                      f"{game}-exact-table", NUMERIC)]
     blocks.append(Heading(3, f"{title}: charts", f"{game}-charts"))

@@ -117,8 +117,28 @@ def rounds_chart(df: pd.DataFrame, title: str) -> Chart | None:
                  "(completed yaku leave play). Points: estimates, bars: 99.9% intervals.", fig)
 
 
+def round_yaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
+    """Taipa: each yaku kind's rate at each round (the deck shrinks between rounds)."""
+    have = set(df["quantity"])
+    rows = [q for k in range(1, 10) for q in df["quantity"] if q.startswith(f"round.{k}.yaku.")]
+    if not rows:
+        return None
+    rows += [f"round.{k}.exhausted_rate" for k in range(1, 10)
+             if f"round.{k}.exhausted_rate" in have]
+    fig, axes = plot.new_figure(8, 0.4 * len(rows) + 1.8)
+    plot.estimates(df, rows, ax=axes[0, 0])
+    axes[0, 0].set_title("yaku (share of players) and exhausted rounds, by round number",
+                         fontsize=10, loc="left")
+    fig.suptitle(f"{title}: yaku by round", fontsize=11)
+    return Chart("round-yaku", "Yaku by round",
+                 "The share of players ending each round with each kind of yaku, and the share "
+                 "of exhausted rounds (nobody scores), by round number: rounds 2 and 3 are "
+                 "dealt from the smaller deck the completed yaku leave. Points: estimates, "
+                 "bars: 99.9% intervals.", fig)
+
+
 def charts_for(df: pd.DataFrame, exact_df, title: str, n_players: int) -> list[Chart]:
     charts = [teyaku_chart(df, exact_df, title), dekiyaku_chart(df, title),
               edges_chart(df, title, n_players), distribution_chart(df, title),
-              rounds_chart(df, title)]
+              rounds_chart(df, title), round_yaku_chart(df, title)]
     return [c for c in charts if c is not None]

@@ -98,7 +98,11 @@ def label_of(quantity: str, game: str | None = None) -> str:
     if toks[0] == "deal" and len(toks) == 3 and toks[1] in DEAL_PLACES:  # taipa's deal odds
         return f"Deal: {DEAL_PLACES[toks[1]]} " + ("any yaku" if toks[2] == "any" else
                                                    display(toks[2]))
+    if toks[:2] == ["game", "rounds"] and len(toks) == 3 and toks[2].isdigit():  # taipa
+        return f"Game: share lasting {toks[2]} round" + ("" if toks[2] == "1" else "s")
     seat = seat_of(quantity)
+    if len(toks) == 3 and toks[1] == "final_coins" and toks[2].isdigit() and seat:
+        return f"{seat_label(seat)}: share of games ending with {toks[2]} coins"
     rest = [t for t in toks if t not in (seat, "seat")]
     noun = NOUNS.get(rest[0], "") if rest else ""
     if noun:
