@@ -193,13 +193,16 @@ def _percent():
     return PercentFormatter(1.0)
 
 
-def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=None):
+def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=None,
+                    prefix: str = "teyaku.",
+                    xlabel: str = "probability that a dealt hand holds it (log scale)"):
     """Teyaku frequencies (share of dealt hands, in played rounds) as points with 99.9%
     intervals on a log axis; the exact probabilities (:func:`hanasim.exact`, conditioned on no
-    misdeal as the simulation counts them) as diamonds."""
-    rows = df[df["quantity"].str.startswith("teyaku.")].reset_index(drop=True)
+    misdeal as the simulation counts them) as diamonds.  ``prefix``: other deal-time rows
+    (Taipa: ``"deal."``), labelled by the table's labels."""
+    rows = df[df["quantity"].str.startswith(prefix)].reset_index(drop=True)
     if rows.empty:
-        raise ValueError("this table has no teyaku rows")
+        raise ValueError(f"this table has no {prefix.rstrip('.')} rows")
     ax = _axes(ax, (8, 0.5 * len(rows) + 1.8))
     exact = exact_values(exact_df)
     est, err = _errors(rows)
@@ -212,9 +215,10 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
                    facecolors="none", edgecolors=EXACT_COLOR, linewidths=1.5,
                    label="exact (combinatorics)")
     ax.set_xscale("log")
-    ax.set_yticks(y, [display(q.split(".", 1)[1]) for q in rows["quantity"]])
+    ax.set_yticks(y, [display(q.split(".", 1)[1]) for q in rows["quantity"]]
+                  if prefix == "teyaku." else _labels(rows))
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel("probability that a dealt hand holds it (log scale)")
+    ax.set_xlabel(xlabel)
     ax.grid(axis="x", which="both", alpha=0.25)
     _legend_outside(ax, 2)
     return ax
