@@ -57,7 +57,8 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
                    "greedy/threshold5")
     _add_preset(p)
     p.add_argument("--expose", default="always", metavar="E",
-                   help="expose held teyaku: always, never, random; or one per player (default always)")
+                   help="expose held teyaku: always, never, random; or one per player (default always; "
+                        "a game without teyaku, taipa, has no such decision)")
     p.add_argument("--players", default=None, metavar="N",
                    help="players at the table, for a game with a 'players' rule (kushiro_toppa: "
                         "2 to 4); the same as --rule players=N")
@@ -96,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_out_options(p)
     p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
     p.add_argument("--deals-only", action="store_true",
-                   help="deal-time quantities only (misdeal, teyaku): skips play, much faster")
+                   help="deal-time quantities only (misdeal, teyaku; taipa: yaku cards at round 1's "
+                        "deal): skips play, much faster")
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="keep finished batches in DIR; the same command again resumes from them")
     p.add_argument("--resume", action="store_true",
@@ -138,7 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     from . import cli_extra
     cli_extra.register(sub)  # runs (the results store) and report
 
-    p = sub.add_parser("exact", help="exact deal-time probabilities (misdeal, teyaku)")
+    p = sub.add_parser("exact", help="exact deal-time probabilities (misdeal, teyaku; taipa: "
+                                      "yaku cards in a hand or the field)")
     p.add_argument("game")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--removed", metavar="YAKU[*N],...",
