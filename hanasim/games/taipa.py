@@ -991,15 +991,15 @@ class Taipa:
         # round 1's deal (from the start deck): pooled over the two hands and the field, and
         # a hand or the field (the union); `hanasim exact taipa` gives both exactly
         nd = s[C_DEALS]
-        rows = []
+        deal = []
         for i, y in enumerate(YAKU + ("any",)):
-            rows.append(T.pooled(f"deal.one_place_holds.{y}", c["dcount"][i, 0],
+            deal.append(T.pooled(f"deal.one_place_holds.{y}", c["dcount"][i, 0],
                                  c["dcount"][i, 1], nd, 3))
         for i, y in enumerate(YAKU + ("any",)):
-            rows.append(T.prop(f"deal.any_place_holds.{y}", s[C_DEAL_UNION + i], nd))
+            deal.append(T.prop(f"deal.any_place_holds.{y}", s[C_DEAL_UNION + i], nd))
         if c.get("deals_only"):
-            return rows
-        rows += [
+            return deal
+        rows = [
             T.prop("round.first_player.win_rate", s[C_FIRST_WINS], r),
             T.prop("round.second_player.win_rate", s[C_SECOND_WINS], r),
             T.prop("round.exhausted_rate", s[C_EXHAUSTED], r),
@@ -1058,7 +1058,7 @@ class Taipa:
         top = 2 * rules.start_coins
         for v in range(0, top + 1):
             rows.append(T.prop(f"player1.final_coins.{v}", h[H_COINS + v - COIN_LO], g))
-        return rows
+        return rows + deal  # the game's own questions first, the deal odds after
 
 
 register(Taipa())
