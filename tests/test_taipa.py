@@ -348,6 +348,18 @@ def test_simulate_reproducible_and_consistent():
                + by["round.exhausted_rate"] - 1) < 1e-12
     assert abs(sum(by[f"game.rounds.{k}"] for k in (1, 2, 3)) - 1) < 1e-12
     assert abs(by["game.minutes.mean"] - by["game.turns.mean"] * T.SECONDS_PER_TURN / 60) < 1e-9
+    # the per-round-number rows split the pooled ones: weighted by rounds of each number
+    n = a.set_index("quantity")["n"]
+    nk = [n[f"round.{k}.first_player.win_rate"] for k in (1, 2, 3)]
+    assert sum(nk) == n["round.first_player.win_rate"] == 3000
+    for pooled, per in [("round.first_player.mean_net", "first_player.mean_net"),
+                        ("round.exhausted_rate", "exhausted_rate"),
+                        ("round.cards_removed.mean", "cards_removed.mean"),
+                        ("round.deck_size.mean", "deck_size.mean")] + [
+                           (f"yaku.{y}", f"yaku.{y}") for y in T.YAKU]:
+        split = sum(by[f"round.{k}.{per}"] * m for k, m in zip((1, 2, 3), nk)) / sum(nk)
+        assert abs(split - by[pooled]) < 1e-9, pooled
+    assert by["round.3.deck_size.mean"] < by["round.2.deck_size.mean"]
 
 
 @pytest.mark.parametrize("removed", [{}, dict(removed_brights=2, removed_chaff=1)])
