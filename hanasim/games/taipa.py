@@ -31,8 +31,10 @@ A game
 ------
 Each player starts with ``start_coins``; round 1's first player is drawn uniformly (rock-paper-
 scissors); later the player with fewer coins plays first (equal: ``tie_first``).  After each
-round the yaku both players completed are removed from play (which cards: ``yaku_cards``;
-exhausted rounds: ``exhausted_removal``) and the rest is the next round's deck.  The game ends
+round the yaku both players completed are removed from play (which cards: ``yaku_cards``, whose
+``choice`` reading is the pile owner's policy decision; exhausted rounds:
+``exhausted_removal``) and the rest is the next round's deck.  Round 1's deck is the full deck
+unless the ``removed_*`` study options take yaku out first.  The game ends
 after ``game_rounds`` rounds, when a player has no coins, or when the deck cannot be dealt
 (``short_deck``); more coins win.
 
@@ -42,6 +44,15 @@ As koi-koi: a session is :data:`SERIES_ROUNDS` counted rounds of whole games bac
 last game finished for the game quantities.  Round i of a session deals on stream 3i, plays on
 3i+1 and draws the first player and the removed cards on 3i+2 (keyed by (seed, session)).
 Seats: seat 0 is the round's first player; ``first ^ seat`` is the player in a seat.
+Deals only (``deals_only``): sessions of :data:`DEALS_PER_SESSION` deals of round 1 on stream
+``session``, no play.
+
+Deal-time odds
+--------------
+:func:`deal_probabilities` is exact (fractions) for any deck: which yaku a place holds depends
+only on how many cards of each of eight classes it gets (pine / cherry / susuki brights, boar /
+deer / butterflies, ribbons, chaff), so a dynamic programme over the classes counts the deals
+in which no place (of those asked) holds a yaku's cards.
 """
 from __future__ import annotations
 
