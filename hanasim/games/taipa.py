@@ -434,17 +434,24 @@ def removed_cards(pile, tb, rng, cap_time, tmp, mode, nxt):
 @hot
 def round_removals(deck, res, tb, policy, first, rng, cap_time, tmp):
     """Every card the round's yaku take out of play (both piles; seat 0's ribbons, chaff,
-    then seat 1's draw from ``rng`` as needed)."""
-    sets = ZERO
-    for s in range(2):
-        sets |= set_yaku_cards(np.uint64(res[R_PILE + s]), tb)
-    nxt = deck & ~sets & (tb.kinds[0] | tb.kinds[1])
+    then seat 1's draw from ``rng`` as needed): :func:`removed_cards` of each pile."""
+    p0 = np.uint64(res[R_PILE])
+    p1 = np.uint64(res[R_PILE + 1])
+    sets = set_yaku_cards(p0, tb) | set_yaku_cards(p1, tb)
     out = sets
+    rc = tb.kinds[2] | tb.kinds[3]
+    if ((p0 | p1) & rc) == ZERO:
+        return out
+    nxt = deck & ~sets & (tb.kinds[0] | tb.kinds[1])
     for s in range(2):
+        pile = p0 if s == 0 else p1
         mode = tb.params[P_YAKU_MODE]
         if mode == YC_CHOICE:
             mode = YC_RANDOM if policy[first ^ s] == RANDOM else YC_GREEDY
-        out |= removed_cards(np.uint64(res[R_PILE + s]), tb, rng, cap_time, tmp, mode, nxt)
+        nr = count(pile & tb.kinds[2]) // 3
+        nc = count(pile & tb.kinds[3]) // 3
+        out |= _take(pile & tb.kinds[2], 3 * nr, rng, mode, cap_time, tmp, tb, nxt)
+        out |= _take(pile & tb.kinds[3], 3 * nc, rng, mode, cap_time, tmp, tb, nxt)
     return out
 
 
