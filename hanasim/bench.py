@@ -81,7 +81,7 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
             out(f"{game:8s} {policy:7s} {first:12.2f} {one:14,.0f} {many:15,.0f} "
                 f"{many / all_threads:13,.0f} {many / one:8.2f}")
         if not getattr(get_game(game), "deals_only", True):
-            continue  # no deal-only mode (taipa: later decks depend on play)
+            continue  # a game without a deal-only mode
         start = time.perf_counter()
         simulate(game, rounds=1000, seed=1, deals_only=True)
         first = time.perf_counter() - start

@@ -395,6 +395,10 @@ def test_bad_input_is_one_clear_error():
             removed_chaff=4, removed_ribbons=3, removed_brights=4, removed_animals=1))
     with pytest.raises(ValueError, match="unknown yaku"):
         T.Taipa().removed_rules("three_brights,five_brights")
+    with pytest.raises(ValueError, match="no expose decision"):
+        hanasim.simulate("taipa", rounds=10, seed=1, expose="never")
+    df = hanasim.simulate("taipa", rounds=10, seed=1)
+    assert df.attrs["expose"] == "none"      # not a choice that was never made
     with pytest.raises(ValueError, match="session_rounds"):
         hanasim.simulate("taipa", rounds=10, seed=1, session_rounds=3)
 
