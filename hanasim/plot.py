@@ -195,11 +195,12 @@ def _percent():
 
 def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=None,
                     prefix: str = "teyaku.",
-                    xlabel: str = "probability that a dealt hand holds it (log scale)"):
+                    xlabel: str = "probability that a dealt hand holds it (log scale)",
+                    log: bool = True, labels=None):
     """Teyaku frequencies (share of dealt hands, in played rounds) as points with 99.9%
     intervals on a log axis; the exact probabilities (:func:`hanasim.exact`, conditioned on no
     misdeal as the simulation counts them) as diamonds.  ``prefix``: other deal-time rows
-    (Taipa: ``"deal."``), labelled by the table's labels."""
+    (Taipa: ``"deal."``), labelled by the table's labels (or ``labels``); ``log``: a log axis."""
     rows = df[df["quantity"].str.startswith(prefix)].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"this table has no {prefix.rstrip('.')} rows")
@@ -214,9 +215,12 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
         ax.scatter([v for _, v in ex], [yy for yy, _ in ex], marker="D", s=40, zorder=3,
                    facecolors="none", edgecolors=EXACT_COLOR, linewidths=1.5,
                    label="exact (combinatorics)")
-    ax.set_xscale("log")
-    ax.set_yticks(y, [display(q.split(".", 1)[1]) for q in rows["quantity"]]
+    if log:
+        ax.set_xscale("log")
+    if labels is None:
+        labels = ([display(q.split(".", 1)[1]) for q in rows["quantity"]]
                   if prefix == "teyaku." else _labels(rows))
+    ax.set_yticks(y, list(labels))
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", which="both", alpha=0.25)

@@ -47,15 +47,22 @@ def deal_chart(df: pd.DataFrame, exact_df, title: str) -> Chart | None:
     if not _has(df, "deal."):
         return None
     n = int(df["quantity"].str.startswith("deal.").sum())
-    fig, axes = plot.new_figure(8, 0.5 * n + 2.0)
-    plot.teyaku_vs_exact(df, exact_df, ax=axes[0, 0], prefix="deal.",
-                         xlabel="probability at round 1's deal (log scale)")
-    axes[0, 0].set_title(f"{title}: yaku cards at the deal", fontsize=11)
+    from ..stats.labels import display
+
+    qs = [q for q in df["quantity"] if q.startswith("deal.")]
+    where = {"one_place_holds": "a given hand", "any_place_holds": "a hand or the field"}
+    names = [f"{where.get(q.split('.')[1], q.split('.')[1])}: "
+             + ("any yaku" if q.split(".")[2] == "any" else display(q.split(".")[2]))
+             for q in qs]
+    fig, axes = plot.new_figure(8, 0.45 * n + 2.0)
+    plot.teyaku_vs_exact(df, exact_df, ax=axes[0, 0], prefix="deal.", log=False, labels=names,
+                         xlabel="probability at round 1's deal")
+    fig.suptitle(f"{title}: yaku cards at the deal", fontsize=11)
     return Chart("deal", "Yaku cards at the deal, simulated and exact",
                  "Points: the share of places (a given hand or the field) and of deals (a hand "
                  "or the field) already holding each yaku's cards at round 1's deal, with 99.9% "
-                 "intervals, on a log scale; hollow diamonds: the exact probability from "
-                 "combinatorics.", fig)
+                 "intervals ('a given hand' also counts the field, pooled); hollow diamonds: the "
+                 "exact probability from combinatorics.", fig)
 
 
 def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
