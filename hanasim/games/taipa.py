@@ -946,8 +946,11 @@ class Taipa:
                        "of games end early on coins.")
         if has("game.first_player.win_rate"):
             r = by.loc["game.first_player.win_rate"]
+            tie = est("game.tie_rate")
             out.append(f"Round 1's first player wins {r.estimate:.1%} of games (99.9% CI "
-                       f"{r.ci_low:.1%} to {r.ci_high:.1%}); ties {est('game.tie_rate'):.1%}.")
+                       f"{r.ci_low:.1%} to {r.ci_high:.1%}), loses {1 - r.estimate - tie:.1%} "
+                       f"and ties {tie:.1%} (in rounds 2 and 3 the player behind on coins "
+                       "plays first).")
         ks = [k for k in range(1, MAX_ROUNDS + 1) if has(f"round.{k}.deck_size.mean")
               and by.loc[f"round.{k}.deck_size.mean", "n"] > 0]
         if len(ks) > 1:

@@ -172,6 +172,10 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
             else:
                 verdict = ("no dealer edge" if who == "the dealer" else f"no edge of {who}") + \
                     " is detectable at this many rounds"
+            if q.endswith("mean_net"):  # coins won minus lost: the opponent loses as much
+                out.append(f"{title}: {who} wins {_signed(r)} {unit} a round net on average "
+                           f"(the opponent loses as much): {verdict}.")
+                break
             more = "" if q.endswith("mean_score") else " more than the opponent"
             out.append(f"{title}: {who} scores {_signed(r)} {unit} a round{more} on "
                        f"average: {verdict}.")
