@@ -474,11 +474,12 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res):
     nd = HAND_SIZE * n + FIELD_SIZE
     k = 0
     if n > ACTIVE:
-        for i in range(nd):
-            s = tb.deal_to[i]
-            if s < n and res[R_POS + s] < 0:
-                pbuf[k] = order[i]
-                k += 1
+        for s in range(n):
+            if res[R_POS + s] < 0:
+                for i in range(nd):
+                    if tb.deal_to[i] == s:
+                        pbuf[k] = order[i]
+                        k += 1
     for i in range(nd, order.shape[0]):
         pbuf[k] = order[i]
         k += 1
