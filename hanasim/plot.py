@@ -93,12 +93,16 @@ def _game(df):
 
 def exact_values(exact_df: pd.DataFrame | None) -> dict:
     """quantity -> exact row under the condition :func:`hanasim.simulate` measures: teyaku over
-    the rounds actually played (``no_misdeal``), the misdeal rate over all deals."""
+    the rounds actually played (``no_misdeal``), the misdeal rate over all deals.  A table
+    with rows for several readings (Taoshi: one per ``bakefuda`` reading) lists the rules' own
+    reading first, and the first row of a condition is the one taken."""
     if exact_df is None or exact_df.empty:
         return {}
     out = {}
     for q, grp in exact_df.groupby("quantity", sort=False):
-        conds = dict(zip(grp["condition"], grp.index))
+        conds = {}
+        for c, i in zip(grp["condition"], grp.index):
+            conds.setdefault(c, i)
         idx = conds.get("no_misdeal", conds.get("all_deals", grp.index[0]))
         out[q] = exact_df.loc[idx]
     return out
