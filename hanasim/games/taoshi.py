@@ -56,7 +56,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..decks import BAKEFUDA, MEKURIFUDA, RED
-from ..engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest, nibble_counts
+from ..engine.deal import deal
+from ..engine.bits import (ONE, ZERO, bit, count, has_full_nibble, lowest, nibble_counts,
+                           nibbles_equal)
 from ..engine.jit import hot
 from ..engine.play import play_out
 from ..engine.rng import below, shuffle_range, stream_state
@@ -213,6 +215,7 @@ def decode_policies(packed, expose) -> np.ndarray:
 # ---------------------------------------------------------------- lowering
 class Tables(NamedTuple):
     points: np.ndarray     # int64[48]
+    pmask: np.ndarray      # uint64[10]: the cards worth v points
     values: np.ndarray     # int64[14] teyaku values (NONE: 0)
     burden: np.ndarray     # int64[3] burdens in 1/unit points
     deal_to: np.ndarray    # int64[7 n + 6]: deck position -> seat (n = the field)
@@ -254,7 +257,10 @@ def lower(rules: TaoshiRules, *, fixed_dealer=False, session_rounds=1, deals_onl
     assert all(Fraction(int(b * unit)) == b * unit for b in burdens_of(rules))
     points = DECK.points.astype(np.int64)
     values = np.array(TEYAKU_VALUES + (0,), dtype=np.int64)
-    return Tables(points, values, burden, deal_sequence(rules.players), p,
+    pmask = np.array([DECK.mask(np.flatnonzero(points == v)) for v in range(10)],
+                     dtype=np.uint64)
+    assert sum(v * bin(int(m)).count("1") for v, m in enumerate(pmask)) == DECK_POINTS
+    return Tables(points, pmask, values, burden, deal_sequence(rules.players), p,
                   *greedy_tables(points.astype(np.float64)))
 
 
@@ -265,6 +271,20 @@ _NIB = np.uint64(0xF)
 @hot
 def _need(k, c):
     return k - c if c < k else 0
+
+
+@hot
+def _pop(k4, k3, k2, k1):
+    """The largest count left in a histogram (k4 numbers with 4 cards, ...), and the rest."""
+    if k4 > 0:
+        return 4, k4 - 1, k3, k2, k1
+    if k3 > 0:
+        return 3, k4, k3 - 1, k2, k1
+    if k2 > 0:
+        return 2, k4, k3, k2 - 1, k1
+    if k1 > 0:
+        return 1, k4, k3, k2, k1 - 1
+    return 0, k4, k3, k2, k1
 
 
 @hot
@@ -299,21 +319,16 @@ def teyaku_formed(hand, redm, bakem, reading, overlap_no):
         if reading == READ_NO_NUMBER:
             nat &= ~bakem
         cw = nibble_counts(nat)
-        nonred = nibble_counts(nat & ~redm)
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        for t in range(12):
-            c = np.int64((cw >> np.uint64(4 * t)) & _NIB)
-            if c > c1:
-                c3 = c2
-                c2 = c1
-                c1 = c
-            elif c > c2:
-                c3 = c2
-                c2 = c
-            elif c > c3:
-                c3 = c
+        # the histogram of the per-number counts (at most 4 natural cards a number), then the
+        # three largest counts
+        k4 = nibbles_equal(cw, 4, 12)
+        k3 = nibbles_equal(cw, 3, 12)
+        k2 = nibbles_equal(cw, 2, 12)
+        k1 = nibbles_equal(cw, 1, 12)
+        big = k4 + k3
+        c1, k4, k3, k2, k1 = _pop(k4, k3, k2, k1)
+        c2, k4, k3, k2, k1 = _pop(k4, k3, k2, k1)
+        c3, k4, k3, k2, k1 = _pop(k4, k3, k2, k1)
         ws = W if set_wild else 0
         wp = W if pair_wild else 0
         g = c1 + W
@@ -329,33 +344,54 @@ def teyaku_formed(hand, redm, bakem, reading, overlap_no):
             formed |= np.int64(1) << T_FOUR_THREE
         if _need(2, c1) + _need(2, c2) + _need(2, c3) <= wp:
             formed |= np.int64(1) << T_THREE_PAIRS
-        # triplet + two pairs, and reds + triplet: try each number as the triplet's
-        for t in range(12):
-            c = np.int64((cw >> np.uint64(4 * t)) & _NIB)
-            n3 = _need(3, c)
-            if n3 > ws:
-                continue
-            o1 = 0
-            o2 = 0
-            for u in range(12):
-                if u != t:
-                    d = np.int64((cw >> np.uint64(4 * u)) & _NIB)
-                    if d > o1:
-                        o2 = o1
-                        o1 = d
-                    elif d > o2:
-                        o2 = d
-            rest = W - n3 if pair_wild else 0
-            if _need(2, o1) + _need(2, o2) <= rest:
+        if W == 0:
+            # no wild card: closed forms from the histogram
+            if big >= 1 and c3 >= 2:
                 formed |= np.int64(1) << T_TRIPLET_TWO_PAIRS
-            left = reds
-            if overlap_no:
-                nr = np.int64((nonred >> np.uint64(4 * t)) & _NIB)
-                left = reds - (3 - min(3, nr))
-            if left >= 4:
-                formed |= np.int64(1) << T_FOUR_REDS_TRIPLET
-            if left >= 5:
-                formed |= np.int64(1) << T_FIVE_REDS_TRIPLET
+            if big >= 1:
+                left = reds
+                if overlap_no:
+                    # the triplet that keeps the most reds outside it
+                    nonred = nibble_counts(nat & ~redm)
+                    used = 3
+                    for t in range(12):
+                        if np.int64((cw >> np.uint64(4 * t)) & _NIB) >= 3:
+                            nr = np.int64((nonred >> np.uint64(4 * t)) & _NIB)
+                            used = min(used, 3 - min(3, nr))
+                    left = reds - used
+                if left >= 4:
+                    formed |= np.int64(1) << T_FOUR_REDS_TRIPLET
+                if left >= 5:
+                    formed |= np.int64(1) << T_FIVE_REDS_TRIPLET
+        else:
+            # triplet + two pairs, and reds + triplet: try each number as the triplet's
+            nonred = nibble_counts(nat & ~redm)
+            for t in range(12):
+                c = np.int64((cw >> np.uint64(4 * t)) & _NIB)
+                n3 = _need(3, c)
+                if n3 > ws:
+                    continue
+                o1 = 0
+                o2 = 0
+                for u in range(12):
+                    if u != t:
+                        d = np.int64((cw >> np.uint64(4 * u)) & _NIB)
+                        if d > o1:
+                            o2 = o1
+                            o1 = d
+                        elif d > o2:
+                            o2 = d
+                rest = W - n3 if pair_wild else 0
+                if _need(2, o1) + _need(2, o2) <= rest:
+                    formed |= np.int64(1) << T_TRIPLET_TWO_PAIRS
+                left = reds
+                if overlap_no:
+                    nr = np.int64((nonred >> np.uint64(4 * t)) & _NIB)
+                    left = reds - (3 - min(3, nr))
+                if left >= 4:
+                    formed |= np.int64(1) << T_FOUR_REDS_TRIPLET
+                if left >= 5:
+                    formed |= np.int64(1) << T_FIVE_REDS_TRIPLET
         if w == bh:
             break
         w = (w - bh) & bh  # next sub-mask of bh
@@ -388,33 +424,30 @@ CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT = 0, 1, 2, 3, 4
 PBUF = 21  # the draw pile after the drops: 48 - 3 x 7 - 6
 
 
-@hot
+@hot(inline="always")
 def deal_round(drng, order, tb, hands):
     """Shuffle and deal until the field holds no four of a number; hands[s] and hands[n] (the
-    field) are filled; returns the misdeals."""
+    field) are filled; returns the misdeals.  Only the dealt cards are shuffled until the deal
+    stands; then the draw pile's order is finished (as every game here)."""
     n = tb.params[P_PLAYERS]
-    nd = HAND_SIZE * n + FIELD_SIZE
     misdeals = 0
     while True:
-        shuffle_range(drng, order, 0, nd)
-        for s in range(n + 1):
-            hands[s] = ZERO
-        for i in range(nd):
-            hands[tb.deal_to[i]] |= bit(order[i])
+        shuffle_range(drng, order, 0, tb.deal_to.shape[0])
+        deal(order, tb.deal_to, hands)
         if not has_full_nibble(hands[n]):
             break
         misdeals += 1
-    shuffle_range(drng, order, nd, order.shape[0])
+    if tb.params[P_DEALS_ONLY] == 0:
+        shuffle_range(drng, order, tb.deal_to.shape[0], order.shape[0])
     return misdeals
 
 
 @hot
-def hand_points(hand, points):
+def hand_points(hand, pmask):
+    """Card points of a set of cards: popcounts by point value."""
     s = 0
-    m = hand
-    while m != ZERO:
-        s += points[lowest(m)]
-        m &= m - ONE
+    for v in range(1, 10):
+        s += v * count(hand & pmask[v])
     return s
 
 
@@ -460,7 +493,7 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res):
             elif jp == JOIN_RANDOM:
                 yes = below(rng, 2) == 1
             else:
-                yes = (hand_points(hands[s], tb.points) + tb.values[res[R_TEY + s]]
+                yes = (hand_points(hands[s], tb.pmask) + tb.values[res[R_TEY + s]]
                        >= pol[q, PC_JPARAM])
             ch = CH_JOIN if yes else CH_DROP
         res[R_CHOICE + s] = ch
@@ -535,7 +568,7 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res):
         ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
         for j in range(ACTIVE):
             s = res[R_ACT_SEAT + j]
-            pts = hand_points(st[ACTIVE + 1 + j], tb.points)
+            pts = hand_points(st[ACTIVE + 1 + j], tb.pmask)
             res[R_PTS + j] = pts
             y = res[R_YAKU + j]
             res[R_RAW + s] += pts + 3 * y - ysum  # 2 x own - the others'
@@ -601,24 +634,30 @@ C_N = C_PLAYER + Q_N * MAX_PLAYERS
 
 @hot
 def tally_deal(scal, tcount, vcount, res, n, values):
+    """Per dealt hand: its best teyaku and its value; per round the count k of hands with each
+    and k * k (pooled proportions), k * k as k + 2 x the pairs of hands that agree."""
     scal[C_DEALS] += res[R_MISDEALS] + 1
     scal[C_MISDEALS] += res[R_MISDEALS]
     scal[C_ROUNDS] += 1
-    for t in range(NONE + 1):
-        k = 0
-        for s in range(n):
-            k += res[R_TEY + s] == t
-        tcount[t, 0] += k
-        tcount[t, 1] += k * k
-    for v in range(5):
-        k = 0
-        for s in range(n):
-            k += values[res[R_TEY + s]] == SCORE_VALUES_ARR[v]
-        vcount[v, 0] += k
-        vcount[v, 1] += k * k
+    for s in range(n):
+        t = res[R_TEY + s]
+        v = _value_index(values[t])
+        tcount[t, 0] += 1
+        tcount[t, 1] += 1
+        vcount[v, 0] += 1
+        vcount[v, 1] += 1
+        for s2 in range(s):
+            t2 = res[R_TEY + s2]
+            if t2 == t:
+                tcount[t, 1] += 2
+            if _value_index(values[t2]) == v:
+                vcount[v, 1] += 2
 
 
-SCORE_VALUES_ARR = np.array(SCORE_VALUES, dtype=np.int64)
+@hot
+def _value_index(v):
+    """Index of a teyaku value in SCORE_VALUES (100, 60, 36, 12, 0)."""
+    return 0 if v == 100 else 1 if v == 60 else 2 if v == 36 else 3 if v == 12 else 4
 
 
 @hot
