@@ -115,6 +115,7 @@ METRICS = {
     "mean_score": "mean score per round",
     "win_rate": "win rate",
     "fair_par": "fair par",
+    "fair_burden": "fair burden",
     "par_balance": "card points minus par",
     "card_points": "card points",
     "yaku_score": "yaku score",
@@ -178,6 +179,9 @@ def seat_edges(df: pd.DataFrame, metric: str = "mean_score", ax=None):
                        label=f"the par played ({pars[0]:g})")
         else:
             ax.scatter(pars, y, marker="|", s=300, color=REF_COLOR, label="the par played")
+    elif metric == "fair_burden" and g is not None and hasattr(g, "burdens_played"):
+        played = g.burdens_played(df.attrs.get("rules", ""))
+        ax.scatter(played, y, marker="|", s=300, color=REF_COLOR, label="the burden played")
     elif metric == "card_points" and g is not None and hasattr(g, "deck_points"):
         ax.axvline(g.deck_points / n, color=REF_COLOR, linestyle="--", linewidth=1,
                    label=f"an equal share ({g.deck_points / n:g})")

@@ -123,6 +123,19 @@ CASES = [
       "everywhere": "four_reds_triplet"}, "yes"),
     (["coins.5", "cups.5", "clubs.1", "swords.3", "swords.4", "swords.6", "coins.9"],
      "triplet", "no"),
+    # reds with a bakefuda (a red wherever it is wild or not)
+    (["swords.3", "swords.4", "swords.6", "clubs.1", "coins.7", "cups.9", "coins.11"],
+     "four_reds", "yes"),
+    (["swords.3", "swords.4", "swords.6", "clubs.1", "coins.2", "cups.9", "coins.11"],
+     "five_reds", "yes"),
+    # 5-5 + kiribake, 4 swords: five reds (36) unless the wild triplet counts for Reds +
+    # Triplet (in_sets, everywhere); under overlap=no the wild triplet keeps 4 reds outside:
+    # Four Reds + Triplet (36) ties Five Reds (36), which comes first in the table
+    (["coins.5", "cups.5", "clubs.12", "swords.3", "swords.4", "swords.6", "swords.8"],
+     {"literal": "five_reds", "no_number": "five_reds", "in_sets": "five_reds_triplet",
+      "everywhere": "five_reds_triplet"}, "yes"),
+    (["coins.5", "cups.5", "clubs.12", "swords.3", "swords.4", "swords.6", "swords.8"],
+     "five_reds", "no"),
     # a natural triplet plus both bakefuda and 2 swords: five of a kind beats everything
     (["coins.5", "cups.5", "clubs.5", "clubs.1", "clubs.12", "swords.3", "swords.4"],
      "five_of_a_kind", "yes"),

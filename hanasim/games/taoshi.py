@@ -170,11 +170,11 @@ class TaoshiRules:
 # ---------------------------------------------------------------- policies
 # A player is named CARD[/JOIN]: CARD random or greedy (``policies``; greedy weighs a card by
 # its Taoshi points), JOIN one of join (always), random (1/2), thresholdK (join when the hand's
-# card points plus its best teyaku value is at least K; default 45).  Defaults: random ->
-# random/random, greedy -> greedy/threshold45.  The join decision is only asked with 4-6 players.
+# card points plus its best teyaku value is at least K; default 40).  Defaults: random ->
+# random/random, greedy -> greedy/threshold40.  The join decision is only asked with 4-6 players.
 JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD = 0, 1, 2
 JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD}
-JOIN_DEFAULT_K = 45
+JOIN_DEFAULT_K = 40
 POLICY_FORMS = ("CARD[/JOIN]", "CARD: random, greedy", "JOIN: join, random, threshold[K]")
 PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE = range(4)
 PC_N = 4
@@ -982,6 +982,13 @@ class Taoshi:
 
     def players_of(self, rules) -> int:
         return int(rules.players)
+
+    def burdens_played(self, rules_text) -> list:
+        """The (dealer, right, left) burdens of a table's rules string (charts)."""
+        from ..rules import make_rules, parse_rules_string
+
+        rules = make_rules(TaoshiRules, parse_rules_string(rules_text))
+        return [float(b) for b in burdens_of(rules)]
 
     def policy_ids(self, names) -> np.ndarray:
         return np.array([parse_taoshi_policy(x) for x in names], dtype=np.int64)
