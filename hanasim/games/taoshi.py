@@ -47,6 +47,7 @@ stream 3i+1 of the session's key (the first-dealer draw: stream 3 * rounds + 2).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -56,13 +57,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..decks import BAKEFUDA, MEKURIFUDA, RED
+from ..engine.bits import ZERO, count, has_full_nibble, lowest, nibble_counts, nibbles_equal
 from ..engine.deal import deal
-from ..engine.bits import (ONE, ZERO, bit, count, has_full_nibble, lowest, nibble_counts,
-                           nibbles_equal)
 from ..engine.jit import hot
 from ..engine.play import play_out
 from ..engine.rng import below, shuffle_range, stream_state
-from ..policies import EXPOSE_ALWAYS, EXPOSE_RANDOM, GREEDY, POLICIES, RANDOM, greedy_tables
+from ..policies import EXPOSE_ALWAYS, EXPOSE_RANDOM, POLICIES, RANDOM, greedy_tables
 from ..rules import Kind, RuleError, _check_type, number, option
 from . import register
 
@@ -131,8 +131,8 @@ class BurdenKind(Kind):
 
 
 def burden_option(default, doc):
-    return __import__("dataclasses").field(default=default, metadata={
-        "choices": None, "doc": doc, "kind": BurdenKind()})
+    return dataclasses.field(default=default, metadata={"choices": None, "doc": doc,
+                                                         "kind": BurdenKind()})
 
 
 def burdens_of(rules) -> tuple:
