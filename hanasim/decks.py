@@ -47,7 +47,8 @@ class Deck:
     ----------
     name : str
     names : tuple of str, one human-readable name per card.
-    month : int8[n], 1-based month (suit) of each card.
+    month : int8[n], 1-based matching group of each card: the hanafuda month (suit), the
+        mekurifuda number (cards match by number there; the suit is a flag).
     kind : int8[n], BRIGHT / ANIMAL / RIBBON / CHAFF.
     flags : int32[n], OR of the sub-kind flags above.
     points : int16[n], card points under the deck's usual scoring.
@@ -64,6 +65,11 @@ class Deck:
     @property
     def n(self) -> int:
         return len(self.names)
+
+    @property
+    def number(self) -> np.ndarray:
+        """The matching group (``month``) under its mekurifuda name: cards match by number."""
+        return self.month
 
     def mask(self, cards) -> np.uint64:
         """Bitmask of an iterable of card indices."""

@@ -456,3 +456,52 @@ def test_cli(capfd):
         assert main(["simulate", "taoshi", *bad, "--rounds", "100", "--no-save"]) == 2
         err = capfd.readouterr().err
         assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def _realise(prof):
+    """A concrete 7-card hand with the given profile ((non-red, red non-bakefuda, bakefuda)
+    per number held, as ``taoshi._deal_states`` keys it), or None."""
+    def cards_at(num, nonred, red, bake):
+        suits = {"coins": f"coins.{num}", "cups": f"cups.{num}", "swords": f"swords.{num}",
+                 "clubs": f"clubs.{num}"}
+        is_bake = {s: bool(D.flags[D.card(c)] & BAKEFUDA) for s, c in suits.items()}
+        is_red = {s: bool(D.flags[D.card(c)] & RED) for s, c in suits.items()}
+        b = [c for s, c in suits.items() if is_bake[s]]
+        r = [c for s, c in suits.items() if is_red[s] and not is_bake[s]]
+        n = [c for s, c in suits.items() if not is_red[s]]
+        if len(b) < bake or len(r) < red or len(n) < nonred:
+            return None
+        return b[:bake] + r[:red] + n[:nonred]
+
+    def place(i, used):
+        if i == len(prof):
+            return []
+        for num in range(1, 13):
+            if num in used:
+                continue
+            got = cards_at(num, *prof[i])
+            if got is not None:
+                rest = place(i + 1, used | {num})
+                if rest is not None:
+                    return got + rest
+        return None
+
+    return place(0, frozenset())
+
+
+def test_teyaku_kernel_equals_reference_every_profile():
+    """Every hand profile the exact DP enumerates (608 of them), realised as a concrete hand:
+    the kernel forms exactly the reference's teyaku under every reading and reds_overlap."""
+    red, bake = np.uint64(D.flag_mask(RED)), np.uint64(D.flag_mask(BAKEFUDA))
+    profiles = {k[3] for k in T._deal_states()}
+    assert len(profiles) > 500
+    for prof in profiles:
+        hand = _realise(prof)
+        assert hand is not None and len(hand) == 7, prof
+        m = mask(hand)
+        tup = N.hand_tuple([D.card(x) for x in hand])
+        for ri, reading in enumerate(READINGS):
+            for overlap in ("yes", "no"):
+                f = int(T.teyaku_formed(m, red, bake, ri, overlap == "no"))
+                got = {t for k, t in enumerate(T.TEYAKU) if f >> k & 1}
+                assert got == T.teyaku_reference(tup, reading, overlap), (hand, reading, overlap)
