@@ -754,10 +754,11 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st,
         ft = totals[first]
         scal[C_FIRST_TOTAL] += ft
         scal[C_FIRST_TOTAL_SQ] += ft * ft
-        best = totals[first]
+        alone = True  # the first dealer's total beats every other player's (a tie: no win)
         for q in range(n):
-            best = max(best, totals[q])
-        scal[C_FIRST_WINS] += totals[first] == best
+            if q != first and totals[q] >= totals[first]:
+                alone = False
+        scal[C_FIRST_WINS] += alone
 
 
 @njit(cache=True, parallel=True)
