@@ -17,6 +17,9 @@ SEATS = {
     "third_dealer": "Third dealer",
     # taipa: who plays first in a round (round.*) or in round 1 (game.*)
     "first_player": "First player", "second_player": "Second player",
+    # kushiro_toppa, taoshi: table seat k, k places to the dealer's right (turn order)
+    "seat1": "Seat 1 (dealer's right)", "seat2": "Seat 2", "seat3": "Seat 3", "seat4": "Seat 4",
+    "seat5": "Seat 5",
 }
 _PLAYER = re.compile(r"player(\d+)$")
 
@@ -35,6 +38,8 @@ METRICS = {
     "misdeal_rate": "misdeal rate (share of deals)", "total": "total",
     "dealer_minus_opponent": "dealer minus opponent",
     "mean_net": "mean coins won a round (net)", "mean_margin": "mean coin margin",
+    "fair_burden": "fair burden", "burden_balance": "card points minus burden",
+    "botta_paid_inactive_rate": "paid a botta while sitting out",
 }
 #: context tokens: what the metric is counted over
 NOUNS = {"game": "game", "session": "session", "round_score": "round score",
@@ -92,6 +97,8 @@ def label_of(quantity: str, game: str | None = None) -> str:
         return f"Round {toks[1]}: " + label_of(".".join(toks[2:]), game)
     if toks[0] in ("teyaku", "dekiyaku") and len(toks) == 2:
         return f"{toks[0].capitalize()}: {display(toks[1])}"
+    if toks[0] == "teyaku_score" and len(toks) == 2 and toks[1].isdigit():  # taoshi
+        return f"Teyaku worth {toks[1]}"
     seat = seat_of(quantity)
     rest = [t for t in toks if t not in (seat, "seat")]
     noun = NOUNS.get(rest[0], "") if rest else ""
