@@ -505,3 +505,11 @@ def test_teyaku_kernel_equals_reference_every_profile():
                 f = int(T.teyaku_formed(m, red, bake, ri, overlap == "no"))
                 got = {t for k, t in enumerate(T.TEYAKU) if f >> k & 1}
                 assert got == T.teyaku_reference(tup, reading, overlap), (hand, reading, overlap)
+
+
+def test_not_zero_sum_burdens_are_noted():
+    df = api.simulate("taoshi", rounds=500, seed=1, rules={"burden": "sudaoshi"})
+    assert any("not zero-sum" in n and "330" in n for n in df.attrs["notes"])
+    assert not api.simulate("taoshi", rounds=500, seed=1).attrs["notes"]
+    cmp = api.compare("taoshi", rounds=500, seed=1, rules={"burden": ["steps10", "70,78,80"]})
+    assert any("burdens do not add up" in n for n in cmp.attrs.get("notes", []))

@@ -981,6 +981,18 @@ class Taoshi:
             out.append(f"{by.loc['botta_rate', 'estimate']:.2%} of rounds end in a botta.")
         return out
 
+    deck_points = DECK_POINTS  # what the burdens must add up to for the game to be zero-sum
+    par_word = "burdens"
+
+    def rule_notes(self, rules) -> list:
+        """Sentences a table carries about its rules: burdens that are not zero-sum."""
+        total = sum(burdens_of(rules))
+        if total == DECK_POINTS:
+            return []
+        return [f"the burdens ({', '.join(f'{float(b):g}' for b in burdens_of(rules))}) add up "
+                f"to {float(total):g}, not the deck's {DECK_POINTS} card points: the game is "
+                f"not zero-sum (a played round's scores add up to {DECK_POINTS - float(total):+g})"]
+
     def players_of(self, rules) -> int:
         return int(rules.players)
 
