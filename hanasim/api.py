@@ -194,6 +194,9 @@ def notes(g, rule_obj) -> list[str]:
             out.append(f"the pars ({', '.join(map(str, pars))}) add up to {sum(pars)}, not the "
                        f"deck's {deck} card points: the game is not zero-sum (the scores of a "
                        f"round add up to {deck - sum(pars):+d})")
+    more = getattr(g, "rule_notes", None)  # a game's own notes (taoshi: its burdens)
+    if more is not None:
+        out += more(rule_obj)
     return out
 
 
@@ -204,9 +207,11 @@ def variant_notes(g, labelled) -> list[str]:
     if not uneven:
         return []
     shown = ", ".join(uneven[:4]) + (f" and {len(uneven) - 4} more" if len(uneven) > 4 else "")
-    return [f"the pars do not add up to the deck's {g.deck_points} card points in "
+    return [f"the {getattr(g, 'par_word', 'pars')} do not add up to the deck's "
+            f"{g.deck_points} card points in "
             f"{len(uneven)} of {len(labelled)} variants ({shown}): the game is not zero-sum "
-            "there (a round's scores add up to the deck's points minus the pars)"]
+            f"there (a round's scores add up to the deck's points minus the "
+            f"{getattr(g, 'par_word', 'pars')})"]
 
 
 def _outside_store(path, what, store=None):

@@ -47,7 +47,8 @@ class Deck:
     ----------
     name : str
     names : tuple of str, one human-readable name per card.
-    month : int8[n], 1-based month (suit) of each card.
+    month : int8[n], 1-based matching group of each card: the hanafuda month (suit), the
+        mekurifuda number (cards match by number there; the suit is a flag).
     kind : int8[n], BRIGHT / ANIMAL / RIBBON / CHAFF.
     flags : int32[n], OR of the sub-kind flags above.
     points : int16[n], card points under the deck's usual scoring.
@@ -64,6 +65,11 @@ class Deck:
     @property
     def n(self) -> int:
         return len(self.names)
+
+    @property
+    def number(self) -> np.ndarray:
+        """The matching group (``month``) under its mekurifuda name: cards match by number."""
+        return self.month
 
     def mask(self, cards) -> np.uint64:
         """Bitmask of an iterable of card indices."""
@@ -182,3 +188,59 @@ def taipa_deck() -> Deck:
 
 
 TAIPA = taipa_deck()
+
+
+# The mekurifuda deck (seed 003_9adff6e6778a6a03, "The Cards"; ``shared/rule-pages/
+# mekurifuda.md``): 4 Portuguese suits x numbers 1-12 (Dragon, 2..9, Maid, Horse, King), no
+# onifuda.  Cards match by *number*, so the number is the deck's matching group (``month``)
+# and the suit is a flag.  Card ``4*(number-1) + suit`` with the suits in MEKURI_SUITS order:
+# the four cards of a number are adjacent, so a number is one nibble of a card mask and the
+# four-cards-a-group masks of ``engine.bits`` (``month_nibble``, ``nibble_counts``,
+# ``has_full_nibble``) and ``engine.play.capture`` apply unchanged (checked by
+# ``tests/test_taoshi.py::test_deck``).  ``kind`` is not meaningful for this deck (every card is
+# CHAFF); games read ``flags`` and ``points``.
+MEKURI_SUITS = ("coins", "cups", "swords", "clubs")
+COINS, CUPS, SWORDS, CLUBS = 1 << 10, 1 << 11, 1 << 12, 1 << 13
+RED = 1 << 14        # Taoshi's "reds": every sword, every 2, both bakefuda
+BAKEFUDA = 1 << 15   # the 1 of clubs (pinbake) and the 12 of clubs (kiribake)
+JUNK = 1 << 16       # every sword but the 2 of swords (1 point in Taoshi)
+FLAG_NAMES.update(coins=COINS, cups=CUPS, swords=SWORDS, clubs=CLUBS, red=RED,
+                  bakefuda=BAKEFUDA, junk=JUNK)
+
+
+def taoshi_points(number: int, suit: str) -> int:
+    """Taoshi card points ("Card Points"): the 6 of clubs 9; the 7, 8, 9 of clubs face value;
+    other clubs 5; swords but the 2 of swords 1 (junk); the 2 of swords and every other card
+    6.  The deck totals 234."""
+    if suit == "clubs":
+        return 9 if number == 6 else number if number in (7, 8, 9) else 5
+    if suit == "swords" and number != 2:
+        return 1
+    return 6
+
+
+def mekurifuda_deck() -> Deck:
+    """The 48-card mekurifuda deck with Taoshi's points and flags."""
+    suit_flag = dict(zip(MEKURI_SUITS, (COINS, CUPS, SWORDS, CLUBS)))
+    names, month, kind, flags, points = [], [], [], [], []
+    for number in range(1, 13):
+        for suit in MEKURI_SUITS:
+            f = suit_flag[suit]
+            bake = suit == "clubs" and number in (1, 12)
+            if bake:
+                f |= BAKEFUDA
+            if suit == "swords" or number == 2 or bake:
+                f |= RED
+            if suit == "swords" and number != 2:
+                f |= JUNK
+            names.append(f"{suit}.{number}")
+            month.append(number)
+            kind.append(CHAFF)
+            flags.append(f)
+            points.append(taoshi_points(number, suit))
+    return Deck(name="mekurifuda", names=tuple(names), month=np.array(month, dtype=np.int8),
+                kind=np.array(kind, dtype=np.int8), flags=np.array(flags, dtype=np.int32),
+                points=np.array(points, dtype=np.int16), n_months=12)
+
+
+MEKURIFUDA = mekurifuda_deck()

@@ -93,12 +93,16 @@ def _game(df):
 
 def exact_values(exact_df: pd.DataFrame | None) -> dict:
     """quantity -> exact row under the condition :func:`hanasim.simulate` measures: teyaku over
-    the rounds actually played (``no_misdeal``), the misdeal rate over all deals."""
+    the rounds actually played (``no_misdeal``), the misdeal rate over all deals.  A table
+    with rows for several readings (Taoshi: one per ``bakefuda`` reading) lists the rules' own
+    reading first, and the first row of a condition is the one taken."""
     if exact_df is None or exact_df.empty:
         return {}
     out = {}
     for q, grp in exact_df.groupby("quantity", sort=False):
-        conds = dict(zip(grp["condition"], grp.index))
+        conds = {}
+        for c, i in zip(grp["condition"], grp.index):
+            conds.setdefault(c, i)
         idx = conds.get("no_misdeal", conds.get("all_deals", grp.index[0]))
         out[q] = exact_df.loc[idx]
     return out
@@ -111,6 +115,7 @@ METRICS = {
     "mean_score": "mean score per round",
     "win_rate": "win rate",
     "fair_par": "fair par",
+    "fair_burden": "fair burden",
     "par_balance": "card points minus par",
     "card_points": "card points",
     "yaku_score": "yaku score",
@@ -174,6 +179,9 @@ def seat_edges(df: pd.DataFrame, metric: str = "mean_score", ax=None):
                        label=f"the par played ({pars[0]:g})")
         else:
             ax.scatter(pars, y, marker="|", s=300, color=REF_COLOR, label="the par played")
+    elif metric == "fair_burden" and g is not None and hasattr(g, "burdens_played"):
+        played = g.burdens_played(df.attrs.get("rules", ""))
+        ax.scatter(played, y, marker="|", s=300, color=REF_COLOR, label="the burden played")
     elif metric == "card_points" and g is not None and hasattr(g, "deck_points"):
         ax.axvline(g.deck_points / n, color=REF_COLOR, linestyle="--", linewidth=1,
                    label=f"an equal share ({g.deck_points / n:g})")

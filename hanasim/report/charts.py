@@ -81,7 +81,9 @@ def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
 EDGE_PANELS = (("mean_score", "mean score per round (dashed: no edge)"),
                ("win_rate", "win rate (dashed: an equal share of the rounds not tied)"),
                ("fair_par", "fair par: the par that makes the seat's mean score zero (dashed: "
-                            "the par played)"))
+                            "the par played)"),
+               ("fair_burden", "fair burden: the burden that makes the seat's mean score zero "
+                               "(marks: the burden played)"))
 
 
 def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
@@ -96,7 +98,7 @@ def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
                  "intervals)", fontsize=11)
     return Chart("edges", "Per-seat edges",
                  "By seat relative to the round's dealer: mean score per round, win rate and "
-                 "the fair par, with 99.9% intervals. A seat is fair when its interval crosses "
+                 "the fair par (or burden), with 99.9% intervals. A seat is fair when its interval crosses "
                  "the dashed line; the win-rate line is an equal share of the rounds that are "
                  "not tied.", fig)
 

@@ -17,6 +17,9 @@ SEATS = {
     "third_dealer": "Third dealer",
     # taipa: who plays first in a round (round.*) or in round 1 (game.*)
     "first_player": "First player", "second_player": "Second player",
+    # kushiro_toppa, taoshi: table seat k, k places to the dealer's right (turn order)
+    "seat1": "Seat 1 (dealer's right)", "seat2": "Seat 2", "seat3": "Seat 3", "seat4": "Seat 4",
+    "seat5": "Seat 5",
 }
 _PLAYER = re.compile(r"player(\d+)$")
 
@@ -38,6 +41,8 @@ METRICS = {
     "misdeal_rate": "misdeal rate (share of deals)", "total": "total",
     "dealer_minus_opponent": "dealer minus opponent",
     "mean_net": "mean coins won a round (net)", "mean_margin": "mean coin margin",
+    "fair_burden": "fair burden", "burden_balance": "card points minus burden",
+    "botta_paid_inactive_rate": "paid a botta while sitting out",
 }
 #: context tokens: what the metric is counted over
 NOUNS = {"game": "game", "session": "session", "round_score": "round score",
@@ -100,6 +105,8 @@ def label_of(quantity: str, game: str | None = None) -> str:
                                                    display(toks[2]))
     if toks[:2] == ["game", "rounds"] and len(toks) == 3 and toks[2].isdigit():  # taipa
         return f"Game: share lasting {toks[2]} round" + ("" if toks[2] == "1" else "s")
+    if toks[0] == "teyaku_score" and len(toks) == 2 and toks[1].isdigit():  # taoshi
+        return f"Teyaku worth {toks[1]}"
     seat = seat_of(quantity)
     if len(toks) == 3 and toks[1] == "final_coins" and toks[2].isdigit() and seat:
         return f"{seat_label(seat)}: share of games ending with {toks[2]} coins"

@@ -1,0 +1,1133 @@
+"""Taoshi: 3 to 6 players, three of whom play each round, on the mekurifuda deck (seed
+003_9adff6e6778a6a03, "the seed"; the rule page ``shared/rule-pages/mekurifuda_games_taoshi.md``;
+issue 13).
+
+The deck is data (``decks.MEKURIFUDA``): 4 suits x numbers 1-12, matched by number, Taoshi's
+card points (234 in all), the reds and the two bakefuda as flags.  Nothing here assumes months:
+the matching group of a card is its number, and because the deck keeps the four cards of a
+number adjacent, the shared turn (``engine.play``) and the nibble masks of ``engine.bits`` apply.
+
+A round
+-------
+1. Deal (``deal_round``; "Dealing the Cards"): from the dealer's right anticlockwise (seat 1,
+   2, ..., the dealer last) 4 cards to each seated player, 3 to the field, 3 more to each, 3
+   more to the field: 7 each, 6 on the field, the rest is the draw pile.  Four of one number
+   on the field: misdeal, redeal.
+2. Join or drop (4-6 players; "Join/Drop Phase"): from the dealer anticlockwise (seat 0, 1,
+   ...) each says join or drop after seeing their hand (a policy decision); as soon as three
+   have joined, the undecided are forced out; as soon as all but three have dropped, the rest
+   are forced in.  ``drop_fee`` / ``forced_out_pay`` (not attested; default 0).  The dropped
+   hands go on top of the draw pile, which is then shuffled (``dropped_cards``).
+3. Teyaku ("Teyaku", "Teyaku Showdown"): each active player's best teyaku (highest value; ties
+   in the seed's table order) under ``bakefuda`` and ``reds_overlap``; claiming is the
+   ``expose`` decision (default always).  A claimed 100 ("botta!") ends the round before play:
+   every other seated player, active or not, pays its holder 100 (other teyaku of that round
+   are not paid: the round ends at the declaration).  Otherwise a claimed teyaku is paid by
+   each other active player.
+4. Play ("Gameplay"): the active players in turn order from the dealer (the dealer first if
+   active), hana-awase capture by number (``engine.play``); the hands run out together and the
+   field is then empty (every number has four cards), so the 234 points are all captured.
+5. Score ("End of Round and Scoring"): captured card points + 2 x own yaku - the other active
+   players' yaku - burden, where yaku are the claimed teyaku (and dekiyaku: ``dekiyaku``,
+   none).  The burdens go to the active players by their place in the turn order: the first
+   to play carries the dealer's, the second the right's, the third the left's (with three
+   players these are the dealer, right and left seats).  ``burden`` (the seed's 100/110/120
+   are for the 330-point hanafuda deck of Sudaoshi).  The highest score among the active
+   players wins (a tie: the first of them in turn order) and deals next.
+
+Seats are relative to the dealer: seat 0 deals, seat k is k places to the dealer's right
+(anticlockwise, the turn order).  Players (who own the policies) are 0..players-1; seat s is
+player ``(dealer + s) % players``.  Active "positions" 0, 1, 2 are the active seats in turn
+order; their names are the burden seats ``dealer``, ``right``, ``left``.
+
+Simulation unit: a session is ``session_rounds`` rounds; its first dealer is drawn ("Choosing
+the Dealer": each player draws a card, the highest number deals, a tie draws again among the
+tied), then the round's winner deals.  Round i of a session deals on stream 3i and plays on
+stream 3i+1 of the session's key (the first-dealer draw: stream 3 * rounds + 2).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache, partial
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from ..decks import BAKEFUDA, MEKURIFUDA, RED
+from ..engine.bits import ZERO, count, has_full_nibble, lowest, nibble_counts, nibbles_equal
+from ..engine.deal import deal
+from ..engine.jit import hot
+from ..engine.play import play_out
+from ..engine.rng import below, shuffle_range, stream_state
+from ..policies import EXPOSE_ALWAYS, EXPOSE_RANDOM, POLICIES, RANDOM, greedy_tables
+from ..rules import Kind, RuleError, _check_type, number, option
+from . import register
+
+NAME = "taoshi"
+MAX_PLAYERS = 6
+ACTIVE = 3
+HAND_SIZE, FIELD_SIZE = 7, 6   # "7 cards are dealt to each player, and 6 cards to the table"
+DECK = MEKURIFUDA
+DECK_POINTS = int(DECK.points.sum())  # 234
+SEATS = ("dealer", "right", "left")    # the burden seats (active positions in turn order)
+TABLE_SEATS = ("dealer", "seat1", "seat2", "seat3", "seat4", "seat5")
+SEED = "the seed's value"
+
+# The teyaku in the seed's table order (group A, B, C) and their values ("Teyaku").
+TEYAKU = ("triplet", "two_triplets", "three_pairs", "four_of_a_kind", "five_of_a_kind",
+          "triplet_two_pairs", "four_three", "four_reds", "five_reds", "six_reds",
+          "seven_reds", "four_reds_triplet", "five_reds_triplet")
+TEYAKU_VALUES = (12, 60, 36, 60, 100, 60, 100, 12, 36, 60, 100, 36, 60)
+NONE = len(TEYAKU)  # index of "no teyaku"
+SCORE_VALUES = (100, 60, 36, 12, 0)
+BOTTA = 100
+(T_TRIPLET, T_TWO_TRIPLETS, T_THREE_PAIRS, T_FOUR, T_FIVE, T_TRIPLET_TWO_PAIRS, T_FOUR_THREE,
+ T_FOUR_REDS, T_FIVE_REDS, T_SIX_REDS, T_SEVEN_REDS, T_FOUR_REDS_TRIPLET,
+ T_FIVE_REDS_TRIPLET) = range(13)
+
+BAKEFUDA_READINGS = ("literal", "in_sets", "everywhere", "no_number")
+BURDENS = {  # dealer, right, left
+    "steps10": (68, 78, 88),
+    "equal": (78, 78, 78),
+    "proportional": (Fraction(100 * 234, 330), Fraction(110 * 234, 330), Fraction(120 * 234, 330)),
+    "sudaoshi": (100, 110, 120),
+}
+BURDEN_UNIT = {"proportional": 11}  # 234/330 = 78/110: burdens are whole elevenths
+
+
+@dataclass(frozen=True)
+class BurdenKind(Kind):
+    """The ``burden`` option: a named reading or three whole numbers (dealer,right,left)."""
+
+    def coerce(self, name, value, seats=()):
+        allowed = self.describe()
+        if isinstance(value, (list, tuple)):
+            items = list(value)
+        else:
+            _check_type(name, value, allowed)
+            text = str(value).strip()
+            if text in BURDENS:
+                return text
+            items = [v.strip() for v in text.split(",")]
+        if len(items) != 3:
+            raise RuleError(f"rule {name!r} cannot be {value!r}; allowed values: {allowed}")
+        out = []
+        for v in items:
+            if isinstance(v, bool) or not isinstance(v, (str, int, np.integer)) or not \
+                    str(v).strip().lstrip("+-").isdigit():
+                raise RuleError(f"rule {name!r} cannot be {value!r}; allowed values: {allowed}")
+            x = int(str(v).strip())
+            if not 0 <= x <= 500:
+                raise RuleError(f"rule {name!r}: each burden must be from 0 to 500, got {x}")
+            out.append(x)
+        return tuple(out)
+
+    def describe(self):
+        return (", ".join(BURDENS) + ", or three whole numbers 0-500 for dealer,right,left "
+                "(70,78,86)")
+
+
+def burden_option(default, doc):
+    return dataclasses.field(default=default, metadata={"choices": None, "doc": doc,
+                                                         "kind": BurdenKind()})
+
+
+def burdens_of(rules) -> tuple:
+    """(dealer, right, left) burdens as Fractions."""
+    b = rules.burden
+    vals = BURDENS[b] if isinstance(b, str) else b
+    return tuple(Fraction(v) for v in vals)
+
+
+def burden_unit(rules) -> int:
+    """Scores are counted in 1/unit points so that every burden is whole."""
+    return BURDEN_UNIT.get(rules.burden, 1) if isinstance(rules.burden, str) else 1
+
+
+@dataclass(frozen=True)
+class TaoshiRules:
+    """House rules of Taoshi; every default is the seed's reading or, where the seed is silent
+    or does not fit the deck, the reading issue 13 names as the default."""
+
+    game: ClassVar[str] = NAME
+    seats: ClassVar[tuple] = SEATS
+    players: int = number(3, "players at the table (3 to 6); three play each round ('3 to 6 players, although only 3 players play at once')", low=3, high=6, readings={3: "three players: no join/drop phase"})
+    bakefuda: str = option("literal", BAKEFUDA_READINGS, "where the bakefuda (1 and 12 of clubs) are wild (Bakefuda: 'can be used as cards of any suit in three of the Teyaku ... Triplet, Four-of-a-kind, and Five-of-a-kind'): literal (wild only in the stand-alone Triplet, Four and Five of a Kind; elsewhere each counts as its printed number, 1 or 12), in_sets (also wild in the set part of Four-Three, Two Triplets, Triplet + Two Pairs and the Reds + Triplet teyaku; pairs natural), everywhere (also in pairs), no_number (as literal, but outside the wild uses a bakefuda has no number)")
+    reds_overlap: str = option("yes", ("yes", "no"), "whether the cards of the triplet also count as reds in Four/Five Reds + Triplet (Group C: 'Four reds and a Triplet'): yes (reds are counted over the whole hand), no (the triplet's cards are not counted as reds)")
+    burden: object = burden_option("steps10", "the point burden of the active players by turn order ('End of Round and Scoring' was copied from Sudaoshi, whose 330-point deck takes 100/110/120; the mekurifuda deck has 234): steps10 (68/78/88: the seed's 10-point steps, summing to 234), equal (78 each), proportional (100/110/120 x 234/330, fractional), sudaoshi (100/110/120 literally: not zero-sum, every seat loses on average), or three numbers dealer,right,left")
+    dropped_cards: str = option("shuffled", ("shuffled", "on_top"), "the dropped players' hands go on top of the draw pile, which 'should then probably be shuffled' (Join/Drop Phase): shuffled (the whole draw pile is shuffled), on_top (not shuffled: the dropped hands, in seat order, on top)")
+    drop_fee: int = number(0, "points each player who chooses to drop pays to each active player (Join/Drop Phase: 'Dropout penalties were not attested'; forced-out players pay none)", low=0, high=100, readings={0: "not attested: none"})
+    forced_out_pay: int = number(0, "points each active player pays to each forced-out player (Join/Drop Phase: 'Forced-out compensations were not attested')", low=0, high=100, readings={0: "not attested: none"})
+    dekiyaku: str = option("none", ("none",), "the two dekiyaku ('only one that is capturable by any player, and another that can only be captured by the player to the left of the dealer'): the seed's yaku section is Sudaoshi's, on hanafuda cards, and does not say which mekurifuda cards form them, so none is scored")
+
+    def check(self):
+        pass
+
+
+# ---------------------------------------------------------------- policies
+# A player is named CARD[/JOIN]: CARD random or greedy (``policies``; greedy weighs a card by
+# its Taoshi points), JOIN one of join (always), random (1/2), thresholdK (join when the hand's
+# card points plus its best teyaku value is at least K; default 40).  Defaults: random ->
+# random/random, greedy -> greedy/threshold40.  The join decision is only asked with 4-6 players.
+JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD = 0, 1, 2
+JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD}
+JOIN_DEFAULT_K = 40
+POLICY_FORMS = ("CARD[/JOIN]", "CARD: random, greedy", "JOIN: join, random, threshold[K]")
+PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE = range(4)
+PC_N = 4
+
+
+def parse_taoshi_policy(name: str) -> int:
+    """One packed int: card id in bits 0-3, join id 4-7, its threshold 8-23."""
+    text = str(name).strip()
+    parts = text.split("/")
+    forms = "; ".join(POLICY_FORMS)
+    if len(parts) > 2 or parts[0] not in POLICIES:
+        raise ValueError(f"unknown policy {text!r}; use {forms}")
+    card = POLICIES[parts[0]]
+    join = JOIN_RANDOM if card == RANDOM else JOIN_THRESHOLD
+    k = JOIN_DEFAULT_K
+    if len(parts) == 2:
+        word = parts[1].rstrip("0123456789")
+        digits = parts[1][len(word):]
+        if word not in JOINS or (digits and word != "threshold"):
+            raise ValueError(f"unknown join decision {parts[1]!r} in policy {text!r}; "
+                             "choose join, random or threshold[K]")
+        join = JOINS[word]
+        if digits:
+            k = int(digits)
+            if not 0 <= k <= 300:
+                raise ValueError(f"join threshold must be 0 to 300, got {k} in {text!r}")
+    return card | join << 4 | k << 8
+
+
+def decode_policies(packed, expose) -> np.ndarray:
+    out = np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)
+    for i, x in enumerate(packed):
+        x = int(x)
+        out[i] = (x & 0xF, (x >> 4) & 0xF, (x >> 8) & 0xFFFF, int(expose[i]))
+    return out
+
+
+# ---------------------------------------------------------------- lowering
+class Tables(NamedTuple):
+    points: np.ndarray     # int64[48]
+    pmask: np.ndarray      # uint64[10]: the cards worth v points
+    values: np.ndarray     # int64[14] teyaku values (NONE: 0)
+    burden: np.ndarray     # int64[3] burdens in 1/unit points
+    deal_to: np.ndarray    # int64[7 n + 6]: deck position -> seat (n = the field)
+    params: np.ndarray     # int64[P_N]
+    gscore: np.ndarray
+    ghigh: np.ndarray
+
+
+(P_PLAYERS, P_READING, P_OVERLAP_NO, P_ON_TOP, P_DROP_FEE, P_FORCED_PAY, P_UNIT,
+ P_FIXED_DEALER, P_SESSION, P_DEALS_ONLY, P_RED, P_BAKE) = range(12)
+P_N = 12
+READ_LITERAL, READ_IN_SETS, READ_EVERYWHERE, READ_NO_NUMBER = range(4)
+
+
+def deal_sequence(n) -> np.ndarray:
+    """Deck position -> seat (``n``: the field): 4 each from seat 1 round to the dealer, 3 to
+    the field, 3 each, 3 to the field ("Dealing the Cards")."""
+    order = [s % n for s in range(1, n + 1)]
+    seq = [s for s in order for _ in range(4)] + [n] * 3 + [s for s in order for _ in range(3)]
+    return np.array(seq + [n] * 3, dtype=np.int64)
+
+
+def lower(rules: TaoshiRules, *, fixed_dealer=False, session_rounds=1, deals_only=False):
+    p = np.zeros(P_N, dtype=np.int64)
+    p[P_PLAYERS] = rules.players
+    p[P_READING] = BAKEFUDA_READINGS.index(rules.bakefuda)
+    p[P_OVERLAP_NO] = rules.reds_overlap == "no"
+    p[P_ON_TOP] = rules.dropped_cards == "on_top"
+    p[P_DROP_FEE] = rules.drop_fee
+    p[P_FORCED_PAY] = rules.forced_out_pay
+    unit = burden_unit(rules)
+    p[P_UNIT] = unit
+    p[P_FIXED_DEALER] = bool(fixed_dealer)
+    p[P_SESSION] = int(session_rounds)
+    p[P_DEALS_ONLY] = bool(deals_only)
+    p[P_RED] = np.int64(DECK.flag_mask(RED))
+    p[P_BAKE] = np.int64(DECK.flag_mask(BAKEFUDA))
+    burden = np.array([int(b * unit) for b in burdens_of(rules)], dtype=np.int64)
+    assert all(Fraction(int(b * unit)) == b * unit for b in burdens_of(rules))
+    points = DECK.points.astype(np.int64)
+    values = np.array(TEYAKU_VALUES + (0,), dtype=np.int64)
+    pmask = np.array([DECK.mask(np.flatnonzero(points == v)) for v in range(10)],
+                     dtype=np.uint64)
+    assert sum(v * bin(int(m)).count("1") for v, m in enumerate(pmask)) == DECK_POINTS
+    return Tables(points, pmask, values, burden, deal_sequence(rules.players), p,
+                  *greedy_tables(points.astype(np.float64)))
+
+
+# ---------------------------------------------------------------- teyaku kernel
+_NIB = np.uint64(0xF)
+
+
+@hot
+def _need(k, c):
+    return k - c if c < k else 0
+
+
+@hot
+def _pop(k4, k3, k2, k1):
+    """The largest count left in a histogram (k4 numbers with 4 cards, ...), and the rest."""
+    if k4 > 0:
+        return 4, k4 - 1, k3, k2, k1
+    if k3 > 0:
+        return 3, k4, k3 - 1, k2, k1
+    if k2 > 0:
+        return 2, k4, k3, k2 - 1, k1
+    if k1 > 0:
+        return 1, k4, k3, k2, k1 - 1
+    return 0, k4, k3, k2, k1
+
+
+@hot
+def teyaku_formed(hand, redm, bakem, reading, overlap_no):
+    """Bit t set when ``hand`` forms teyaku t (TEYAKU order), under the bakefuda reading.
+
+    Each bakefuda in the hand is either natural (its printed number; no number under
+    no_number) or wild; for every subset of them taken wild, the natural cards' per-number
+    counts decide each teyaku: a group of k at a number with c natural cards needs k - c wild
+    cards, and wild cards may only fill the parts the reading allows (stand-alone sets always,
+    the set parts of the combinations under in_sets and everywhere, pairs under everywhere).
+    Groups of one teyaku are at different numbers; sorting the counts gives the cheapest
+    placement (the need is convex and decreasing in c)."""
+    reds = count(hand & redm)
+    bh = hand & bakem
+    set_wild = reading == READ_IN_SETS or reading == READ_EVERYWHERE
+    pair_wild = reading == READ_EVERYWHERE
+    formed = np.int64(0)
+    if reds >= 4:
+        formed |= np.int64(1) << T_FOUR_REDS
+    if reds >= 5:
+        formed |= np.int64(1) << T_FIVE_REDS
+    if reds >= 6:
+        formed |= np.int64(1) << T_SIX_REDS
+    if reds >= 7:
+        formed |= np.int64(1) << T_SEVEN_REDS
+    # subsets of the hand's bakefuda taken wild: w = 0, then each non-empty sub-mask
+    w = ZERO
+    while True:
+        W = count(w)
+        nat = hand & ~w
+        if reading == READ_NO_NUMBER:
+            nat &= ~bakem
+        cw = nibble_counts(nat)
+        # the histogram of the per-number counts (at most 4 natural cards a number), then the
+        # three largest counts
+        k4 = nibbles_equal(cw, 4, 12)
+        k3 = nibbles_equal(cw, 3, 12)
+        k2 = nibbles_equal(cw, 2, 12)
+        k1 = nibbles_equal(cw, 1, 12)
+        big = k4 + k3
+        c1, k4, k3, k2, k1 = _pop(k4, k3, k2, k1)
+        c2, k4, k3, k2, k1 = _pop(k4, k3, k2, k1)
+        c3, k4, k3, k2, k1 = _pop(k4, k3, k2, k1)
+        ws = W if set_wild else 0
+        wp = W if pair_wild else 0
+        g = c1 + W
+        if g >= 3:
+            formed |= np.int64(1) << T_TRIPLET
+        if g >= 4:
+            formed |= np.int64(1) << T_FOUR
+        if g >= 5:
+            formed |= np.int64(1) << T_FIVE
+        if _need(3, c1) + _need(3, c2) <= ws:
+            formed |= np.int64(1) << T_TWO_TRIPLETS
+        if _need(4, c1) + _need(3, c2) <= ws:
+            formed |= np.int64(1) << T_FOUR_THREE
+        if _need(2, c1) + _need(2, c2) + _need(2, c3) <= wp:
+            formed |= np.int64(1) << T_THREE_PAIRS
+        if W == 0:
+            # no wild card: closed forms from the histogram
+            if big >= 1 and c3 >= 2:
+                formed |= np.int64(1) << T_TRIPLET_TWO_PAIRS
+            if big >= 1:
+                left = reds
+                if overlap_no:
+                    # the triplet that keeps the most reds outside it
+                    nonred = nibble_counts(nat & ~redm)
+                    used = 3
+                    for t in range(12):
+                        if np.int64((cw >> np.uint64(4 * t)) & _NIB) >= 3:
+                            nr = np.int64((nonred >> np.uint64(4 * t)) & _NIB)
+                            used = min(used, 3 - min(3, nr))
+                    left = reds - used
+                if left >= 4:
+                    formed |= np.int64(1) << T_FOUR_REDS_TRIPLET
+                if left >= 5:
+                    formed |= np.int64(1) << T_FIVE_REDS_TRIPLET
+        else:
+            # triplet + two pairs, and reds + triplet: try each number as the triplet's
+            nonred = nibble_counts(nat & ~redm)
+            for t in range(12):
+                c = np.int64((cw >> np.uint64(4 * t)) & _NIB)
+                n3 = _need(3, c)
+                if n3 > ws:
+                    continue
+                o1 = 0
+                o2 = 0
+                for u in range(12):
+                    if u != t:
+                        d = np.int64((cw >> np.uint64(4 * u)) & _NIB)
+                        if d > o1:
+                            o2 = o1
+                            o1 = d
+                        elif d > o2:
+                            o2 = d
+                rest = W - n3 if pair_wild else 0
+                if _need(2, o1) + _need(2, o2) <= rest:
+                    formed |= np.int64(1) << T_TRIPLET_TWO_PAIRS
+                left = reds
+                if overlap_no:
+                    nr = np.int64((nonred >> np.uint64(4 * t)) & _NIB)
+                    left = reds - (3 - min(3, nr))
+                if left >= 4:
+                    formed |= np.int64(1) << T_FOUR_REDS_TRIPLET
+                if left >= 5:
+                    formed |= np.int64(1) << T_FIVE_REDS_TRIPLET
+        if w == bh:
+            break
+        w = (w - bh) & bh  # next sub-mask of bh
+    return formed
+
+
+@hot
+def best_teyaku(formed, values):
+    """The highest-valued teyaku formed; equal values resolve in table order; NONE if none."""
+    best = NONE
+    bv = 0
+    for t in range(NONE):
+        if (formed >> t) & 1 and values[t] > bv:
+            bv = values[t]
+            best = t
+    return best
+
+
+# ---------------------------------------------------------------- round kernel
+# result slots; per-seat blocks are MAX_PLAYERS wide (seats relative to the dealer), per-position
+# blocks ACTIVE wide (active positions in turn order)
+R_SCORE, R_RAW, R_CHOICE, R_POS, R_TEY, R_CLAIM = (0, 6, 12, 18, 24, 30)
+R_PTS, R_YAKU, R_ACT_SEAT = 36, 39, 42
+(R_WINNER, R_BOTTA, R_MISDEALS, R_FIELD, R_TOP, R_PILE0, R_PILE1, R_PILE2, R_HAND0, R_HAND1,
+ R_HAND2, R_N_PLAYERS) = range(45, 57)
+R_N = 57
+# R_SCORE: score in 1/unit points (burden included); R_RAW: score without the burden (points)
+# R_CHOICE: 0 seated (3 players), 1 chose join, 2 chose drop, 3 forced in, 4 forced out
+CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT = 0, 1, 2, 3, 4
+PBUF = 21  # the draw pile after the drops: 48 - 3 x 7 - 6
+
+
+@hot(inline="always")
+def deal_round(drng, order, tb, hands):
+    """Shuffle and deal until the field holds no four of a number; hands[s] and hands[n] (the
+    field) are filled; returns the misdeals.  Only the dealt cards are shuffled until the deal
+    stands; then the draw pile's order is finished (as every game here)."""
+    n = tb.params[P_PLAYERS]
+    misdeals = 0
+    while True:
+        shuffle_range(drng, order, 0, tb.deal_to.shape[0])
+        deal(order, tb.deal_to, hands)
+        if not has_full_nibble(hands[n]):
+            break
+        misdeals += 1
+    if tb.params[P_DEALS_ONLY] == 0:
+        shuffle_range(drng, order, tb.deal_to.shape[0], order.shape[0])
+    return misdeals
+
+
+@hot
+def hand_points(hand, pmask):
+    """Card points of a set of cards: popcounts by point value."""
+    s = 0
+    for v in range(1, 10):
+        s += v * count(hand & pmask[v])
+    return s
+
+
+@hot
+def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res):
+    """Deal and play one round (module docstring, "A round"); results in ``res``.
+
+    ``drng``: the deal stream (the deal, the dropped cards' shuffle); ``rng``: the play stream
+    (join, expose, then the card play).  ``pol[player]``: a policy row (PC_* columns)."""
+    p = tb.params
+    n = p[P_PLAYERS]
+    redm = np.uint64(p[P_RED])
+    bakem = np.uint64(p[P_BAKE])
+    for i in range(R_N):
+        res[i] = 0
+    res[R_N_PLAYERS] = n
+    for s in range(MAX_PLAYERS):
+        res[R_POS + s] = -1
+        res[R_TEY + s] = NONE
+    res[R_MISDEALS] = deal_round(drng, order, tb, hands)
+    field = hands[n]
+    for s in range(n):
+        res[R_TEY + s] = best_teyaku(teyaku_formed(hands[s], redm, bakem, p[P_READING],
+                                                   p[P_OVERLAP_NO]), tb.values)
+    if p[P_DEALS_ONLY]:
+        return
+    # join or drop: from the dealer anticlockwise (seats 0, 1, ...)
+    joined = 0
+    dropped = 0
+    for s in range(n):
+        q = dealer + s
+        q = q - n if q >= n else q
+        if n == ACTIVE:
+            ch = CH_SEATED
+        elif joined == ACTIVE:
+            ch = CH_FORCED_OUT
+        elif dropped == n - ACTIVE:
+            ch = CH_FORCED_IN
+        else:
+            jp = pol[q, PC_JOIN]
+            if jp == JOIN_ALWAYS:
+                yes = True
+            elif jp == JOIN_RANDOM:
+                yes = below(rng, 2) == 1
+            else:
+                yes = (hand_points(hands[s], tb.pmask) + tb.values[res[R_TEY + s]]
+                       >= pol[q, PC_JPARAM])
+            ch = CH_JOIN if yes else CH_DROP
+        res[R_CHOICE + s] = ch
+        if ch == CH_DROP or ch == CH_FORCED_OUT:
+            dropped += 1
+        else:
+            res[R_POS + s] = joined
+            res[R_ACT_SEAT + joined] = s
+            joined += 1
+    # the draw pile: the dropped hands on top (in seat order, each in dealt order), the rest
+    nd = HAND_SIZE * n + FIELD_SIZE
+    k = 0
+    if n > ACTIVE:
+        for s in range(n):
+            if res[R_POS + s] < 0:
+                for i in range(nd):
+                    if tb.deal_to[i] == s:
+                        pbuf[k] = order[i]
+                        k += 1
+    for i in range(nd, order.shape[0]):
+        pbuf[k] = order[i]
+        k += 1
+    if n > ACTIVE and p[P_ON_TOP] == 0:
+        shuffle_range(drng, pbuf, 0, PBUF)
+    # fees between active and dropped players (not attested; default 0)
+    for s in range(n):
+        ch = res[R_CHOICE + s]
+        if ch == CH_DROP and p[P_DROP_FEE] != 0:
+            res[R_RAW + s] -= ACTIVE * p[P_DROP_FEE]
+            for j in range(ACTIVE):
+                res[R_RAW + res[R_ACT_SEAT + j]] += p[P_DROP_FEE]
+        elif ch == CH_FORCED_OUT and p[P_FORCED_PAY] != 0:
+            res[R_RAW + s] += ACTIVE * p[P_FORCED_PAY]
+            for j in range(ACTIVE):
+                res[R_RAW + res[R_ACT_SEAT + j]] -= p[P_FORCED_PAY]
+    # teyaku showdown, active positions in turn order
+    botta = 0
+    for j in range(ACTIVE):
+        s = res[R_ACT_SEAT + j]
+        t = res[R_TEY + s]
+        if t != NONE:
+            e = pol[(dealer + s) % n, PC_EXPOSE]
+            if e == EXPOSE_ALWAYS or (e == EXPOSE_RANDOM and below(rng, 2) == 1):
+                res[R_CLAIM + s] = 1
+                res[R_YAKU + j] = tb.values[t]
+                if tb.values[t] == BOTTA:
+                    botta += 1
+    unit = p[P_UNIT]
+    if botta:
+        # "botta!": every other player, active or not, pays 100; no play, no burden
+        res[R_BOTTA] = 1
+        for j in range(ACTIVE):
+            if res[R_YAKU + j] == BOTTA:
+                h = res[R_ACT_SEAT + j]
+                for s in range(n):
+                    res[R_RAW + s] += BOTTA * (n - 1) if s == h else -BOTTA
+        for s in range(n):
+            res[R_SCORE + s] = unit * res[R_RAW + s]
+        for j in range(ACTIVE):
+            res[R_HAND0 + j] = np.int64(hands[res[R_ACT_SEAT + j]])
+        res[R_FIELD] = np.int64(field)
+    else:
+        for j in range(ACTIVE):
+            s = res[R_ACT_SEAT + j]
+            pol3[j] = pol[(dealer + s) % n, PC_CARD]
+            st[j] = hands[s]
+            st[ACTIVE + 1 + j] = ZERO
+        st[ACTIVE] = field
+        st[2 * ACTIVE + 1] = 0
+        st[2 * ACTIVE + 2] = 0
+        play_from(st, pbuf, rng, pol3, tb)
+        ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
+        for j in range(ACTIVE):
+            s = res[R_ACT_SEAT + j]
+            pts = hand_points(st[ACTIVE + 1 + j], tb.pmask)
+            res[R_PTS + j] = pts
+            y = res[R_YAKU + j]
+            res[R_RAW + s] += pts + 3 * y - ysum  # 2 x own - the others'
+            res[R_PILE0 + j] = np.int64(st[ACTIVE + 1 + j])
+            res[R_HAND0 + j] = np.int64(st[j])
+        for s in range(n):
+            res[R_SCORE + s] = unit * res[R_RAW + s]
+            if res[R_POS + s] >= 0:
+                res[R_SCORE + s] -= tb.burden[res[R_POS + s]]
+        res[R_FIELD] = np.int64(st[ACTIVE])
+        res[R_TOP] = np.int64(st[2 * ACTIVE + 1])
+    # the winner: the highest score among the active players, ties to the first to play
+    w = res[R_ACT_SEAT]
+    for j in range(1, ACTIVE):
+        s = res[R_ACT_SEAT + j]
+        if res[R_SCORE + s] > res[R_SCORE + w]:
+            w = s
+    res[R_WINNER] = w
+
+
+@hot
+def play_from(st, pbuf, rng, pol3, tb):
+    """Play the three active hands in state ``st`` (``engine.state``, 3 seats in turn order,
+    the draw pile ``pbuf``) to the end of the round: the shared turn (``engine.play``).  A
+    lookahead policy may copy ``st`` and call this on a determinisation."""
+    play_out(st, ACTIVE, pbuf, rng, pol3, 0, tb.gscore, tb.ghigh)
+
+
+@hot
+def first_dealer(drng, order, n):
+    """Each player draws one card; the highest number deals; tied players draw again."""
+    cand = (1 << n) - 1
+    while True:
+        shuffle_range(drng, order, 0, n)
+        best = -1
+        for q in range(n):
+            if (cand >> q) & 1:
+                best = max(best, order[q] >> 2)
+        new = 0
+        for q in range(n):
+            if (cand >> q) & 1 and (order[q] >> 2) == best:
+                new |= 1 << q
+        cand = new
+        if (cand & (cand - 1)) == 0:
+            return lowest(np.uint64(cand))
+
+
+# counters
+(C_DEALS, C_MISDEALS, C_ROUNDS, C_BOTTA, C_PLAYED, C_SESSIONS, C_CLAIMS, C_FIRST_TOTAL,
+ C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_SUM_SCORE, C_SUM_SCORE_SQ) = range(12)
+C_POS = 16
+(K_RAW, K_RAW_SQ, K_SCORE, K_SCORE_SQ, K_PTS, K_PTS_SQ, K_YAKU, K_YAKU_SQ, K_WINS) = range(9)
+K_N = 9
+C_SEAT = C_POS + K_N * ACTIVE
+(S_SCORE, S_SCORE_SQ, S_WINS, S_PLAYS, S_JOIN, S_DROP, S_FORCED_IN, S_FORCED_OUT, S_BOTTA_PAID,
+ S_JOIN_STRENGTH) = range(10)
+S_N = 10
+C_PLAYER = C_SEAT + S_N * MAX_PLAYERS
+(Q_SCORE, Q_SCORE_SQ, Q_DEALS, Q_WINS, Q_PLAYS) = range(5)
+Q_N = 5
+C_N = C_PLAYER + Q_N * MAX_PLAYERS
+
+
+@hot
+def tally_deal(scal, tcount, vcount, res, n, values):
+    """Per dealt hand: its best teyaku and its value; per round the count k of hands with each
+    and k * k (pooled proportions), k * k as k + 2 x the pairs of hands that agree."""
+    scal[C_DEALS] += res[R_MISDEALS] + 1
+    scal[C_MISDEALS] += res[R_MISDEALS]
+    scal[C_ROUNDS] += 1
+    for s in range(n):
+        t = res[R_TEY + s]
+        v = _value_index(values[t])
+        tcount[t, 0] += 1
+        tcount[t, 1] += 1
+        vcount[v, 0] += 1
+        vcount[v, 1] += 1
+        for s2 in range(s):
+            t2 = res[R_TEY + s2]
+            if t2 == t:
+                tcount[t, 1] += 2
+            if _value_index(values[t2]) == v:
+                vcount[v, 1] += 2
+
+
+@hot
+def _value_index(v):
+    """Index of a teyaku value in SCORE_VALUES (100, 60, 36, 12, 0)."""
+    return 0 if v == 100 else 1 if v == 60 else 2 if v == 36 else 3 if v == 12 else 4
+
+
+@hot
+def tally_round(scal, res, dealer, n):
+    scal[C_BOTTA] += res[R_BOTTA]
+    scal[C_PLAYED] += 1 - res[R_BOTTA]
+    w = res[R_WINNER]
+    tot = 0
+    for j in range(ACTIVE):
+        s = res[R_ACT_SEAT + j]
+        b = C_POS + K_N * j
+        x = res[R_RAW + s]
+        scal[b + K_RAW] += x
+        scal[b + K_RAW_SQ] += x * x
+        x = res[R_SCORE + s]
+        scal[b + K_SCORE] += x
+        scal[b + K_SCORE_SQ] += x * x
+        x = res[R_PTS + j]
+        scal[b + K_PTS] += x
+        scal[b + K_PTS_SQ] += x * x
+        x = res[R_YAKU + j]
+        scal[b + K_YAKU] += x
+        scal[b + K_YAKU_SQ] += x * x
+        scal[b + K_WINS] += w == s
+        scal[C_CLAIMS] += res[R_CLAIM + s]
+    for s in range(n):
+        x = res[R_SCORE + s]
+        tot += x
+        b = C_SEAT + S_N * s
+        scal[b + S_SCORE] += x
+        scal[b + S_SCORE_SQ] += x * x
+        scal[b + S_WINS] += w == s
+        scal[b + S_PLAYS] += res[R_POS + s] >= 0
+        ch = res[R_CHOICE + s]
+        scal[b + S_JOIN] += ch == CH_JOIN
+        scal[b + S_DROP] += ch == CH_DROP
+        scal[b + S_FORCED_IN] += ch == CH_FORCED_IN
+        scal[b + S_FORCED_OUT] += ch == CH_FORCED_OUT
+        scal[b + S_BOTTA_PAID] += res[R_BOTTA] != 0 and res[R_POS + s] < 0
+        q = dealer + s
+        q = q - n if q >= n else q
+        c2 = C_PLAYER + Q_N * q
+        x = res[R_SCORE + s]
+        scal[c2 + Q_SCORE] += x
+        scal[c2 + Q_SCORE_SQ] += x * x
+        scal[c2 + Q_DEALS] += s == 0
+        scal[c2 + Q_WINS] += w == s
+        scal[c2 + Q_PLAYS] += res[R_POS + s] >= 0
+    scal[C_SUM_SCORE] += tot
+    scal[C_SUM_SCORE_SQ] += tot * tot
+
+
+@hot
+def round_stream(rng, key, index, order):
+    rng[0] = stream_state(key, np.uint64(index))
+    for j in range(order.shape[0]):
+        order[j] = j
+
+
+@hot
+def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st, pol3, res,
+                  totals, tb, pol, scal, tcount, vcount):
+    p = tb.params
+    n = p[P_PLAYERS]
+    session = p[P_SESSION]
+    for s in range(s0, s1):
+        key = stream_state(seed, s)
+        n_rounds = min(session, total_rounds - s * session)
+        dealer = 0
+        if p[P_FIXED_DEALER] == 0:
+            round_stream(drng, key, 3 * n_rounds + 2, order)
+            dealer = first_dealer(drng, order, n)
+        first = dealer
+        for q in range(MAX_PLAYERS):
+            totals[q] = 0
+        for i in range(n_rounds):
+            round_stream(drng, key, 3 * i, order)
+            rng[0] = stream_state(key, np.uint64(3 * i + 1))
+            play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res)
+            tally_deal(scal, tcount, vcount, res, n, tb.values)
+            if p[P_DEALS_ONLY]:
+                continue
+            tally_round(scal, res, dealer, n)
+            for sx in range(n):
+                q = dealer + sx
+                q = q - n if q >= n else q
+                totals[q] += res[R_SCORE + sx]
+            if p[P_FIXED_DEALER] == 0:
+                dealer = dealer + res[R_WINNER]
+                dealer = dealer - n if dealer >= n else dealer
+        if p[P_DEALS_ONLY]:
+            continue
+        scal[C_SESSIONS] += 1
+        ft = totals[first]
+        scal[C_FIRST_TOTAL] += ft
+        scal[C_FIRST_TOTAL_SQ] += ft * ft
+        alone = True  # the first dealer's total beats every other player's (a tie: no win)
+        for q in range(n):
+            if q != first and totals[q] >= totals[first]:
+                alone = False
+        scal[C_FIRST_WINS] += alone
+
+
+@njit(cache=True, parallel=True)
+def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, scal, tcount,
+               vcount):
+    n_chunks = scal.shape[0]
+    for ch in prange(n_chunks):
+        rng = np.zeros(1, dtype=np.uint64)
+        drng = np.zeros(1, dtype=np.uint64)
+        order = np.arange(48).astype(np.int8)
+        hands = np.zeros(MAX_PLAYERS + 1, dtype=np.uint64)
+        pbuf = np.zeros(PBUF, dtype=np.int8)
+        st = np.zeros(2 * ACTIVE + 3, dtype=np.uint64)
+        pol3 = np.zeros(ACTIVE, dtype=np.int64)
+        res = np.zeros(R_N, dtype=np.int64)
+        totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        s0 = first_session + ch * chunk
+        s1 = min(s0 + chunk, first_session + n_sessions)
+        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st, pol3, res,
+                      totals, tb, pol, scal[ch], tcount[ch], vcount[ch])
+
+
+def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
+    run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"], out["tcount"],
+               out["vcount"])
+
+
+# ---------------------------------------------------------------- teyaku, plain Python
+# Written from the rules independently of the kernel's bit tricks (used by ``deal_exact`` and by
+# the tests as the reference): a hand is a list of cards (number, red, bake); each bakefuda is
+# natural or wild *to a given number*; a teyaku is a list of groups (size, part) at distinct
+# numbers, searched by brute force.
+PARTS = {  # part kinds: "alone" (stand-alone sets), "set" (set part of a combination), "pair"
+    "triplet": [(3, "alone")], "two_triplets": [(3, "set"), (3, "set")],
+    "three_pairs": [(2, "pair")] * 3, "four_of_a_kind": [(4, "alone")],
+    "five_of_a_kind": [(5, "alone")], "triplet_two_pairs": [(3, "set"), (2, "pair"), (2, "pair")],
+    "four_three": [(4, "set"), (3, "set")],
+}
+WILD_PARTS = {"literal": {"alone"}, "no_number": {"alone"}, "in_sets": {"alone", "set"},
+              "everywhere": {"alone", "set", "pair"}}
+REDS_NEEDED = {"four_reds": 4, "five_reds": 5, "six_reds": 6, "seven_reds": 7}
+
+
+def _groups_exist(parts, nat, wild, allowed, used=()):
+    """Whether groups ``parts`` fit at distinct numbers: a group of k at number m takes the
+    natural cards of m first, then cards made wild to m (only in an allowed part)."""
+    if not parts:
+        return True
+    (k, part), rest = parts[0], parts[1:]
+    for m in range(1, 13):
+        if m in used:
+            continue
+        if nat.get(m, 0) >= k or (part in allowed and nat.get(m, 0) + wild.get(m, 0) >= k):
+            if _groups_exist(rest, nat, wild, allowed, used + (m,)):
+                return True
+    return False
+
+
+def teyaku_reference(cards, bakefuda="literal", reds_overlap="yes") -> set:
+    """The teyaku a hand forms: ``cards`` is a list of (number, red, bake) tuples."""
+    from itertools import product
+
+    reds = sum(1 for _n, r, _b in cards if r)
+    out = {t for t, k in REDS_NEEDED.items() if reds >= k}
+    allowed = WILD_PARTS[bakefuda]
+    bakes = [c for c in cards if c[2]]
+    plain = [c for c in cards if not c[2]]
+    for roles in product(*[[None] + list(range(1, 13)) for _ in bakes]):
+        nat, nonred, wild = {}, {}, {}
+        for n, r, _b in plain:
+            nat[n] = nat.get(n, 0) + 1
+            nonred[n] = nonred.get(n, 0) + (not r)
+        for (n, _r, _b), role in zip(bakes, roles):
+            if role is None:
+                if bakefuda != "no_number":
+                    nat[n] = nat.get(n, 0) + 1
+            else:
+                wild[role] = wild.get(role, 0) + 1
+        for t, parts in PARTS.items():
+            if t not in out and _groups_exist(parts, nat, wild, allowed):
+                out.add(t)
+        # reds + triplet: a triplet (a set part) and 4 or 5 reds (outside it under overlap=no)
+        for m in range(1, 13):
+            c, w = nat.get(m, 0), wild.get(m, 0)
+            if not (c >= 3 or ("set" in allowed and c + w >= 3)):
+                continue
+            # the triplet takes non-red natural cards first; any other card of it is red
+            used_reds = 3 - min(3, nonred.get(m, 0)) if reds_overlap == "no" else 0
+            for t, k in (("four_reds_triplet", 4), ("five_reds_triplet", 5)):
+                if reds - used_reds >= k:
+                    out.add(t)
+    return out
+
+
+def best_reference(formed) -> str:
+    """The best teyaku name of a set (highest value, then table order), or 'none'."""
+    best, bv = "none", 0
+    for t, v in zip(TEYAKU, TEYAKU_VALUES):
+        if t in formed and v > bv:
+            best, bv = t, v
+    return best
+
+
+def cards_of_hand(mask) -> list:
+    """(number, red, bake) tuples of a card mask of the mekurifuda deck."""
+    m = int(mask)
+    return [(int(DECK.month[c]), bool(DECK.flags[c] & RED), bool(DECK.flags[c] & BAKEFUDA))
+            for c in range(48) if m >> c & 1]
+
+
+# ---------------------------------------------------------------- exact deal-time rates
+
+@lru_cache(maxsize=2)
+def _deal_states() -> dict:
+    """DP over the numbers: for one seated hand (7 cards) and the field (6), the number of
+    (hand, field) pairs by the hand's *profile* (a sorted tuple of (natural non-red cards,
+    red non-bakefuda cards, bakefuda) per number held) and whether the field holds a four.
+    The other hands and the pile take the rest in a number of ways that does not depend on
+    which cards they are, so it cancels."""
+    from collections import defaultdict
+    from itertools import combinations
+    from math import comb
+
+    H, F = HAND_SIZE, FIELD_SIZE
+    dp = {(0, 0, False, ()): 1}
+    for num in range(1, 13):
+        ids = range(4 * (num - 1), 4 * num)
+        moves = defaultdict(int)  # (cards taken, (nonred, red, bake)) -> subsets of the number
+        for x in range(5):
+            for sub in combinations(ids, x):
+                bake = sum(1 for c in sub if DECK.flags[c] & BAKEFUDA)
+                red = sum(1 for c in sub if DECK.flags[c] & RED and not DECK.flags[c] & BAKEFUDA)
+                moves[(x, (x - red - bake, red, bake))] += 1
+        new = defaultdict(int)
+        for (h, f, four, prof), w in dp.items():
+            for (x, desc), ways in moves.items():
+                if h + x > H:
+                    continue
+                p2 = tuple(sorted(prof + (desc,))) if x else prof
+                for y in range(0, min(4 - x, F - f) + 1):
+                    new[(h + x, f + y, four or y == 4, p2)] += w * ways * comb(4 - x, y)
+        dp = new
+    return {k: v for k, v in dp.items() if k[0] == H and k[1] == F}
+
+
+def _profile_cards(prof) -> list:
+    """A hand of (number, red, bake) tuples with the given profile: numbers are assigned in
+    turn (a bakefuda's number is its own: what matters is that its group is one number)."""
+    cards = []
+    for i, (nonred, red, bake) in enumerate(prof):
+        m = i + 1
+        cards += [(m, False, False)] * nonred + [(m, True, False)] * red + [(m, True, True)] * bake
+    return cards
+
+
+@lru_cache(maxsize=16)
+def deal_exact(bakefuda="literal", reds_overlap="yes") -> list:
+    """Exact deal-time rates as ``(quantity, condition, Fraction)`` rows: misdeal_rate, then
+    teyaku.<name> (the dealt hand's best teyaku) and teyaku_score.<v>, over all deals and over
+    the deals played (no four of a number on the field)."""
+    states = _deal_states()
+    best_of = {}
+    tot = {False: 0, True: 0}
+    by = {False: {}, True: {}}
+    for (_h, _f, four, prof), w in states.items():
+        if prof not in best_of:
+            best_of[prof] = best_reference(teyaku_reference(_profile_cards(prof), bakefuda,
+                                                            reds_overlap))
+        b = best_of[prof]
+        tot[four] += w
+        by[four][b] = by[four].get(b, 0) + w
+    total = tot[False] + tot[True]
+    rows = [("misdeal_rate", "all_deals", Fraction(tot[True], total))]
+    value = dict(zip(TEYAKU, TEYAKU_VALUES), none=0)
+    for cond, keys in (("all_deals", (False, True)), ("no_misdeal", (False,))):
+        n = sum(tot[k] for k in keys)
+        cnt = {t: sum(by[k].get(t, 0) for k in keys) for t in TEYAKU + ("none",)}
+        for t in TEYAKU + ("none",):
+            rows.append((f"teyaku.{t}", cond, Fraction(cnt[t], n)))
+        for v in SCORE_VALUES:
+            rows.append((f"teyaku_score.{v}", cond,
+                         Fraction(sum(c for t, c in cnt.items() if value[t] == v), n)))
+    return rows
+
+
+# ---------------------------------------------------------------- public layer
+class Taoshi:
+    """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    name = NAME
+    title = "Taoshi (mekurifuda, 3-6 players, three play each round)"
+    source = ("seed 003_9adff6e6778a6a03 (Taoshi); rule pages mekurifuda_games_taoshi, "
+              "mekurifuda, hanafuda_games_sudaoshi; issue 13")
+    seed_file = "003_9adff6e6778a6a03"
+    #: policies are given for up to 6 players; with fewer seated the first ``players`` are used
+    n_players = MAX_PLAYERS
+    seats = SEATS
+    Rules = TaoshiRules
+    par = None
+    teyaku_names = TEYAKU
+    version = 1
+    edge_quantity = "dealer.mean_score"
+    key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
+                      "fair_burden.dealer", "fair_burden.right", "fair_burden.left")
+
+    @property
+    def main_kernel(self):
+        return run_chunks
+
+    def findings(self, by) -> list:
+        out = []
+        if all(f"fair_burden.{s}" in by.index for s in SEATS):
+            parts = []
+            for s in SEATS:
+                r = by.loc[f"fair_burden.{s}"]
+                parts.append(f"{s} {r.estimate:.1f} ({r.ci_low:.1f} to {r.ci_high:.1f})")
+            out.append("Fair burdens (the burdens that make each seat's expected score zero, "
+                       "99.9% CI): " + "; ".join(parts) + ".")
+        if "botta_rate" in by.index:
+            out.append(f"{by.loc['botta_rate', 'estimate']:.2%} of rounds end in a botta.")
+        return out
+
+    deck_points = DECK_POINTS  # what the burdens must add up to for the game to be zero-sum
+    par_word = "burdens"
+
+    def rule_notes(self, rules) -> list:
+        """Sentences a table carries about its rules: burdens that are not zero-sum."""
+        total = sum(burdens_of(rules))
+        if total == DECK_POINTS:
+            return []
+        return [f"the burdens ({', '.join(f'{float(b):g}' for b in burdens_of(rules))}) add up "
+                f"to {float(total):g}, not the deck's {DECK_POINTS} card points: the game is "
+                f"not zero-sum (a played round's scores add up to {DECK_POINTS - float(total):+g})"]
+
+    def players_of(self, rules) -> int:
+        return int(rules.players)
+
+    def burdens_played(self, rules_text) -> list:
+        """The (dealer, right, left) burdens of a table's rules string (charts)."""
+        from ..rules import make_rules, parse_rules_string
+
+        rules = make_rules(TaoshiRules, parse_rules_string(rules_text))
+        return [float(b) for b in burdens_of(rules)]
+
+    def policy_ids(self, names) -> np.ndarray:
+        return np.array([parse_taoshi_policy(x) for x in names], dtype=np.int64)
+
+    def exact_table(self, rules):
+        """Exact misdeal and best-teyaku rates of one dealt hand, for every ``bakefuda``
+        reading (column ``bakefuda``) under the rules' ``reds_overlap``; the same for any
+        number of players."""
+        from ..stats.exact import rows_table
+
+        frames = []
+        for reading in BAKEFUDA_READINGS:
+            df = rows_table(deal_exact(reading, rules.reds_overlap), NAME)
+            df.insert(2, "bakefuda", reading)
+            frames.append(df)
+        import pandas as pd
+
+        df = pd.concat(frames, ignore_index=True)
+        # the rules' own reading first
+        key = df["bakefuda"].map(lambda r: r != rules.bakefuda)
+        return df.iloc[np.argsort(key.values, kind="stable")].reset_index(drop=True)
+
+    def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
+                 fixed_dealer=False, checked=False, progress=False, deals_only=False,
+                 **run_options):
+        from ..engine.runner import run_batches
+
+        tb = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
+                   deals_only=deals_only)
+        policy = list(policy)
+        expose = list(expose)
+        if len(policy) == 1:
+            policy = policy * MAX_PLAYERS
+        if len(expose) == 1:
+            expose = expose * MAX_PLAYERS
+        if len(policy) < rules.players or len(expose) < rules.players:
+            raise ValueError(f"give one policy and one expose choice for each of the "
+                             f"{rules.players} players (or one for all)")
+        pol = decode_policies(policy, expose)
+        n_sessions = -(-rounds // session_rounds)
+        shapes = dict(scal=(C_N,), tcount=(NONE + 1, 2), vcount=(len(SCORE_VALUES), 2))
+        totals = run_batches(partial(play_kernel, tb, seed, rounds, pol), n_sessions, shapes,
+                             rounds_per_session=session_rounds, progress=progress, desc=NAME,
+                             **run_options)
+        totals["deals_only"] = bool(deals_only)
+        totals["players"] = rules.players
+        return totals
+
+    def quantities(self, c, rules):
+        """Tidy rows: deal-time rates per dealt hand; scores per round (in points, burden
+        included); fair burdens; join rates by table seat."""
+        from ..stats import table as T
+
+        s = c["scal"]
+        r = s[C_ROUNDS]
+        n = int(c["players"])
+        unit = burden_unit(rules)
+        rows = [T.prop("misdeal_rate", s[C_MISDEALS], s[C_DEALS])]
+        for i, t in enumerate(TEYAKU + ("none",)):
+            rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, n))
+        for i, v in enumerate(SCORE_VALUES):
+            rows.append(T.pooled(f"teyaku_score.{v}", c["vcount"][i, 0], c["vcount"][i, 1], r,
+                                 n))
+        if c.get("deals_only"):
+            return rows
+        played = s[C_PLAYED]
+        rows += [T.prop("botta_rate", s[C_BOTTA], r),
+                 T.prop("teyaku.claim_rate", s[C_CLAIMS], ACTIVE * r),
+                 T.scaled(T.mean("round.score_sum", s[C_SUM_SCORE], s[C_SUM_SCORE_SQ], r), unit)]
+        applied = played / r if r else 1.0
+        burdens = burdens_of(rules)
+        for k, name in enumerate(SEATS):
+            b = C_POS + K_N * k
+            rows += [
+                T.scaled(T.mean(f"{name}.mean_score", s[b + K_SCORE], s[b + K_SCORE_SQ], r),
+                         unit),
+                T.prop(f"{name}.win_rate", s[b + K_WINS], r),
+                T.mean(f"card_points.{name}", s[b + K_PTS], s[b + K_PTS_SQ], played),
+                T.mean(f"teyaku_score.{name}", s[b + K_YAKU], s[b + K_YAKU_SQ], r),
+                T.shifted_mean(f"burden_balance.{name}", s[b + K_PTS], s[b + K_PTS_SQ], played,
+                               float(burdens[k])),
+                _fair_burden(f"fair_burden.{name}",
+                             T.mean("", s[b + K_RAW], s[b + K_RAW_SQ], r)[1], applied),
+            ]
+        if n > ACTIVE:
+            for k in range(n):
+                b = C_SEAT + S_N * k
+                name = f"seat.{TABLE_SEATS[k]}"
+                rows += [
+                    T.scaled(T.mean(f"{name}.mean_score", s[b + S_SCORE], s[b + S_SCORE_SQ], r),
+                             unit),
+                    T.prop(f"{name}.win_rate", s[b + S_WINS], r),
+                    T.prop(f"{name}.play_rate", s[b + S_PLAYS], r),
+                    T.prop(f"{name}.join_rate", s[b + S_JOIN], r),
+                    T.prop(f"{name}.drop_rate", s[b + S_DROP], r),
+                    T.prop(f"{name}.forced_in_rate", s[b + S_FORCED_IN], r),
+                    T.prop(f"{name}.forced_out_rate", s[b + S_FORCED_OUT], r),
+                    T.prop(f"{name}.botta_paid_inactive_rate", s[b + S_BOTTA_PAID], r),
+                ]
+        for q in range(n):
+            b = C_PLAYER + Q_N * q
+            rows += [
+                T.scaled(T.mean(f"player{q + 1}.mean_score", s[b + Q_SCORE], s[b + Q_SCORE_SQ],
+                                r), unit),
+                T.prop(f"player{q + 1}.win_rate", s[b + Q_WINS], r),
+                T.prop(f"player{q + 1}.deal_share", s[b + Q_DEALS], r),
+                T.prop(f"player{q + 1}.play_rate", s[b + Q_PLAYS], r),
+            ]
+        n_s = s[C_SESSIONS]
+        if n_s and r > n_s:
+            rows += [
+                T.scaled(T.mean("session.first_dealer.mean_total", s[C_FIRST_TOTAL],
+                                s[C_FIRST_TOTAL_SQ], n_s), unit),
+                T.prop("session.first_dealer.win_rate", s[C_FIRST_WINS], n_s),
+            ]
+        return rows
+
+
+def _fair_burden(name, raw_stats, applied):
+    """The burden that makes a seat's expected score zero: the score without the burden is
+    R and the burden is paid in the rounds played (not in a botta round), so fair = E[R] /
+    P(played) (P taken as known), with the interval scaled alike."""
+    out = dict(raw_stats)
+    for k in ("estimate", "std_error", "ci_low", "ci_high"):
+        out[k] = out[k] / applied if applied else float("nan")
+    return (name, out)
+
+
+register(Taoshi())

@@ -1,0 +1,515 @@
+"""Taoshi: the deck, hand-built teyaku under every bakefuda reading, the kernel against the
+plain-Python reference (tests/naive_taoshi.py), join/drop, botta, invariants, exact deal odds
+against simulation, the API and the CLI."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import naive_taoshi as N
+from hanasim import api
+from hanasim.decks import BAKEFUDA, MEKURIFUDA as D, RED
+from hanasim.engine.rng import stream_state
+from hanasim.games import taoshi as T
+from hanasim.rules import RuleError, make_rules
+
+READINGS = T.BAKEFUDA_READINGS
+
+
+def mask(names):
+    m = 0
+    for x in names:
+        m |= 1 << D.card(x)
+    return np.uint64(m)
+
+
+def kernel_best(names, reading="literal", overlap="yes"):
+    tb = T.lower(make_rules(T.TaoshiRules, {"bakefuda": reading, "reds_overlap": overlap}))
+    f = T.teyaku_formed(mask(names), np.uint64(tb.params[T.P_RED]),
+                        np.uint64(tb.params[T.P_BAKE]), READINGS.index(reading),
+                        overlap == "no")
+    b = T.best_teyaku(f, tb.values)
+    return "none" if b == T.NONE else T.TEYAKU[b]
+
+
+def ref_best(names, reading="literal", overlap="yes"):
+    cards = [D.card(x) for x in names]
+    return T.best_reference(T.teyaku_reference(N.hand_tuple(cards), reading, overlap))
+
+
+def test_deck():
+    """234 points, 17 reds, the two bakefuda; the four cards of a number are adjacent (card
+    4*(number-1) + suit), which the nibble masks and the shared capture rely on."""
+    assert int(D.points.sum()) == 234 == T.DECK_POINTS
+    assert D.describe(D.flag_mask(BAKEFUDA)) == "clubs.1, clubs.12"
+    reds = D.cards_of(D.flag_mask(RED))
+    assert len(reds) == 17
+    assert all(D.month[c] == c // 4 + 1 for c in range(48))
+    pts = {D.names[c]: int(D.points[c]) for c in range(48)}
+    assert pts["clubs.6"] == 9 and pts["clubs.7"] == 7 and pts["clubs.9"] == 9
+    assert pts["clubs.1"] == 5 and pts["clubs.12"] == 5 and pts["swords.2"] == 6
+    assert pts["swords.5"] == 1 and pts["coins.2"] == 6 and pts["cups.12"] == 6
+    assert sum(1 for c in range(48) if D.points[c] == 1) == 11
+
+
+# (hand, {reading: best} or one best for every reading, reds_overlap)
+A = ["coins.3", "cups.7", "coins.9", "cups.11"]  # four plain non-red fillers of 4 numbers
+CASES = [
+    (["coins.5", "cups.5", "clubs.5"] + A, "triplet", "yes"),
+    (["coins.5", "cups.5", "clubs.1"] + A, "triplet", "yes"),           # bakefuda in a triplet
+    (["coins.5", "cups.5", "coins.1"] + A, "none", "yes"),
+    (["coins.5", "cups.5", "clubs.5", "coins.7", "cups.7", "clubs.7", "coins.9"],
+     "two_triplets", "yes"),
+    # 5-5-5 7-7 + kiribake: literal four of a kind (3 + wild) ties two triplets at 60 in_sets:
+    # the table order puts two triplets first
+    (["coins.5", "cups.5", "clubs.5", "coins.7", "cups.7", "clubs.12", "coins.9"],
+     {"literal": "four_of_a_kind", "no_number": "four_of_a_kind", "in_sets": "two_triplets",
+      "everywhere": "two_triplets"}, "yes"),
+    (["coins.3", "cups.3", "coins.5", "cups.5", "coins.7", "cups.7", "coins.9"],
+     "three_pairs", "yes"),
+    # pairs 3, 5 + pinbake: wild in pairs only under everywhere; literal: no third pair (the
+    # pinbake is a 1 with no other 1)
+    (["coins.3", "cups.3", "coins.5", "cups.5", "coins.7", "clubs.1", "coins.9"],
+     {"literal": "triplet", "no_number": "triplet", "in_sets": "triplet",
+      "everywhere": "three_pairs"}, "yes"),
+    # 1-1(pinbake) 3-3 5-5: the pinbake is a 1 (literal) or no number (no_number)
+    (["coins.1", "clubs.1", "coins.3", "cups.3", "coins.5", "cups.5", "coins.9"],
+     {"literal": "three_pairs", "no_number": "triplet", "in_sets": "three_pairs",
+      "everywhere": "three_pairs"}, "yes"),
+    (["coins.5", "cups.5", "swords.5", "clubs.5", "coins.3", "cups.7", "coins.9"],
+     "four_of_a_kind", "yes"),
+    (["coins.5", "cups.5", "clubs.5", "clubs.12", "coins.3", "cups.7", "coins.9"],
+     "four_of_a_kind", "yes"),                                           # 3 + a wild
+    (["coins.5", "cups.5", "swords.5", "clubs.5", "clubs.12", "coins.3", "cups.7"],
+     "five_of_a_kind", "yes"),
+    (["coins.5", "cups.5", "clubs.1", "clubs.12", "coins.3", "cups.7", "coins.9"],
+     "four_of_a_kind", "yes"),                                           # 2 + two wilds
+    (["coins.5", "cups.5", "clubs.5", "coins.7", "cups.7", "coins.9", "cups.9"],
+     "triplet_two_pairs", "yes"),
+    # 5-5 + pinbake, 7-7, 9-9: the triplet needs the wild (a set part: in_sets, everywhere)
+    (["coins.5", "cups.5", "clubs.1", "coins.7", "cups.7", "coins.9", "cups.9"],
+     {"literal": "three_pairs", "no_number": "three_pairs", "in_sets": "triplet_two_pairs",
+      "everywhere": "triplet_two_pairs"}, "yes"),
+    (["coins.5", "cups.5", "swords.5", "clubs.5", "coins.7", "cups.7", "clubs.7"],
+     "four_three", "yes"),
+    # 5-5-5 + kiribake, 7-7-7: four-three needs the wild in a set part; literal: the natural
+    # two triplets (60) come before the four of a kind (60) in the table
+    (["coins.5", "cups.5", "clubs.5", "coins.7", "cups.7", "clubs.7", "clubs.12"],
+     {"literal": "two_triplets", "no_number": "two_triplets", "in_sets": "four_three",
+      "everywhere": "four_three"}, "yes"),
+    (["swords.3", "swords.4", "swords.6", "swords.8", "coins.7", "cups.9", "coins.11"],
+     "four_reds", "yes"),
+    (["swords.3", "swords.4", "swords.6", "swords.8", "coins.2", "cups.9", "coins.11"],
+     "five_reds", "yes"),
+    (["swords.3", "swords.4", "swords.6", "swords.8", "coins.2", "clubs.12", "coins.11"],
+     "six_reds", "yes"),
+    (["swords.3", "swords.4", "swords.6", "swords.8", "coins.2", "clubs.12", "swords.11"],
+     "seven_reds", "yes"),
+    # triplet 5-5-5 (one red) + 3 more reds: 4 reds in all; overlap=no leaves 3 outside:
+    # four reds (12) ties the triplet (12): the triplet comes first
+    (["swords.5", "coins.5", "cups.5", "swords.3", "swords.4", "swords.6", "coins.9"],
+     "four_reds_triplet", "yes"),
+    (["swords.5", "coins.5", "cups.5", "swords.3", "swords.4", "swords.6", "coins.9"],
+     "triplet", "no"),
+    (["swords.2", "coins.2", "cups.2", "swords.3", "swords.4", "coins.9", "cups.11"],
+     "five_reds_triplet", "yes"),
+    (["swords.2", "coins.2", "cups.2", "swords.3", "swords.4", "coins.9", "cups.11"],
+     "five_reds", "no"),
+    # 5-5 + pinbake + 3 swords: the wild triplet counts for Reds + Triplet under in_sets only
+    (["coins.5", "cups.5", "clubs.1", "swords.3", "swords.4", "swords.6", "coins.9"],
+     {"literal": "triplet", "no_number": "triplet", "in_sets": "four_reds_triplet",
+      "everywhere": "four_reds_triplet"}, "yes"),
+    (["coins.5", "cups.5", "clubs.1", "swords.3", "swords.4", "swords.6", "coins.9"],
+     "triplet", "no"),
+    # reds with a bakefuda (a red wherever it is wild or not)
+    (["swords.3", "swords.4", "swords.6", "clubs.1", "coins.7", "cups.9", "coins.11"],
+     "four_reds", "yes"),
+    (["swords.3", "swords.4", "swords.6", "clubs.1", "coins.2", "cups.9", "coins.11"],
+     "five_reds", "yes"),
+    # 5-5 + kiribake, 4 swords: five reds (36) unless the wild triplet counts for Reds +
+    # Triplet (in_sets, everywhere); under overlap=no the wild triplet keeps 4 reds outside:
+    # Four Reds + Triplet (36) ties Five Reds (36), which comes first in the table
+    (["coins.5", "cups.5", "clubs.12", "swords.3", "swords.4", "swords.6", "swords.8"],
+     {"literal": "five_reds", "no_number": "five_reds", "in_sets": "five_reds_triplet",
+      "everywhere": "five_reds_triplet"}, "yes"),
+    (["coins.5", "cups.5", "clubs.12", "swords.3", "swords.4", "swords.6", "swords.8"],
+     "five_reds", "no"),
+    # a natural triplet plus both bakefuda and 2 swords: five of a kind beats everything
+    (["coins.5", "cups.5", "clubs.5", "clubs.1", "clubs.12", "swords.3", "swords.4"],
+     "five_of_a_kind", "yes"),
+]
+
+
+@pytest.mark.parametrize("ci", range(len(CASES)))
+def test_teyaku_hand_built(ci):
+    hand, want, overlap = CASES[ci]
+    assert len(set(hand)) == 7
+    for reading in READINGS:
+        w = want[reading] if isinstance(want, dict) else want
+        assert ref_best(hand, reading, overlap) == w, ("reference", reading)
+        assert kernel_best(hand, reading, overlap) == w, ("kernel", reading)
+
+
+def test_tie_order_and_values():
+    assert T.TEYAKU_VALUES == (12, 60, 36, 60, 100, 60, 100, 12, 36, 60, 100, 36, 60)
+    tb = T.lower(make_rules(T.TaoshiRules, {}))
+    every = (1 << len(T.TEYAKU)) - 1
+    assert T.TEYAKU[T.best_teyaku(every, tb.values)] == "five_of_a_kind"
+    sixty = sum(1 << i for i, v in enumerate(T.TEYAKU_VALUES) if v == 60)
+    assert T.TEYAKU[T.best_teyaku(sixty, tb.values)] == "two_triplets"
+    assert T.TEYAKU[T.best_teyaku(sixty & ~2 & ~8, tb.values)] == "triplet_two_pairs"
+    assert T.best_reference({"six_reds", "five_reds_triplet"}) == "six_reds"
+    assert T.best_reference({"four_reds", "triplet"}) == "triplet"
+
+
+def test_teyaku_kernel_equals_reference_random_hands():
+    """Every formed teyaku (not only the best), random hands, half of them holding a
+    bakefuda, under every reading and both reds_overlap."""
+    rng = np.random.default_rng(13)
+    red, bake = np.uint64(D.flag_mask(RED)), np.uint64(D.flag_mask(BAKEFUDA))
+    for i in range(600):
+        cards = list(rng.choice(48, 7, replace=False))
+        if i % 2 and 3 not in cards and 47 not in cards:
+            cards[0] = 3 if i % 4 == 1 else 47
+            if i % 8 == 3 and 3 not in cards:
+                cards[1] = 3
+        m = np.uint64(sum(1 << int(c) for c in cards))
+        tup = N.hand_tuple([int(c) for c in cards])
+        for ri, reading in enumerate(READINGS):
+            for overlap in ("yes", "no"):
+                f = int(T.teyaku_formed(m, red, bake, ri, overlap == "no"))
+                got = {t for k, t in enumerate(T.TEYAKU) if f >> k & 1}
+                assert got == T.teyaku_reference(tup, reading, overlap), (cards, reading,
+                                                                          overlap)
+
+
+# ------------------------------------------------------------------ the round against the reference
+
+def run_kernel(rules, rows, dealer, seed, i):
+    tb = T.lower(make_rules(T.TaoshiRules, rules))
+    drng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i))], dtype=np.uint64)
+    rng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i + 1))], dtype=np.uint64)
+    order = np.arange(48).astype(np.int8)
+    hands = np.zeros(T.MAX_PLAYERS + 1, dtype=np.uint64)
+    pbuf = np.zeros(T.PBUF, dtype=np.int8)
+    st = np.zeros(9, dtype=np.uint64)
+    pol3 = np.zeros(3, dtype=np.int64)
+    res = np.zeros(T.R_N, dtype=np.int64)
+    T.play_round(drng, rng, order, hands, pbuf, st, pol3, tb, rows, dealer, res)
+    return res, drng[0], rng[0]
+
+
+def run_naive(rules, rows, dealer, seed, i):
+    drng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i))], dtype=np.uint64)
+    rng = np.array([stream_state(np.uint64(seed), np.uint64(2 * i + 1))], dtype=np.uint64)
+    keys = ("card", "join", "jparam", "expose")
+    pols = [dict(zip(keys, (int(x) for x in row))) for row in rows]
+    out = N.play_round(drng, rng, dealer, pols, rules)
+    return out, drng[0], rng[0]
+
+
+def cards(m):
+    m = int(m) & ((1 << 64) - 1)
+    return {c for c in range(48) if m >> c & 1}
+
+
+def pol_rows(names, expose):
+    return T.decode_policies([T.parse_taoshi_policy(x) for x in names], expose)
+
+
+RULE_SETS = [
+    {},
+    {"players": 4},
+    {"players": 5, "bakefuda": "in_sets", "drop_fee": 5, "forced_out_pay": 3},
+    {"players": 6, "dropped_cards": "on_top", "bakefuda": "everywhere", "reds_overlap": "no",
+     "burden": "proportional"},
+    {"players": 4, "bakefuda": "no_number", "burden": "70,78,86"},
+    {"players": 3, "burden": "sudaoshi", "bakefuda": "in_sets"},
+]
+POLICY_SETS = [
+    (("random",), (1,)),
+    (("greedy",), (1,)),
+    (("random/join", "greedy/threshold30", "greedy/random", "random/threshold60",
+      "random/random", "greedy/join"), (2, 1, 0, 2, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("ri", range(len(RULE_SETS)))
+def test_kernel_equals_reference(ri):
+    """Every result and both generator states agree with the reference, round by round."""
+    rules = RULE_SETS[ri]
+    n = rules.get("players", 3)
+    seen = dict(drop=0, forced_in=0, forced_out=0, claims=0, misdeals=0)
+    for pi, (names, expose) in enumerate(POLICY_SETS):
+        rows = pol_rows((names * 6)[:6], (expose * 6)[:6])
+        for i in range(60):
+            dealer = i % n
+            seed = 1000 * ri + pi
+            res, d1, r1 = run_kernel(rules, rows, dealer, seed, i)
+            want, d2, r2 = run_naive(rules, rows, dealer, seed, i)
+            assert d1 == d2 and r1 == r2, ("generator draws differ", i, pi)
+            assert res[T.R_MISDEALS] == want["misdeals"]
+            tey = [("none" if res[T.R_TEY + s] == T.NONE else T.TEYAKU[res[T.R_TEY + s]])
+                   for s in range(n)]
+            assert tey == want["tey"], i
+            assert [int(res[T.R_CHOICE + s]) for s in range(n)] == want["choice"]
+            assert [int(res[T.R_ACT_SEAT + j]) for j in range(3)] == want["active"]
+            assert [int(res[T.R_CLAIM + s]) for s in range(n)] == want["claim"]
+            assert [int(res[T.R_YAKU + j]) for j in range(3)] == want["yaku"]
+            assert int(res[T.R_BOTTA]) == want["botta"]
+            assert [int(res[T.R_RAW + s]) for s in range(n)] == want["raw"], i
+            assert [int(res[T.R_SCORE + s]) for s in range(n)] == want["score"], i
+            assert int(res[T.R_WINNER]) == want["winner"]
+            assert [int(res[T.R_PTS + j]) for j in range(3)] == want["pts"]
+            if not want["botta"]:
+                assert [cards(res[T.R_PILE0 + j]) for j in range(3)] == want["piles"]
+                assert int(res[T.R_TOP]) == want["top"] == 21
+            check_invariants(res, n, rules)
+            ch = want["choice"]
+            seen["drop"] += ch.count(2)
+            seen["forced_in"] += ch.count(3)
+            seen["forced_out"] += ch.count(4)
+            seen["claims"] += sum(want["claim"])
+            seen["misdeals"] += want["misdeals"]
+    assert seen["claims"]
+    if n > 3:
+        assert seen["drop"] and seen["forced_out"]
+    if n == 4 or n == 5:
+        assert seen["forced_in"]
+
+
+def check_invariants(res, n, rules):
+    """A played round captures the deck's 234 points and leaves the field and hands empty;
+    three play; zero-sum when the burdens add up to 234; a botta round: no card points."""
+    burden = make_rules(T.TaoshiRules, rules).burden
+    unit = T.burden_unit(make_rules(T.TaoshiRules, rules))
+    assert sum(1 for s in range(n) if res[T.R_POS + s] >= 0) == 3
+    raw = sum(int(res[T.R_RAW + s]) for s in range(n))
+    score = sum(int(res[T.R_SCORE + s]) for s in range(n))
+    if res[T.R_BOTTA]:
+        assert raw == 0 and score == 0
+        assert sum(int(res[T.R_PTS + j]) for j in range(3)) == 0
+    else:
+        assert sum(int(res[T.R_PTS + j]) for j in range(3)) == 234
+        piles = [cards(res[T.R_PILE0 + j]) for j in range(3)]
+        assert len(set().union(*piles)) == 48 == sum(len(p) for p in piles)
+        assert res[T.R_FIELD] == 0 and all(res[T.R_HAND0 + j] == 0 for j in range(3))
+        assert raw == 234
+        total_burden = sum(T.burdens_of(make_rules(T.TaoshiRules, rules)))
+        assert Fraction(score, unit) == 234 - total_burden
+        if burden in ("steps10", "equal", "proportional"):
+            assert score == 0
+
+
+def test_botta_paid_by_inactive_players():
+    """A botta with 5 seated: the holder gets 100 from each of the other four, active or not;
+    no card play."""
+    rules = {"players": 5}
+    rows = pol_rows(["random"] * 6, [1] * 6)
+    found = 0
+    for i in range(4000):
+        res, _, _ = run_kernel(rules, rows, i % 5, 99, i)
+        if not res[T.R_BOTTA]:
+            continue
+        found += 1
+        holders = [res[T.R_ACT_SEAT + j] for j in range(3) if res[T.R_YAKU + j] == 100]
+        for s in range(5):
+            want = -100 * len(holders) + (500 if s in holders else 0)
+            assert res[T.R_RAW + s] == want
+            assert res[T.R_SCORE + s] == want
+        inactive = [s for s in range(5) if res[T.R_POS + s] < 0]
+        assert len(inactive) == 2 and all(res[T.R_RAW + s] <= -100 for s in inactive)
+        assert res[T.R_WINNER] in holders
+        if found >= 3:
+            break
+    assert found >= 1
+
+
+def test_join_drop_forced_paths():
+    """Forced out once three joined; forced in once all but three dropped."""
+    rows = pol_rows(["random/join"] * 6, [1] * 6)
+    res, _, _ = run_kernel({"players": 6}, rows, 0, 1, 0)
+    assert [int(res[T.R_CHOICE + s]) for s in range(6)] == [1, 1, 1, 4, 4, 4]
+    assert [int(res[T.R_ACT_SEAT + j]) for j in range(3)] == [0, 1, 2]
+    rows = pol_rows(["random/threshold300"] * 6, [1] * 6)  # nobody wants to play
+    res, _, _ = run_kernel({"players": 5}, rows, 2, 1, 0)
+    assert [int(res[T.R_CHOICE + s]) for s in range(5)] == [2, 2, 3, 3, 3]
+    assert [int(res[T.R_ACT_SEAT + j]) for j in range(3)] == [2, 3, 4]
+    # compensation and fees: forced-out players get 3 x 7 from the actives; droppers pay 3 x 4
+    rows = pol_rows(["random/join"] * 6, [0] * 6)
+    res, _, _ = run_kernel({"players": 5, "forced_out_pay": 7}, rows, 0, 1, 0)
+    assert [int(res[T.R_SCORE + s]) for s in (3, 4)] == [21, 21]
+    rows = pol_rows(["random/threshold300"] * 6, [0] * 6)
+    res, _, _ = run_kernel({"players": 4, "drop_fee": 4}, rows, 0, 1, 0)
+    assert int(res[T.R_CHOICE]) == 2 and int(res[T.R_SCORE]) == -12
+
+
+def test_deal_sequence():
+    assert list(T.deal_sequence(3)) == [1] * 4 + [2] * 4 + [0] * 4 + [3] * 3 + [1] * 3 + \
+        [2] * 3 + [0] * 3 + [3] * 3
+
+
+def test_rules_and_errors():
+    r = make_rules(T.TaoshiRules, {"burden": "70,78,86"})
+    assert r.burden == (70, 78, 86) and T.burdens_of(r) == (70, 78, 86)
+    r = make_rules(T.TaoshiRules, {"burden": "proportional"})
+    assert sum(T.burdens_of(r)) == 234 and T.burden_unit(r) == 11
+    assert sum(T.burdens_of(make_rules(T.TaoshiRules, {}))) == 234
+    for bad in ({"burden": "1,2"}, {"burden": "heavy"}, {"burden": "1,2,x"}, {"players": 7},
+                {"players": 2}, {"bakefuda": "wild"}, {"reds_overlap": 1}, {"burden": None},
+                {"dekiyaku": "sudaoshi"}, {"drop_fee": -1}):
+        with pytest.raises(RuleError):
+            make_rules(T.TaoshiRules, bad)
+    with pytest.raises(ValueError):
+        T.parse_taoshi_policy("greedy/sometimes")
+    with pytest.raises(ValueError):
+        api.simulate("taoshi", rounds=10, seed=1, policy="greedy/threshold999")
+
+
+# ------------------------------------------------------------------ exact and simulation
+
+def test_exact_sums_and_misdeal():
+    from math import comb
+
+    for reading in READINGS:
+        rows = T.deal_exact(reading)
+        by = {(q, c): p for q, c, p in rows}
+        for cond in ("all_deals", "no_misdeal"):
+            assert sum(p for (q, c), p in by.items()
+                       if c == cond and q.startswith("teyaku.")) == 1
+            assert sum(p for (q, c), p in by.items()
+                       if c == cond and q.startswith("teyaku_score.")) == 1
+        # a closed form: field of 6 holds four of some number (at most one can)
+        want = Fraction(12 * comb(44, 2), comb(48, 6))
+        assert by[("misdeal_rate", "all_deals")] == want
+        # seven reds: all 7 cards among the 17 reds, less the hands that are five of a kind
+        # (100 too, and first in the table): all four 2s + a bakefuda (C(13,3) - C(11,3)) or
+        # three 2s + both bakefuda (4 x C(11,2))
+        five = comb(13, 3) - comb(11, 3) + 4 * comb(11, 2)
+        assert by[("teyaku.seven_reds", "all_deals")] == Fraction(comb(17, 7) - five,
+                                                                  comb(48, 7))
+    lit = {q: p for q, c, p in T.deal_exact("literal") if c == "no_misdeal"}
+    sets = {q: p for q, c, p in T.deal_exact("in_sets") if c == "no_misdeal"}
+    assert sets["teyaku.four_reds_triplet"] > lit["teyaku.four_reds_triplet"]
+    assert lit["teyaku.none"] == sets["teyaku.none"]
+
+
+@pytest.mark.parametrize("rules", [{}, {"bakefuda": "everywhere", "reds_overlap": "no",
+                                        "players": 4}])
+def test_deal_time_agrees_with_exact(rules, stat_rounds):
+    df = api.simulate("taoshi", rounds=stat_rounds, seed=5, rules=rules, deals_only=True)
+    ex = api.exact("taoshi", rules=rules)
+    reading = rules.get("bakefuda", "literal")
+    ex = ex[(ex.condition == "no_misdeal") & (ex.bakefuda == reading)].set_index("quantity")
+    sim = df.set_index("quantity")
+    checked = 0
+    for q, row in ex.iterrows():
+        s = sim.loc[q]
+        z = abs(s.estimate - row.value) / max(s.std_error, 1e-12)
+        assert s.ci_low - 1e-9 <= row.value <= s.ci_high + 1e-9 or z < 4, (q, s.estimate,
+                                                                          row.value)
+        checked += 1
+    assert checked == 19
+    m = api.exact("taoshi").set_index(["quantity", "condition", "bakefuda"])
+    s = sim.loc["misdeal_rate"]
+    assert s.ci_low <= m.loc[("misdeal_rate", "all_deals", "literal"), "value"] <= s.ci_high
+
+
+def test_simulate_players_and_fair_burdens():
+    for n in (3, 6):
+        df = api.simulate("taoshi", rounds=3000, seed=2, rules={"players": n})
+        by = df.set_index("quantity")
+        assert abs(by.loc["round.score_sum", "estimate"]) < 1e-9  # zero-sum (steps10)
+        fair = sum(by.loc[f"fair_burden.{s}", "estimate"] for s in T.SEATS)
+        # with 3 players the actives' scores without burden add up to 234 in a played round
+        # and 0 in a botta round, so the fair burdens (E[R] / P(played)) add up to 234
+        assert abs(fair - 234) < 1e-6 or n > 3
+        if n > 3:
+            assert f"seat.seat{n - 1}.join_rate" in by.index
+    df = api.simulate("taoshi", rounds=2000, seed=2, rules={"burden": "sudaoshi"})
+    by = df.set_index("quantity")
+    assert by.loc["round.score_sum", "estimate"] < -90  # 234 - 330 = -96 a played round
+    assert df.attrs["rules"].startswith("players=3")
+
+
+def test_cli(capfd):
+    from hanasim.cli import main
+
+    assert main(["simulate", "taoshi", "--players", "4", "--rounds", "2000", "--seed", "1",
+                 "--policy", "greedy,random,greedy/join,random/threshold40", "--no-save"]) == 0
+    out = capfd.readouterr().out
+    assert "players=4" in out and "fair_burden.dealer" in out and "seat.seat3.join_rate" in out
+    assert main(["rules", "taoshi"]) == 0
+    out = capfd.readouterr().out
+    assert "bakefuda" in out and "steps10" in out
+    assert main(["exact", "taoshi", "--format", "csv"]) == 0
+    out = capfd.readouterr().out
+    assert "no_number" in out and "teyaku.four_three" in out
+    assert main(["compare", "taoshi", "--rule", "burden=steps10|equal", "--rounds", "600",
+                 "--seed", "1", "--no-progress"]) == 0
+    assert "burden=equal" in capfd.readouterr().out
+    for bad, words in ((["--players", "7"], "cannot be 7"),
+                       (["--rule", "burden=1,2"], "burden"),
+                       (["--policy", "greedy/maybe"], "maybe")):
+        assert main(["simulate", "taoshi", *bad, "--rounds", "100", "--no-save"]) == 2
+        err = capfd.readouterr().err
+        assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def _realise(prof):
+    """A concrete 7-card hand with the given profile ((non-red, red non-bakefuda, bakefuda)
+    per number held, as ``taoshi._deal_states`` keys it), or None."""
+    def cards_at(num, nonred, red, bake):
+        suits = {"coins": f"coins.{num}", "cups": f"cups.{num}", "swords": f"swords.{num}",
+                 "clubs": f"clubs.{num}"}
+        is_bake = {s: bool(D.flags[D.card(c)] & BAKEFUDA) for s, c in suits.items()}
+        is_red = {s: bool(D.flags[D.card(c)] & RED) for s, c in suits.items()}
+        b = [c for s, c in suits.items() if is_bake[s]]
+        r = [c for s, c in suits.items() if is_red[s] and not is_bake[s]]
+        n = [c for s, c in suits.items() if not is_red[s]]
+        if len(b) < bake or len(r) < red or len(n) < nonred:
+            return None
+        return b[:bake] + r[:red] + n[:nonred]
+
+    def place(i, used):
+        if i == len(prof):
+            return []
+        for num in range(1, 13):
+            if num in used:
+                continue
+            got = cards_at(num, *prof[i])
+            if got is not None:
+                rest = place(i + 1, used | {num})
+                if rest is not None:
+                    return got + rest
+        return None
+
+    return place(0, frozenset())
+
+
+def test_teyaku_kernel_equals_reference_every_profile():
+    """Every hand profile the exact DP enumerates (608 of them), realised as a concrete hand:
+    the kernel forms exactly the reference's teyaku under every reading and reds_overlap."""
+    red, bake = np.uint64(D.flag_mask(RED)), np.uint64(D.flag_mask(BAKEFUDA))
+    profiles = {k[3] for k in T._deal_states()}
+    assert len(profiles) > 500
+    for prof in profiles:
+        hand = _realise(prof)
+        assert hand is not None and len(hand) == 7, prof
+        m = mask(hand)
+        tup = N.hand_tuple([D.card(x) for x in hand])
+        for ri, reading in enumerate(READINGS):
+            for overlap in ("yes", "no"):
+                f = int(T.teyaku_formed(m, red, bake, ri, overlap == "no"))
+                got = {t for k, t in enumerate(T.TEYAKU) if f >> k & 1}
+                assert got == T.teyaku_reference(tup, reading, overlap), (hand, reading, overlap)
+
+
+def test_not_zero_sum_burdens_are_noted():
+    df = api.simulate("taoshi", rounds=500, seed=1, rules={"burden": "sudaoshi"})
+    assert any("not zero-sum" in n and "330" in n for n in df.attrs["notes"])
+    assert not api.simulate("taoshi", rounds=500, seed=1).attrs["notes"]
+    cmp = api.compare("taoshi", rounds=500, seed=1, rules={"burden": ["steps10", "70,78,80"]})
+    assert any("burdens do not add up" in n for n in cmp.attrs.get("notes", []))
