@@ -23,6 +23,7 @@ if ENV_PROBLEM is None:
     from .api import (available_games, compare, exact, rules_table, simulate, solve,  # noqa: E402
                       sweep)
     from .stats.distribution import table as distributions  # noqa: E402
+    from .tournament import tournament  # noqa: E402
 
     def __getattr__(name):
         if name == "plot":  # matplotlib loads on first use, not with every command
@@ -35,9 +36,9 @@ else:  # importing numba would raise: keep `import hanasim` working and say why 
 
     def __getattr__(name):
         if name not in ("simulate", "compare", "sweep", "solve", "exact", "available_games",
-                        "rules_table", "distributions"):
+                        "rules_table", "distributions", "tournament"):
             raise AttributeError(name)  # submodules still import (the CLI needs its parser)
         raise RuntimeError(f"hanasim cannot run: {ENV_PROBLEM}")
 
 __all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", "rules_table",
-           "distributions", "plot", "__version__"]
+           "distributions", "tournament", "plot", "__version__"]

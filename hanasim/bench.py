@@ -80,6 +80,19 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
             numba.set_num_threads(all_threads)
             out(f"{game:8s} {policy:7s} {first:12.2f} {one:14,.0f} {many:15,.0f} "
                 f"{many / all_threads:13,.0f} {many / one:8.2f}")
+        if getattr(get_game(game), "lookahead", False):
+            # lookahead:16 as player 1 against greedy: ~1000x slower than greedy, fewer rounds
+            n = get_game(game).n_players
+            policy = ",".join(["lookahead:16"] + ["greedy"] * (n - 1))
+            look_rounds = max(200, rounds // 1000)
+            start = time.perf_counter()
+            simulate(game, rounds=20, seed=1, policy=policy)
+            first = time.perf_counter() - start
+            one = _rate(game, look_rounds, policy, 1)
+            many = _rate(game, look_rounds, policy, all_threads)
+            numba.set_num_threads(all_threads)
+            out(f"{game:8s} {'look16':7s} {first:12.2f} {one:14,.0f} {many:15,.0f} "
+                f"{many / all_threads:13,.0f} {many / one:8.2f}")
         if not getattr(get_game(game), "deals_only", True):
             continue  # a game without a deal-only mode
         start = time.perf_counter()
@@ -91,8 +104,9 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
         numba.set_num_threads(all_threads)
         out(f"{game:8s} {'deals':7s} {first:12.2f} {one:14,.0f} "
             f"{many:15,.0f} {many / all_threads:13,.0f} {many / one:8.2f}")
-    out("r/s = played rounds per second (deals: --deals-only, deals per second); per core = "
-        "all-threads rate / threads; first call = loading the cached kernels")
+    out("r/s = played rounds per second (deals: --deals-only, deals per second; look16: "
+        "player 1 plays lookahead:16, the others greedy); per core = all-threads rate / "
+        "threads; first call = loading the cached kernels")
     if compile_time:
         for game in games:
             out(f"{game}: compiling every kernel from an empty cache takes "

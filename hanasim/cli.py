@@ -52,7 +52,8 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh, printed)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random or greedy, or one per player: greedy,random (default random); "
+                   help="random, greedy or lookahead[:K], or one per player: greedy,random "
+                   "(default random); "
                    "koi-koi adds the stop-or-continue choice: greedy/stop, random/continue3, "
                    "greedy/threshold5")
     _add_preset(p)
@@ -129,8 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true")
     add_store_option(p)
 
-    from . import cli_sweep
+    from . import cli_sweep, cli_tournament
     cli_sweep.register(sub)
+    cli_tournament.register(sub)
 
     p = sub.add_parser("rules", help="list a game's house-rule options, defaults and the seed's readings")
     p.add_argument("game")

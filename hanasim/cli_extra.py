@@ -61,6 +61,9 @@ def register(sub) -> None:
                    help="house rule option, repeatable (see 'hanasim rules GAME')")
     p.add_argument("--out", default="reports", metavar="DIR",
                    help="directory to write into (default reports/, created if missing)")
+    p.add_argument("--no-skill", action="store_true",
+                   help="leave out the 'does skill change the answer?' section (a tournament "
+                   "with the lookahead policy, for the games it plays)")
     p.add_argument("--preset", default=None, metavar="NAME",
                    help="one game's named set of rule options ('hanasim rules GAME' lists them); "
                    "--rule options apply on top")
@@ -172,7 +175,8 @@ def cmd_report(a):
         store.check_store(a.store)
     paths = build_report(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy,
                          rules=rules.parse_assignments(a.rule), out=a.out,
-                         progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset)
+                         progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset,
+                         skill=not a.no_skill)
     for kind in ("html", "markdown"):
         print(f"wrote {paths[kind]}", file=sys.stderr)
     rc = 0

@@ -352,6 +352,30 @@ def compare_forest(cmp: pd.DataFrame, quantity: str, ax=None):
     return ax
 
 
+def tournament(t: pd.DataFrame, quantity: str = "mean_score", ax=None):
+    """Player 1's ``quantity`` (mean score or win rate) for every pairing of a
+    :func:`hanasim.tournament` table, with its 99.9% interval; red when the interval excludes
+    0 (for the mean score: the policy beats that opponent, or loses to it)."""
+    rows = t[t["quantity"] == quantity].reset_index(drop=True)
+    if rows.empty:
+        raise ValueError(f"no {quantity!r} rows in this tournament table")
+    ax = _axes(ax, (8, 0.45 * len(rows) + 1.8))
+    est, err = _errors(rows)
+    y = np.arange(len(rows))[::-1]
+    sig = rows["significant"].fillna(False).astype(bool).to_numpy()
+    ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
+    ax.scatter(est[~sig], y[~sig], color=SIM_COLOR, zorder=3, label="interval includes 0")
+    ax.scatter(est[sig], y[sig], color=EXACT_COLOR, zorder=3, label="significant")
+    ax.axvline(0.5 if quantity == "win_rate" else 0, color=REF_COLOR, linestyle="--",
+               linewidth=1)
+    ax.set_yticks(y, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel(f"player 1's {quantity.replace('_', ' ')} ({rows['game'].iloc[0]})")
+    ax.grid(axis="x", alpha=0.3)
+    _legend_outside(ax, 2)
+    return ax
+
+
 def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None = None):
     """``quantity`` against the swept rule's value: estimates joined by a line, the 99.9% band,
     the seed's own values (readings) marked, and where the curve crosses ``target`` (or the

@@ -34,6 +34,8 @@ from .engine.bits import count, lowest, nth_card
 from .engine.rng import below, below_word
 
 RANDOM, GREEDY = 0, 1
+# lookahead (engine.lookahead): K determinisations a decision, in bits 32-47 of the id
+LOOKAHEAD, K_SHIFT, DEFAULT_K, MAX_K = 2, 32, 16, 4096
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
 
 EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM = 0, 1, 2
@@ -41,10 +43,29 @@ EXPOSE = {"never": EXPOSE_NEVER, "always": EXPOSE_ALWAYS, "random": EXPOSE_RANDO
 
 
 def policy_id(name: str) -> int:
-    try:
-        return POLICIES[name]
-    except KeyError:
-        raise ValueError(f"unknown policy {name!r}; choose from {', '.join(POLICIES)}") from None
+    """A card-play policy's id: ``random``, ``greedy``, or ``lookahead[:K]`` (K determinisations
+    a decision, default 16: ``engine.lookahead``; K in bits 32-47 of the id)."""
+    text = str(name).strip()
+    if text in POLICIES:
+        return POLICIES[text]
+    word, sep, k = text.partition(":")
+    if word == "lookahead":
+        if not sep:
+            return LOOKAHEAD | DEFAULT_K << K_SHIFT
+        if k.isdigit() and 1 <= int(k) <= MAX_K:
+            return LOOKAHEAD | int(k) << K_SHIFT
+        raise ValueError(f"policy {text!r}: lookahead:K takes K, the determinisations a "
+                         f"decision, a whole number from 1 to {MAX_K}")
+    raise ValueError(f"unknown policy {text!r}; choose from random, greedy, lookahead, "
+                     f"lookahead:K")
+
+
+def policy_name(pid: int) -> str:
+    """The name of a :func:`policy_id` (``lookahead:16``)."""
+    pid = int(pid)
+    if pid & 0xF == LOOKAHEAD:
+        return f"lookahead:{pid >> K_SHIFT & 0xFFFF}"
+    return {v: k for k, v in POLICIES.items()}[pid & 0xF]
 
 
 def expose_id(name: str) -> int:
@@ -72,6 +93,9 @@ def parse_policy(name: str) -> int:
     text = str(name).strip()
     card_name, sep, dec_name = text.partition("/")
     forms = ", ".join(POLICY_FORMS)
+    if card_name.partition(":")[0] == "lookahead":
+        raise ValueError(f"policy {text!r}: lookahead play is not available in this game yet "
+                         f"(it is in toppa and baka); choose from {forms}")
     if card_name not in POLICIES:
         raise ValueError(f"unknown policy {text!r}; choose from {forms} (CARD is random or greedy)")
     card = POLICIES[card_name]

@@ -375,7 +375,7 @@ def replay_game(tb, seed, g, policy, expose, n_rounds=3):
     for dealer in NB.game_dealers(d0)[:n_rounds]:
         B.deal_round(rng, order, groups, tb.pattern)
         B.play_dealt(rng, order, groups, np.zeros(B.ST_N, np.uint64), tb,
-                 policy, expose, dealer, res)
+                 policy, expose, dealer, res, None)
         for s in range(3):
             totals[(dealer + s) % 3] += int(res[B.R_SCORE + s])
     return d0, totals
@@ -392,7 +392,7 @@ def test_game_rotation_and_totals():
     tc = np.zeros((1, tb.teyaku.shape[0] + 1, 2), np.int64)
     yc = np.zeros((1, tb.yaku_masks.shape[0] + 1, 2), np.int64)
     B.run_chunks(np.uint64(seed), 0, n_games, n_games, 3 * n_games, tb, policy, expose, scal,
-                 tc, yc)
+                 tc, yc, None)
     s = scal[0]
     want_p = [0, 0, 0]
     want_q = [0, 0, 0]
@@ -465,7 +465,7 @@ def compare(order, dealer, rule_idx, policy, expose, seed):
     rng = np.array([seed], np.uint64)
     res = np.zeros(B.R_N, np.int64)
     B.play_dealt(rng, order, groups, np.zeros(B.ST_N, np.uint64), tb,
-                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res)
+                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res, None)
     got = res_facts(res, names, B.score_unit(tb.params))
     ref_rng = np.array([seed], np.uint64)
     want = NB.play_round(order, dealer, policy, expose, rules, tb.weights, ref_rng)
@@ -569,7 +569,7 @@ def test_checked_mode_can_fail():
     res = np.zeros(B.R_N, np.int64)
     with pytest.raises(AssertionError):
         B.play_dealt(np.zeros(1, np.uint64), order, groups, np.zeros(B.ST_N, np.uint64), tb,
-                     np.zeros(3, np.int64), np.ones(3, np.int64), 0, res)
+                     np.zeros(3, np.int64), np.ones(3, np.int64), 0, res, None)
 
 
 @pytest.mark.parametrize("rules, deals_only", [({}, False), ({"chaff_teyaku": "disabled"}, False),

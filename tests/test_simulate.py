@@ -33,7 +33,7 @@ def test_checked_mode_can_fail():
     res = np.zeros(T.R_N, np.int64)
     with pytest.raises(AssertionError):
         T.play_dealt(np.zeros(1, np.uint64), order, groups, np.zeros(T.ST_N, np.uint64), tb,
-                     np.array([0, 0]), np.array([1, 1]), 0, res)
+                     np.array([0, 0]), np.array([1, 1]), 0, res, None)
 
 
 def test_deal_time_rates_agree_with_exact_values(stat_rounds):

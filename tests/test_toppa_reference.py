@@ -53,7 +53,7 @@ def kernel_round(tb, order, dealer, policy, expose, seed):
     rng = np.array([seed], dtype=np.uint64)
     res = np.zeros(T.R_N, np.int64)
     T.play_dealt(rng, order, groups, np.zeros(T.ST_N, np.uint64), tb,
-                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res)
+                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res, None)
     return res, int(rng[0])
 
 

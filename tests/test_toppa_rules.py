@@ -83,7 +83,7 @@ def play(order, dealer=0, policy=(GREEDY, GREEDY), expose=(1, 1), seed=1, **rule
     rng = np.array([seed], dtype=np.uint64)
     res = np.zeros(T.R_N, np.int64)
     T.play_dealt(rng, order, groups, np.zeros(T.ST_N, np.uint64), tb,
-                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res)
+                 np.array(policy, np.int64), np.array(expose, np.int64), dealer, res, None)
     return res, names, rng
 
 

@@ -5,7 +5,7 @@ runs the turns from whatever state it is given to the end of the round.  A looka
 copies a state, fills the cards its player cannot see with a determinisation (the draw pile
 order and the other hands), and calls the same ``play_from``.
 
-A state for ``n`` seats (seat 0 is the dealer, then turn order) is a ``uint64[2 n + 3]`` array:
+A state for ``n`` seats (seat 0 is the dealer, then turn order) is a ``uint64[3 n + 3]`` array:
 
 =================  =========================================
 ``hand(s)``        seat s's hand (a card mask)
@@ -13,6 +13,8 @@ A state for ``n`` seats (seat 0 is the dealer, then turn order) is a ``uint64[2 
 ``pile(n, s)``     seat s's captured pile
 ``top(n)``         deck position of the top of the draw pile
 ``seat(n)``        the seat to move next
+``known(n, s)``    seat s's hand cards everybody has seen
+                   (an exposed teyaku's cards, while in hand)
 =================  =========================================
 """
 from .bits import ZERO
@@ -20,7 +22,7 @@ from .jit import hot
 
 
 def size(n):
-    return 2 * n + 3
+    return 3 * n + 3
 
 
 @hot
@@ -43,13 +45,19 @@ def seat(n):
     return 2 * n + 2
 
 
+@hot
+def known(n, s):
+    return 2 * n + 3 + s
+
+
 @hot(inline="always")
 def start(st, groups, n, first_undealt):
     """The state right after the deal: hands and field from ``groups`` (seats, then the field),
-    empty piles, the dealer to move."""
+    empty piles, nothing exposed, the dealer to move."""
     for s in range(n):
         st[s] = groups[s]
         st[n + 1 + s] = ZERO
+        st[2 * n + 3 + s] = ZERO
     st[n] = groups[n]
     st[2 * n + 1] = first_undealt
     st[2 * n + 2] = 0

@@ -173,3 +173,21 @@ def has_all(pile, mask):
 def at_least(pile, mask, k):
     """1 when ``pile`` holds at least ``k`` cards of ``mask``."""
     return np.int64(count(pile & mask) >= k)
+
+
+@hot
+def teyaku_cards(hand, hits, table, month_masks):
+    """The hand cards an exposed teyaku shows (seed 000, "Checking for Teyaku": "put the cards
+    that are related to the Teyaku face-up"): a month-count teyaku (a triplet) shows its
+    months' cards, a kind-count teyaku (the make-up of the whole hand) every card."""
+    shown = np.uint64(0)
+    for i in range(table.shape[0]):
+        if (hits >> i) & 1:
+            if table[i, T_TYPE] == TEY_MONTHS:
+                for m in range(1, month_masks.shape[0]):
+                    mm = hand & month_masks[m]
+                    if count(mm) == table[i, T_A]:
+                        shown |= mm
+            else:
+                shown |= hand
+    return shown

@@ -34,7 +34,8 @@ from functools import partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from ..decks import HANAFUDA
 from ..engine import state
@@ -42,13 +43,14 @@ from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
+from ..engine.lookahead import new_scratch, round_value, uses_lookahead
 from ..engine.play import play_out
+from ..engine.teyaku import expose_step
 from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
-from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST, teyaku_by_nibbles
-from ..policies import choose_expose
+from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST
 from ..rules import number, option, seat_values
 from . import register
 from . import toppa
@@ -202,33 +204,31 @@ def deal_round(rng, order, groups, pattern):
 
 
 @hot(inline="always")
-def play_from(st, order, rng, tb, policy, dealer):
+def play_from(st, order, rng, tb, policy, dealer, look):
     """Play the round in state ``st`` (``engine.state``, 3 seats) to its end, updating ``st``.
 
     Dealer first, then anticlockwise (right, left); the round ends when all hands are empty
     (seed, Baka "End of Round"); every turn draws one card, so 7 turns each use up the 21-card
-    pile.  Seat ``s`` is player ``(dealer + s) % 3``.
+    pile.  Seat ``s`` is player ``(dealer + s) % 3``.  ``look``: None, or the lookahead
+    context (``engine.lookahead``) when a player plays by lookahead.
     """
-    play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh)
+    play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh, look)
 
 
 @hot(inline="always")
-def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
+def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look):
     """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
 
     ``groups`` holds the dealt masks (dealer, right, left, field); the draw pile is
     ``order[len(pattern):]``, top first.  ``policy``/``expose`` are indexed by player; seat
     ``s`` is player ``(dealer + s) % 3``.
     """
-    combine = tb.params[P_COMBINE]
-    # Teyaku, in turn order; only exposed teyaku score (exposing is the player's choice).
-    for s in range(3):
-        p = dealer + s if dealer + s < 3 else dealer + s - 3
-        v, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks, combine)
-        res[R_TEY_HELD + s] = h
-        res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[p], rng)) else 0
     state.start(st, groups, N_PLAYERS, tb.pattern.shape[0])
-    play_from(st, order, rng, tb, policy, dealer)
+    # Teyaku, in turn order; only exposed teyaku score (exposing is the player's choice).
+    expose_step(st, N_PLAYERS, dealer, order, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
+                tb.params[P_COMBINE], policy, expose, res, R_TEY_HELD, R_TEY_SCORED,
+                tb.gscore, tb.ghigh, look)
+    play_from(st, order, rng, tb, policy, dealer, look)
     c0 = st[4]
     c1 = st[5]
     c2 = st[6]
@@ -251,6 +251,22 @@ def _score_pile(res, s, cs, tb):
     res[R_YAKU + s] = v + res[R_TEY_SCORED + s]
     res[R_PTS + s] = pile_points(cs, tb.kind_masks, tb.kind_points)
     res[R_CAPTURED + s] = np.int64(cs)
+
+
+@overload(round_value)
+def _round_value(tables, st, seat, res):
+    """A finished round's score for ``seat`` (the lookahead's rollout value), settled as the
+    round is.  Writes the round's pile and settlement slots of ``res``, which the real round
+    fills again after its play; the teyaku slots it reads are not among them."""
+    if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
+        def value(tables, st, seat, res):
+            _score_pile(res, 0, st[4], tables)
+            _score_pile(res, 1, st[5], tables)
+            _score_pile(res, 2, st[6], tables)
+            settle_piles(res, st[4], st[5], st[6], tables.kind_masks, tables.kind_points,
+                         tables.params)
+            return res[R_SCORE + seat]
+        return value
 
 
 @hot
@@ -663,7 +679,7 @@ def _tally_game(scal, d0, t0, t1, t2):
 
 @hot
 def play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy, expose, scal,
-               tcount, ycount):
+               tcount, ycount, look):
     """Games ``g0 .. g1-1``, game ``g`` on the random stream ``stream_state(seed, g)`` from the
     unshuffled deck.  One call per chunk: the tables travel into a call as dozens of scalar
     arguments, so the per-round pipeline is inlined rather than called."""
@@ -672,11 +688,13 @@ def play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, poli
         for i in range(order.shape[0]):
             order[i] = i
         n_rounds = min(ROUNDS_PER_GAME, total_rounds - g * ROUNDS_PER_GAME)
-        play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount)
+        play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount,
+                  look)
 
 
 @hot(inline="always")
-def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount):
+def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount,
+              look):
     """Play the first ``n_rounds`` (at most 3) rounds of one game; counters are added to.
 
     Game quantities are counted only for complete games (``n_rounds == 3``)."""
@@ -694,7 +712,7 @@ def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, t
     dealer = d0
     for r in range(n_rounds):
         mis = deal_round(rng, order, groups, tb.pattern)
-        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res)
+        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
         res[R_MISDEALS] = mis
         scal[C_DEALS] += mis + 1
         scal[C_MISDEALS] += mis
@@ -725,12 +743,13 @@ def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, t
 
 @njit(cache=True, parallel=True)
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expose, scal, tcount,
-               ycount):
+               ycount, look):
     """Play games ``first_game ..`` in chunks of ``chunk`` games, one chunk per prange
     iteration; game ``g`` has its own random stream ``stream_state(seed, g)`` and plays
     ``min(3, total_rounds - 3 g)`` rounds.  Counters are per chunk (``scal[chunk, C_N]``,
     ``tcount[chunk, T+1, 2]``, ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results
-    never depend on threads or chunking."""
+    never depend on threads or chunking.  ``look``: None, or True when a player plays by
+    lookahead (a kernel of its own)."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
@@ -740,8 +759,13 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expos
         res = np.zeros(R_N, dtype=np.int64)
         g0 = first_game + ch * chunk
         g1 = min(g0 + chunk, first_game + n_games)
-        play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy, expose,
-                   scal[ch], tcount[ch], ycount[ch])
+        if look is None:
+            play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy,
+                       expose, scal[ch], tcount[ch], ycount[ch], None)
+        else:
+            ctx = (tb, res, new_scratch(ST_N, 48, N_PLAYERS))
+            play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy,
+                       expose, scal[ch], tcount[ch], ycount[ch], ctx)
 
 
 # Batch kernels for the runner: module-level functions bound with functools.partial, so a
@@ -749,7 +773,7 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expos
 
 def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, expose,
-               out["scal"], out["tcount"], out["ycount"])
+               out["scal"], out["tcount"], out["ycount"], uses_lookahead(policy))
 
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
@@ -790,6 +814,7 @@ class Baka:
     Rules = BakaRules
     par = PAR
     teyaku_names = TEYAKU_ALL
+    lookahead = True  # the lookahead policy plays this game (engine.lookahead)
     version = 4  # bump whenever a rule's behaviour or an option changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("seat.dealer.mean_score", "seat.right.mean_score", "seat.left.mean_score")

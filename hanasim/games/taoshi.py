@@ -594,7 +594,7 @@ def play_from(st, pbuf, rng, pol3, tb):
     """Play the three active hands in state ``st`` (``engine.state``, 3 seats in turn order,
     the draw pile ``pbuf``) to the end of the round: the shared turn (``engine.play``).  A
     lookahead policy may copy ``st`` and call this on a determinisation."""
-    play_out(st, ACTIVE, pbuf, rng, pol3, 0, tb.gscore, tb.ghigh)
+    play_out(st, ACTIVE, pbuf, rng, pol3, 0, tb.gscore, tb.ghigh, None)
 
 
 @hot

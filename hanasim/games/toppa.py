@@ -17,7 +17,8 @@ from functools import partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 from ..engine.jit import hot
 
 from .. import decks
@@ -27,14 +28,15 @@ from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
+from ..engine.lookahead import choose_card, new_scratch, round_value, uses_lookahead
 from ..engine.play import play_out
+from ..engine.teyaku import expose_step
 from ..engine.rng import partial_shuffle, shuffle_range, stream_state
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
                            D_EXTRA_FROM, D_MIN, D_PER_EXTRA, D_REQUIRED, NEVER, TEY_KINDS,
-                           TEY_MONTHS, DekiyakuTable, at_least, has_all, teyaku_by_nibbles)
-from ..policies import choose_expose
+                           TEY_MONTHS, DekiyakuTable, at_least, has_all)
 from ..rules import RuleError, number, option, seat_values
 from ..stats.labels import display
 from . import register
@@ -386,31 +388,30 @@ def deal_round(rng, order, groups, pattern):
 
 
 @hot(inline="always")
-def play_from(st, order, rng, tb, policy, dealer):
+def play_from(st, order, rng, tb, policy, dealer, look):
     """Play the round in state ``st`` (``engine.state``, 2 seats) to its end, updating ``st``.
 
     Dealer first, turns alternate; a turn is a hand card then the top of the draw pile (seed
     000, "Turns"); the round ends when both hands are empty.  ``policy`` is indexed by player;
-    seat s is played by player ``dealer ^ s``.
+    seat s is played by player ``dealer ^ s``.  ``look``: None, or the lookahead context
+    (``engine.lookahead``) when a player plays by lookahead.
     """
-    play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh)
+    play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh, look)
 
 
 @hot(inline="always")
-def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res):
+def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look):
     """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
 
     ``groups`` holds the dealt masks (dealer hand, opponent hand, field); the draw pile is
     ``order[len(pattern):]``, top first.  ``policy``/``expose`` are indexed by player.
     """
-    combine = tb.params[P_COMBINE]
-    for s in range(2):
-        v, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks, combine)
-        res[R_TEY_HELD + s] = h
-        # Only exposed teyaku score; exposing is the player's choice (a policy).
-        res[R_TEY_SCORED + s] = v if (h != 0 and choose_expose(expose[dealer ^ s], rng)) else 0
     state.start(st, groups, N_PLAYERS, tb.pattern.shape[0])
-    play_from(st, order, rng, tb, policy, dealer)
+    # Only exposed teyaku score; exposing is the player's choice (a policy).
+    expose_step(st, N_PLAYERS, dealer, order, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
+                tb.params[P_COMBINE], policy, expose, res, R_TEY_HELD, R_TEY_SCORED,
+                tb.gscore, tb.ghigh, look)
+    play_from(st, order, rng, tb, policy, dealer, look)
     c0 = st[3]
     c1 = st[4]
     v0, hits0 = score_pile(c0, tb.yaku_masks, tb.yaku_ints)
@@ -480,6 +481,25 @@ def settle_scores(y0, y1, p0, p1, c0, c1, kind_masks, kind_points, params):
     return p0 + y0 - par0, p1 - y0 - par1, np.int64(1)
 
 
+@overload(round_value)
+def _round_value(tables, st, seat, res):
+    """A finished round's score for ``seat`` (the lookahead's rollout value): dekiyaku of the
+    piles plus the exposed teyaku in ``res``, settled as the round is (``settle_scores``)."""
+    if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
+        def value(tables, st, seat, res):
+            c0 = st[3]
+            c1 = st[4]
+            v0, _ = score_pile(c0, tables.yaku_masks, tables.yaku_ints)
+            v1, _ = score_pile(c1, tables.yaku_masks, tables.yaku_ints)
+            s0, s1, _ = settle_scores(
+                v0 + res[R_TEY_SCORED], v1 + res[R_TEY_SCORED + 1],
+                pile_points(c0, tables.kind_masks, tables.kind_points),
+                pile_points(c1, tables.kind_masks, tables.kind_points),
+                c0, c1, tables.kind_masks, tables.kind_points, tables.params)
+            return s0 if seat == 0 else s1
+        return value
+
+
 @hot
 def check_round(order, hands, field, c0, c1, top, res, par_total):
     """Checked mode: every card ends in exactly one place; pile consumed; the scores add up to
@@ -532,7 +552,7 @@ C_N = C_HIST + 3 * HIST_BINS
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy, expose,
-                  scal, tcount, ycount):
+                  scal, tcount, ycount, look):
     """Play sessions ``s0 .. s1-1``, each on its own random stream from the unshuffled deck.
 
     One call per chunk: the tables travel into a call as dozens of scalar arguments, so the
@@ -545,12 +565,12 @@ def play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, p
             order[i] = i
         n_rounds = min(session_len, total_rounds - s * session_len)
         play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount,
-                     ycount)
+                     ycount, look)
 
 
 @hot(inline="always")
 def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount,
-                 ycount):
+                 ycount, look):
     params = tb.params
     n_tey = tb.teyaku.shape[0]
     n_yaku = tb.yaku_masks.shape[0]
@@ -562,7 +582,7 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
     first_total = 0  # the session total of the player who dealt first
     for _ in range(n_rounds):
         mis = deal_round(rng, order, groups, tb.pattern)
-        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res)
+        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
         scal[C_DEALS] += mis + 1
         scal[C_MISDEALS] += mis
         scal[C_ROUNDS] += 1
@@ -611,10 +631,11 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
 
 @njit(cache=True, parallel=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, expose, scal,
-               tcount, ycount):
+               tcount, ycount, look):
     """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per prange
     iteration; counters are per chunk (``scal[chunk, C_N]``, ``tcount[chunk, T+1, 2]``,
-    ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results never depend on threads."""
+    ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results never depend on threads.
+    ``look``: None, or True when a player plays by lookahead (a kernel of its own)."""
     n_chunks = scal.shape[0]
     n_cards = tb.month.shape[0]
     for ch in prange(n_chunks):
@@ -625,8 +646,25 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
         res = np.zeros(R_N, dtype=np.int64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy,
-                      expose, scal[ch], tcount[ch], ycount[ch])
+        if look is None:
+            play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy,
+                          expose, scal[ch], tcount[ch], ycount[ch], None)
+        else:
+            ctx = (tb, res, new_scratch(ST_N, n_cards, N_PLAYERS))
+            play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy,
+                          expose, scal[ch], tcount[ch], ycount[ch], ctx)
+
+
+@njit(cache=True)
+def lookahead_card(tb, st, order, seed, k, res):
+    """The lookahead's (card, two-way pick) for the seat to move in state ``st`` with ``k``
+    determinisations on the random stream ``seed``: what ``play_out`` asks at that turn (for
+    tests and for inspecting a decision; ``res`` holds the round's exposed teyaku)."""
+    look = (tb, res, new_scratch(ST_N, order.shape[0], N_PLAYERS))
+    seat = np.int64(st[state.seat(N_PLAYERS)])
+    s, card, high = choose_card(st, N_PLAYERS, seat, order, np.uint64(seed), k, tb.gscore,
+                                tb.ghigh, look)
+    return card, high != 0
 
 
 # ---------------------------------------------------------------- public layer
@@ -636,7 +674,7 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
 
 def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, expose,
-               out["scal"], out["tcount"], out["ycount"])
+               out["scal"], out["tcount"], out["ycount"], uses_lookahead(policy))
 
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
@@ -658,6 +696,7 @@ class Toppa:
     Rules = ToppaRules
     par = PAR
     teyaku_names = TEYAKU
+    lookahead = True  # the lookahead policy plays this game (engine.lookahead)
     version = 5  # bump whenever a rule's behaviour or an option changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("dealer.mean_score", "dealer.win_rate", "round_score.sd")

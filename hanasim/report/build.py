@@ -357,13 +357,67 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
     return blocks, pngs
 
 
+SKILLS = ("random", "greedy", "lookahead:16")
+
+
+def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
+    """"Does skill change the answer?" for a game the lookahead policy plays: a tournament of
+    random, greedy and lookahead:16 on the same deals, and the key quantities with every seat
+    greedy against every seat lookahead.  Lookahead is about a thousand times slower than
+    greedy, so it runs ``rounds // 500`` rounds (at least 1,000) a pairing."""
+    from .. import api, plot
+    from ..games import get_game
+    from ..tournament import strength_table, tournament
+
+    g = get_game(game)
+    n = g.n_players
+    look_rounds = max(1_000, rounds // 500)
+    t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
+                   preset=preset, threads=threads)
+    square = strength_table(t).map(lambda v: "" if pd.isna(v) else f"{v:+.2f}")
+    square = square.reset_index().rename(columns={"policy": "player 1 plays"})
+    keys = list(getattr(g, "key_quantities", ()))[:3]
+    rows = []
+    for skill in ("greedy", "lookahead:16"):
+        df = api.simulate(game, rounds=look_rounds, seed=seed, rules=rules or None,
+                          preset=preset, threads=threads, policy=",".join([skill] * n))
+        d = df.set_index("quantity")
+        for q in keys:
+            rows.append({"every seat plays": skill, "quantity": q,
+                         "estimate": fmt(d.loc[q, "estimate"]),
+                         "99.9% interval": f"{fmt(d.loc[q, 'ci_low'])} to "
+                                           f"{fmt(d.loc[q, 'ci_high'])}"})
+    ax = plot.tournament(t)
+    name = f"{game}-skill.png"
+    png = plot.figure_bytes(ax.figure, "png")
+    import matplotlib.pyplot as plt
+    plt.close(ax.figure)
+    title = g.title
+    blocks = [Heading(3, f"{title}: does skill change the answer?", f"{game}-skill"),
+              Para(f"Random, greedy and lookahead:16 play (see the README's Policies): every "
+                   f"ordered pairing on the same deals, {look_rounds:,} rounds a pairing; "
+                   f"player 1 plays the row's policy, every other seat the column's. Then the "
+                   f"key quantities with every seat greedy and every seat lookahead:16 "
+                   f"({look_rounds:,} rounds each)."),
+              Table(square, f"{title}: player 1's mean score a round, by pairing",
+                    f"{game}-skill-table", set(SKILLS)),
+              Image(f"{files_rel}/{name}", f"{title}: tournament",
+                    "Player 1's mean score per pairing, 99.9% intervals; red: significant.",
+                    png, f"{game}-chart-skill"),
+              Table(pd.DataFrame(rows), f"{title}: key quantities by skill",
+                    f"{game}-skill-keys")]
+    return blocks, {name: png}, t
+
+
 def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, policy="random",
                  rules=None, out="reports", progress: bool = False,
-                 threads: int | None = None, preset: str | None = None) -> dict:
+                 threads: int | None = None, preset: str | None = None,
+                 skill: bool = True) -> dict:
     """Simulate ``game`` (or every game, ``"all"``), write ``<out>/<game>.html`` and
     ``<out>/<game>.md`` with charts and tables, and return the paths written
     (``html``, ``markdown``, ``charts``, ``data``, ``files_dir``) and the simulated
-    ``tables`` (to save in the results store)."""
+    ``tables`` (to save in the results store).  ``skill``: add the "does skill change the
+    answer?" section (:func:`skill_section`) for games the lookahead policy plays."""
     import numba
 
     from .. import __version__, api
@@ -420,6 +474,11 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
         exact_df = api.exact(name, rules=rules, preset=preset)
         rules_df = api.rules_table(name)
         section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
+        if skill and getattr(get_game(name), "lookahead", False):
+            extra, more, _ = skill_section(name, rounds, seed, rules, preset, threads,
+                                           files_rel)
+            section[-4:-4] = extra  # before the rules and provenance
+            pngs.update(more)
         blocks += section
         for fname, png in pngs.items():
             write_bytes(files_dir / fname, png)

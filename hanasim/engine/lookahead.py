@@ -1,0 +1,259 @@
+"""Determinised Monte Carlo lookahead (issue 16), shared by every fishing game.
+
+At each decision the rules leave to a lookahead player, every legal choice is scored by the
+mean final round score it gives that player over ``K`` *determinisations*: the cards the
+player cannot see (the other seats' hands, less any exposed teyaku cards, and the draw pile)
+are dealt again at random, consistent with what the player has seen, and the round is played
+out from the resumable state (``engine.state``) by the fast default policy (greedy) with the
+game's own kernel (``engine.play.play_out``).  The same K determinisations serve every choice
+(common random numbers); ties go to the first choice in card order.
+
+It never reads a hidden card: the unseen cards are gathered as a *set* (a mask, read in card
+order) and shuffled, so any permutation of the hidden cards among the hidden places gives the
+same determinisations and the same choice (a test checks it).
+
+What is game-specific is only the value of a finished round for a seat: each game registers an
+overload of :func:`round_value` for its tables type (numba picks it at compile time), so this
+module never imports a game.  A lookahead context ``look`` travels through the kernels as a
+tuple ``(tables, res, scratch)``; kernels of runs without a lookahead player get ``None``
+and numba prunes the branch, so they compile and run as before.
+"""
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .. import policies
+from . import play, state
+from .bits import ONE, ZERO, bit, count, lowest, month_nibble
+from .jit import hot
+from .rng import GOLDEN, mix64
+
+from ..policies import DEFAULT_K, GREEDY, K_SHIFT, LOOKAHEAD, MAX_K  # noqa: F401
+
+MAX_CHOICES = 24  # 10 hand cards, two ways each, is 20: the largest hand of the fishing games
+#: a choice replaces greedy's own only when its mean gain exceeds Z standard errors (``_pick``)
+Z = 1.0
+
+
+def round_value(tables, st, seat, res):
+    """The final score of ``seat`` (relative to the dealer) in the finished round ``st``.
+
+    A stub: each game overloads it for its own tables type (``numba.extending.overload``)."""
+    raise NotImplementedError("round_value is compiled per game (numba overload)")
+
+
+class Scratch(NamedTuple):
+    """Per-thread work arrays of the lookahead (kernels do not allocate)."""
+
+    base: np.ndarray     # uint64[state]: a determinised state
+    st: np.ndarray       # uint64[state]: a rollout's state
+    order: np.ndarray    # int8[cards]: a determinised deck order
+    cards: np.ndarray    # int64[cards]: the unseen cards, shuffled
+    card: np.ndarray     # int64[MAX_CHOICES]: each choice's card
+    high: np.ndarray     # uint64[MAX_CHOICES]: each choice's two-way pick
+    total: np.ndarray    # float64[MAX_CHOICES]: summed gains over choice 0
+    total2: np.ndarray   # float64[MAX_CHOICES]: summed squared gains
+    greedy: np.ndarray   # int64[players]: the rollout policy
+    rng: np.ndarray      # uint64[1]: greedy draws nothing, play_out wants a stream
+
+
+@njit(cache=True)
+def new_scratch(n_state, n_cards, n_players):
+    return Scratch(np.zeros(n_state, np.uint64), np.zeros(n_state, np.uint64),
+                   np.zeros(n_cards, np.int8), np.zeros(n_cards, np.int64),
+                   np.zeros(MAX_CHOICES, np.int64), np.zeros(MAX_CHOICES, np.uint64),
+                   np.zeros(MAX_CHOICES, np.float64), np.zeros(MAX_CHOICES, np.float64),
+                   np.full(n_players, GREEDY, np.int64),
+                   np.zeros(1, np.uint64))
+
+
+@hot
+def is_lookahead(p):
+    return (p & 0xF) == LOOKAHEAD
+
+
+@hot
+def samples(p):
+    return np.int64((p >> K_SHIFT) & 0xFFFF)
+
+
+@hot(inline="always")
+def determinise(st, n, seat, order, hidden_from, s, sc):
+    """Fill ``sc.base``/``sc.order`` with ``st`` and a random redeal of what ``seat`` cannot
+    see: the other seats' unexposed hand cards and ``order[hidden_from:]``.  Returns the
+    generator state (``s`` advanced)."""
+    unseen = ZERO
+    for o in range(n):
+        if o != seat:
+            unseen |= st[o] & ~st[state.known(n, o)]
+    for i in range(hidden_from, order.shape[0]):
+        unseen |= bit(order[i])
+    k = 0
+    m = unseen
+    while m:
+        sc.cards[k] = lowest(m)
+        m &= m - ONE
+        k += 1
+    for i in range(k - 1):  # Fisher-Yates on the unseen cards, in card order
+        s += GOLDEN
+        j = i + np.int64(((mix64(s) >> np.uint64(32)) * np.uint64(k - i)) >> np.uint64(32))
+        t = sc.cards[i]
+        sc.cards[i] = sc.cards[j]
+        sc.cards[j] = t
+    for i in range(st.shape[0]):
+        sc.base[i] = st[i]
+    j = 0
+    for o in range(n):
+        if o != seat:
+            kept = st[o] & st[state.known(n, o)]
+            hand = kept
+            for _ in range(count(st[o]) - count(kept)):
+                hand |= bit(sc.cards[j])
+                j += 1
+            sc.base[o] = hand
+    for i in range(order.shape[0]):
+        sc.order[i] = order[i] if i < hidden_from else sc.cards[j + i - hidden_from]
+    return s
+
+
+@hot(inline="always")
+def rollout_value(n, seat, gscore, ghigh, look):
+    """Play ``look``'s scratch rollout state to the end by greedy; ``seat``'s round score."""
+    tables, res, sc = look
+    play.play_out(sc.st, n, sc.order, sc.rng, sc.greedy, 0, gscore, ghigh, None)
+    return round_value(tables, sc.st, seat, res)
+
+
+@hot(inline="always")
+def _pick(sc, m, k_samples):
+    """The index of the chosen choice: choice 0 is the rollout policy's own (greedy's); another
+    is taken when its mean gain over choice 0, paired on the same determinisations, is the
+    largest and exceeds ``Z`` standard errors of that gain.  ``sc.total``: the summed gains,
+    ``sc.total2``: their squares."""
+    best = 0
+    best_gain = 0.0
+    for j in range(1, m):
+        mean = sc.total[j] / k_samples
+        var = max(sc.total2[j] / k_samples - mean * mean, 0.0)
+        if mean > best_gain and mean * mean * k_samples > Z * Z * var:
+            best = j
+            best_gain = mean
+    return best
+
+
+@hot(inline="always")
+def choose_card(st, n, seat, order, s, k_samples, gscore, ghigh, look):
+    """The hand card (and its two-way pick) for ``seat`` to move in ``st``: returns
+    (generator state, card, high).  Each choice is played, the turned card taken by greedy,
+    and the round played out by greedy in every determinisation (see :func:`_pick`)."""
+    tables, res, sc = look
+    hand = st[seat]
+    field = st[n]
+    top = np.int64(st[state.top(n)])
+    g = policies.greedy_hand_card(hand, field, gscore)
+    sc.card[0] = g
+    sc.high[0] = policies.take_high(GREEDY, g, field, ZERO, ghigh)
+    m = 1
+    h = hand
+    while h:
+        c = lowest(h)
+        h &= h - ONE
+        if count(field & month_nibble(c)) == 2:
+            for high in (ZERO, ~ZERO):
+                if c != g or high != sc.high[0]:
+                    sc.card[m] = c
+                    sc.high[m] = high
+                    m += 1
+        elif c != g:
+            sc.card[m] = c
+            sc.high[m] = ZERO
+            m += 1
+    if m == 1:
+        return s, sc.card[0], sc.high[0]
+    for j in range(m):
+        sc.total[j] = 0.0
+        sc.total2[j] = 0.0
+    for _ in range(k_samples):
+        s = determinise(st, n, seat, order, top, s, sc)
+        drawn = sc.order[top]
+        v0 = 0.0
+        for j in range(m):
+            for i in range(st.shape[0]):
+                sc.st[i] = sc.base[i]
+            c = sc.card[j]
+            f, c1 = play.capture(c, field, sc.high[j])
+            f, c2 = play.capture(drawn, f, policies.take_high(GREEDY, drawn, f, ZERO, ghigh))
+            sc.st[seat] = hand & ~bit(c)
+            sc.st[n] = f
+            sc.st[state.pile(n, seat)] |= c1 | c2
+            sc.st[state.top(n)] = top + 1
+            sc.st[state.seat(n)] = seat + 1 if seat + 1 < n else 0
+            v = rollout_value(n, seat, gscore, ghigh, look)
+            if j == 0:
+                v0 = v
+            else:
+                sc.total[j] += v - v0
+                sc.total2[j] += (v - v0) * (v - v0)
+    best = _pick(sc, m, k_samples)
+    return s, sc.card[best], sc.high[best]
+
+
+@hot(inline="always")
+def choose_drawn(st, n, seat, order, s, k_samples, gscore, ghigh, look):
+    """The two-way pick for the turned card ``order[top]`` (seen), after ``seat`` played its
+    hand card (``st`` holds the hand, field and pile after it): returns (state, high).
+    Choice 0 is greedy's pick, the other is taken as :func:`_pick` says."""
+    tables, res, sc = look
+    field = st[n]
+    top = np.int64(st[state.top(n)])
+    drawn = order[top]
+    sc.high[0] = policies.take_high(GREEDY, drawn, field, ZERO, ghigh)
+    sc.high[1] = ~sc.high[0]
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k_samples):
+        s = determinise(st, n, seat, order, top + 1, s, sc)
+        v0 = 0.0
+        for j in range(2):
+            for i in range(st.shape[0]):
+                sc.st[i] = sc.base[i]
+            f, c2 = play.capture(drawn, field, sc.high[j])
+            sc.st[n] = f
+            sc.st[state.pile(n, seat)] |= c2
+            sc.st[state.top(n)] = top + 1
+            sc.st[state.seat(n)] = seat + 1 if seat + 1 < n else 0
+            v = rollout_value(n, seat, gscore, ghigh, look)
+            if j == 0:
+                v0 = v
+            else:
+                sc.total[1] += v - v0
+                sc.total2[1] += (v - v0) * (v - v0)
+    return s, sc.high[_pick(sc, 2, k_samples)]
+
+
+@hot(inline="always")
+def choose_expose(st, n, seat, order, s, k_samples, gscore, ghigh, look, slot, v):
+    """Expose a held teyaku worth ``v`` (scored in ``res[slot]``) or hide it, on the state
+    right after the deal: the mean round score with it against without it, on the same K
+    determinisations (hiding wins a tie: exposing shows cards).  Returns (state, expose)."""
+    tables, res, sc = look
+    top = np.int64(st[state.top(n)])
+    with_it = 0.0
+    without = 0.0
+    for _ in range(k_samples):
+        s = determinise(st, n, seat, order, top, s, sc)
+        for i in range(st.shape[0]):
+            sc.st[i] = sc.base[i]
+        play.play_out(sc.st, n, sc.order, sc.rng, sc.greedy, 0, gscore, ghigh, None)
+        res[slot] = v
+        with_it += round_value(tables, sc.st, seat, res)
+        res[slot] = 0
+        without += round_value(tables, sc.st, seat, res)
+    return s, with_it > without
+
+
+def uses_lookahead(policy):
+    """The ``look`` argument of a game's chunk runner: True when some player in ``policy``
+    (ids, one per player) plays by lookahead, else None (numba prunes the lookahead code)."""
+    return True if any(int(p) & 0xF == LOOKAHEAD for p in np.ravel(policy)) else None

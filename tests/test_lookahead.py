@@ -1,0 +1,116 @@
+"""The lookahead policy (engine.lookahead): it never peeks, it finds clear choices, it beats
+greedy, and its rounds keep every invariant."""
+import numpy as np
+import pytest
+
+import hanasim
+from hanasim.engine import state
+from hanasim.games import toppa as T
+from hanasim.policies import GREEDY, greedy_hand_card, policy_id, policy_name
+
+TB, _ = T.lower(T.ToppaRules())
+
+
+def position(d_hand, o_hand, field, pile, d_pile=()):
+    """A Toppa state with the dealer to move: hands, field, the draw pile top first; every
+    other card is captured, in the dealer's pile if listed in ``d_pile``, else the opponent's."""
+    used = set(d_hand) | set(o_hand) | set(field) | set(pile)
+    rest = [c for c in range(48) if c not in used]
+    mask = lambda cs: np.uint64(sum(1 << c for c in cs))  # noqa: E731
+    st = np.zeros(T.ST_N, np.uint64)
+    st[0], st[1], st[2] = mask(d_hand), mask(o_hand), mask(field)
+    st[3] = mask(d_pile)
+    st[4] = mask([c for c in rest if c not in set(d_pile)])
+    order = np.array([c for c in range(48) if c not in pile] + list(pile), np.int8)
+    st[state.top(2)] = 48 - len(pile)
+    return st, order
+
+
+# The dealer holds the poetry ribbons of pine (1) and plum (5); on the field lie the cherry
+# poetry ribbon (9) and the moon (28).  Greedy takes the moon (20 points) with its pampas chaff
+# (30); the opponent would then take the ribbon (with 11), blocking the Poetry Ribbons yaku.
+# Taking the ribbon first (with 10) makes the yaku, and the moon stays: only the dealer holds a
+# pampas card.  The pile (14, 18, 22, 26) matches nothing.
+POETRY = dict(d_hand=[10, 30], o_hand=[11, 47], field=[9, 28], pile=[14, 18, 22, 26],
+              d_pile=[1, 5])
+
+
+def test_lookahead_takes_the_capture_that_completes_a_yaku():
+    st, order = position(**POETRY)
+    res = np.zeros(T.R_N, np.int64)
+    assert greedy_hand_card(st[0], st[2], TB.gscore) == 30  # greedy takes the moon
+    for seed in range(5):
+        card, _ = T.lookahead_card(TB, st, order, seed, 16, res)
+        assert card == 10
+
+
+def test_lookahead_completes_five_brights():
+    # four brights captured, the phoenix (44) on the field: the paulownia chaff takes it
+    st, order = position([45, 2], [12, 16], [44, 3, 20], [24, 32, 36, 46], d_pile=[0, 8, 28, 40])
+    res = np.zeros(T.R_N, np.int64)
+    assert T.lookahead_card(TB, st, order, 7, 16, res)[0] == 45
+
+
+def test_lookahead_never_reads_a_hidden_card():
+    """Permuting the unseen cards (the opponent's hand and the pile order) changes neither the
+    determinisations nor the choice, on the same random stream."""
+    rng = np.random.default_rng(5)
+    res = np.zeros(T.R_N, np.int64)
+    for trial in range(6):
+        cards = rng.permutation(48)
+        d_hand, o_hand = list(cards[:4]), list(cards[4:8])
+        field, pile = list(cards[8:12]), list(cards[12:20])
+        d_pile = list(cards[20:34])
+        st, order = position(d_hand, o_hand, field, pile, d_pile)
+        unseen = o_hand + pile
+        want = T.lookahead_card(TB, st, order, trial, 8, res)
+        for _ in range(3):
+            shuffled = list(rng.permutation(unseen))
+            st2, order2 = position(d_hand, shuffled[:4], field, shuffled[4:], d_pile)
+            assert T.lookahead_card(TB, st2, order2, trial, 8, res) == want
+
+
+def test_lookahead_beats_greedy_at_toppa(full):
+    rounds = 40_000 if full else 4_000
+    df = hanasim.simulate("toppa", rounds=rounds, seed=3, policy="lookahead:16,greedy").set_index(
+        "quantity")
+    assert df.loc["player1.mean_score", "ci_low"] > 0
+
+
+def test_lookahead_rounds_keep_the_invariants_and_are_reproducible():
+    """Checked mode: every card ends in exactly one place and the scores add up (Toppa), in
+    rounds where both players look ahead; the same seed gives the same table."""
+    a = hanasim.simulate("toppa", rounds=300, seed=11, policy="lookahead:4", checked=True)
+    b = hanasim.simulate("toppa", rounds=300, seed=11, policy="lookahead:4", checked=True)
+    assert a.estimate.equals(b.estimate)
+
+
+def test_lookahead_at_baka():
+    df = hanasim.simulate("baka", rounds=900, seed=2, policy="lookahead:8,greedy,greedy",
+                          checked=True).set_index("quantity")
+    assert df.loc["player1.mean_score", "estimate"] > 0
+
+
+def test_policy_names_and_errors():
+    assert policy_name(policy_id("lookahead")) == "lookahead:16"
+    assert policy_name(policy_id("lookahead:5")) == "lookahead:5"
+    assert policy_id("greedy") == GREEDY
+    for bad in ("lookahead:0", "lookahead:x", "lookahead:99999", "look"):
+        with pytest.raises(ValueError, match="lookahead|unknown policy"):
+            policy_id(bad)
+    with pytest.raises(ValueError, match="not available in this game yet"):
+        hanasim.simulate("koikoi", rounds=10, seed=1, policy="lookahead")
+
+
+def test_tournament_table_and_errors():
+    t = hanasim.tournament("toppa", ["random", "greedy"], rounds=400, seed=1)
+    assert set(t.quantity) == {"mean_score", "win_rate"}
+    assert len(t) == 4  # two ordered pairings, two quantities
+    row = t[(t.policy == "greedy") & (t.quantity == "mean_score")].iloc[0]
+    assert row.estimate > 0 and row.significant
+    with pytest.raises(ValueError, match="at least two"):
+        hanasim.tournament("toppa", ["greedy"], rounds=10)
+    with pytest.raises(ValueError, match="twice"):
+        hanasim.tournament("toppa", ["greedy", "greedy"], rounds=10)
+    with pytest.raises(ValueError, match="no commas"):
+        hanasim.tournament("toppa", ["greedy,random", "random"], rounds=10)
