@@ -70,29 +70,25 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
     out(f"rounds per measurement: {rounds:,}; threads available: {all_threads}")
     out(f"{'game':8s} {'policy':7s} {'first call s':>12s} {'1 thread r/s':>14s} "
         f"{f'{all_threads} threads r/s':>15s} {'per core r/s':>13s} {'speed-up':>8s}")
+
+    def row(game, label, policy, n, warm=1000):
+        start = time.perf_counter()
+        simulate(game, rounds=warm, seed=1, policy=policy)  # compile, or load the cache
+        first = time.perf_counter() - start
+        one = _rate(game, n, policy, 1)
+        many = _rate(game, n, policy, all_threads)
+        numba.set_num_threads(all_threads)
+        out(f"{game:8s} {label:7s} {first:12.2f} {one:14,.0f} {many:15,.0f} "
+            f"{many / all_threads:13,.0f} {many / one:8.2f}")
+
     for game in games:
         for policy in policies:
-            start = time.perf_counter()
-            simulate(game, rounds=1000, seed=1, policy=policy)  # compile, or load the cache
-            first = time.perf_counter() - start
-            one = _rate(game, rounds, policy, 1)
-            many = _rate(game, rounds, policy, all_threads)
-            numba.set_num_threads(all_threads)
-            out(f"{game:8s} {policy:7s} {first:12.2f} {one:14,.0f} {many:15,.0f} "
-                f"{many / all_threads:13,.0f} {many / one:8.2f}")
+            row(game, policy, policy, rounds)
         if getattr(get_game(game), "lookahead", False):
             # lookahead:16 as player 1 against greedy: ~1000x slower than greedy, fewer rounds
             n = get_game(game).n_players
-            policy = ",".join(["lookahead:16"] + ["greedy"] * (n - 1))
-            look_rounds = max(200, rounds // 1000)
-            start = time.perf_counter()
-            simulate(game, rounds=20, seed=1, policy=policy)
-            first = time.perf_counter() - start
-            one = _rate(game, look_rounds, policy, 1)
-            many = _rate(game, look_rounds, policy, all_threads)
-            numba.set_num_threads(all_threads)
-            out(f"{game:8s} {'look16':7s} {first:12.2f} {one:14,.0f} {many:15,.0f} "
-                f"{many / all_threads:13,.0f} {many / one:8.2f}")
+            row(game, "look16", ",".join(["lookahead:16"] + ["greedy"] * (n - 1)),
+                max(200, rounds // 1000), warm=20)
         if not getattr(get_game(game), "deals_only", True):
             continue  # a game without a deal-only mode
         start = time.perf_counter()

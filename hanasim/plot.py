@@ -336,17 +336,24 @@ def compare_forest(cmp: pd.DataFrame, quantity: str, ax=None):
     if rows.empty:
         raise ValueError(f"no difference rows for {quantity!r} in this comparison")
     rows = rows.reset_index(drop=True)
+    return _forest(rows, list(rows["variant"]), 0, "a real change",
+                   f"change in {label_of(quantity)} from {rows['baseline'].iloc[0]}", ax)
+
+
+def _forest(rows, labels, ref, significant_label, xlabel, ax):
+    """Estimates with their 99.9% intervals, one line each (top to bottom), red where
+    ``rows.significant``, a dashed line at ``ref``."""
     ax = _axes(ax, (8, 0.45 * len(rows) + 1.8))
     est, err = _errors(rows)
     y = np.arange(len(rows))[::-1]
     sig = rows["significant"].fillna(False).astype(bool).to_numpy()
     ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
     ax.scatter(est[~sig], y[~sig], color=SIM_COLOR, zorder=3, label="interval includes 0")
-    ax.scatter(est[sig], y[sig], color=EXACT_COLOR, zorder=3, label="a real change")
-    ax.axvline(0, color=REF_COLOR, linestyle="--", linewidth=1)
-    ax.set_yticks(y, list(rows["variant"]))
+    ax.scatter(est[sig], y[sig], color=EXACT_COLOR, zorder=3, label=significant_label)
+    ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1)
+    ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel(f"change in {label_of(quantity)} from {rows['baseline'].iloc[0]}")
+    ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
     _legend_outside(ax, 2)
     return ax
@@ -359,21 +366,9 @@ def tournament(t: pd.DataFrame, quantity: str = "mean_score", ax=None):
     rows = t[t["quantity"] == quantity].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"no {quantity!r} rows in this tournament table")
-    ax = _axes(ax, (8, 0.45 * len(rows) + 1.8))
-    est, err = _errors(rows)
-    y = np.arange(len(rows))[::-1]
-    sig = rows["significant"].fillna(False).astype(bool).to_numpy()
-    ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
-    ax.scatter(est[~sig], y[~sig], color=SIM_COLOR, zorder=3, label="interval includes 0")
-    ax.scatter(est[sig], y[sig], color=EXACT_COLOR, zorder=3, label="significant")
-    ax.axvline(0.5 if quantity == "win_rate" else 0, color=REF_COLOR, linestyle="--",
-               linewidth=1)
-    ax.set_yticks(y, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])])
-    ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel(f"player 1's {quantity.replace('_', ' ')} ({rows['game'].iloc[0]})")
-    ax.grid(axis="x", alpha=0.3)
-    _legend_outside(ax, 2)
-    return ax
+    return _forest(rows, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])],
+                   0.5 if quantity == "win_rate" else 0, "significant",
+                   f"player 1's {quantity.replace('_', ' ')} ({rows['game'].iloc[0]})", ax)
 
 
 def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None = None):

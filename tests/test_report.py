@@ -101,11 +101,20 @@ def toppa_report(tmp_path_factory):
     return out, paths
 
 
+def test_skill_section(toppa_report):
+    """Toppa is played by the lookahead policy: the report says whether skill changes the
+    answer (a tournament table and the key quantities under lookahead)."""
+    out, _ = toppa_report
+    md = (out / "toppa.md").read_text(encoding="utf-8")
+    assert "does skill change the answer?" in md
+    assert "| lookahead:16 |" in md and "toppa-files/toppa-skill.png" in md
+
+
 def test_files_are_where_promised(toppa_report):
     out, paths = toppa_report
     assert Path(paths["html"]) == out / "toppa.html" and Path(paths["markdown"]) == out / "toppa.md"
     files = sorted(p.name for p in (out / "toppa-files").iterdir())
-    assert files == sorted([f"toppa-{c}.png" for c in CHARTS] + ["toppa-table.csv"])
+    assert files == sorted([f"toppa-{c}.png" for c in CHARTS + ("skill",)] + ["toppa-table.csv"])
     assert not [p for p in out.rglob("*") if p.name.startswith(".hanasim-")]  # no temp files
 
 
@@ -150,7 +159,7 @@ def test_html_has_every_section_table_and_chart(toppa_report):
     assert prov["hanasim_version"] == hanasim.__version__
     assert "five_brights=60" in prov["rules"]
 
-    assert len(page.images) == len(CHARTS)
+    assert len(page.images) == len(CHARTS) + 1  # and the skill tournament
     for img in page.images:
         assert img["src"].startswith("data:image/png;base64,")
         png = base64.b64decode(img["src"].split(",", 1)[1], validate=True)
@@ -188,7 +197,7 @@ def test_markdown_says_the_same_and_its_charts_exist(toppa_report):
     md_headings = [re.sub(r"^#+ ", "", x) for x in md.splitlines() if re.match(r"^#{1,3} ", x)]
     assert md_headings == html_headings
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
-    assert len(refs) == len(CHARTS)
+    assert len(refs) == len(CHARTS) + 1
     html_pngs = [base64.b64decode(i["src"].split(",", 1)[1]) for i in parse(paths["html"]).images]
     for ref, png in zip(refs, html_pngs):
         f = out / ref

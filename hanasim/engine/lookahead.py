@@ -126,6 +126,33 @@ def rollout_value(n, seat, gscore, ghigh, look):
 
 
 @hot(inline="always")
+def _after_turn(n, seat, hand, field, captured, top, gscore, ghigh, look):
+    """Finish ``seat``'s turn in a copy of the determinised state (its hand, the field, its
+    captures; the pile top and the seat to move advance) and play the copy out by greedy:
+    ``seat``'s round score."""
+    tables, res, sc = look
+    for i in range(sc.base.shape[0]):
+        sc.st[i] = sc.base[i]
+    sc.st[seat] = hand
+    sc.st[n] = field
+    sc.st[state.pile(n, seat)] |= captured
+    sc.st[state.top(n)] = top + 1
+    sc.st[state.seat(n)] = seat + 1 if seat + 1 < n else 0
+    return rollout_value(n, seat, gscore, ghigh, look)
+
+
+@hot(inline="always")
+def _add_gain(sc, j, v, v0):
+    """Choice ``j``'s value ``v`` in one determinisation: choice 0's is the baseline (returned);
+    another's gain over it is summed, with its square.  Returns the baseline."""
+    if j == 0:
+        return v
+    sc.total[j] += v - v0
+    sc.total2[j] += (v - v0) * (v - v0)
+    return v0
+
+
+@hot(inline="always")
 def _pick(sc, m, k_samples):
     """The index of the chosen choice: choice 0 is the rollout policy's own (greedy's); another
     is taken when its mean gain over choice 0, paired on the same determinisations, is the
@@ -179,22 +206,11 @@ def choose_card(st, n, seat, order, s, k_samples, gscore, ghigh, look):
         drawn = sc.order[top]
         v0 = 0.0
         for j in range(m):
-            for i in range(st.shape[0]):
-                sc.st[i] = sc.base[i]
             c = sc.card[j]
             f, c1 = play.capture(c, field, sc.high[j])
             f, c2 = play.capture(drawn, f, policies.take_high(GREEDY, drawn, f, ZERO, ghigh))
-            sc.st[seat] = hand & ~bit(c)
-            sc.st[n] = f
-            sc.st[state.pile(n, seat)] |= c1 | c2
-            sc.st[state.top(n)] = top + 1
-            sc.st[state.seat(n)] = seat + 1 if seat + 1 < n else 0
-            v = rollout_value(n, seat, gscore, ghigh, look)
-            if j == 0:
-                v0 = v
-            else:
-                sc.total[j] += v - v0
-                sc.total2[j] += (v - v0) * (v - v0)
+            v = _after_turn(n, seat, hand & ~bit(c), f, c1 | c2, top, gscore, ghigh, look)
+            v0 = _add_gain(sc, j, v, v0)
     best = _pick(sc, m, k_samples)
     return s, sc.card[best], sc.high[best]
 
@@ -216,19 +232,9 @@ def choose_drawn(st, n, seat, order, s, k_samples, gscore, ghigh, look):
         s = determinise(st, n, seat, order, top + 1, s, sc)
         v0 = 0.0
         for j in range(2):
-            for i in range(st.shape[0]):
-                sc.st[i] = sc.base[i]
             f, c2 = play.capture(drawn, field, sc.high[j])
-            sc.st[n] = f
-            sc.st[state.pile(n, seat)] |= c2
-            sc.st[state.top(n)] = top + 1
-            sc.st[state.seat(n)] = seat + 1 if seat + 1 < n else 0
-            v = rollout_value(n, seat, gscore, ghigh, look)
-            if j == 0:
-                v0 = v
-            else:
-                sc.total[1] += v - v0
-                sc.total2[1] += (v - v0) * (v - v0)
+            v = _after_turn(n, seat, st[seat], f, c2, top, gscore, ghigh, look)
+            v0 = _add_gain(sc, j, v, v0)
     return s, sc.high[_pick(sc, 2, k_samples)]
 
 
