@@ -194,10 +194,10 @@ def run_kernel(rules, rows, dealer, seed, i):
     order = np.arange(48).astype(np.int8)
     hands = np.zeros(T.MAX_PLAYERS + 1, dtype=np.uint64)
     pbuf = np.zeros(T.PBUF, dtype=np.int8)
-    st = np.zeros(9, dtype=np.uint64)
+    st = np.zeros(T.ST_N, dtype=np.uint64)
     pol3 = np.zeros(3, dtype=np.int64)
     res = np.zeros(T.R_N, dtype=np.int64)
-    T.play_round(drng, rng, order, hands, pbuf, st, pol3, tb, rows, dealer, res)
+    T.play_round(drng, rng, order, hands, pbuf, st, pol3, tb, rows, dealer, res, None)
     return res, drng[0], rng[0]
 
 

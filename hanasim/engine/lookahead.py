@@ -48,8 +48,8 @@ class Scratch(NamedTuple):
 
     base: np.ndarray     # uint64[state]: a determinised state
     st: np.ndarray       # uint64[state]: a rollout's state
-    order: np.ndarray    # int8[cards]: a determinised deck order
-    cards: np.ndarray    # int64[cards]: the unseen cards, shuffled
+    order: np.ndarray    # int8[the order array's length]: a determinised deck order
+    cards: np.ndarray    # int64[64]: the unseen cards, shuffled (any card a mask can hold)
     card: np.ndarray     # int64[MAX_CHOICES]: each choice's card
     high: np.ndarray     # uint64[MAX_CHOICES]: each choice's two-way pick
     total: np.ndarray    # float64[MAX_CHOICES]: summed gains over choice 0
@@ -61,7 +61,7 @@ class Scratch(NamedTuple):
 @njit(cache=True)
 def new_scratch(n_state, n_cards, n_players):
     return Scratch(np.zeros(n_state, np.uint64), np.zeros(n_state, np.uint64),
-                   np.zeros(n_cards, np.int8), np.zeros(n_cards, np.int64),
+                   np.zeros(n_cards, np.int8), np.zeros(64, np.int64),
                    np.zeros(MAX_CHOICES, np.int64), np.zeros(MAX_CHOICES, np.uint64),
                    np.zeros(MAX_CHOICES, np.float64), np.zeros(MAX_CHOICES, np.float64),
                    np.full(n_players, GREEDY, np.int64),

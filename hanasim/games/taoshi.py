@@ -54,15 +54,19 @@ from functools import lru_cache, partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from ..decks import BAKEFUDA, MEKURIFUDA, RED
 from ..engine.bits import ZERO, count, has_full_nibble, lowest, nibble_counts, nibbles_equal
 from ..engine.deal import deal
 from ..engine.jit import hot
+from ..engine import state
+from ..engine.lookahead import new_scratch, round_value, uses_lookahead
 from ..engine.play import play_out
 from ..engine.rng import below, shuffle_range, stream_state
-from ..policies import EXPOSE_ALWAYS, EXPOSE_RANDOM, POLICIES, RANDOM, greedy_tables
+from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, POLICIES, RANDOM, greedy_tables,
+                        policy_id)
 from ..rules import Kind, RuleError, _check_type, number, option
 from . import register
 
@@ -175,19 +179,21 @@ class TaoshiRules:
 JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD = 0, 1, 2
 JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD}
 JOIN_DEFAULT_K = 40
-POLICY_FORMS = ("CARD[/JOIN]", "CARD: random, greedy", "JOIN: join, random, threshold[K]")
+POLICY_FORMS = ("CARD[/JOIN]", "CARD: random, greedy, lookahead[:K]",
+                "JOIN: join, random, threshold[K]")
 PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE = range(4)
 PC_N = 4
 
 
 def parse_taoshi_policy(name: str) -> int:
-    """One packed int: card id in bits 0-3, join id 4-7, its threshold 8-23."""
+    """One packed int: card id in bits 0-3 (a lookahead's K in 32-47), join id 4-7, its
+    threshold 8-23."""
     text = str(name).strip()
     parts = text.split("/")
     forms = "; ".join(POLICY_FORMS)
-    if len(parts) > 2 or parts[0] not in POLICIES:
+    if len(parts) > 2 or (parts[0] not in POLICIES and not parts[0].startswith("lookahead")):
         raise ValueError(f"unknown policy {text!r}; use {forms}")
-    card = POLICIES[parts[0]]
+    card = policy_id(parts[0])  # random, greedy, lookahead[:K] (K in bits 32-47)
     join = JOIN_RANDOM if card == RANDOM else JOIN_THRESHOLD
     k = JOIN_DEFAULT_K
     if len(parts) == 2:
@@ -208,7 +214,8 @@ def decode_policies(packed, expose) -> np.ndarray:
     out = np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)
     for i, x in enumerate(packed):
         x = int(x)
-        out[i] = (x & 0xF, (x >> 4) & 0xF, (x >> 8) & 0xFFFF, int(expose[i]))
+        card = (x & 0xF) | (x & (0xFFFF << K_SHIFT))
+        out[i] = (card, (x >> 4) & 0xF, (x >> 8) & 0xFFFF, int(expose[i]))
     return out
 
 
@@ -452,7 +459,7 @@ def hand_points(hand, pmask):
 
 
 @hot
-def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res):
+def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, look):
     """Deal and play one round (module docstring, "A round"); results in ``res``.
 
     ``drng``: the deal stream (the deal, the dropped cards' shuffle); ``rng``: the play stream
@@ -561,10 +568,11 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res):
             pol3[j] = pol[(dealer + s) % n, PC_CARD]
             st[j] = hands[s]
             st[ACTIVE + 1 + j] = ZERO
+            st[state.known(ACTIVE, j)] = ZERO
         st[ACTIVE] = field
         st[2 * ACTIVE + 1] = 0
         st[2 * ACTIVE + 2] = 0
-        play_from(st, pbuf, rng, pol3, tb)
+        play_from(st, pbuf, rng, pol3, tb, look)
         ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
         for j in range(ACTIVE):
             s = res[R_ACT_SEAT + j]
@@ -589,12 +597,30 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res):
     res[R_WINNER] = w
 
 
+ST_N = state.size(ACTIVE)
+
+
+@overload(round_value)
+def _round_value(tables, st, seat, res):
+    """The lookahead's rollout value for the active player at turn position ``seat``: its card
+    points + 3 x its claimed teyaku - every claimed teyaku (2 x own - the others') - its burden
+    ("End of Round and Scoring"), in the kernel's 1/unit points; fees are the same whatever it
+    plays, so they are left out."""
+    if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
+        def value(tables, st, seat, res):
+            ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
+            raw = hand_points(st[ACTIVE + 1 + seat], tables.pmask) + 3 * res[R_YAKU + seat] - ysum
+            return tables.params[P_UNIT] * raw - tables.burden[seat]
+        return value
+
+
 @hot
-def play_from(st, pbuf, rng, pol3, tb):
+def play_from(st, pbuf, rng, pol3, tb, look):
     """Play the three active hands in state ``st`` (``engine.state``, 3 seats in turn order,
     the draw pile ``pbuf``) to the end of the round: the shared turn (``engine.play``).  A
-    lookahead policy may copy ``st`` and call this on a determinisation."""
-    play_out(st, ACTIVE, pbuf, rng, pol3, 0, tb.gscore, tb.ghigh, None)
+    lookahead player (``look``: its context, else None) copies ``st`` and plays out a
+    determinisation of it with the same turn (``engine.lookahead``)."""
+    play_out(st, ACTIVE, pbuf, rng, pol3, 0, tb.gscore, tb.ghigh, look)
 
 
 @hot
@@ -719,7 +745,7 @@ def round_stream(rng, key, index, order):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st, pol3, res,
-                  totals, tb, pol, scal, tcount, vcount):
+                  totals, tb, pol, scal, tcount, vcount, look):
     p = tb.params
     n = p[P_PLAYERS]
     session = p[P_SESSION]
@@ -736,7 +762,7 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st,
         for i in range(n_rounds):
             round_stream(drng, key, 3 * i, order)
             rng[0] = stream_state(key, np.uint64(3 * i + 1))
-            play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res)
+            play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, look)
             tally_deal(scal, tcount, vcount, res, n, tb.values)
             if p[P_DEALS_ONLY]:
                 continue
@@ -763,7 +789,9 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st,
 
 @njit(cache=True, parallel=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, scal, tcount,
-               vcount):
+               vcount, look):
+    """Sessions in chunks under ``prange``; ``look``: None, or True when a player plays by
+    lookahead (a kernel of its own)."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
@@ -771,19 +799,24 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, sc
         order = np.arange(48).astype(np.int8)
         hands = np.zeros(MAX_PLAYERS + 1, dtype=np.uint64)
         pbuf = np.zeros(PBUF, dtype=np.int8)
-        st = np.zeros(2 * ACTIVE + 3, dtype=np.uint64)
+        st = np.zeros(ST_N, dtype=np.uint64)
         pol3 = np.zeros(ACTIVE, dtype=np.int64)
         res = np.zeros(R_N, dtype=np.int64)
         totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st, pol3, res,
-                      totals, tb, pol, scal[ch], tcount[ch], vcount[ch])
+        if look is None:
+            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st, pol3,
+                          res, totals, tb, pol, scal[ch], tcount[ch], vcount[ch], None)
+        else:
+            ctx = (tb, res, new_scratch(ST_N, PBUF, ACTIVE))
+            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st, pol3,
+                          res, totals, tb, pol, scal[ch], tcount[ch], vcount[ch], ctx)
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"], out["tcount"],
-               out["vcount"])
+               out["vcount"], uses_lookahead(pol[:, PC_CARD]))
 
 
 # ---------------------------------------------------------------- teyaku, plain Python
@@ -959,6 +992,7 @@ class Taoshi:
     Rules = TaoshiRules
     par = None
     teyaku_names = TEYAKU
+    lookahead = True  # card play by lookahead (engine.lookahead); join and claims follow JOIN, --expose
     version = 1
     edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
