@@ -114,3 +114,17 @@ def test_tournament_table_and_errors():
         hanasim.tournament("toppa", ["greedy", "greedy"], rounds=10)
     with pytest.raises(ValueError, match="no commas"):
         hanasim.tournament("toppa", ["greedy,random", "random"], rounds=10)
+
+
+def test_lookahead_plays_taoshi_on_the_same_deals():
+    """Taoshi: the lookahead plays the cards of player 1 (the deals, drawn from their own
+    stream, are the same as under greedy: every deal-time rate is identical), and the play
+    differs."""
+    look = hanasim.simulate("taoshi", rounds=600, seed=3,
+                            policy="lookahead:4,greedy,greedy").set_index("quantity")
+    greedy = hanasim.simulate("taoshi", rounds=600, seed=3,
+                              policy="greedy,greedy,greedy").set_index("quantity")
+    deal = [q for q in look.index if q.startswith(("teyaku.", "misdeal"))]
+    assert deal and look.loc[deal, "estimate"].equals(greedy.loc[deal, "estimate"])
+    assert look.loc["player1.mean_score", "estimate"] != greedy.loc["player1.mean_score",
+                                                                     "estimate"]
