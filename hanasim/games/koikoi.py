@@ -427,6 +427,14 @@ def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=F
     return tables, names + SPECIAL_YAKU
 
 
+def max_turns(rules: KoikoiRules) -> int:
+    """The most turns a round can last: one a hand card, then (after_hands=draw_pile) one a
+    card left in the draw pile."""
+    if rules.after_hands == "draw_pile":
+        return 48 - len(deal_pattern(rules.hand_size))
+    return 2 * rules.hand_size
+
+
 def lowest_card(m: int) -> int:
     return (m & -m).bit_length() - 1
 
@@ -1074,7 +1082,7 @@ def first_dealer(rng, order, earlier):
 C_N = 40
 H_FIELD = 0         # hist[0..5]: rounds with k 20-point cards dealt to the field
 H_TURNS = 6         # hist[6 + t]: rounds that ended after t turns (0: before play)
-H_N = H_TURNS + 21
+H_N = H_TURNS + 25  # at most 24 turns: one a card of the draw pile (8-card hands)
 
 
 @hot(inline="always")
@@ -1403,7 +1411,7 @@ class Koikoi:
             T.prop("player1.win_rate", s[C_P0_WINS], r),
             T.prop("player1.deal_share", s[C_P0_DEALS], r),
         ]
-        for t in range(2 * c["hand_size"] + 1):
+        for t in range(max_turns(rules) + 1):
             rows.append(T.prop(f"end_turn.{t}", h[H_TURNS + t], r))
         active = (True,) * (len(c["yaku_names"]) - 3) + active_special(rules)
         for i, y in enumerate(c["yaku_names"]):
