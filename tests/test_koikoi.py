@@ -97,6 +97,18 @@ RULE_SETS = [
          field_pairs="misdeal", sake_cup="animal_and_chaff"),
     dict(lucky_hands="misdeal", yaku="nintendo", viewing="on", viewing_after_call="3",
          exhausted="last_yaku", opponent_stops="keeps"),
+    # the variations added last: turn structures, the wild Lightning, double chaff, old yaku,
+    # the call limit, stop-only improvements, the dealer's privilege on a lucky-hand draw
+    dict(turn_structure="draw_then_two", wild_lightning="on", double_chaff="lightning+paulownia",
+         koikoi_calls=1, yaku="modern", omit_yaku="nintendo_1960s"),
+    dict(turn_structure="unmatched_to_hand", after_hands="draw_pile",
+         wild_lightning="august_field", decision_on="bigger", improve_call="stop_only",
+         yaku="modern", sake_cup="animal_or_chaff", double_chaff="sake+lightning",
+         yaku_counting="best", lucky_hands="win6", both_lucky="privilege", dealer_privilege=6,
+         scoring="zero_sum"),
+    dict(after_hands="draw_pile", last_turn="stop", yaku="older", omit_yaku="flower_card_game",
+         double_chaff="sake+lightning+paulownia", sake_cup="animal_and_chaff", koikoi_calls=2,
+         exhausted="last_yaku", wild_lightning="on"),
 ]
 POLICY_SETS = [("random", "random"), ("greedy/stop", "greedy"), ("random/continue2", "greedy/threshold5"),
                ("greedy/continue", "random/threshold9"), ("greedy/random", "random/stop"),
