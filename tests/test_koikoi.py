@@ -514,7 +514,10 @@ def naive_counters(rules_given, pols, expose, seed, n_sessions, series=K.SERIES_
 SESSION_RULES = [{}, K.PRESETS["koikoi-japan"],
                  dict(K.PRESETS["modern"], draw_dealer="pass", game_rounds=3,
                       exhausted="last_yaku"),
-                 dict(target=30, scoring="zero_sum", lucky_hands="win6", field_four="dealer_wins")]
+                 dict(target=30, scoring="zero_sum", lucky_hands="win6", field_four="dealer_wins"),
+                 dict(after_hands="draw_pile", wild_lightning="august_field",
+                      turn_structure="unmatched_to_hand", lucky_hands="win6",
+                      both_lucky="privilege", draw_dealer="pass")]
 
 
 @pytest.mark.parametrize("idx", range(len(SESSION_RULES)))

@@ -45,6 +45,65 @@ games off would leave out long games more often than short ones).
 
 Seats: seat 0 is the round's dealer (who plays first), seat 1 the opponent; players 0 and 1 own
 the policies and ``dealer ^ seat`` is the player in a seat.
+
+The rule page's variations, line by line
+----------------------------------------
+Every line of the rule page's "Variations" section that changes the numbers, and the option
+value that plays it (the body of the page is the ``modern`` preset):
+
+=======================================================  ======================================
+Setup: four of a kind / four pairs are a misdeal,         ``lucky_hands=misdeal``
+not lucky hands
+Setup: four pairs on the table is not a misdeal           ``field_pairs=ok`` (the body: misdeal)
+Setup: a field four: the dealer captures it, four more    ``field_four=dealer_captures``
+Setup: ... or the dealer wins the round, 6 points         ``field_four=dealer_wins``
+Setup: ten cards to each player                           ``hand_size=10``
+Older yaku: boar-deer-butterfly, poetry and blue          ``yaku=older``
+ribbons without extras, stacking with the counts
+Even older sources: Nintendo's 1960s leaflet lacks        ``omit_yaku=nintendo_1960s`` (with
+boar-deer-butterfly and the viewing yaku                  ``viewing=off``)
+... "The Flower Card Game" also lacks three brights       ``omit_yaku=flower_card_game``
+and rainy four brights ("point values also differ":       (the table's values are kept)
+the page gives none)
+Sake cup: the viewing yaku are not recognised             ``viewing=off``
+Sake cup: viewing only with another yaku                  ``viewing=need_other``
+Sake cup: rained off / fogged off by field cards          ``viewing=weather``
+Sake cup: animal or chaff, not both                       ``sake_cup=animal_or_chaff``
+Sake cup: an animal only, not chaff                       ``sake_cup=animal_only``
+The Lightning as a wild card                              ``wild_lightning=on``
+... only with an August card dealt to the field           ``wild_lightning=august_field``
+Sake cup, Lightning and/or yellow Paulownia as 2 chaff    ``double_chaff=sake|lightning|...``
+Turns: after the hands, turns from the draw pile          ``after_hands=draw_pile``
+Turns: draw first, then play two hand cards               ``turn_structure=draw_then_two``
+Turns: an unmatched turned card goes to the hand and a    ``turn_structure=unmatched_to_hand``
+second hand card is played
+Draws: the dealer scores (1 or 6) and deals again,        ``exhausted=dealer``,
+for an exhausted round or both players' lucky hands       ``both_lucky=privilege``,
+                                                          ``dealer_privilege=N``
+Draws: the deal passes after a draw                       ``draw_dealer=pass``
+Draws: the last to form or improve a yaku scores it       ``exhausted=last_yaku``
+and deals
+Calling: at least N points to call koi-koi                ``koikoi_min=N``
+Calling: koi-koi only on a new yaku, not an improvement   ``improve_call=stop_only`` (with
+                                                          ``decision_on=bigger``)
+Calling (body): "as many times as they desire"            ``koikoi_calls=N`` limits it
+Multipliers: x2 if the collector called                   ``koikoi_bonus=own_x2``
+Multipliers: x2 if anyone called                          ``koikoi_bonus=anyone_x2``
+Multipliers: x(calls + 1)                                 ``koikoi_bonus=calls_plus_one``
+Multipliers: no 7-point doubling                          ``seven_double=off``
+Zero-sum scoring                                          ``scoring=zero_sum``
+Field multipliers: x2 for a bright dealt to the field     ``field_multiplier=double``
+... x(brights + 1)                                        ``field_multiplier=count`` (seed)
+Yaku counting: only the single most valuable yaku         ``yaku_counting=best``
+Yaku counting: also the opponent's yaku                   ``yaku_counting=both_players``
+=======================================================  ======================================
+
+The body's own choices are options too (lucky hands ``win6``/``stack12``, ``cards_of_month``,
+``game_rounds``, ``first_dealer``).  Not modelled: "sometimes this is done in packets of two"
+(the deal order of a shuffled deck changes no number); the wild Lightning's Mushi details that
+koi-koi has no use for (the last card drawn capturing everything left, the unpaired cards'
+owners at the end: koi-koi scores captured yaku only, and a round ends by a collect or when
+the cards run out).
 """
 from __future__ import annotations
 
@@ -122,8 +181,8 @@ class KoikoiRules:
     opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the seed's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
     turn_structure: str = option("standard", ("standard", "draw_then_two", "unmatched_to_hand"), "a turn: standard (a hand card, then the turned top card of the draw pile: seed), draw_then_two (draw the top card into the hand, then play two hand cards), unmatched_to_hand (a turned card that captures nothing goes to the hand and a second hand card is played instead) (rule page, 'Turn Structure Variations')")
     after_hands: str = option("end", ("end", "draw_pile"), "when both hands are empty: end (the round is exhausted: seed), draw_pile (the players keep taking turns, each turning the top card of the draw pile, until it is exhausted: rule page, 'Turn Structure Variations')")
-    wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (seed), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month")
-    exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose hands run out: nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
+    wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (seed), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month (greedy's choice of hand card does not foresee the wild capture))")
+    exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose cards run out (the hands; under after_hands=draw_pile also the draw pile): nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
     dealer_privilege: int = number(1, low=1, high=20, readings={1: "rule page", 6: "rule page"}, doc="points of the dealer's privilege under exhausted=dealer or both_lucky=privilege (rule page: 'typically 1 or 6')")
     draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (seed: silent; rule page), or the deal passes (rule page, 'Draws')")
     # ---- deal
@@ -1286,7 +1345,7 @@ class Koikoi:
     presets = PRESETS
     preset_docs = PRESET_DOCS
     rounds_per_session = SERIES_ROUNDS
-    version = 1  # bump whenever a rule's behaviour or an option changes
+    version = 2  # bump whenever a rule's behaviour or an option changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
     edge_quantity = "dealer.mean_advantage"
