@@ -86,7 +86,8 @@ RULE_SETS = [
     dict(yaku="older", viewing="weather", yaku_counting="best", koikoi_bonus="own_x2",
          field_multiplier="double", exhausted="last_yaku", sake_cup="animal_or_chaff"),
     dict(meld_growth="all", scoring="zero_sum", opponent_stops="keeps",
-         koikoi_bonus="anyone_x2", exhausted="dealer", dealer_privilege=6, draw_dealer="pass"),
+         koikoi_bonus="anyone_x2", exhausted="dealer", dealer_privilege=6, draw_dealer="pass",
+         lucky_hands="win6"),
     dict(yaku="modern", lucky_hands="stack12", both_lucky="dealer",
          field_four="dealer_captures", viewing="need_other", koikoi_bonus="calls_plus_one",
          koikoi_min=3, yaku_counting="both_players", cards_of_month="on"),
@@ -942,6 +943,7 @@ def test_both_lucky_dealer_privilege():
     dict(omit_yaku="nintendo_1960s"), dict(yaku="modern", omit_yaku="flower_card_game", viewing="on"),
     dict(double_chaff="sake"), dict(improve_call="stop_only"),
     dict(after_hands="draw_pile", hand_size=10), dict(dealer_privilege=3, lucky_hands="win6"),
+    dict(draw_dealer="pass", exhausted="dealer"),
 ])
 def test_contradictions_are_refused(given):
     with pytest.raises(RuleError, match="contradict"):

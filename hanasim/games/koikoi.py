@@ -181,7 +181,7 @@ class KoikoiRules:
     opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the seed's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
     turn_structure: str = option("standard", ("standard", "draw_then_two", "unmatched_to_hand"), "a turn: standard (a hand card, then the turned top card of the draw pile: seed), draw_then_two (draw the top card into the hand, then play two hand cards), unmatched_to_hand (a turned card that captures nothing goes to the hand and a second hand card is played instead) (rule page, 'Turn Structure Variations')")
     after_hands: str = option("end", ("end", "draw_pile"), "when both hands are empty: end (the round is exhausted: seed), draw_pile (the players keep taking turns, each turning the top card of the draw pile, until it is exhausted: rule page, 'Turn Structure Variations')")
-    wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (seed), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month (greedy's choice of hand card does not foresee the wild capture))")
+    wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (seed), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month (greedy's choice of hand card does not foresee the wild capture)")
     exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose cards run out (the hands; under after_hands=draw_pile also the draw pile): nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
     dealer_privilege: int = number(1, low=1, high=20, readings={1: "rule page", 6: "rule page"}, doc="points of the dealer's privilege under exhausted=dealer or both_lucky=privilege (rule page: 'typically 1 or 6')")
     draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (seed: silent; rule page), or the deal passes (rule page, 'Draws')")
@@ -228,6 +228,10 @@ class KoikoiRules:
         if self.improve_call != "koikoi_or_stop" and self.decision_on != "bigger":
             bad(f"improve_call={self.improve_call} needs decision_on=bigger (under "
                 "decision_on=new an improvement offers no decision at all)")
+        if (self.draw_dealer == "pass" and self.exhausted == "dealer"
+                and (self.both_lucky == "privilege" or self.lucky_hands not in ("win6", "stack12"))):
+            bad("draw_dealer=pass never applies: the dealer's privilege (exhausted=dealer) scores "
+                "every exhausted round and no lucky-hand draw is left")
         if self.after_hands != "end" and self.hand_size == 10:
             bad("after_hands=draw_pile: 10-card hands leave no draw pile when the hands run out")
         if self.lucky_hands == "misdeal" and self.hand_size != 8:
@@ -670,6 +674,23 @@ def wild_target(pol, cands, r, weights):
     return best
 
 
+@hot
+def put_wild(pol, card, field, r, tb):
+    """:func:`put` when the Lightning is wild this round: a call, not inlined (rare rules
+    should not grow the inlined turn loop and its compile time)."""
+    cb = bit(card)
+    light = tb.cards[K_LIGHTNING]
+    willow = tb.cards[K_WILLOW]
+    if cb == light:
+        if (field & willow) == ZERO and field != ZERO:
+            t = bit(wild_target(pol, field, r, tb.weights))
+            return field & ~t, cb | t
+    elif ((field & light) != ZERO and (cb & willow) == ZERO
+          and (field & month_nibble(card)) == ZERO):
+        return field & ~light, cb | light
+    return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
+
+
 @hot(inline="always")
 def put(pol, card, field, r, wild, tb):
     """``card`` onto the field: (field, captured).  As ``engine.play.capture`` (``r``: the
@@ -677,26 +698,14 @@ def put(pol, card, field, r, wild, tb):
     (``wild_lightning``): the Lightning with no willow on the field captures one field card
     of any month; a non-willow card matching nothing by month captures the Lightning."""
     if wild:
-        cb = bit(card)
-        light = tb.cards[K_LIGHTNING]
-        willow = tb.cards[K_WILLOW]
-        if cb == light:
-            if (field & willow) == ZERO and field != ZERO:
-                t = bit(wild_target(pol, field, r, tb.weights))
-                return field & ~t, cb | t
-        elif ((field & light) != ZERO and (cb & willow) == ZERO
-              and (field & month_nibble(card)) == ZERO):
-            return field & ~light, cb | light
+        return put_wild(pol, card, field, r, tb)
     return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
 
 
-@hot(inline="always")
-def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
-    """One turn (``turn_structure``): (hand, field, captured).  ``pile_only``: a turn after
-    the hands ran out (``after_hands=draw_pile``), the turned card alone.  The standard turn
-    draws the same random word as ``engine.play.turn``; draw_then_two and unmatched_to_hand
-    draw one more for the second hand card."""
-    r = next64(rng) if pol == RANDOM else ZERO
+@hot
+def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
+    """The turns other than the standard one (a call, not inlined: see :func:`put_wild`):
+    a pile-only turn, draw_then_two and unmatched_to_hand."""
     if pile_only:
         field, c = put(pol, drawn, field, r >> ONE, wild, tb)
         return hand, field, c
@@ -706,9 +715,6 @@ def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
     card = hand_card(pol, hand, field, r, tb.gscore)
     hand &= ~bit(card)
     field, c1 = put(pol, card, field, r, wild, tb)
-    if mode == TURN_STANDARD:
-        field, c2 = put(pol, drawn, field, r >> ONE, wild, tb)
-        return hand, field, c1 | c2
     if mode == TURN_UNMATCHED:
         f2, c2 = put(pol, drawn, field, r >> ONE, wild, tb)
         if c2 != ZERO:
@@ -718,6 +724,22 @@ def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
     card = hand_card(pol, hand, field, r, tb.gscore)
     hand &= ~bit(card)
     field, c2 = put(pol, card, field, r, wild, tb)
+    return hand, field, c1 | c2
+
+
+@hot(inline="always")
+def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
+    """One turn (``turn_structure``): (hand, field, captured).  ``pile_only``: a turn after
+    the hands ran out (``after_hands=draw_pile``), the turned card alone.  The standard turn
+    draws the same random word as ``engine.play.turn``; draw_then_two and unmatched_to_hand
+    draw one more for the second hand card."""
+    r = next64(rng) if pol == RANDOM else ZERO
+    if pile_only or tb.params[P_TURN] != TURN_STANDARD:
+        return turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only)
+    card = hand_card(pol, hand, field, r, tb.gscore)
+    hand &= ~bit(card)
+    field, c1 = put(pol, card, field, r, wild, tb)
+    field, c2 = put(pol, drawn, field, r >> ONE, wild, tb)
     return hand, field, c1 | c2
 
 
