@@ -963,14 +963,13 @@ def field_multiplier(n_brights, rule):
 
 
 @hot(inline="always")
-def start(st, groups, first_undealt, month_mask, fmult, wild):
+def start(st, groups, first_undealt, month_mask, fmult):
     """The state right after the deal (``engine.state.start`` plus koi-koi's slots)."""
     state.start(st, groups, N_PLAYERS, first_undealt)
     for i in range(ST_BASE, KS_N):
         st[i] = ZERO
     st[KS_MONTH] = month_mask
     st[KS_FMULT] = fmult
-    st[KS_WILD] = wild
 
 
 @hot(inline="always")
@@ -992,8 +991,8 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
     res[R_LUCKY + 1] = l1
     w = p[P_WILD]
     wild = w == WILD_ON or (w == WILD_AUGUST and (groups[FIELD] & tb.cards[K_AUGUST]) != ZERO)
-    start(st, groups, tb.pattern.shape[0], month_mask, field_multiplier(nb, p[P_FIELD_MULT]),
-          1 if wild else 0)
+    start(st, groups, tb.pattern.shape[0], month_mask, field_multiplier(nb, p[P_FIELD_MULT]))
+    st[KS_WILD] = 1 if wild else 0
     zs = p[P_ZERO_SUM] != 0
     played = True
     mode = p[P_LUCKY]
