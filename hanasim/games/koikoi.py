@@ -705,26 +705,31 @@ def put(pol, card, field, r, wild, tb):
 @hot
 def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
     """The turns other than the standard one (a call, not inlined: see :func:`put_wild`):
-    a pile-only turn, draw_then_two and unmatched_to_hand."""
-    if pile_only:
-        field, c = put(pol, drawn, field, r >> ONE, wild, tb)
-        return hand, field, c
-    mode = tb.params[P_TURN]
+    a pile-only turn, draw_then_two and unmatched_to_hand.  Steps: 0 the first hand card,
+    1 the turned card, 2 a second hand card; one call site each for the hand card and the
+    put (every inlined call site is compiled again)."""
+    mode = -1 if pile_only else tb.params[P_TURN]
     if mode == TURN_DRAW_TWO:
         hand |= bit(drawn)
-    card = hand_card(pol, hand, field, r, tb.gscore)
-    hand &= ~bit(card)
-    field, c1 = put(pol, card, field, r, wild, tb)
-    if mode == TURN_UNMATCHED:
-        f2, c2 = put(pol, drawn, field, r >> ONE, wild, tb)
-        if c2 != ZERO:
-            return hand, f2, c1 | c2
-        hand |= bit(drawn)  # nothing to capture: into the hand, and a second hand card
-    r = next64(rng) if pol == RANDOM else ZERO
-    card = hand_card(pol, hand, field, r, tb.gscore)
-    hand &= ~bit(card)
-    field, c2 = put(pol, card, field, r, wild, tb)
-    return hand, field, c1 | c2
+    cap = ZERO
+    for step in range(3):
+        if step == 1:
+            if mode == TURN_DRAW_TWO:
+                continue
+            f2, c = put(pol, drawn, field, r >> ONE, wild, tb)
+            if c != ZERO or pile_only:
+                return hand, f2, cap | c
+            hand |= bit(drawn)  # unmatched: into the hand, and a second hand card
+            continue
+        if step == 0 and pile_only:
+            continue
+        if step == 2:
+            r = next64(rng) if pol == RANDOM else ZERO
+        card = hand_card(pol, hand, field, r, tb.gscore)
+        hand &= ~bit(card)
+        field, c = put(pol, card, field, r, wild, tb)
+        cap |= c
+    return hand, field, cap
 
 
 @hot(inline="always")
