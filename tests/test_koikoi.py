@@ -710,20 +710,42 @@ def test_deal_time_rates_agree_with_exact(preset, stat_rounds):
                                             ("nintendo", "random/threshold5,greedy"),
                                             ("koikoi-japan", "greedy,random/continue")])
 def test_invariants_over_random_play(preset, policy):
+    _invariants(preset, policy)
+
+
+@pytest.mark.parametrize("given", [
+    dict(after_hands="draw_pile", wild_lightning="on", turn_structure="unmatched_to_hand",
+         scoring="zero_sum", lucky_hands="win6", both_lucky="privilege"),
+    dict(turn_structure="draw_then_two", wild_lightning="august_field", scoring="zero_sum",
+         double_chaff="lightning+paulownia", koikoi_calls=1, field_four="dealer_captures"),
+])
+def test_invariants_under_the_variations(given):
+    """The same invariants (every card in one place, zero-sum) with the turn structures, the
+    draw-pile turns and the wild Lightning; the round ends on its turn histogram."""
+    df = _invariants("modern", "random/continue2,greedy/threshold5", given)
+    if given.get("after_hands") == "draw_pile":
+        assert df.loc["end_turn.24", "estimate"] > 0  # rounds reach the last pile card
+        assert df.loc["round.exhausted_rate", "estimate"] < 0.1
+
+
+def _invariants(preset, policy, given=None):
     # checked: every card in exactly one place after every round; zero-sum where it is
     df = hanasim.simulate("koikoi", rounds=20_000, seed=3, preset=preset, policy=policy,
-                          expose="random", checked=True).set_index("quantity")
+                          expose="random", checked=True, rules=given).set_index("quantity")
     wins = df.loc[["dealer.win_rate", "opponent.win_rate", "round.draw_rate"], "estimate"].sum()
     assert wins == pytest.approx(1)
     ends = df.loc[[q for q in df.index if q.startswith("end_turn.")], "estimate"].sum()
     assert ends == pytest.approx(1)
-    if preset == "koikoi-japan":
+    if preset == "koikoi-japan" or (given or {}).get("scoring") == "zero_sum":
         total = df.loc["dealer.mean_score", "estimate"] + df.loc["opponent.mean_score", "estimate"]
         assert total == pytest.approx(0, abs=1e-12)
+    if preset == "koikoi-japan":
         assert df.loc["game.rounds.mean", "estimate"] <= 8
     if preset == "modern":
         assert df.loc["game.rounds.mean", "estimate"] == 12
+    if preset == "modern" and not given:
         assert df.loc["dealer.mean_score", "ci_low"] >= 0
+    return df
 
 
 def test_checked_mode_can_fail():
