@@ -13,7 +13,10 @@ are consumed in the kernel's protocol:
 """
 from __future__ import annotations
 
-from naive import ALL, ALWAYS, EXPOSE_RANDOM, C, below, month, play_turn
+from naive import (ALL, ALWAYS, EXPOSE_RANDOM, RANDOM, C, below, choose_hand, matches_of, month,
+                   play_card)
+
+from hanasim.engine.rng import next64
 
 from hanasim.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA as D, RIBBON
 
@@ -34,6 +37,8 @@ POETRY = {C("pine.poetry_ribbon"), C("plum.poetry_ribbon"), C("cherry.poetry_rib
 BLUE = {C("peony.blue_ribbon"), C("chrysanthemum.blue_ribbon"), C("maple.blue_ribbon")}
 WILLOW = {c for c in ALL if month(c) == 11}
 PAULOWNIA = {c for c in ALL if month(c) == 12}
+LIGHTNING = C("willow.lightning")
+YELLOW = C("paulownia.chaff1")  # the yellow Paulownia (koikoi.py: one of the three stands for it)
 assert len(DRY) == 4 and len(ANIMALS) == 9 and len(RIBBONS) == 10 and len(CHAFFS) == 24
 
 DEFAULTS = dict(yaku="seed", meld_growth="none", viewing="off", viewing_points=5,
@@ -43,7 +48,10 @@ DEFAULTS = dict(yaku="seed", meld_growth="none", viewing="off", viewing_points=5
                 last_turn="choose", opponent_stops="forfeit", exhausted="nobody",
                 dealer_privilege=1, draw_dealer="keep", hand_size=8, lucky_hands="none",
                 both_lucky="draw", field_four="misdeal", field_pairs="ok",
-                first_dealer="later_month", target=50, game_rounds=0, stake=0)
+                first_dealer="later_month", target=50, game_rounds=0, stake=0,
+                omit_yaku="none", double_chaff="none", koikoi_calls=0,
+                improve_call="koikoi_or_stop", turn_structure="standard", after_hands="end",
+                wild_lightning="off")
 
 
 def full_rules(rules=None):
@@ -62,9 +70,12 @@ def table_yaku(pile, r, sake_as):
     animals = ANIMALS if sake_as in ("animal", "both") else ANIMALS - {SAKE}
     chaff = CHAFFS | {SAKE} if sake_as in ("chaff", "both") else CHAFFS
     nA, nR, nC = len(pile & animals), len(pile & RIBBONS), len(pile & chaff)
+    nC += len(pile & chaff & doubled(r))  # double_chaff: these count two
     nD = len(pile & DRY)
     out = {}
     t = r["yaku"]
+    no_bdb = r["omit_yaku"] != "none"
+    no_three = r["omit_yaku"] == "flower_card_game"
     if t == "seed":
         grow = r["meld_growth"] != "none"
         if nD >= 3:
@@ -84,12 +95,12 @@ def table_yaku(pile, r, sake_as):
         out["five_brights"] = five
     elif DRY <= pile:
         out["four_brights"] = 8
-    elif RAIN in pile and nD >= 3:
+    elif RAIN in pile and nD >= 3 and not no_three:
         out["rainy_four_brights"] = 7
-    elif nD >= 3:
+    elif nD >= 3 and not no_three:
         out["three_brights"] = three
     if t in ("modern", "nintendo"):
-        if BDB <= pile:
+        if BDB <= pile and not no_bdb:
             out["boar_deer_butterfly"] = 5 + nA - 3
         elif nA >= 5:
             out["animals"] = 1 + nA - 5
@@ -102,7 +113,7 @@ def table_yaku(pile, r, sake_as):
         elif nR >= 5:
             out["ribbons"] = 1 + nR - 5
     else:
-        if BDB <= pile:
+        if BDB <= pile and not no_bdb:
             out["boar_deer_butterfly"] = 5
         if nA >= 5:
             out["animals"] = 1 + nA - 5
@@ -117,6 +128,13 @@ def table_yaku(pile, r, sake_as):
     if nC >= 10:
         out["chaff"] = 1 + nC - 10
     return out
+
+
+def doubled(r):
+    """The cards double_chaff counts as two chaff."""
+    words = r["double_chaff"].split("+")
+    return {card for word, card in (("sake", SAKE), ("lightning", LIGHTNING),
+                                    ("paulownia", YELLOW)) if word in words}
 
 
 def yaku(pile, field, calls, round_month, r):
@@ -155,11 +173,19 @@ def missing(pile, round_month, r):
     nA = len(pile & ANIMALS)
     chaff = CHAFFS | {SAKE} if r["sake_cup"] == "animal_and_chaff" else CHAFFS
     nD, nR, nC = len(pile & DRY), len(pile & RIBBONS), len(pile & chaff)
+    nC += len(pile & chaff & doubled(r))
     lack = lambda cards: len(set(cards) - pile)  # noqa: E731
     t = r["yaku"]
-    needs = [3 - nD, lack(POETRY), lack(BLUE), 5 - nA, 5 - nR, 10 - nC]
+    no_three = r["omit_yaku"] == "flower_card_game"
+    needs = [lack(POETRY), lack(BLUE), 5 - nA, 5 - nR, 10 - nC]
+    if not no_three:
+        needs.append(3 - nD)
     if t != "seed":
-        needs += [lack(BRIGHTS), 4 - nD, max(0, 3 - nD) + (RAIN not in pile), lack(BDB)]
+        needs += [lack(BRIGHTS), 4 - nD]
+        if not no_three:
+            needs.append(max(0, 3 - nD) + (RAIN not in pile))
+        if r["omit_yaku"] == "none":
+            needs.append(lack(BDB))
         if t != "older":
             needs.append(lack(POETRY | BLUE))
     if r["viewing"] != "off":
@@ -242,6 +268,53 @@ def is_misdeal(order, rules):
 
 
 # ------------------------------------------------------------------ a round
+def put(card, field, policy, weights, r, wild):
+    """``card`` onto the field (updated in place); the captured cards.  The wild Lightning
+    (koikoi.py ``wild_lightning``): with no willow on the field it takes one field card (random:
+    bits 8..23 of ``r`` pick among the field cards in ascending order; greedy: the heaviest,
+    ties to the lowest); a non-willow card matching nothing by month takes it from the field."""
+    if wild:
+        if card == LIGHTNING:
+            if field and not (field & WILLOW):
+                cands = sorted(field)
+                if policy == RANDOM:
+                    t = cands[(((r >> 8) & 0xFFFF) * len(cands)) >> 16]
+                else:
+                    t = max(cands, key=lambda c: (weights[c], -c))
+                field.remove(t)
+                return {card, t}
+        elif LIGHTNING in field and month(card) != 11 and not matches_of(card, field):
+            field.remove(LIGHTNING)
+            return {card, LIGHTNING}
+    return play_card(card, field, policy, weights, r & 1)
+
+
+def koikoi_turn(policy, hand, field, drawn, weights, rng, wild, structure, pile_only):
+    """One turn by ``turn_structure`` (hand and field updated in place); the captured cards."""
+    r = int(next64(rng)) if policy == RANDOM else 0
+    if pile_only:
+        return put(drawn, field, policy, weights, r >> 1, wild)
+    if structure == "draw_then_two":
+        hand.add(drawn)
+    card = choose_hand(policy, hand, field, weights, r)
+    hand.remove(card)
+    cap = put(card, field, policy, weights, r, wild)
+    if structure == "standard":
+        return cap | put(drawn, field, policy, weights, r >> 1, wild)
+    if structure == "unmatched_to_hand":
+        trial = set(field)
+        got = put(drawn, trial, policy, weights, r >> 1, wild)
+        if got:
+            field.clear()
+            field.update(trial)
+            return cap | got
+        hand.add(drawn)  # it captures nothing: into the hand, and a second hand card
+    r = int(next64(rng)) if policy == RANDOM else 0
+    card = choose_hand(policy, hand, field, weights, r)
+    hand.remove(card)
+    return cap | put(card, field, policy, weights, r, wild)
+
+
 def play_round(order, dealer, round_month, policy, decide, expose, rules, weights, rng):
     """Play a dealt round.  ``policy``: card policy per player; ``decide``: (decision, param)
     per player; seat 0 is the dealer, player ``dealer ^ seat``.  Returns the facts the kernel
@@ -249,6 +322,7 @@ def play_round(order, dealer, round_month, policy, decide, expose, rules, weight
     r = full_rules(rules)
     hand_size = r["hand_size"]
     d, o, field, top = deal_groups(order, hand_size)
+    dealt_field = set(field)
     hands = [d, o]
     piles = [set(), set()]
     player = [dealer, dealer ^ 1]
@@ -278,7 +352,10 @@ def play_round(order, dealer, round_month, policy, decide, expose, rules, weight
             declared.append(bool(lucky[s]) and ((below(rng, 2) == 1) if e == EXPOSE_RANDOM
                                                 else e == ALWAYS))
         if any(declared):
-            if all(declared) and r["both_lucky"] == "draw":
+            if all(declared) and r["both_lucky"] == "privilege":
+                pay(0, r["dealer_privilege"])
+                out.update(winner=0, points=r["dealer_privilege"], end=END_LUCKY_DRAW)
+            elif all(declared) and r["both_lucky"] == "draw":
                 out["end"] = END_LUCKY_DRAW
             else:
                 w = 0 if declared[0] else 1
@@ -304,6 +381,9 @@ def play_round(order, dealer, round_month, policy, decide, expose, rules, weight
                 field.add(int(order[top]))
                 top += 1
 
+    wild = r["wild_lightning"] == "on" or (
+        r["wild_lightning"] == "august_field" and any(month(c) == 8 for c in dealt_field))
+    after = r["after_hands"] == "draw_pile"
     calls = [0, 0]
     held = [set(), set()]
     best = [0, 0]
@@ -311,25 +391,36 @@ def play_round(order, dealer, round_month, policy, decide, expose, rules, weight
     seat = 0
     over = None
     while True:
-        if not hands[seat]:
-            over = "exhausted"
-            break
+        pile_only = not hands[seat]
+        extra = 0  # the player's turns after the hands run out (after_hands=draw_pile)
+        if pile_only:
+            if not after or top >= 48:
+                over = "exhausted"
+                break
+            extra = (48 - top - 1) // 2
+        elif after:
+            rest = 48 - top - 1 - len(hands[0]) - len(hands[1]) + 1
+            extra = (rest + (1 if seat == 0 else 0)) // 2
         p = player[seat]
-        cap = play_turn(policy[p], hands[seat], field, int(order[top]), weights, rng)
+        cap = koikoi_turn(policy[p], hands[seat], field, int(order[top]), weights, rng, wild,
+                          r["turn_structure"], pile_only)
         top += 1
         out["turns"] += 1
         piles[seat] |= cap
         if cap or r["viewing"] == "weather":
             ys = yaku(piles[seat], field, calls[seat], round_month, r)
             v = sum(ys.values())
-            improved = bool(set(ys) - held[seat]) if r["decision_on"] == "new" else v > best[seat]
+            new = bool(set(ys) - held[seat])
+            improved = new if r["decision_on"] == "new" else v > best[seat]
             held[seat] |= set(ys)
             best[seat] = max(best[seat], v)
             if improved:
                 last = seat
                 out["decisions"] += 1
-                left = len(hands[seat])
-                forced = (left == 0 and r["last_turn"] == "stop") or v < r["koikoi_min"]
+                left = len(hands[seat]) + extra
+                forced = ((left == 0 and r["last_turn"] == "stop") or v < r["koikoi_min"]
+                          or (r["koikoi_calls"] and calls[seat] >= r["koikoi_calls"])
+                          or (r["improve_call"] == "stop_only" and not new))
                 dec, param = decide[p]
                 if forced or dec == DEC_STOP:
                     go_on = False
@@ -412,7 +503,8 @@ def play_session(seed, session, n_rounds, rules, policy, decide, expose, weights
 
     n_dealt = 2 * r["hand_size"] + 8  # two hands and 8 field cards
     stop = min(48, n_dealt + 2 * r["hand_size"]
-               + (48 if r["field_four"] == "dealer_captures" else 0))
+               + (48 if r["field_four"] == "dealer_captures" or r["after_hands"] == "draw_pile"
+                  else 0))
     rounds, games = [], []
     i = 0
     while len(rounds) < n_rounds:

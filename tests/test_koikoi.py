@@ -86,7 +86,8 @@ RULE_SETS = [
     dict(yaku="older", viewing="weather", yaku_counting="best", koikoi_bonus="own_x2",
          field_multiplier="double", exhausted="last_yaku", sake_cup="animal_or_chaff"),
     dict(meld_growth="all", scoring="zero_sum", opponent_stops="keeps",
-         koikoi_bonus="anyone_x2", exhausted="dealer", dealer_privilege=6, draw_dealer="pass"),
+         koikoi_bonus="anyone_x2", exhausted="dealer", dealer_privilege=6, draw_dealer="pass",
+         lucky_hands="win6"),
     dict(yaku="modern", lucky_hands="stack12", both_lucky="dealer",
          field_four="dealer_captures", viewing="need_other", koikoi_bonus="calls_plus_one",
          koikoi_min=3, yaku_counting="both_players", cards_of_month="on"),
@@ -97,6 +98,18 @@ RULE_SETS = [
          field_pairs="misdeal", sake_cup="animal_and_chaff"),
     dict(lucky_hands="misdeal", yaku="nintendo", viewing="on", viewing_after_call="3",
          exhausted="last_yaku", opponent_stops="keeps"),
+    # the variations added last: turn structures, the wild Lightning, double chaff, old yaku,
+    # the call limit, stop-only improvements, the dealer's privilege on a lucky-hand draw
+    dict(turn_structure="draw_then_two", wild_lightning="on", double_chaff="lightning+paulownia",
+         koikoi_calls=1, yaku="modern", omit_yaku="nintendo_1960s"),
+    dict(turn_structure="unmatched_to_hand", after_hands="draw_pile",
+         wild_lightning="august_field", decision_on="bigger", improve_call="stop_only",
+         yaku="modern", sake_cup="animal_or_chaff", double_chaff="sake+lightning",
+         yaku_counting="best", lucky_hands="win6", both_lucky="privilege", dealer_privilege=6,
+         scoring="zero_sum"),
+    dict(after_hands="draw_pile", last_turn="stop", yaku="older", omit_yaku="flower_card_game",
+         double_chaff="sake+lightning+paulownia", sake_cup="animal_and_chaff", koikoi_calls=2,
+         exhausted="last_yaku", wild_lightning="on"),
 ]
 POLICY_SETS = [("random", "random"), ("greedy/stop", "greedy"), ("random/continue2", "greedy/threshold5"),
                ("greedy/continue", "random/threshold9"), ("greedy/random", "random/stop"),
@@ -215,7 +228,7 @@ def test_yaku_of_random_piles(rule_idx):
 
 
 # ================================================================ hand-built positions
-def position(rules, hands, field, piles, draws, calls=(0, 0), rmonth=1, fmult=1):
+def position(rules, hands, field, piles, draws, calls=(0, 0), rmonth=1, fmult=1, wild=0):
     """A state (seat 0 = the dealer to move) and a deck order holding every card once: the
     placed cards, then the draw pile top first, then the rest."""
     rules, tb, names = tables(**rules)
@@ -229,6 +242,7 @@ def position(rules, hands, field, piles, draws, calls=(0, 0), rmonth=1, fmult=1)
     stt[5] = len(placed)
     stt[K.KS_MONTH] = month_mask(rmonth)
     stt[K.KS_FMULT] = fmult
+    stt[K.KS_WILD] = wild
     for s in range(2):
         stt[K.KS_CALLS + s] = calls[s]
         v, h = K.yaku_value(stt[3 + s], stt[2], calls[s], stt[K.KS_MONTH], tb)
@@ -501,7 +515,10 @@ def naive_counters(rules_given, pols, expose, seed, n_sessions, series=K.SERIES_
 SESSION_RULES = [{}, K.PRESETS["koikoi-japan"],
                  dict(K.PRESETS["modern"], draw_dealer="pass", game_rounds=3,
                       exhausted="last_yaku"),
-                 dict(target=30, scoring="zero_sum", lucky_hands="win6", field_four="dealer_wins")]
+                 dict(target=30, scoring="zero_sum", lucky_hands="win6", field_four="dealer_wins"),
+                 dict(after_hands="draw_pile", wild_lightning="august_field",
+                      turn_structure="unmatched_to_hand", lucky_hands="win6",
+                      both_lucky="privilege", draw_dealer="pass")]
 
 
 @pytest.mark.parametrize("idx", range(len(SESSION_RULES)))
@@ -693,20 +710,42 @@ def test_deal_time_rates_agree_with_exact(preset, stat_rounds):
                                             ("nintendo", "random/threshold5,greedy"),
                                             ("koikoi-japan", "greedy,random/continue")])
 def test_invariants_over_random_play(preset, policy):
+    _invariants(preset, policy)
+
+
+@pytest.mark.parametrize("given", [
+    dict(after_hands="draw_pile", wild_lightning="on", turn_structure="unmatched_to_hand",
+         scoring="zero_sum", lucky_hands="win6", both_lucky="privilege"),
+    dict(turn_structure="draw_then_two", wild_lightning="august_field", scoring="zero_sum",
+         double_chaff="lightning+paulownia", koikoi_calls=1, field_four="dealer_captures"),
+])
+def test_invariants_under_the_variations(given):
+    """The same invariants (every card in one place, zero-sum) with the turn structures, the
+    draw-pile turns and the wild Lightning; the round ends on its turn histogram."""
+    df = _invariants("modern", "random/continue2,greedy/threshold5", given)
+    if given.get("after_hands") == "draw_pile":
+        assert df.loc["end_turn.24", "estimate"] > 0  # rounds reach the last pile card
+        assert df.loc["round.exhausted_rate", "estimate"] < 0.1
+
+
+def _invariants(preset, policy, given=None):
     # checked: every card in exactly one place after every round; zero-sum where it is
     df = hanasim.simulate("koikoi", rounds=20_000, seed=3, preset=preset, policy=policy,
-                          expose="random", checked=True).set_index("quantity")
+                          expose="random", checked=True, rules=given).set_index("quantity")
     wins = df.loc[["dealer.win_rate", "opponent.win_rate", "round.draw_rate"], "estimate"].sum()
     assert wins == pytest.approx(1)
     ends = df.loc[[q for q in df.index if q.startswith("end_turn.")], "estimate"].sum()
     assert ends == pytest.approx(1)
-    if preset == "koikoi-japan":
+    if preset == "koikoi-japan" or (given or {}).get("scoring") == "zero_sum":
         total = df.loc["dealer.mean_score", "estimate"] + df.loc["opponent.mean_score", "estimate"]
         assert total == pytest.approx(0, abs=1e-12)
+    if preset == "koikoi-japan":
         assert df.loc["game.rounds.mean", "estimate"] <= 8
     if preset == "modern":
         assert df.loc["game.rounds.mean", "estimate"] == 12
+    if preset == "modern" and not given:
         assert df.loc["dealer.mean_score", "ci_low"] >= 0
+    return df
 
 
 def test_checked_mode_can_fail():
@@ -762,11 +801,171 @@ def test_continuing_is_measured_on_the_same_deals():
     assert diff.loc["misdeal_rate", "estimate"] == 0  # same deals
 
 
+# ================================================================ the variations added last
+# Each case is built so that the option changes the result: it would fail if the option did
+# nothing.  Cards: 4 * (month - 1) + j (0 crane, 8 curtain, 9/10 cherry poetry/chaff, 13 April
+# ribbon, 28 moon, 30 susuki chaff, 43 the Lightning, 44 phoenix, 45-47 paulownia chaff).
+CHAFF9 = [2, 3, 6, 7, 11, 14, 15, 18, 22]     # nine plain chaff
+
+
+@pytest.mark.parametrize("rules, pile, points", [
+    ({}, CHAFF9, 0),
+    ({}, CHAFF9 + [43], 1),                                   # ten chaff
+    ({"double_chaff": "lightning"}, CHAFF9[:8] + [43], 1),    # 8 + the Lightning as 2
+    ({"double_chaff": "paulownia"}, CHAFF9[:8] + [43], 0),    # ... not doubled: 9
+    ({"double_chaff": "paulownia"}, CHAFF9[:8] + [45], 1),    # the yellow Paulownia
+    ({"double_chaff": "paulownia"}, CHAFF9[:8] + [46], 0),    # another paulownia chaff
+    ({"double_chaff": "sake", "sake_cup": "animal_and_chaff"}, CHAFF9[:8] + [32], 1),
+    ({"sake_cup": "animal_and_chaff"}, CHAFF9[:8] + [32], 0),
+    ({"double_chaff": "sake+lightning+paulownia", "yaku": "modern",
+      "sake_cup": "animal_and_chaff"}, CHAFF9 + [32, 43, 45], 1 + 5),  # 15 chaff: +1 each
+    ({"double_chaff": "lightning", "meld_growth": "counts"}, CHAFF9 + [43], 2),  # 11
+    ({"double_chaff": "lightning", "yaku_counting": "best"}, CHAFF9[:8] + [43], 1),
+])
+def test_double_chaff(rules, pile, points):
+    v, names = value(rules, pile)
+    assert v == points and (("chaff" in names) == (points > 0))
+    if rules.get("yaku_counting") == "best":
+        assert resume(rules, hands=([10], [13]), field=[9], piles=(CHAFF9[:7] + [43], []),
+                      draws=[47, 36], pols=STOP)["points"] == 1
+
+
+def test_double_chaff_with_the_cup_as_either():
+    # animal_or_chaff: the cup as two chaff makes ten with eight plain ones
+    rules = {"double_chaff": "sake", "sake_cup": "animal_or_chaff"}
+    assert value(rules, CHAFF9[:8] + [32]) == (1, {"chaff"})
+    assert value({"sake_cup": "animal_or_chaff"}, CHAFF9[:8] + [32])[0] == 0
+
+
+@pytest.mark.parametrize("omit, pile, points", [
+    ("none", [24, 36, 20], 5), ("nintendo_1960s", [24, 36, 20], 0),
+    ("none", THREE, 6), ("nintendo_1960s", THREE, 6), ("flower_card_game", THREE, 0),
+    ("flower_card_game", THREE + [40], 0), ("none", THREE + [40], 7),
+    ("flower_card_game", DRY4, 8), ("flower_card_game", BRIGHT5, 15),
+])
+def test_omitted_old_yaku(omit, pile, points):
+    assert value({"yaku": "modern", "omit_yaku": omit}, pile)[0] == points
+
+
+# Case E: the dealer completes three brights on turn 1 (8); with a turn after it, the cherry
+# poetry ribbon takes the cherry chaff (poetry ribbons: 11).
+CASE_E = dict(hands=([28], [13]), field=[30, 10], piles=([0, 8, 1, 5], []), draws=[47, 36, 9])
+
+
+def test_after_hands_draw_pile():
+    pols = ("greedy/threshold9", "greedy/stop")
+    f = resume({}, **CASE_E, pols=pols)
+    # the hands end with turn 2: the dealer's last card made 8 and collects (no turn left)
+    assert (f["score"], f["turns"], f["calls"]) == ([8, 0], 1, [0, 0])
+    f = resume({"after_hands": "draw_pile"}, **CASE_E, pols=pols)
+    # the draw pile is played on: the dealer continues (8 < 9, turns left) and on the first
+    # pile turn turns the cherry poetry ribbon onto the cherry chaff: 11 >= 9, collect
+    assert (f["score"], f["turns"], f["calls"], f["end"]) == ([11, 0], 3, [1, 0], K.END_STOP)
+    assert {9, 10} <= f["captured"][0] and not f["hands"]
+    # continuing for ever: the pile runs out, every card is placed, nobody scores
+    f = resume({"after_hands": "draw_pile"}, **CASE_E, pols=("greedy/continue0",) * 2)
+    assert f["end"] == K.END_EXHAUSTED and f["top"] == 48 and f["score"] == [0, 0]
+    assert f["turns"] == 48 - 8  # a turn per card of the pile (the 8 cards placed are not)
+
+
+@pytest.mark.parametrize("structure, pile, hand", [
+    # standard: moon onto susuki chaff (three brights), the turned 45 onto the field
+    ("standard", {0, 1, 5, 8, 28, 30}, {9}),
+    # draw 45 into the hand, play moon and cherry poetry (three brights + poetry ribbons)
+    ("draw_then_two", {0, 1, 5, 8, 9, 10, 28, 30}, {45}),
+    # the turned 45 captures nothing: into the hand, and the cherry poetry is played instead
+    ("unmatched_to_hand", {0, 1, 5, 8, 9, 10, 28, 30}, {45}),
+])
+def test_turn_structures(structure, pile, hand):
+    case = dict(hands=([28, 9], [13, 16]), field=[30, 10], piles=([0, 8, 1, 5], []),
+                draws=[45, 36, 40, 19])
+    f = resume({"turn_structure": structure}, **case, pols=STOP)
+    assert f["captured"][0] == pile and f["turns"] == 1 and f["winner"] == 0
+    assert f["hands"] == hand | {13, 16}
+    assert f["score"] == [8 if structure == "standard" else 11, 0]
+    # a turned card that captures is played as usual under unmatched_to_hand
+    case["draws"] = [11, 36, 40, 19]
+    f = resume({"turn_structure": "unmatched_to_hand"}, **case, pols=STOP)
+    assert f["captured"][0] == {0, 1, 5, 8, 28, 30, 10, 11} and f["hands"] == {9, 13, 16}
+
+
+def test_wild_lightning():
+    # the Lightning played onto a field without willows takes any card: here the moon
+    case = dict(hands=([43], [13]), field=[28], piles=([0, 8], []), draws=[47, 36])
+    off = resume({}, **case, pols=STOP)
+    assert off["score"] == [0, 0] and 43 in off["field"]
+    on = resume({"wild_lightning": "on"}, **case, pols=STOP, wild=1)
+    assert (on["score"], on["hits"]) == ([8, 0], {"three_brights"})
+    assert {28, 43} <= on["captured"][0]
+    # greedy takes the heaviest field card; a willow on the field is matched by month instead
+    case = dict(hands=([43], [13]), field=[47, 28, 41], piles=([0, 8], []), draws=[46, 36])
+    f = resume({"wild_lightning": "on"}, **case, pols=STOP, wild=1)
+    assert {41, 43} <= f["captured"][0] and 28 in f["field"]
+    # on the field it is captured by a card that matches nothing by month
+    case = dict(hands=([13], [16]), field=[43, 28], piles=([], []), draws=[47, 36])
+    f = resume({"wild_lightning": "on"}, **case, pols=STOP, wild=1)
+    assert f["captured"][0] == {13, 43} and 28 in f["field"]
+    f = resume({"wild_lightning": "on"}, **case, pols=STOP, wild=0)  # not wild this round
+    assert f["captured"][0] == set() and 43 in f["field"]
+
+
+@pytest.mark.parametrize("rule, august, wild", [
+    ("off", True, 0), ("on", False, 1), ("august_field", False, 0), ("august_field", True, 1),
+])
+def test_wild_lightning_needs_august_on_the_field(rule, august, wild):
+    _, tb, _ = tables(wild_lightning=rule)
+    order = list(range(48))
+    # field positions 8-11 and 20-23; no August card there unless moved in
+    order[8], order[28] = (28, 8) if august else (8, 28)
+    order = np.array(order, np.int8)
+    groups = np.zeros(3, np.uint64)
+    deal(order, tb.pattern, groups)
+    assert bool(groups[2] & np.uint64(K.AUGUST)) == august
+    stt = np.zeros(K.KS_N, np.uint64)
+    res = np.zeros(K.R_N, np.int64)
+    K.play_dealt(np.ones(1, np.uint64), order, groups, stt, tb, np.array([1, 1]),
+                 np.array([[DEC_STOP, 0]] * 2), np.array([1, 1]), 0, month_mask(1), res)
+    assert int(stt[K.KS_WILD]) == wild
+
+
+def test_koikoi_call_limit_and_stop_only_improvements():
+    pols = ("greedy/continue0", "greedy/stop")
+    # no limit: the dealer continues twice and the hands run out: nothing scored
+    f = resume({}, **CASE_B, pols=pols)
+    assert (f["calls"], f["score"], f["end"]) == ([2, 0], [0, 0], K.END_EXHAUSTED)
+    # one call a round: the second meld can only be collected
+    f = resume({"koikoi_calls": 1}, **CASE_B, pols=pols)
+    assert (f["calls"], f["score"], f["end"]) == ([1, 0], [11, 0], K.END_STOP)
+    # an improved yaku (a sixth ribbon) with no new one: stop_only makes it a collect
+    case = dict(hands=([13], [18]), field=[14], piles=([1, 5, 17, 21, 25], []), draws=[47, 46])
+    rules = {"yaku": "modern", "decision_on": "bigger"}
+    f = resume(rules, **case, pols=pols)
+    assert (f["calls"], f["score"], f["decisions"]) == ([1, 0], [0, 0], 1)
+    f = resume({**rules, "improve_call": "stop_only"}, **case, pols=pols)
+    assert (f["calls"], f["score"], f["hits"]) == ([0, 0], [2, 0], {"ribbons"})
+
+
+def test_both_lucky_dealer_privilege():
+    order = list(range(48))  # both hands hold two fours (see the test above)
+    for given, score, winner in (
+            ({}, [0, 0], -1),
+            ({"both_lucky": "privilege"}, [1, 0], 0),
+            ({"both_lucky": "privilege", "dealer_privilege": 6, "scoring": "zero_sum"}, [6, -6], 0)):
+        _, tb, names = tables(lucky_hands="win6", **given)
+        res, _ = kernel_round(tb, order, 0, 1, [0, 0], [[0, 0]] * 2, [1, 1], 1)
+        f = res_facts(res, names)
+        assert (f["end"], f["score"], f["winner"]) == (K.END_LUCKY_DRAW, score, winner)
+
+
 # ================================================================ rules, presets, policies
 @pytest.mark.parametrize("given", [
     dict(meld_growth="counts", yaku="modern"), dict(viewing_points=1),
     dict(dealer_privilege=6), dict(both_lucky="dealer"), dict(stake=30),
     dict(target=0), dict(lucky_hands="misdeal", hand_size=10),
+    dict(omit_yaku="nintendo_1960s"), dict(yaku="modern", omit_yaku="flower_card_game", viewing="on"),
+    dict(double_chaff="sake"), dict(improve_call="stop_only"),
+    dict(after_hands="draw_pile", hand_size=10), dict(dealer_privilege=3, lucky_hands="win6"),
+    dict(draw_dealer="pass", exhausted="dealer"),
 ])
 def test_contradictions_are_refused(given):
     with pytest.raises(RuleError, match="contradict"):

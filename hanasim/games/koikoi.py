@@ -45,6 +45,65 @@ games off would leave out long games more often than short ones).
 
 Seats: seat 0 is the round's dealer (who plays first), seat 1 the opponent; players 0 and 1 own
 the policies and ``dealer ^ seat`` is the player in a seat.
+
+The rule page's variations, line by line
+----------------------------------------
+Every line of the rule page's "Variations" section that changes the numbers, and the option
+value that plays it (the body of the page is the ``modern`` preset):
+
+=======================================================  ======================================
+Setup: four of a kind / four pairs are a misdeal,         ``lucky_hands=misdeal``
+not lucky hands
+Setup: four pairs on the table is not a misdeal           ``field_pairs=ok`` (the body: misdeal)
+Setup: a field four: the dealer captures it, four more    ``field_four=dealer_captures``
+Setup: ... or the dealer wins the round, 6 points         ``field_four=dealer_wins``
+Setup: ten cards to each player                           ``hand_size=10``
+Older yaku: boar-deer-butterfly, poetry and blue          ``yaku=older``
+ribbons without extras, stacking with the counts
+Even older sources: Nintendo's 1960s leaflet lacks        ``omit_yaku=nintendo_1960s`` (with
+boar-deer-butterfly and the viewing yaku                  ``viewing=off``)
+... "The Flower Card Game" also lacks three brights       ``omit_yaku=flower_card_game``
+and rainy four brights ("point values also differ":       (the table's values are kept)
+the page gives none)
+Sake cup: the viewing yaku are not recognised             ``viewing=off``
+Sake cup: viewing only with another yaku                  ``viewing=need_other``
+Sake cup: rained off / fogged off by field cards          ``viewing=weather``
+Sake cup: animal or chaff, not both                       ``sake_cup=animal_or_chaff``
+Sake cup: an animal only, not chaff                       ``sake_cup=animal_only``
+The Lightning as a wild card                              ``wild_lightning=on``
+... only with an August card dealt to the field           ``wild_lightning=august_field``
+Sake cup, Lightning and/or yellow Paulownia as 2 chaff    ``double_chaff=sake|lightning|...``
+Turns: after the hands, turns from the draw pile          ``after_hands=draw_pile``
+Turns: draw first, then play two hand cards               ``turn_structure=draw_then_two``
+Turns: an unmatched turned card goes to the hand and a    ``turn_structure=unmatched_to_hand``
+second hand card is played
+Draws: the dealer scores (1 or 6) and deals again,        ``exhausted=dealer``,
+for an exhausted round or both players' lucky hands       ``both_lucky=privilege``,
+                                                          ``dealer_privilege=N``
+Draws: the deal passes after a draw                       ``draw_dealer=pass``
+Draws: the last to form or improve a yaku scores it       ``exhausted=last_yaku``
+and deals
+Calling: at least N points to call koi-koi                ``koikoi_min=N``
+Calling: koi-koi only on a new yaku, not an improvement   ``improve_call=stop_only`` (with
+                                                          ``decision_on=bigger``)
+Calling (body): "as many times as they desire"            ``koikoi_calls=N`` limits it
+Multipliers: x2 if the collector called                   ``koikoi_bonus=own_x2``
+Multipliers: x2 if anyone called                          ``koikoi_bonus=anyone_x2``
+Multipliers: x(calls + 1)                                 ``koikoi_bonus=calls_plus_one``
+Multipliers: no 7-point doubling                          ``seven_double=off``
+Zero-sum scoring                                          ``scoring=zero_sum``
+Field multipliers: x2 for a bright dealt to the field     ``field_multiplier=double``
+... x(brights + 1)                                        ``field_multiplier=count`` (seed)
+Yaku counting: only the single most valuable yaku         ``yaku_counting=best``
+Yaku counting: also the opponent's yaku                   ``yaku_counting=both_players``
+=======================================================  ======================================
+
+The body's own choices are options too (lucky hands ``win6``/``stack12``, ``cards_of_month``,
+``game_rounds``, ``first_dealer``).  Not modelled: "sometimes this is done in packets of two"
+(the deal order of a shuffled deck changes no number); the wild Lightning's Mushi details that
+koi-koi has no use for (the last card drawn capturing everything left, the unpaired cards'
+owners at the end: koi-koi scores captured yaku only, and a round ends by a collect or when
+the cards run out).
 """
 from __future__ import annotations
 
@@ -58,16 +117,17 @@ from numba import njit, prange
 from .. import decks
 from ..decks import HANAFUDA
 from ..engine import state
-from ..engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest, pairs_only
+from ..engine.bits import (ONE, ZERO, bit, count, has_full_nibble, lowest, month_nibble,
+                           nth_card, pairs_only)
 from ..engine.deal import deal
 from ..engine.jit import hot
-from ..engine.play import turn
-from ..engine.rng import partial_shuffle, shuffle_range, stream_state
+from ..engine.play import capture
+from ..engine.rng import next64, partial_shuffle, shuffle_range, stream_state
 from ..engine.tally import tally_hits
 from ..engine.yaku import (D_BASE, D_COND, D_COUNTED, D_EXTRA_FROM, D_MIN, D_PER_EXTRA,
-                           D_REQUIRED, DekiyakuTable, dekiyaku)
-from ..policies import (CONTINUE, LEGAL_BOTH, LEGAL_STOP, choose_continue, choose_expose,
-                        parse_policy, split_policy)
+                           D_REQUIRED, NEVER, DekiyakuTable, dekiyaku)
+from ..policies import (CONTINUE, LEGAL_BOTH, LEGAL_STOP, RANDOM, choose_continue, choose_expose,
+                        hand_card, parse_policy, split_policy, take_high)
 from ..rules import RuleError, number, option
 from . import register
 
@@ -103,6 +163,8 @@ class KoikoiRules:
     viewing_points: int = number(5, low=1, high=20, readings={5: "the rule page", 1: "KoiKoi Japan"}, doc="points of each viewing yaku (rule page 5; KoiKoi Japan 1)")
     viewing_after_call: str = option("same", ("same", "1", "2", "3", "5"), "points of each viewing yaku once its holder has called koi-koi: same (no change), or a value (KoiKoi Japan: 3)")
     sake_cup: str = option("animal_only", ("animal_only", "animal_and_chaff", "animal_or_chaff"), "the sake cup counts as an animal only (seed: 'I don't think koi-koi is one of them'), as an animal and as chaff (the rule page), or as either, whichever scores more (rule page, 'Taming the Sake Cup')")
+    omit_yaku: str = option("none", ("none", "nintendo_1960s", "flower_card_game"), "older sources' missing yaku (rule page, 'Older Yaku' note), the table's values otherwise kept (the page gives no old values): none, nintendo_1960s (Nintendo's 1960s leaflet: no boar-deer-butterfly; the viewing yaku must be off too), flower_card_game ('Hanafuda - The Flower Card Game': also no three brights and no rainy four brights); yaku=seed has none of these")
+    double_chaff: str = option("none", ("none", "sake", "lightning", "paulownia", "sake+lightning", "sake+paulownia", "lightning+paulownia", "sake+lightning+paulownia"), "cards that count as 2 chaff toward the chaff yaku (rule page, 'Additional Card Properties': the sake cup, the Lightning and/or the yellow Paulownia; the deck's paulownia.chaff1 stands for the yellow one): none (seed); the sake cup only where it counts as chaff (sake_cup=animal_and_chaff or animal_or_chaff)")
     cards_of_month: str = option("off", ("off", "on"), "cards of the month (4 points: the four cards of the round's month, round 1 = January): off (not in the seed), on (rule page, 'typically only used in full 12 round games')")
     yaku_counting: str = option("all", ("all", "best", "both_players"), "what the collector counts: all their yaku (seed: 'collect his points'), best (only the single most valuable yaku), both_players (also the opponent's yaku) (rule page, 'Yaku Counting')")
     # ---- multipliers and scoring
@@ -114,14 +176,19 @@ class KoikoiRules:
     decision_on: str = option("new", ("new", "bigger"), "when a player may collect or continue: new (on completing a meld not held before: seed 'When a player amasses a meld combo ... ANOTHER meld'), bigger (whenever the yaku points rise: the rule page's 'formed a new yaku, or improved an existing one')")
     koikoi_min: int = number(0, low=0, high=20, readings={0: "the seed: no minimum", 3: "the rule page's 'at least 3 points'"}, doc="yaku points needed to call koi-koi; with fewer the player must collect (rule page, 'Calling Koi-Koi': 'at least 3 points'); 0 = no minimum (seed)")
     last_turn: str = option("choose", ("choose", "stop"), "on a player's last turn a new yaku: choose (collect or continue, as on any turn: the seed makes no exception), stop (collect: KoiKoi Japan)")
+    koikoi_calls: int = number(0, low=0, high=16, readings={0: "the seed: no limit", 1: "once a round"}, doc="koi-koi calls a player may make in a round; after that the only choice is to collect (rule page: 'In many rulesets, each player may call koi-koi as many times as they desire'); 0 = no limit (seed)")
+    improve_call: str = option("koikoi_or_stop", ("koikoi_or_stop", "stop_only"), "decision_on=bigger only: an improved yaku (no new one) offers koikoi_or_stop (the rule page's body), or stop_only (rule page, 'Calling Koi-Koi': 'A player may only call koi-koi if they have formed a new yaku; improving an existing one does not count': the improvement lets the player collect but not continue)")
     opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the seed's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
-    exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose hands run out: nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
-    dealer_privilege: int = number(1, low=1, high=20, readings={1: "rule page", 6: "rule page"}, doc="points of the dealer's privilege under exhausted=dealer (rule page: 'typically 1 or 6')")
+    turn_structure: str = option("standard", ("standard", "draw_then_two", "unmatched_to_hand"), "a turn: standard (a hand card, then the turned top card of the draw pile: seed), draw_then_two (draw the top card into the hand, then play two hand cards), unmatched_to_hand (a turned card that captures nothing goes to the hand and a second hand card is played instead) (rule page, 'Turn Structure Variations')")
+    after_hands: str = option("end", ("end", "draw_pile"), "when both hands are empty: end (the round is exhausted: seed), draw_pile (the players keep taking turns, each turning the top card of the draw pile, until it is exhausted: rule page, 'Turn Structure Variations')")
+    wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (seed), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month (greedy's choice of hand card does not foresee the wild capture)")
+    exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose cards run out (the hands; under after_hands=draw_pile also the draw pile): nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
+    dealer_privilege: int = number(1, low=1, high=20, readings={1: "rule page", 6: "rule page"}, doc="points of the dealer's privilege under exhausted=dealer or both_lucky=privilege (rule page: 'typically 1 or 6')")
     draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (seed: silent; rule page), or the deal passes (rule page, 'Draws')")
     # ---- deal
     hand_size: int = option(8, (8, 10), "cards dealt to each player: 8 (seed: 4 and 4), 10 (rule page, Setup Variations)")
     lucky_hands: str = option("none", ("none", "win6", "stack12", "misdeal"), "four of a kind (teshi) and four pairs (kuttsuki: every month even in the hand; five pairs in a 10-card hand) in a dealt hand: none (the seed names no lucky hands: four of a month in a hand is a misdeal, four pairs an ordinary hand), win6 (declared, the holder wins 6), stack12 (both in one hand: 12), misdeal (either is a misdeal) (rule page, 'Checking for Lucky Hands')")
-    both_lucky: str = option("draw", ("draw", "dealer"), "both players declare a lucky hand: draw (nobody scores: the rule page), dealer (the dealer's lucky hand wins)")
+    both_lucky: str = option("draw", ("draw", "dealer", "privilege"), "both players declare a lucky hand: draw (nobody scores: the rule page), dealer (the dealer's lucky hand wins), privilege (a draw in which the dealer scores dealer_privilege points and deals again: rule page, 'Draws', the dealer's privilege)")
     field_four: str = option("misdeal", ("misdeal", "dealer_captures", "dealer_wins"), "four of a month dealt to the field: misdeal (seed: silent, as four in a hand; the rule page), dealer_captures (the dealer takes them and four more are dealt to the field), dealer_wins (the dealer wins 6) (rule page, Setup Variations)")
     field_pairs: str = option("ok", ("ok", "misdeal"), "four pairs dealt to the field: ok (seed: silent), misdeal (the rule page)")
     first_dealer: str = option("later_month", ("later_month", "earlier_month"), "each player cuts a card: the later month deals, a tie cuts again (seed); earlier_month (rule page; same month: the higher card)")
@@ -139,14 +206,34 @@ class KoikoiRules:
                 "(whose yaku have their own extra-card rules)")
         if self.viewing == "off" and (self.viewing_points != 5 or self.viewing_after_call != "same"):
             bad("viewing_points / viewing_after_call set while the viewing yaku are off (viewing=off)")
-        if self.dealer_privilege != 1 and self.exhausted != "dealer":
-            bad(f"dealer_privilege={self.dealer_privilege} needs exhausted=dealer")
+        if (self.dealer_privilege != 1 and self.exhausted != "dealer"
+                and self.both_lucky != "privilege"):
+            bad(f"dealer_privilege={self.dealer_privilege} needs exhausted=dealer or "
+                "both_lucky=privilege")
         if self.both_lucky != "draw" and self.lucky_hands not in ("win6", "stack12"):
             bad(f"both_lucky={self.both_lucky} needs lucky hands that score (lucky_hands=win6 or stack12)")
         if self.stake and self.scoring != "zero_sum":
             bad("a stake runs out only when losers pay: stake needs scoring=zero_sum")
         if not (self.target or self.game_rounds or self.stake):
             bad("the game never ends: give target, game_rounds or stake")
+        if self.omit_yaku != "none" and self.yaku in ("seed", "koikoi_japan"):
+            bad(f"omit_yaku={self.omit_yaku} removes yaku of the modern tables (modern, nintendo, "
+                f"older), not of yaku={self.yaku}")
+        if self.omit_yaku != "none" and self.viewing != "off":
+            bad(f"omit_yaku={self.omit_yaku}: those sources lack the viewing yaku, but viewing="
+                f"{self.viewing}")
+        if "sake" in self.double_chaff and self.sake_cup == "animal_only":
+            bad(f"double_chaff={self.double_chaff} counts the sake cup as chaff, but sake_cup="
+                "animal_only")
+        if self.improve_call != "koikoi_or_stop" and self.decision_on != "bigger":
+            bad(f"improve_call={self.improve_call} needs decision_on=bigger (under "
+                "decision_on=new an improvement offers no decision at all)")
+        if (self.draw_dealer == "pass" and self.exhausted == "dealer"
+                and (self.both_lucky == "privilege" or self.lucky_hands not in ("win6", "stack12"))):
+            bad("draw_dealer=pass never applies: the dealer's privilege (exhausted=dealer) scores "
+                "every exhausted round and no lucky-hand draw is left")
+        if self.after_hands != "end" and self.hand_size == 10:
+            bad("after_hands=draw_pile: 10-card hands leave no draw pile when the hands run out")
         if self.lucky_hands == "misdeal" and self.hand_size != 8:
             bad("lucky_hands=misdeal is written for 8-card hands (four pairs), not hand_size=10")
 
@@ -199,9 +286,15 @@ CURTAIN = 1 << _D.card("cherry.curtain")
 MOON = 1 << _D.card("susuki.moon")
 WILLOW = int(_D.flag_mask(decks.WILLOW))
 PAULOWNIA = int(_D.month_masks()[12])
+LIGHTNING = 1 << _D.card("willow.lightning")
+LIGHTNING_ID = _D.card("willow.lightning")
+# "the Yellow Paulownia" (rule page): one of the three paulownia chaff, otherwise alike
+YELLOW = 1 << _D.card("paulownia.chaff1")
+AUGUST = int(_D.month_masks()[8])
 
-# tb.cards slots
-K_BRIGHTS, K_SAKE, K_FLOWER, K_MOONV, K_WILLOW, K_PAULOWNIA = range(6)
+# tb.cards slots (K_CHAFF1/2: the chaff of the first/second table, K_DOUBLE: double_chaff's)
+(K_BRIGHTS, K_SAKE, K_FLOWER, K_MOONV, K_WILLOW, K_PAULOWNIA, K_CHAFF1, K_CHAFF2, K_DOUBLE,
+ K_AUGUST, K_LIGHTNING) = range(11)
 
 
 def yaku_table(rules: KoikoiRules, sake_as: str = "default") -> DekiyakuTable:
@@ -229,18 +322,20 @@ def yaku_table(rules: KoikoiRules, sake_as: str = "default") -> DekiyakuTable:
         t.add("blue_ribbons", BLUE, 3, 3)
         t.add("animals", animals, 5, 1, per_extra=grow)
         t.add("ribbons", RIBBONS, 5, 1, per_extra=grow)
-        t.add("chaff", chaff, 10, 1, per_extra=grow)
+        _chaff_row(t, rules, chaff, grow)
         return t
     five, three = {"modern": (15, 6), "older": (15, 6), "nintendo": (10, 5),
                    "koikoi_japan": (10, 5)}[table]
     # Bright yaku: one per group, the most valuable (rule page, "Bright Yaku").
     t.add("five_brights", BRIGHTS, 5, five, group=0)
     t.add("four_brights", DRY, 4, 8, group=0)
-    t.add("rainy_four_brights", DRY, 3, 7, required=RAIN, group=0)
-    t.add("three_brights", DRY, 3, three, group=0)
+    old = rules.omit_yaku == "flower_card_game"  # no three brights, no rainy four (page)
+    bdb = 0 if rules.omit_yaku != "none" else 5   # the 1960s leaflet: no boar-deer-butterfly
+    t.add("rainy_four_brights", DRY, 3, 0 if old else 7, required=RAIN, group=0)
+    t.add("three_brights", DRY, 3, 0 if old else three, group=0)
     if table in ("modern", "nintendo"):
         # "worth 1 extra point for each additional Animal / Ribbon card"; groups exclusive.
-        t.add("boar_deer_butterfly", BDB, 3, 5, counted=animals, per_extra=1, group=1)
+        t.add("boar_deer_butterfly", BDB, 3, bdb, counted=animals, per_extra=1, group=1)
         t.add("animals", animals, 5, 1, per_extra=1, group=1)
         t.add("poetry_blue_ribbons", POETRY | BLUE, 6, 10, counted=RIBBONS, per_extra=1, group=2)
         t.add("poetry_ribbons", POETRY, 3, 5, counted=RIBBONS, per_extra=1, group=2)
@@ -249,15 +344,33 @@ def yaku_table(rules: KoikoiRules, sake_as: str = "default") -> DekiyakuTable:
     else:
         # older: no extras on the named sets, which stack with the counts; koikoi_japan the
         # same, plus 10 for poetry and blue together ("all three score").
-        t.add("boar_deer_butterfly", BDB, 3, 5)
+        t.add("boar_deer_butterfly", BDB, 3, bdb)
         t.add("animals", animals, 5, 1, per_extra=1)
         if table == "koikoi_japan":
             t.add("poetry_blue_ribbons", POETRY | BLUE, 6, 10)
         t.add("poetry_ribbons", POETRY, 3, 5)
         t.add("blue_ribbons", BLUE, 3, 5)
         t.add("ribbons", RIBBONS, 5, 1, per_extra=1)
-    t.add("chaff", chaff, 10, 1, per_extra=1)
+    _chaff_row(t, rules, chaff, 1)
     return t
+
+
+def _chaff_row(t, rules, chaff, grow):
+    """Ten chaff, +``grow`` per extra.  Under ``double_chaff`` the row never scores in the
+    table: the kernel counts the chaff itself (:func:`chaff_value`, two for a doubled card)."""
+    if rules.double_chaff != "none":
+        t.never("chaff")
+    else:
+        t.add("chaff", chaff, 10, 1, per_extra=grow)
+
+
+def double_chaff_mask(rules) -> int:
+    """The cards ``double_chaff`` counts twice (the sake cup only where it is chaff)."""
+    m = 0
+    for word, card in (("sake", SAKE), ("lightning", LIGHTNING), ("paulownia", YELLOW)):
+        if word in rules.double_chaff.split("+"):
+            m |= card
+    return m
 
 
 class Tables(NamedTuple):
@@ -281,8 +394,9 @@ class Tables(NamedTuple):
  P_SEVEN, P_BONUS, P_ZERO_SUM, P_DECIDE_NEW, P_KOIKOI_MIN, P_LAST_STOP, P_OPP_KEEPS, P_EXHAUSTED,
  P_PRIVILEGE, P_DRAW_PASS, P_HAND, P_LUCKY, P_BOTH_DEALER, P_FIELD_FOUR, P_MIS_FIELD_PAIRS,
  P_MIS_HAND_FOUR, P_MIS_HAND_PAIRS, P_FIRST_EARLIER, P_TARGET, P_GAME_ROUNDS, P_STAKE,
- P_SHUFFLE_STOP, P_FIXED_DEALER, P_CHECKED, P_DEALS_ONLY, P_SERIES) = range(33)
-P_N = 33
+ P_SHUFFLE_STOP, P_FIXED_DEALER, P_CHECKED, P_DEALS_ONLY, P_SERIES, P_CHAFF_ROW, P_CHAFF_GROW,
+ P_WILD, P_TURN, P_AFTER_PILE, P_CALLS_MAX, P_IMPROVE_STOP) = range(40)
+P_N = 40
 VIEW_OFF, VIEW_ON, VIEW_NEED_OTHER, VIEW_WEATHER = 0, 1, 2, 3
 COUNT_ALL, COUNT_BEST, COUNT_BOTH = 0, 1, 2
 FMULT_COUNT, FMULT_DOUBLE, FMULT_OFF = 0, 1, 2
@@ -290,6 +404,9 @@ FMULT_COUNT, FMULT_DOUBLE, FMULT_OFF = 0, 1, 2
 EXH_NOBODY, EXH_DEALER, EXH_LAST = 0, 1, 2
 LUCKY_NONE, LUCKY_WIN, LUCKY_STACK, LUCKY_MISDEAL = 0, 1, 2, 3
 FIELD4_MISDEAL, FIELD4_CAPTURE, FIELD4_WIN = 0, 1, 2
+BOTH_DRAW, BOTH_DEALER, BOTH_PRIVILEGE = 0, 1, 2
+WILD_OFF, WILD_ON, WILD_AUGUST = 0, 1, 2
+TURN_STANDARD, TURN_DRAW_TWO, TURN_UNMATCHED = 0, 1, 2
 
 
 def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=False) -> tuple:
@@ -325,7 +442,7 @@ def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=F
     p[P_DRAW_PASS] = rules.draw_dealer == "pass"
     p[P_HAND] = rules.hand_size
     p[P_LUCKY] = ("none", "win6", "stack12", "misdeal").index(rules.lucky_hands)
-    p[P_BOTH_DEALER] = rules.both_lucky == "dealer"
+    p[P_BOTH_DEALER] = ("draw", "dealer", "privilege").index(rules.both_lucky)
     p[P_FIELD_FOUR] = ("misdeal", "dealer_captures", "dealer_wins").index(rules.field_four)
     p[P_MIS_FIELD_PAIRS] = rules.field_pairs == "misdeal"
     # The seed names no lucky hands; four of a month in a hand is a misdeal as on the field.
@@ -338,23 +455,47 @@ def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=F
     pattern = deal_pattern(rules.hand_size)
     # Shuffle only the cards a round can draw: both hands' worth of turns, and the cards that
     # may replace captured field fours.
-    n_draw = 2 * rules.hand_size + (48 if rules.field_four == "dealer_captures" else 0)
+    n_draw = 2 * rules.hand_size + (48 if rules.field_four == "dealer_captures"
+                                     or rules.after_hands == "draw_pile" else 0)
     p[P_SHUFFLE_STOP] = min(48, len(pattern) + n_draw)
     p[P_FIXED_DEALER] = bool(fixed_dealer)
     p[P_CHECKED] = bool(checked)
     p[P_DEALS_ONLY] = bool(deals_only)
     p[P_SERIES] = SERIES_ROUNDS
-    cards = np.array([BRIGHTS, SAKE, SAKE | CURTAIN, SAKE | MOON, WILLOW, PAULOWNIA],
-                     dtype=np.uint64)
+    p[P_CHAFF_ROW] = names.index("chaff") if rules.double_chaff != "none" else -1
+    p[P_CHAFF_GROW] = 0 if rules.yaku == "seed" and rules.meld_growth == "none" else 1
+    p[P_WILD] = ("off", "on", "august_field").index(rules.wild_lightning)
+    p[P_TURN] = ("standard", "draw_then_two", "unmatched_to_hand").index(rules.turn_structure)
+    p[P_AFTER_PILE] = rules.after_hands == "draw_pile"
+    p[P_CALLS_MAX] = rules.koikoi_calls
+    p[P_IMPROVE_STOP] = rules.improve_call == "stop_only"
+    sake_as = {"animal_only": "animal", "animal_and_chaff": "both",
+               "animal_or_chaff": "animal"}[rules.sake_cup]
+    chaff1 = CHAFF | SAKE if sake_as == "both" else CHAFF
+    chaff2 = CHAFF | SAKE if rules.sake_cup != "animal_only" else chaff1
+    cards = np.array([BRIGHTS, SAKE, SAKE | CURTAIN, SAKE | MOON, WILLOW, PAULOWNIA, chaff1,
+                      chaff2, double_chaff_mask(rules), AUGUST, LIGHTNING], dtype=np.uint64)
     # Greedy's weights: card points do not score in koi-koi, so a card weighs its share of the
     # yaku it belongs to (value / cards needed), the viewing yaku included.
     weights = card_weights(np.zeros(48), ymasks, yints)
+    if rules.double_chaff != "none":  # the chaff row is counted by the kernel, not the table
+        for c in range(48):
+            if chaff1 >> c & 1:
+                weights[c] += (2 if cards[K_DOUBLE] >> np.uint64(c) & np.uint64(1) else 1) / 10
     if rules.viewing != "off":
         for c in (SAKE, CURTAIN, MOON):
             weights[lowest_card(c)] += rules.viewing_points / 2 * (2 if c == SAKE else 1)
     tables = Tables(_D.month.astype(np.int8), ymasks, yints, ymasks2, yints2, cards, pattern, p,
                     weights, *greedy_tables(weights))
     return tables, names + SPECIAL_YAKU
+
+
+def max_turns(rules: KoikoiRules) -> int:
+    """The most turns a round can last: one a hand card, then (after_hands=draw_pile) one a
+    card left in the draw pile."""
+    if rules.after_hands == "draw_pile":
+        return 48 - len(deal_pattern(rules.hand_size))
+    return 2 * rules.hand_size
 
 
 def lowest_card(m: int) -> int:
@@ -371,11 +512,12 @@ def active_special(rules: KoikoiRules) -> tuple:
 # extra state slots after engine.state's (hands, field, piles, top, seat)
 ST_BASE = state.size(N_PLAYERS)
 (KS_CALLS, KS_HITS, KS_BEST) = (ST_BASE, ST_BASE + 2, ST_BASE + 4)   # per seat
-KS_LAST, KS_TURNS, KS_DECISIONS, KS_OVER, KS_MONTH, KS_FMULT = range(ST_BASE + 6, ST_BASE + 12)
-KS_N = ST_BASE + 12
+KS_LAST, KS_TURNS, KS_DECISIONS, KS_OVER, KS_MONTH, KS_FMULT, KS_WILD = range(ST_BASE + 6,
+                                                                            ST_BASE + 13)
+KS_N = ST_BASE + 13
 # KS_LAST: 1 + the last seat to form or improve a yaku (0: none); KS_OVER: 0 playing, 1 + the
 # seat that collected, OVER_EXHAUSTED; KS_MONTH: the round's month mask; KS_FMULT: the field
-# multiplier.
+# multiplier; KS_WILD: 1 when the Lightning is wild this round (wild_lightning).
 OVER_EXHAUSTED = 3
 ACT_NONE, ACT_CONTINUE, ACT_STOP = 0, 1, 2
 
@@ -398,8 +540,17 @@ def yaku_now(pile, field, calls, month_mask, tb):
     cards of the month as bits Y, Y+1, Y+2 (``calls``: the holder's koi-koi calls so far)."""
     p = tb.params
     v, h = dekiyaku(pile, tb.yaku_masks, tb.yaku_ints)
+    crow = p[P_CHAFF_ROW]
+    if crow >= 0:
+        c = chaff_value(pile, tb.cards[K_CHAFF1], tb)
+        v += c
+        h |= (np.int64(1) << crow) if c > 0 else 0
     if p[P_SAKE_EITHER] != 0 and (pile & tb.cards[K_SAKE]) != ZERO:
         v2, h2 = dekiyaku(pile, tb.yaku_masks2, tb.yaku_ints2)
+        if crow >= 0:
+            c = chaff_value(pile, tb.cards[K_CHAFF2], tb)
+            v2 += c
+            h2 |= (np.int64(1) << crow) if c > 0 else 0
         if v2 > v:  # the sake cup counts where it scores more (animal_or_chaff)
             v = v2
             h = h2
@@ -425,6 +576,19 @@ def yaku_now(pile, field, calls, month_mask, tb):
             v += pts
             h |= np.int64(1) << (n + 1)
     return v, h
+
+
+@hot(inline="always")
+def chaff_count(pile, chaff, tb):
+    """Chaff cards held, a ``double_chaff`` card counting two."""
+    return count(pile & chaff) + count(pile & chaff & tb.cards[K_DOUBLE])
+
+
+@hot(inline="always")
+def chaff_value(pile, chaff, tb):
+    """The chaff yaku under ``double_chaff``: ten chaff, +P_CHAFF_GROW per extra."""
+    n = chaff_count(pile, chaff, tb)
+    return 1 + tb.params[P_CHAFF_GROW] * (n - 10) if n >= 10 else 0
 
 
 @hot
@@ -454,6 +618,9 @@ def best_single(pile, field, calls, month_mask, tb):
     best = _best_row(pile, tb.yaku_masks, tb.yaku_ints)
     if p[P_SAKE_EITHER] != 0:
         best = max(best, _best_row(pile, tb.yaku_masks2, tb.yaku_ints2))
+    if p[P_CHAFF_ROW] >= 0:
+        best = max(best, chaff_value(pile, tb.cards[K_CHAFF1], tb),
+                   chaff_value(pile, tb.cards[K_CHAFF2], tb))
     _, h = yaku_value(pile, field, calls, month_mask, tb)
     n = tb.yaku_masks.shape[0]
     pts = p[P_VIEW_CALLED] if calls > 0 else p[P_VIEW_PTS]
@@ -474,6 +641,8 @@ def cards_missing(pile, month_mask, tb):
     best = 99
     for i in range(masks.shape[0]):
         cond = masks[i, D_COND]
+        if cond == NEVER:  # a yaku the rules do not play
+            continue
         need = max(0, ints[i, D_MIN] - count(pile & cond)) + count(
             masks[i, D_REQUIRED] & ~pile & ~cond)
         best = min(best, need)
@@ -481,35 +650,134 @@ def cards_missing(pile, month_mask, tb):
         best = min(best, count(tb.cards[K_FLOWER] & ~pile), count(tb.cards[K_MOONV] & ~pile))
     if p[P_MONTH_YAKU] != 0:
         best = min(best, count(month_mask & ~pile))
+    if p[P_CHAFF_ROW] >= 0:
+        best = min(best, max(0, 10 - chaff_count(pile, tb.cards[K_CHAFF1], tb)))
     return best
 
 
 @hot(inline="always")
+def wild_target(pol, cands, r, weights):
+    """The field card the wild Lightning takes among ``cands`` (non-empty): random uniformly
+    from bits 8..23 of the turn's word ``r``, greedy the heaviest (ties: the lowest card)."""
+    if pol == RANDOM:
+        return nth_card(cands, np.int64((((r >> np.uint64(8)) & np.uint64(0xFFFF))
+                                         * np.uint64(count(cands))) >> np.uint64(16)))
+    best = np.int64(0)
+    best_w = -np.inf
+    m = cands
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        if weights[c] > best_w:
+            best_w = weights[c]
+            best = c
+    return best
+
+
+@hot
+def put_wild(pol, card, field, r, tb):
+    """:func:`put` when the Lightning is wild this round: a call, not inlined (rare rules
+    should not grow the inlined turn loop and its compile time)."""
+    cb = bit(card)
+    light = tb.cards[K_LIGHTNING]
+    willow = tb.cards[K_WILLOW]
+    if cb == light:
+        if (field & willow) == ZERO and field != ZERO:
+            t = bit(wild_target(pol, field, r, tb.weights))
+            return field & ~t, cb | t
+    elif ((field & light) != ZERO and (cb & willow) == ZERO
+          and (field & month_nibble(card)) == ZERO):
+        return field & ~light, cb | light
+    return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
+
+
+@hot(inline="always")
+def put(pol, card, field, r, wild, tb):
+    """``card`` onto the field: (field, captured).  As ``engine.play.capture`` (``r``: the
+    word whose bit 0 decides a two-way match), and when the Lightning is ``wild`` this round
+    (``wild_lightning``): the Lightning with no willow on the field captures one field card
+    of any month; a non-willow card matching nothing by month captures the Lightning."""
+    if wild:
+        return put_wild(pol, card, field, r, tb)
+    return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
+
+
+@hot
+def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
+    """The turns other than the standard one (a call, not inlined: see :func:`put_wild`):
+    a pile-only turn, draw_then_two and unmatched_to_hand.  Steps: 0 the first hand card,
+    1 the turned card, 2 a second hand card; one call site each for the hand card and the
+    put (every inlined call site is compiled again)."""
+    mode = -1 if pile_only else tb.params[P_TURN]
+    if mode == TURN_DRAW_TWO:
+        hand |= bit(drawn)
+    cap = ZERO
+    for step in range(3):
+        if step == 1:
+            if mode == TURN_DRAW_TWO:
+                continue
+            f2, c = put(pol, drawn, field, r >> ONE, wild, tb)
+            if c != ZERO or pile_only:
+                return hand, f2, cap | c
+            hand |= bit(drawn)  # unmatched: into the hand, and a second hand card
+            continue
+        if step == 0 and pile_only:
+            continue
+        if step == 2:
+            r = next64(rng) if pol == RANDOM else ZERO
+        card = hand_card(pol, hand, field, r, tb.gscore)
+        hand &= ~bit(card)
+        field, c = put(pol, card, field, r, wild, tb)
+        cap |= c
+    return hand, field, cap
+
+
+@hot(inline="always")
+def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
+    """One turn (``turn_structure``): (hand, field, captured).  ``pile_only``: a turn after
+    the hands ran out (``after_hands=draw_pile``), the turned card alone.  The standard turn
+    draws the same random word as ``engine.play.turn``; draw_then_two and unmatched_to_hand
+    draw one more for the second hand card."""
+    r = next64(rng) if pol == RANDOM else ZERO
+    if pile_only or tb.params[P_TURN] != TURN_STANDARD:
+        return turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only)
+    card = hand_card(pol, hand, field, r, tb.gscore)
+    hand &= ~bit(card)
+    field, c1 = put(pol, card, field, r, wild, tb)
+    field, c2 = put(pol, drawn, field, r >> ONE, wild, tb)
+    return hand, field, c1 | c2
+
+
+@hot(inline="always")
 def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, best, month_mask,
-          rng, tb):
+          rng, tb, wild, pile_only, extra):
     """One turn and, if the player's yaku improved, their stop-or-continue decision.
 
     Returns (hand, field, pile, calls, hits, best, action).  ``hits``/``best``: the yaku rows
     and the most points the player has held this round, against which "new" or "bigger" is
-    judged (``decision_on``)."""
+    judged (``decision_on``).  ``extra``: the player's turns after the hands run out
+    (``after_hands=draw_pile``), counted with the hand as the turns they have left."""
     p = tb.params
-    hand, field, cap = turn(pol, hand, field, drawn, rng, tb.gscore, tb.ghigh)
+    hand, field, cap = kturn(pol, hand, field, drawn, rng, tb, wild, pile_only)
     pile |= cap
     act = ACT_NONE
     # Yaku change only with the player's captures, or with the field under the weather rule.
     if cap != ZERO or p[P_VIEWING] == VIEW_WEATHER:
         v, h = yaku_now(pile, field, calls, month_mask, tb)
         hu = np.uint64(h)
+        new = (hu & ~hits) != ZERO
         if p[P_DECIDE_NEW] != 0:
-            improved = (hu & ~hits) != ZERO
+            improved = new
         else:
             improved = v > best
         hits |= hu
         best = max(best, v)
         if improved:
-            left = count(hand)
+            left = count(hand) + extra
             legal = LEGAL_BOTH
-            if (left == 0 and p[P_LAST_STOP] != 0) or v < p[P_KOIKOI_MIN]:
+            if ((left == 0 and p[P_LAST_STOP] != 0) or v < p[P_KOIKOI_MIN]
+                    or (p[P_CALLS_MAX] > 0 and calls >= p[P_CALLS_MAX])
+                    or (p[P_IMPROVE_STOP] != 0 and not new)):
                 legal = LEGAL_STOP
             om = cards_missing(opp_pile, month_mask, tb)
             if choose_continue(dec, dparam, legal, left, v, om, rng) == CONTINUE:
@@ -548,18 +816,31 @@ def play_from(st, order, rng, tb, policy, decide, dealer):
     decisions = np.int64(st[KS_DECISIONS])
     over = np.int64(st[KS_OVER])
     month_mask = st[KS_MONTH]
+    wild = st[KS_WILD] != ZERO
+    after = tb.params[P_AFTER_PILE] != 0
+    n_cards = order.shape[0]
     while over == 0:
         # one call site for both seats keeps the inlined kernel (and its compile time) small
         first = seat == 0
         hand = h0 if first else h1
-        if hand == ZERO:
-            over = OVER_EXHAUSTED
-            break
+        pile_only = hand == ZERO
+        extra = 0
+        if pile_only:
+            # both hands are empty (they empty together); after_hands=draw_pile: turn the pile
+            if not after or top >= n_cards:
+                over = OVER_EXHAUSTED
+                break
+            extra = (n_cards - top - 1) // 2
+        elif after:
+            # the pile left when both hands are empty: the dealer turns first
+            rest = n_cards - top - 1 - count(h0) - count(h1) + 1
+            extra = (rest + (1 if first else 0)) // 2
         q = dealer ^ seat
         hand, field, pile, calls, hits, best, act = _move(
             policy[q], decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
             c1 if first else c0, order[top], calls0 if first else calls1,
-            hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb)
+            hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
+            pile_only, extra)
         if first:
             h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
         else:
@@ -713,7 +994,10 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
     l1 = lucky_bits(groups[1])
     res[R_LUCKY] = l0
     res[R_LUCKY + 1] = l1
+    w = p[P_WILD]
+    wild = w == WILD_ON or (w == WILD_AUGUST and (groups[FIELD] & tb.cards[K_AUGUST]) != ZERO)
     start(st, groups, tb.pattern.shape[0], month_mask, field_multiplier(nb, p[P_FIELD_MULT]))
+    st[KS_WILD] = 1 if wild else 0
     zs = p[P_ZERO_SUM] != 0
     played = True
     mode = p[P_LUCKY]
@@ -723,7 +1007,13 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
         if d0 or d1:
             played = False
             stack = mode == LUCKY_STACK
-            if d0 and d1 and p[P_BOTH_DEALER] == 0:
+            if d0 and d1 and p[P_BOTH_DEALER] == BOTH_PRIVILEGE:
+                # a draw in which the dealer scores the dealer's privilege (rule page, Draws)
+                _pay(res, 0, p[P_PRIVILEGE], zs)
+                res[R_WINNER] = 0
+                res[R_POINTS] = p[P_PRIVILEGE]
+                res[R_END] = END_LUCKY_DRAW
+            elif d0 and d1 and p[P_BOTH_DEALER] == BOTH_DRAW:
                 res[R_END] = END_LUCKY_DRAW
             else:
                 w = 0 if d0 else 1
@@ -877,7 +1167,7 @@ def first_dealer(rng, order, earlier):
 C_N = 40
 H_FIELD = 0         # hist[0..5]: rounds with k 20-point cards dealt to the field
 H_TURNS = 6         # hist[6 + t]: rounds that ended after t turns (0: before play)
-H_N = H_TURNS + 21
+H_N = H_TURNS + 25  # at most 24 turns: one a card of the draw pile (8-card hands)
 
 
 @hot(inline="always")
@@ -1081,7 +1371,7 @@ class Koikoi:
     presets = PRESETS
     preset_docs = PRESET_DOCS
     rounds_per_session = SERIES_ROUNDS
-    version = 1  # bump whenever a rule's behaviour or an option changes
+    version = 2  # bump whenever a rule's behaviour or an option changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
     edge_quantity = "dealer.mean_advantage"
@@ -1206,7 +1496,7 @@ class Koikoi:
             T.prop("player1.win_rate", s[C_P0_WINS], r),
             T.prop("player1.deal_share", s[C_P0_DEALS], r),
         ]
-        for t in range(2 * c["hand_size"] + 1):
+        for t in range(max_turns(rules) + 1):
             rows.append(T.prop(f"end_turn.{t}", h[H_TURNS + t], r))
         active = (True,) * (len(c["yaku_names"]) - 3) + active_special(rules)
         for i, y in enumerate(c["yaku_names"]):
