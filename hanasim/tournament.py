@@ -47,9 +47,7 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
         raise ValueError(f"a policy is given twice: {', '.join(names)}")
     rounds = api.check_rounds(rounds)
     seed = api.normalize_seed(api.check_seed(seed))
-    from . import rules as _rules
-    rule_obj = _rules.make_rules(g.Rules, {**api._with_preset(g, {}, preset), **(rules or {})})
-    n = g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
+    n = seated(g, rules, preset)
     # Every pairing is checked before the first one runs.
     pairings = [(a, b) for a in names for b in names if a != b]
     for a, b in pairings:
@@ -76,6 +74,15 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
                           policies=" ".join(names), players=n,
                           wall_time_s=round(time.perf_counter() - start, 3)))
     return out
+
+
+def seated(g, rules=None, preset=None) -> int:
+    """How many players ``g`` seats under ``rules`` (and ``preset``): the policies a run takes."""
+    from . import api
+    from . import rules as _rules
+
+    rule_obj = _rules.make_rules(g.Rules, {**api._with_preset(g, {}, preset), **(rules or {})})
+    return g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
 
 
 def strength_table(df: pd.DataFrame, quantity: str = "mean_score") -> pd.DataFrame:

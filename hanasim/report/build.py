@@ -367,10 +367,10 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     greedy, so it runs ``rounds // 500`` rounds (at least 1,000) a pairing."""
     from .. import api, plot
     from ..games import get_game
-    from ..tournament import strength_table, tournament
+    from ..tournament import seated, strength_table, tournament
 
     g = get_game(game)
-    n = g.n_players
+    n = seated(g, rules, preset)
     look_rounds = max(1_000, rounds // 500)
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
