@@ -1523,6 +1523,7 @@ class Koikoi:
     presets = PRESETS
     preset_docs = PRESET_DOCS
     rounds_per_session = SERIES_ROUNDS
+    lookahead = True  # cards and stop-or-continue by lookahead (engine.lookahead)
     version = 2  # bump whenever a rule's behaviour or an option changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
