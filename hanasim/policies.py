@@ -36,6 +36,15 @@ from .engine.rng import below, below_word
 RANDOM, GREEDY = 0, 1
 # lookahead (engine.lookahead): K determinisations a decision, in bits 32-47 of the id
 LOOKAHEAD, K_SHIFT, DEFAULT_K, MAX_K = 2, 32, 16, 4096
+# forced: one turn with a given hand card (bits 8-13) and two-way pick (bit 16), then greedy:
+# how a lookahead's rollout plays the choice it scores (games with their own turn: koi-koi)
+FORCED = 3
+
+
+def forced(card, high):
+    """The policy id of a forced turn: ``card``, then take the higher card id of a two-way
+    match if ``high`` is non-zero."""
+    return FORCED | (card << 8) | ((1 if high else 0) << 16)
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
 
 EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM = 0, 1, 2
@@ -75,12 +84,12 @@ def expose_id(name: str) -> int:
         raise ValueError(f"unknown expose choice {name!r}; choose from {', '.join(EXPOSE)}") from None
 
 
-DEC_RANDOM, DEC_STOP, DEC_CONTINUE, DEC_THRESHOLD = 0, 1, 2, 3
+DEC_RANDOM, DEC_STOP, DEC_CONTINUE, DEC_THRESHOLD, DEC_LOOKAHEAD = 0, 1, 2, 3, 4
 DECISIONS = {"random": DEC_RANDOM, "stop": DEC_STOP, "continue": DEC_CONTINUE,
-             "threshold": DEC_THRESHOLD}
+             "threshold": DEC_THRESHOLD, "lookahead": DEC_LOOKAHEAD}
 #: parameter of a decision policy: default and allowed range (continueK: cards, thresholdT: points)
 DECISION_PARAM = {DEC_CONTINUE: (1, 0, 10), DEC_THRESHOLD: (5, 1, 99)}
-DEFAULT_DECISION = {RANDOM: DEC_RANDOM, GREEDY: DEC_STOP}
+DEFAULT_DECISION = {RANDOM: DEC_RANDOM, GREEDY: DEC_STOP, LOOKAHEAD: DEC_LOOKAHEAD}
 LEGAL_STOP, LEGAL_CONTINUE = 1, 2
 LEGAL_BOTH = LEGAL_STOP | LEGAL_CONTINUE
 STOP, CONTINUE = 0, 1
@@ -88,17 +97,28 @@ POLICY_FORMS = ("random", "greedy", "CARD/random", "CARD/stop", "CARD/continue[K
                 "CARD/threshold[T]")
 
 
-def parse_policy(name: str) -> int:
-    """``CARD[/DECISION]`` (``greedy/continue3``) as one int: card | decision << 4 | param << 8."""
+def parse_policy(name: str, lookahead: bool = False) -> int:
+    """``CARD[/DECISION]`` (``greedy/continue3``) as one int: card | decision << 4 | param << 8
+    (a lookahead card's K in bits 32-47).  ``lookahead``: the game plays lookahead (CARD
+    ``lookahead[:K]``, whose decisions are by lookahead unless given)."""
     text = str(name).strip()
     card_name, sep, dec_name = text.partition("/")
     forms = ", ".join(POLICY_FORMS)
-    if card_name.partition(":")[0] == "lookahead":
+    look = card_name.partition(":")[0] == "lookahead"
+    if (look or dec_name == "lookahead") and not lookahead:
         raise ValueError(f"policy {text!r}: lookahead play is not available in this game yet "
-                         f"(it is in toppa, baka and taoshi); choose from {forms}")
-    if card_name not in POLICIES:
+                         f"(it is in toppa, baka, taoshi and koikoi); choose from {forms}")
+    if dec_name == "lookahead" and not look:
+        raise ValueError(f"policy {text!r}: the lookahead decision comes with lookahead card "
+                         f"play: write lookahead[:K] (or lookahead:K/lookahead)")
+    if card_name not in POLICIES and not look:
         raise ValueError(f"unknown policy {text!r}; choose from {forms} (CARD is random or greedy)")
-    card = POLICIES[card_name]
+    card = policy_id(card_name)
+    if look:
+        k = card >> K_SHIFT
+        if not sep:
+            return card | DEC_LOOKAHEAD << 4
+        card &= 0xF
     if not sep:
         return card | DEFAULT_DECISION[card] << 4
     word = dec_name.rstrip("0123456789")
@@ -112,13 +132,16 @@ def parse_policy(name: str) -> int:
         param = int(digits) if digits else default
         if not low <= param <= high:
             raise ValueError(f"policy {text!r}: {word} takes a number from {low} to {high}")
+    if look:
+        card |= k << K_SHIFT
     return card | dec << 4 | param << 8
 
 
 def split_policy(packed: int) -> tuple:
     """(card policy id, decision id, decision parameter) of a :func:`parse_policy` value."""
     packed = int(packed)
-    return packed & 0xF, (packed >> 4) & 0xF, packed >> 8
+    return ((packed & 0xF) | (packed & (0xFFFF << K_SHIFT)), (packed >> 4) & 0xF,
+            (packed >> 8) & 0xFFFFFF)
 
 
 def card_weights(points, yaku_masks, yaku_ints):

@@ -73,7 +73,7 @@ def kernel_round(tb, order, dealer, rmonth, policy, decide, expose, seed):
     res = np.zeros(K.R_N, np.int64)
     K.play_dealt(rng, order, groups, np.zeros(K.KS_N, np.uint64), tb,
                  np.array(policy, np.int64), np.array(decide, np.int64),
-                 np.array(expose, np.int64), dealer, month_mask(rmonth), res)
+                 np.array(expose, np.int64), dealer, month_mask(rmonth), res, None)
     return res, int(rng[0])
 
 
@@ -257,7 +257,7 @@ def resume(rules, hands, field, piles, draws, pols, **kw):
     res = np.zeros(K.R_N, np.int64)
     res[K.R_WINNER] = -1
     K.resume_round(stt, order, np.zeros(1, np.uint64), tb, np.array(card, np.int64),
-                   np.array(decide, np.int64), 0, res)
+                   np.array(decide, np.int64), 0, res, None)
     return res_facts(res, names)
 
 
@@ -758,7 +758,7 @@ def test_checked_mode_can_fail():
     with pytest.raises(AssertionError):
         K.play_dealt(np.zeros(1, np.uint64), order, groups, np.zeros(K.KS_N, np.uint64), tb,
                      np.array([0, 0]), np.array([[0, 0], [0, 0]]), np.array([1, 1]), 0,
-                     month_mask(1), res)
+                     month_mask(1), res, None)
 
 
 def test_same_seed_same_counters_any_threads_and_chunking():
@@ -924,7 +924,7 @@ def test_wild_lightning_needs_august_on_the_field(rule, august, wild):
     stt = np.zeros(K.KS_N, np.uint64)
     res = np.zeros(K.R_N, np.int64)
     K.play_dealt(np.ones(1, np.uint64), order, groups, stt, tb, np.array([1, 1]),
-                 np.array([[DEC_STOP, 0]] * 2), np.array([1, 1]), 0, month_mask(1), res)
+                 np.array([[DEC_STOP, 0]] * 2), np.array([1, 1]), 0, month_mask(1), res, None)
     assert int(stt[K.KS_WILD]) == wild
 
 

@@ -98,8 +98,6 @@ def test_policy_names_and_errors():
     for bad in ("lookahead:0", "lookahead:x", "lookahead:99999", "look"):
         with pytest.raises(ValueError, match="lookahead|unknown policy"):
             policy_id(bad)
-    with pytest.raises(ValueError, match="not available in this game yet"):
-        hanasim.simulate("koikoi", rounds=10, seed=1, policy="lookahead")
 
 
 def test_tournament_table_and_errors():
@@ -128,3 +126,64 @@ def test_lookahead_plays_taoshi_on_the_same_deals():
     assert deal and look.loc[deal, "estimate"].equals(greedy.loc[deal, "estimate"])
     assert look.loc["player1.mean_score", "estimate"] != greedy.loc["player1.mean_score",
                                                                      "estimate"]
+
+
+# ---------------------------------------------------------------- koi-koi
+def koikoi_position(tb, p_pile, p_hand, o_pile, o_hand, field, pile, o_calls=0):
+    """A koi-koi state after player 0's turn (the call not yet made), player 1 to move; every
+    card not listed is in player 1's pile."""
+    from hanasim.games import koikoi as K
+
+    listed = set(p_pile) | set(p_hand) | set(o_pile) | set(o_hand) | set(field) | set(pile)
+    o_pile = list(o_pile) + [c for c in range(48) if c not in listed]
+    mask = lambda cs: np.uint64(sum(1 << c for c in cs))  # noqa: E731
+    st = np.zeros(K.KS_N, np.uint64)
+    groups = np.array([mask(p_hand), mask(o_hand), mask(field)], np.uint64)
+    K.start(st, groups, 48 - len(pile), np.uint64(0), 1)
+    st[3], st[4], st[6] = mask(p_pile), mask(o_pile), 1
+    for s, pl, calls in ((0, st[3], 0), (1, st[4], o_calls)):
+        v, h = K.yaku_now(pl, st[2], calls, np.uint64(0), tb)
+        st[K.KS_CALLS + s], st[K.KS_HITS + s], st[K.KS_BEST + s] = calls, h, v
+    order = np.array([c for c in range(48) if c not in pile] + list(pile), np.int8)
+    return st, order
+
+
+def test_koikoi_lookahead_stops_when_the_opponent_is_one_card_from_a_large_yaku():
+    """Player 0 just made Ribbons (1 point); player 1, who called koi-koi, holds three brights
+    and the phoenix lies on the field: of the six cards player 0 cannot see, three are
+    paulownia cards that take it (Four Brights).  Collecting now is right; calling is not."""
+    from hanasim.games import koikoi as K
+    from hanasim.rules import make_rules
+
+    tb, _ = K.lower(make_rules(K.KoikoiRules, K.PRESETS["modern"]))
+    st, order = koikoi_position(tb, p_pile=[1, 5, 13, 17, 21, 40], p_hand=[2, 3, 10],
+                                o_pile=[0, 8, 28], o_hand=[45, 46, 6],
+                                field=[44, 14, 18, 22], pile=[47, 7, 11], o_calls=1)
+    for seed in range(3):
+        assert not K.lookahead_decision(tb, st, order, 0, seed, 16)
+    # Player 0 holds the pampas chaff with the moon on the field (the other pampas cards are
+    # player 1's): calling koi-koi, it takes the moon next turn for Three Brights, and player 1
+    # (two cards captured, no bright left to take) cannot make a yaku before: calling is right.
+    listed = [0, 8, 1, 5, 13, 17, 21, 30, 46, 47, 29, 31, 6, 7, 10, 28, 14, 18, 22]
+    st, order = koikoi_position(tb, p_pile=[0, 8, 1, 5, 13, 17, 21], p_hand=[30, 46, 47],
+                                o_pile=[29, 31], o_hand=[6, 7, 10], field=[28, 14, 18, 22],
+                                pile=[c for c in range(48) if c not in listed])
+    for seed in range(3):
+        assert K.lookahead_decision(tb, st, order, 0, seed, 16)
+
+
+def test_lookahead_beats_greedy_at_koikoi(full):
+    """On the same deals, player 1 playing lookahead:16 (cards and stop-or-continue) scores
+    more than playing greedy against greedy."""
+    c = hanasim.compare("koikoi", rounds=40_000 if full else 4_000, seed=5, preset="modern",
+                        policies=["greedy", "lookahead:16,greedy"])
+    d = c[(c.kind == "difference") & (c.quantity == "player1.mean_score")].iloc[0]
+    assert d.ci_low > 0
+
+
+def test_koikoi_lookahead_refuses_the_turns_it_does_not_play():
+    with pytest.raises(ValueError, match="standard turn"):
+        hanasim.simulate("koikoi", rounds=10, seed=1, policy="lookahead",
+                         rules={"turn_structure": "draw_then_two"})
+    with pytest.raises(ValueError, match="comes with lookahead card play"):
+        hanasim.simulate("koikoi", rounds=10, seed=1, policy="greedy/lookahead")

@@ -29,7 +29,7 @@ from .bits import ONE, ZERO, bit, count, lowest, month_nibble
 from .jit import hot
 from .rng import GOLDEN, mix64
 
-from ..policies import DEFAULT_K, GREEDY, K_SHIFT, LOOKAHEAD, MAX_K  # noqa: F401
+from ..policies import DEC_STOP, DEFAULT_K, GREEDY, K_SHIFT, LOOKAHEAD, MAX_K  # noqa: F401
 
 MAX_CHOICES = 24  # 10 hand cards, two ways each, is 20: the largest hand of the fishing games
 #: a choice replaces greedy's own only when its mean gain exceeds Z standard errors (``_pick``)
@@ -56,6 +56,8 @@ class Scratch(NamedTuple):
     total2: np.ndarray   # float64[MAX_CHOICES]: summed squared gains
     greedy: np.ndarray   # int64[players]: the rollout policy
     rng: np.ndarray      # uint64[1]: greedy draws nothing, play_out wants a stream
+    decide: np.ndarray   # int64[players, 2]: the rollout's stop-or-continue (always stop)
+    aux: np.ndarray      # int64[64]: a game's work slots (a rollout's settlement)
 
 
 @njit(cache=True)
@@ -65,7 +67,8 @@ def new_scratch(n_state, n_cards, n_players):
                    np.zeros(MAX_CHOICES, np.int64), np.zeros(MAX_CHOICES, np.uint64),
                    np.zeros(MAX_CHOICES, np.float64), np.zeros(MAX_CHOICES, np.float64),
                    np.full(n_players, GREEDY, np.int64),
-                   np.zeros(1, np.uint64))
+                   np.zeros(1, np.uint64), np.full((n_players, 2), DEC_STOP, np.int64),
+                   np.zeros(64, np.int64))
 
 
 @hot
@@ -170,14 +173,9 @@ def _pick(sc, m, k_samples):
 
 
 @hot(inline="always")
-def choose_card(st, n, seat, order, s, k_samples, gscore, ghigh, look):
-    """The hand card (and its two-way pick) for ``seat`` to move in ``st``: returns
-    (generator state, card, high).  Each choice is played, the turned card taken by greedy,
-    and the round played out by greedy in every determinisation (see :func:`_pick`)."""
-    tables, res, sc = look
-    hand = st[seat]
-    field = st[n]
-    top = np.int64(st[state.top(n)])
+def card_choices(sc, hand, field, gscore, ghigh):
+    """The legal (hand card, two-way pick) choices into ``sc.card``/``sc.high``, greedy's own
+    first; returns how many."""
     g = policies.greedy_hand_card(hand, field, gscore)
     sc.card[0] = g
     sc.high[0] = policies.take_high(GREEDY, g, field, ZERO, ghigh)
@@ -196,6 +194,19 @@ def choose_card(st, n, seat, order, s, k_samples, gscore, ghigh, look):
             sc.card[m] = c
             sc.high[m] = ZERO
             m += 1
+    return m
+
+
+@hot(inline="always")
+def choose_card(st, n, seat, order, s, k_samples, gscore, ghigh, look):
+    """The hand card (and its two-way pick) for ``seat`` to move in ``st``: returns
+    (generator state, card, high).  Each choice is played, the turned card taken by greedy,
+    and the round played out by greedy in every determinisation (see :func:`_pick`)."""
+    tables, res, sc = look
+    hand = st[seat]
+    field = st[n]
+    top = np.int64(st[state.top(n)])
+    m = card_choices(sc, hand, field, gscore, ghigh)
     if m == 1:
         return s, sc.card[0], sc.high[0]
     for j in range(m):

@@ -126,8 +126,10 @@ from ..engine.rng import next64, partial_shuffle, shuffle_range, stream_state
 from ..engine.tally import tally_hits
 from ..engine.yaku import (D_BASE, D_COND, D_COUNTED, D_EXTRA_FROM, D_MIN, D_PER_EXTRA,
                            D_REQUIRED, NEVER, DekiyakuTable, dekiyaku)
-from ..policies import (CONTINUE, LEGAL_BOTH, LEGAL_STOP, RANDOM, choose_continue, choose_expose,
-                        hand_card, parse_policy, split_policy, take_high)
+from ..engine import lookahead
+from ..policies import (CONTINUE, DEC_LOOKAHEAD, FORCED, GREEDY, LEGAL_BOTH, LEGAL_STOP, RANDOM,
+                        choose_continue, choose_expose, hand_card, parse_policy, split_policy,
+                        take_high)
 from ..rules import RuleError, number, option
 from . import register
 
@@ -519,7 +521,7 @@ KS_N = ST_BASE + 13
 # seat that collected, OVER_EXHAUSTED; KS_MONTH: the round's month mask; KS_FMULT: the field
 # multiplier; KS_WILD: 1 when the Lightning is wild this round (wild_lightning).
 OVER_EXHAUSTED = 3
-ACT_NONE, ACT_CONTINUE, ACT_STOP = 0, 1, 2
+ACT_NONE, ACT_CONTINUE, ACT_STOP, ACT_ASK = 0, 1, 2, 3  # ASK: a lookahead player's decision
 
 # result slots of one round (seats relative to the dealer)
 (R_SCORE, R_WINNER, R_END, R_BASE, R_POINTS, R_HITS, R_COLLECTED, R_KEPT, R_PAID, R_CALLS,
@@ -739,6 +741,14 @@ def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
     draws the same random word as ``engine.play.turn``; draw_then_two and unmatched_to_hand
     draw one more for the second hand card."""
     r = next64(rng) if pol == RANDOM else ZERO
+    if (pol & 0xF) == FORCED:
+        # a given hand card and two-way pick (a lookahead's choice: the standard turn, no
+        # wild Lightning, as the lookahead requires), the turned card by greedy
+        card = (pol >> 8) & 0x3F
+        hand &= ~bit(card)
+        field, c1 = capture(card, field, ZERO - np.uint64((pol >> 16) & 1))
+        field, c2 = capture(drawn, field, take_high(GREEDY, drawn, field, ZERO, tb.ghigh))
+        return hand, field, c1 | c2
     if pile_only or tb.params[P_TURN] != TURN_STANDARD:
         return turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only)
     card = hand_card(pol, hand, field, r, tb.gscore)
@@ -746,6 +756,18 @@ def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
     field, c1 = put(pol, card, field, r, wild, tb)
     field, c2 = put(pol, drawn, field, r >> ONE, wild, tb)
     return hand, field, c1 | c2
+
+
+@hot(inline="always")
+def call_koikoi(pile, field, calls, hits, best, month_mask, tb):
+    """A koi-koi call: (calls, hits, best) after it."""
+    calls += 1
+    if tb.params[P_VIEW_CALLED] != tb.params[P_VIEW_PTS]:
+        # the call itself raises the viewing yaku (KoiKoi Japan): not an improvement
+        v, h = yaku_now(pile, field, calls, month_mask, tb)
+        hits |= np.uint64(h)
+        best = max(best, v)
+    return calls, hits, best
 
 
 @hot(inline="always")
@@ -780,24 +802,25 @@ def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, bes
                     or (p[P_IMPROVE_STOP] != 0 and not new)):
                 legal = LEGAL_STOP
             om = cards_missing(opp_pile, month_mask, tb)
-            if choose_continue(dec, dparam, legal, left, v, om, rng) == CONTINUE:
+            if dec == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
+                act = ACT_ASK  # decided by play_from, which holds the whole state
+            elif choose_continue(dec, dparam, legal, left, v, om, rng) == CONTINUE:
                 act = ACT_CONTINUE
-                calls += 1
-                if p[P_VIEW_CALLED] != p[P_VIEW_PTS]:
-                    # the call itself raises the viewing yaku (KoiKoi Japan): not an improvement
-                    v, h = yaku_now(pile, field, calls, month_mask, tb)
-                    hits |= np.uint64(h)
-                    best = max(best, v)
+                calls, hits, best = call_koikoi(pile, field, calls, hits, best, month_mask, tb)
             else:
                 act = ACT_STOP
     return hand, field, pile, calls, hits, best, act
 
 
 @hot(inline="always")
-def play_from(st, order, rng, tb, policy, decide, dealer):
+def play_from(st, order, rng, tb, policy, decide, dealer, look):
     """Play the round in state ``st`` (``KS_N`` slots) until a player collects or the hands
     run out, updating ``st``.  ``policy``: card policy ids by player; ``decide[player]``:
-    (decision id, parameter)."""
+    (decision id, parameter).  ``look``: None, or the lookahead context ``(tables, res,
+    scratch)`` when a player plays by lookahead (``engine.lookahead``): its hand card and its
+    stop-or-continue are chosen on determinisations of this state (:func:`look_card`,
+    :func:`look_continue`).  A rollout's forced turn (``policies.FORCED``) is played once,
+    then the player plays greedy."""
     h0 = st[0]
     h1 = st[1]
     field = st[2]
@@ -836,17 +859,42 @@ def play_from(st, order, rng, tb, policy, decide, dealer):
             rest = n_cards - top - 1 - count(h0) - count(h1) + 1
             extra = (rest + (1 if first else 0)) // 2
         q = dealer ^ seat
+        pol = policy[q]
+        if look is not None and lookahead.is_lookahead(pol):
+            pol = GREEDY  # a turn of the draw pile alone: no hand card to choose
+            if hand != ZERO:
+                store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0,
+                      best1, last, turns, decisions, over)
+                card, high = look_card(st, order, rng, tb, seat, lookahead.samples(policy[q]),
+                                       look)
+                pol = FORCED | (card << 8) | (np.int64(high != ZERO) << 16)
         hand, field, pile, calls, hits, best, act = _move(
-            policy[q], decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
+            pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
             c1 if first else c0, order[top], calls0 if first else calls1,
             hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
             pile_only, extra)
+        if (policy[q] & 0xF) == FORCED:
+            policy[q] = GREEDY
         if first:
             h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
         else:
             h1, c1, calls1, hits1, best1 = hand, pile, calls, hits, best
         top += 1
         turns += 1
+        if act == ACT_ASK:
+            act = ACT_STOP
+            if look is not None:
+                # the state after the turn, the call not made: stop, or call koi-koi?
+                store(st, h0, h1, field, c0, c1, top, seat ^ 1, calls0, calls1, hits0, hits1,
+                      best0, best1, seat + 1, turns, decisions + 1, over)
+                if look_continue(st, order, rng, tb, seat, lookahead.samples(policy[q]), look):
+                    act = ACT_CONTINUE
+                    calls, hits, best = call_koikoi(pile, field, calls, hits, best, month_mask,
+                                                    tb)
+                    if first:
+                        calls0, hits0, best0 = calls, hits, best
+                    else:
+                        calls1, hits1, best1 = calls, hits, best
         if act != ACT_NONE:
             last = seat + 1
             decisions += 1
@@ -854,6 +902,14 @@ def play_from(st, order, rng, tb, policy, decide, dealer):
                 over = seat + 1
                 break
         seat ^= 1
+    store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
+          last, turns, decisions, over)
+
+
+@hot(inline="always")
+def store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
+          last, turns, decisions, over):
+    """Write :func:`play_from`'s locals into the state."""
     st[0] = h0
     st[1] = h1
     st[2] = field
@@ -871,6 +927,92 @@ def play_from(st, order, rng, tb, policy, decide, dealer):
     st[KS_TURNS] = turns
     st[KS_DECISIONS] = decisions
     st[KS_OVER] = over
+
+
+@hot(inline="always")
+def rollout(tb, sc, seat):
+    """Play the scratch state ``sc.st`` to the end by greedy (the forced turn in ``sc.greedy``
+    first), both players collecting at once; ``seat``'s round score."""
+    play_from(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, 0, None)
+    for i in range(R_N):
+        sc.aux[i] = 0
+    settle_round(sc.st, tb, sc.aux)
+    return sc.aux[R_SCORE + seat]
+
+
+@hot
+def look_card(st, order, rng, tb, seat, k, look):
+    """The lookahead's (hand card, two-way pick) for ``seat`` to move in ``st``: each choice is
+    played (then greedy) on the same ``k`` determinisations, greedy's own kept unless another
+    gains significantly (``engine.lookahead``).  A call: once a lookahead turn."""
+    tables, res, sc = look
+    m = lookahead.card_choices(sc, st[seat], st[2], tb.gscore, tb.ghigh)
+    if m == 1:
+        return sc.card[0], sc.high[0]
+    for j in range(m):
+        sc.total[j] = 0.0
+        sc.total2[j] = 0.0
+    s = rng[0]
+    top = np.int64(st[5])
+    for _ in range(k):
+        s = lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        v0 = 0.0
+        for j in range(m):
+            for i in range(st.shape[0]):
+                sc.st[i] = sc.base[i]
+            sc.greedy[seat] = FORCED | (sc.card[j] << 8) | (np.int64(sc.high[j] != ZERO) << 16)
+            sc.greedy[1 - seat] = GREEDY
+            v0 = lookahead._add_gain(sc, j, rollout(tb, sc, seat), v0)
+    rng[0] = s
+    best = lookahead._pick(sc, m, k)
+    return sc.card[best], sc.high[best]
+
+
+@njit(cache=True)
+def lookahead_decision(tb, st, order, seat, seed, k):
+    """:func:`look_continue` on the state ``st`` (the turn of ``seat`` just made a yaku; the
+    call not made) with ``k`` determinisations on the stream ``seed``: True to call koi-koi
+    (for tests and for inspecting a decision)."""
+    look = (tb, np.zeros(R_N, np.int64), lookahead.new_scratch(KS_N, order.shape[0], N_PLAYERS))
+    rng = np.zeros(1, np.uint64)
+    rng[0] = np.uint64(seed)
+    return look_continue(st, order, rng, tb, seat, k, look)
+
+
+@hot
+def look_continue(st, order, rng, tb, seat, k, look):
+    """Call koi-koi (True) or collect: ``st`` is the state after ``seat``'s turn with the call
+    not made.  Collecting now scores what settling this state gives (every card it depends on
+    is seen); calling is played out by greedy (both collecting at their next chance) on ``k``
+    determinisations; it is taken when its mean gain over collecting exceeds one standard
+    error (``engine.lookahead``)."""
+    tables, res, sc = look
+    for i in range(st.shape[0]):
+        sc.st[i] = st[i]
+    sc.st[KS_OVER] = seat + 1
+    for i in range(R_N):
+        sc.aux[i] = 0
+    settle_round(sc.st, tb, sc.aux)
+    stop = np.float64(sc.aux[R_SCORE + seat])
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    s = rng[0]
+    top = np.int64(st[5])
+    for _ in range(k):
+        s = lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        for i in range(st.shape[0]):
+            sc.st[i] = sc.base[i]
+        calls, hits, best = call_koikoi(sc.st[3 + seat], sc.st[2],
+                                        np.int64(sc.st[KS_CALLS + seat]), sc.st[KS_HITS + seat],
+                                        np.int64(sc.st[KS_BEST + seat]), sc.st[KS_MONTH], tb)
+        sc.st[KS_CALLS + seat] = calls
+        sc.st[KS_HITS + seat] = hits
+        sc.st[KS_BEST + seat] = best
+        sc.greedy[0] = GREEDY
+        sc.greedy[1] = GREEDY
+        lookahead._add_gain(sc, 1, rollout(tb, sc, seat), stop)
+    rng[0] = s
+    return lookahead._pick(sc, 2, k) == 1
 
 
 @hot
@@ -978,7 +1120,8 @@ def start(st, groups, first_undealt, month_mask, fmult):
 
 
 @hot(inline="always")
-def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask, res):
+def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask, res,
+               look):
     """Play one dealt round and settle it into ``res`` (seats relative to the dealer).
 
     ``groups``: dealer hand, opponent hand, field; the draw pile is ``order[len(pattern):]``.
@@ -1051,7 +1194,7 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
             st[2] = field
             st[5] = top
     if played:
-        resume_round(st, order, rng, tb, policy, decide, dealer, res)
+        resume_round(st, order, rng, tb, policy, decide, dealer, res, look)
     else:
         record(st, res)
         if p[P_CHECKED]:
@@ -1059,12 +1202,12 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
 
 
 @hot
-def resume_round(st, order, rng, tb, policy, decide, dealer, res):
+def resume_round(st, order, rng, tb, policy, decide, dealer, res, look):
     """Play the round from state ``st`` to its end and settle it into ``res`` (whose deal-time
     slots the caller has filled): the entry point for a round resumed from any state (a
     lookahead policy's determinisation, the tests' hand-built positions).  A call, not inlined:
     once a round, and it keeps the chunk kernel small to compile."""
-    play_from(st, order, rng, tb, policy, decide, dealer)
+    play_from(st, order, rng, tb, policy, decide, dealer, look)
     settle_round(st, tb, res)
     record(st, res)
     if tb.params[P_CHECKED]:
@@ -1238,7 +1381,7 @@ def round_stream(rng, key, index, order):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb, policy,
-                  decide, expose, scal, tcount, ycount, hist):
+                  decide, expose, scal, tcount, ycount, hist, look):
     """Sessions ``s0 .. s1-1``; session s's streams are keyed by ``stream_state(seed, s)``."""
     series = tb.params[P_SERIES]
     for s in range(s0, s1):
@@ -1254,12 +1397,12 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res,
                 tally_deal(scal, tcount, hist, res, mis)
         else:
             play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose,
-                        n_rounds, scal, tcount, ycount, hist)
+                        n_rounds, scal, tcount, ycount, hist, look)
 
 
 @hot
 def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose, n_rounds,
-                scal, tcount, ycount, hist):
+                scal, tcount, ycount, hist, look):
     """Whole games back to back until ``n_rounds`` rounds are counted (see the module's
     "Simulation unit"): the last game is finished for the game quantities.  Round i of the
     session cuts (when a game starts), deals and plays on streams 3i+2, 3i and 3i+1."""
@@ -1286,7 +1429,7 @@ def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expo
             i += 1
             month_mask = np.uint64(0xF) << np.uint64(4 * (r % 12))
             play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask,
-                       res)
+                       res, look)
             if counted < n_rounds:
                 counted += 1
                 tally_deal(scal, tcount, hist, res, mis)
@@ -1324,10 +1467,11 @@ def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expo
 
 @njit(cache=True, parallel=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, expose,
-               scal, tcount, ycount, hist):
+               scal, tcount, ycount, hist, look):
     """Sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per prange
     iteration; counters are per chunk and summed by the caller, so results never depend on
-    threads or chunking."""
+    threads or chunking.  ``look``: None, or True when a player plays by lookahead (a kernel
+    of its own)."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
@@ -1338,15 +1482,23 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
         res = np.zeros(R_N, dtype=np.int64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb, policy,
-                      decide, expose, scal[ch], tcount[ch], ycount[ch], hist[ch])
+        if look is None:
+            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb,
+                          policy, decide, expose, scal[ch], tcount[ch], ycount[ch], hist[ch],
+                          None)
+        else:
+            ctx = (tb, res, lookahead.new_scratch(KS_N, 48, N_PLAYERS))
+            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb,
+                          policy, decide, expose, scal[ch], tcount[ch], ycount[ch],
+                          hist[ch], ctx)
 
 
 # ---------------------------------------------------------------- public layer
 
 def play_kernel(tb, seed, rounds, policy, decide, expose, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, expose,
-               out["scal"], out["tcount"], out["ycount"], out["hist"])
+               out["scal"], out["tcount"], out["ycount"], out["hist"],
+               lookahead.uses_lookahead(policy))
 
 
 def decode_policies(packed) -> tuple:
@@ -1371,6 +1523,7 @@ class Koikoi:
     presets = PRESETS
     preset_docs = PRESET_DOCS
     rounds_per_session = SERIES_ROUNDS
+    lookahead = True  # cards and stop-or-continue by lookahead (engine.lookahead)
     version = 2  # bump whenever a rule's behaviour or an option changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
@@ -1410,7 +1563,7 @@ class Koikoi:
 
     def policy_ids(self, names) -> np.ndarray:
         """One packed id per player: card play and stop-or-continue (``policies.parse_policy``)."""
-        return np.array([parse_policy(n) for n in names], dtype=np.int64)
+        return np.array([parse_policy(n, lookahead=True) for n in names], dtype=np.int64)
 
     def exact_table(self, rules):
         """Exact misdeal rate, lucky hands and field 20-point cards (``hanasim exact``)."""
@@ -1441,6 +1594,11 @@ class Koikoi:
         tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked,
                           deals_only=deals_only)
         card, decide = decode_policies(policy)
+        if lookahead.uses_lookahead(card) and (rules.turn_structure != "standard"
+                                               or rules.wild_lightning != "off"):
+            raise ValueError("the lookahead policy plays koi-koi's standard turn without the "
+                             "wild Lightning; turn_structure and wild_lightning must be left at "
+                             "their defaults for it")
         expose = np.ascontiguousarray(expose, dtype=np.int64)
         n_sessions = -(-rounds // SERIES_ROUNDS)
         shapes = dict(scal=(C_N,), tcount=(len(TEYAKU) + 1, 2), ycount=(len(names) + 1, 2),
