@@ -63,12 +63,13 @@ from math import comb
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from .. import decks
 from ..decks import TAIPA
 from ..engine import lookahead, state
-from ..engine.lookahead import uses_lookahead
+from ..engine.lookahead import new_scratch, uses_lookahead
 from ..engine.bits import ONE, ZERO, bit, count, lowest
 from ..engine.jit import hot
 from ..engine.match import capture_one, group_turn
@@ -258,7 +259,7 @@ def play_round(order, n, rng, tb, policy, decide, first, res, cap_time, st, look
     """Deal ``order[:n]`` (shuffled by the caller) and play one round; results into ``res``.
     ``cap_time[card]``: when the card was captured this round (2 * turn + step); ``st``: the
     round state (``ST_N`` slots, filled here).  ``look``:
-    None, or the lookahead context when a player plays by lookahead (:func:`new_look`)."""
+    None, or the lookahead context when a player plays by lookahead (:func:`run_chunks` builds it)."""
     for i in range(R_N):
         res[i] = 0
     res[R_WINNER] = -1
@@ -313,8 +314,48 @@ def new_yaku(st, seat, tb):
 def play_from(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
     """Play the round in state ``st`` (``ST_N`` slots, above; the deck ``order[:n]``) to its
     end, in place; results into ``res``.  Returns ``over``: 0 exhausted, else the agari
-    caller's seat + 1.  A lookahead player copies ``st``, redeals what it cannot see and
-    plays the copy on with this same function (all greedy, ``look=None``)."""
+    caller's seat + 1.  ``look``: None, or the lookahead context (:func:`run_chunks`)."""
+    return _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look)
+
+
+@hot
+def rollout_from(st, order, n, rng, tb, policy, decide, res, cap_time):
+    """:func:`play_from` without lookahead players: a lookahead player copies the state,
+    redeals what it cannot see and plays the copy on with this (the same round, ``_play``).
+    A dispatcher of its own: play_from compiled for ``look=None`` inside its own compile for a
+    context left the rollout a call to an unresolved symbol when loaded from numba's cache."""
+    return _play(st, order, n, rng, tb, policy, decide, 0, res, cap_time, None)
+
+
+def _turn_by_look(st, order, n, seat, rng, k, tb, look):
+    raise NotImplementedError
+
+
+def _continue_by_look(st, order, n, seat, rng, k, tb, look):
+    raise NotImplementedError
+
+
+@overload(_turn_by_look)
+def _ov_turn_by_look(st, order, n, seat, rng, k, tb, look):
+    """A lookahead turn (:func:`_look_turn`); for ``look=None`` an impl that does not refer
+    to it at all (never run), so a kernel without lookahead players never compiles it."""
+    if isinstance(look, types.NoneType):
+        return lambda st, order, n, seat, rng, k, tb, look: (st[seat], st[S_FIELD], ZERO, ZERO)
+    return lambda st, order, n, seat, rng, k, tb, look: _look_turn(st, order, n, seat, rng, k,
+                                                                     tb, look)
+
+
+@overload(_continue_by_look)
+def _ov_continue_by_look(st, order, n, seat, rng, k, tb, look):
+    if isinstance(look, types.NoneType):
+        return lambda st, order, n, seat, rng, k, tb, look: False
+    return lambda st, order, n, seat, rng, k, tb, look: _look_continue(st, order, n, seat, rng,
+                                                                         k, tb, look)
+
+
+@hot(inline="always")
+def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
+    """The round's turns from ``st`` (:func:`play_from`)."""
     p = tb.params
     over = 0
     while True:
@@ -327,8 +368,8 @@ def play_from(st, order, n, rng, tb, policy, decide, first, res, cap_time, look)
         field = st[S_FIELD]
         top = np.int64(st[S_TOP])
         if look is not None and lookahead.is_lookahead(pol):
-            hand, field, a, b = _look_turn(st, order, n, seat, rng, lookahead.samples(pol),
-                                           tb, look)
+            hand, field, a, b = _turn_by_look(st, order, n, seat, rng, lookahead.samples(pol),
+                                              tb, look)
             top += 1 if top < n else 0
         else:
             r = next64(rng) if pol == RANDOM else ZERO
@@ -356,8 +397,8 @@ def play_from(st, order, n, rng, tb, policy, decide, first, res, cap_time, look)
             left = count(hand)
             legal = LEGAL_STOP if (left == 0 and p[P_LAST_STOP] != 0) else LEGAL_BOTH
             if look is not None and decide[q, 0] == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
-                go_on = _look_continue(st, order, n, seat, rng, lookahead.samples(pol), tb,
-                                       look)
+                go_on = _continue_by_look(st, order, n, seat, rng, lookahead.samples(pol),
+                                          tb, look)
             else:
                 v, _ = yaku_points(st[S_PILE + seat], tb)
                 om = cards_missing(st[S_PILE + (seat ^ 1)], tb)
@@ -442,7 +483,7 @@ def _rollout(look, n, seat, hand, field, cap, top):
     if cap != ZERO and new_yaku(st, seat, tb):
         return _value(st, seat + 1, seat, tb)
     st[S_SEAT] = seat ^ 1
-    over = play_from(st, sc.order, n, sc.rng, tb, sc.greedy, rdec, 0, rres, rcap, None)
+    over = rollout_from(st, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
     return _value(st, over, seat, tb)
 
 
@@ -555,7 +596,7 @@ def _look_continue(st, order, n, seat, rng, k, tb, look):
             x[i] = sc.base[i]
         x[S_CALLS + seat] += 1
         x[S_SEAT] = seat ^ 1
-        over = play_from(x, sc.order, n, sc.rng, tb, sc.greedy, rdec, 0, rres, rcap, None)
+        over = rollout_from(x, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
         d = _value(x, over, seat, tb) - stop
         total += d
         total2 += d * d
@@ -904,7 +945,8 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
                rk, ycount, dcount, hist, look):
     """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller.
     ``look``: None, or True when a player plays by lookahead (a kernel of its own, with a
-    lookahead context per chunk: :func:`new_look`)."""
+    lookahead context per chunk: (tables, the rollouts' res, the scratch, their cap_time, the
+    rollouts' decisions: greedy's agari at once))."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
@@ -921,9 +963,12 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
             sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
                      policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], None)
         else:
+            rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
+            rdec[:, 0] = DEC_STOP
+            ctx = (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
+                   np.zeros(48, dtype=np.int64), rdec)
             sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
-                     policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch],
-                     new_look(tb))
+                     policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], ctx)
 
 
 @hot
@@ -1028,12 +1073,10 @@ def decode_policies(packed) -> tuple:
 
 
 @njit(cache=True)
-def new_look(tb):
-    """A lookahead context: (tables, the rollouts' res, the scratch, their cap_time, the
-    rollouts' decisions: greedy's agari at once)."""
+def _test_look(tb):
     rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
     rdec[:, 0] = DEC_STOP
-    return (tb, np.zeros(R_N, dtype=np.int64), lookahead.new_scratch(ST_N, 48, N_PLAYERS),
+    return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
             np.zeros(48, dtype=np.int64), rdec)
 
 
@@ -1044,7 +1087,7 @@ def lookahead_turn(tb, st, order, n, seed, k):
     field, captured by the hand card, by the turned card)."""
     rng = np.full(1, np.uint64(seed), dtype=np.uint64)
     x = st.copy()
-    return _look_turn(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, new_look(tb))
+    return _look_turn(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb))
 
 
 @njit(cache=True)
@@ -1053,7 +1096,7 @@ def lookahead_continue(tb, st, order, n, seed, k):
     ``st`` (the seat that moved in ``st``)."""
     rng = np.full(1, np.uint64(seed), dtype=np.uint64)
     x = st.copy()
-    return _look_continue(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, new_look(tb))
+    return _look_continue(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb))
 
 
 def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
