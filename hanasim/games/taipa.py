@@ -26,6 +26,9 @@ A round
   player called koi-koi earlier in the round (only the first call counts).  When the player to
   move has no cards the round is exhausted: nobody scores.
 * The agari caller takes coins worth the score from the opponent (``coin_cap``).
+* A ``lookahead[:K]`` player (issue 16) decides its hand card with the card it takes, the turned
+  card's take and agari / koi-koi by determinised rollouts of the round from its state
+  (:func:`play_from`, section "lookahead" below); ``yaku_cards=choice`` it makes as greedy.
 
 A game
 ------
