@@ -1055,15 +1055,17 @@ def parse_taipa_policy(name: str) -> int:
     ``lookahead:K/stop`` and the like take that decision policy instead."""
     text = str(name).strip()
     card_name, sep, dec_name = text.partition("/")
-    if card_name.strip().partition(":")[0] != "lookahead":
-        return parse_policy(text)
+    forms = "; ".join(POLICY_FORMS)
     try:
+        if card_name.strip().partition(":")[0] != "lookahead":
+            return parse_policy(text)
         card = policy_id(card_name.strip())
+        if not sep:
+            return card | DEC_LOOKAHEAD << 4
+        return card | (parse_policy("greedy/" + dec_name) & ~0xF)
     except ValueError as e:
-        raise ValueError(f"{e}; use {'; '.join(POLICY_FORMS)}") from None
-    if not sep:
-        return card | DEC_LOOKAHEAD << 4
-    return card | (parse_policy("greedy/" + dec_name) & ~0xF)
+        msg = str(e).replace("'greedy/", f"'{card_name}/").split("; ")[0]
+        raise ValueError(f"{msg.split(' (CARD')[0]}; use {forms}") from None
 
 
 def decode_policies(packed) -> tuple:
