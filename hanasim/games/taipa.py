@@ -331,11 +331,13 @@ def rollout_from(st, order, n, rng, tb, policy, decide, res, cap_time):
 
 
 def _turn_by_look(st, order, n, seat, rng, k, tb, look):
-    raise NotImplementedError
+    """A lookahead player's turn, in kernels only (numba overload below)."""
+    raise NotImplementedError("compiled in kernels only (numba overload)")
 
 
 def _continue_by_look(st, order, n, seat, rng, k, tb, look):
-    raise NotImplementedError
+    """A lookahead player's agari (False) or koi-koi (True), in kernels only."""
+    raise NotImplementedError("compiled in kernels only (numba overload)")
 
 
 @overload(_turn_by_look)
