@@ -187,3 +187,90 @@ def test_koikoi_lookahead_refuses_the_turns_it_does_not_play():
                          rules={"turn_structure": "draw_then_two"})
     with pytest.raises(ValueError, match="comes with lookahead card play"):
         hanasim.simulate("koikoi", rounds=10, seed=1, policy="greedy/lookahead")
+# ---------------------------------------------------------------- Taipa (match by suit)
+from hanasim.games import taipa as TP  # noqa: E402
+
+TPB = TP.lower(TP.TaipaRules())
+
+
+def taipa_position(hand0, hand1, field, pile0, pile1, draw=(), seat=0):
+    """A Taipa round state, ``seat`` to move; the round's deck is every card listed (the
+    draw pile ``draw`` last, top first); returns (state, order, n)."""
+    mask = lambda cs: np.uint64(sum(1 << int(c) for c in cs))  # noqa: E731
+    st = np.zeros(TP.ST_N, np.uint64)
+    st[0], st[1], st[TP.S_FIELD] = mask(hand0), mask(hand1), mask(field)
+    st[TP.S_PILE], st[TP.S_PILE + 1] = mask(pile0), mask(pile1)
+    for s, p in enumerate((pile0, pile1)):
+        st[TP.S_NY + s] = TP.yaku_points(mask(p), TPB)[1]
+    seen = list(hand0) + list(hand1) + list(field) + list(pile0) + list(pile1)
+    order = np.zeros(48, np.int8)
+    order[:len(seen) + len(draw)] = seen + list(draw)
+    st[TP.S_TOP] = len(seen)
+    st[TP.S_SEAT] = seat
+    return st, order, len(seen) + len(draw)
+
+
+def test_taipa_lookahead_takes_the_card_that_completes_a_yaku():
+    # seat 0 holds two ribbons (12, 28) and plays its last two cards, the opponent two more:
+    # greedy plays the boar 25 onto the boar 24 (two animals, the heaviest capture), and its
+    # pine chaff 6 would later take the pine bright 0 (heavier than the ribbon 4). Playing the
+    # chaff onto the ribbon 4 now makes three ribbons: agari, 1 coin.
+    st, order, n = taipa_position([6, 25], [15, 47], [0, 4, 24, 39], [12, 28, 17],
+                                  [9, 33, 46, 20])
+    hand, field, a, b = TP.lookahead_turn(TPB, st, order, n, 3, 16)
+    assert int(a) == (1 << 6) | (1 << 4) and int(b) == 0
+
+
+def test_taipa_lookahead_stops_when_the_opponent_is_one_card_from_three_brights():
+    # seat 0 has just made three ribbons (1 coin); the opponent holds the pine and cherry
+    # brights, a susuki bright (16) lies on the field and three more are unseen
+    st, order, n = taipa_position([7, 30, 38, 46], [20, 17, 18, 14], [16, 31, 39, 47, 15, 26],
+                                  [4, 12, 28, 24], [0, 8, 6, 22], draw=[19, 21, 23, 43, 40, 41])
+    st[TP.S_NY] = 1  # the ribbon yaku counted (new_yaku)
+    assert not TP.lookahead_continue(TPB, st, order, n, 1, 32)
+
+
+def test_taipa_lookahead_calls_koikoi_when_the_next_yaku_is_sure():
+    # seat 0 has just made three chaff (0 coins) and holds the pine and cherry brights; its
+    # susuki chaff 20 will take the susuki bright 16 from the field next turn (no unseen card
+    # is a susuki): koi-koi, then three brights doubled
+    st, order, n = taipa_position([20, 30, 38], [39, 46, 15], [16, 31, 47, 25],
+                                  [0, 8, 6, 7, 14], [17, 18, 19, 4, 5], draw=[34, 35, 42])
+    assert TP.lookahead_continue(TPB, st, order, n, 1, 16)
+
+
+def test_taipa_lookahead_never_reads_a_hidden_card():
+    """Permuting the opponent's hand and the draw pile changes neither the hand card, its
+    take, nor agari / koi-koi, on the same random stream."""
+    rng = np.random.default_rng(8)
+    for trial in range(5):
+        c = [int(x) for x in rng.permutation(48)]
+        hand0, hand1, field = c[:4], c[4:8], c[8:14]
+        pile0, pile1, draw = c[14:20], c[20:26], c[26:]
+        st, order, n = taipa_position(hand0, hand1, field, pile0, pile1, draw)
+        hand, _, a, _ = TP.lookahead_turn(TPB, st, order, n, trial, 8)
+        go = TP.lookahead_continue(TPB, st, order, n, trial, 8)
+        for _ in range(3):
+            unseen = [int(x) for x in rng.permutation(hand1 + draw)]
+            st2, order2, n2 = taipa_position(hand0, unseen[:4], field, pile0, pile1, unseen[4:])
+            hand2, _, a2, _ = TP.lookahead_turn(TPB, st2, order2, n2, trial, 8)
+            assert (hand2, a2) == (hand, a)
+            assert TP.lookahead_continue(TPB, st2, order2, n2, trial, 8) == go
+
+
+def test_lookahead_beats_greedy_at_taipa(full):
+    rounds = 24_000 if full else 2_400
+    df = hanasim.simulate("taipa", rounds=rounds, seed=5, policy="lookahead:16,greedy",
+                          checked=True).set_index("quantity")
+    assert df.loc["player1.mean_net", "ci_low"] > 0
+
+
+def test_taipa_lookahead_policy_names():
+    ids = TP.Taipa().policy_ids(["lookahead:8", "lookahead/stop", "greedy/continue2"])
+    card, decide = TP.decode_policies(ids)
+    assert policy_name(card[0]) == "lookahead:8" and decide[0, 0] == TP.DEC_LOOKAHEAD
+    assert policy_name(card[1]) == "lookahead:16" and decide[1, 0] == 1  # stop
+    assert card[2] == GREEDY and list(decide[2]) == [2, 2]
+    for bad in ("lookahead:0", "lookahead/sometimes"):
+        with pytest.raises(ValueError, match="lookahead|unknown decision"):
+            TP.Taipa().policy_ids([bad])

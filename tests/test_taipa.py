@@ -210,7 +210,8 @@ def crafted_round(seat0_policy, seat1_policy="greedy"):
     policy, decide = pols(seat0_policy, seat1_policy)
     res = np.zeros(T.R_N, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
-    T.play_round(order, 18, rng, tb, policy, decide, 0, res, np.zeros(48, dtype=np.int64))
+    T.play_round(order, 18, rng, tb, policy, decide, 0, res, np.zeros(48, dtype=np.int64),
+                 np.zeros(T.ST_N, dtype=np.uint64), None)
     T.check_round(order, 18, np.uint64(mask(range(48)) & mask(order[:18])), res)
     ref = N.play_round([int(x) for x in order], 18, rng, list(policy), decide.tolist(), 0,
                        dict(N.DEFAULTS))

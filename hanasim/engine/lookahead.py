@@ -31,7 +31,9 @@ from .rng import GOLDEN, mix64
 
 from ..policies import DEC_STOP, DEFAULT_K, GREEDY, K_SHIFT, LOOKAHEAD, MAX_K  # noqa: F401
 
-MAX_CHOICES = 24  # 10 hand cards, two ways each, is 20: the largest hand of the fishing games
+# the most choices of one decision: 10 hand cards, two ways each, is 20 (Toppa, Baka, Taoshi);
+# Taipa's 6 hand cards, each taking one of at most 7 field cards of its suit, are at most 42
+MAX_CHOICES = 48
 #: a choice replaces greedy's own only when its mean gain exceeds Z standard errors (``_pick``)
 Z = 1.0
 

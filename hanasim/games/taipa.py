@@ -26,6 +26,9 @@ A round
   player called koi-koi earlier in the round (only the first call counts).  When the player to
   move has no cards the round is exhausted: nobody scores.
 * The agari caller takes coins worth the score from the opponent (``coin_cap``).
+* A ``lookahead[:K]`` player (issue 16) decides its hand card with the card it takes, the turned
+  card's take and agari / koi-koi by determinised rollouts of the round from its state
+  (:func:`play_from`, section "lookahead" below); ``yaku_cards=choice`` it makes as greedy.
 
 A game
 ------
@@ -63,17 +66,20 @@ from math import comb
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from .. import decks
 from ..decks import TAIPA
+from ..engine import lookahead, state
+from ..engine.lookahead import new_scratch, uses_lookahead
 from ..engine.bits import ONE, ZERO, bit, count, lowest
 from ..engine.jit import hot
-from ..engine.match import group_turn
+from ..engine.match import capture_one, group_turn
 from ..engine.rng import below, next64, shuffle_first, stream_state
 from ..engine.tally import tally_hits
-from ..policies import (CONTINUE, LEGAL_BOTH, LEGAL_STOP, RANDOM, choose_continue, parse_policy,
-                        split_policy)
+from ..policies import (CONTINUE, DEC_STOP, GREEDY, K_SHIFT, LEGAL_BOTH, LEGAL_STOP, RANDOM,
+                        choose_continue, group_hand_card, group_pick, parse_policy, policy_id)
 from ..rules import RuleError, number, option
 from . import register
 
@@ -252,10 +258,11 @@ def yaku_bits(cards, tb):
 
 
 @hot
-def play_round(order, n, rng, tb, policy, decide, first, res, cap_time):
+def play_round(order, n, rng, tb, policy, decide, first, res, cap_time, st, look):
     """Deal ``order[:n]`` (shuffled by the caller) and play one round; results into ``res``.
-    ``cap_time[card]``: when the card was captured this round (2 * turn + step)."""
-    p = tb.params
+    ``cap_time[card]``: when the card was captured this round (2 * turn + step); ``st``: the
+    round state (``ST_N`` slots, filled here).  ``look``:
+    None, or the lookahead context when a player plays by lookahead (:func:`run_chunks` builds it)."""
     for i in range(R_N):
         res[i] = 0
     res[R_WINNER] = -1
@@ -270,29 +277,112 @@ def play_round(order, n, rng, tb, policy, decide, first, res, cap_time):
     res[R_DEALT] = yaku_bits(h0, tb)
     res[R_DEALT + 1] = yaku_bits(h1, tb)
     res[R_DEALT + 2] = yaku_bits(field, tb)
-    c0 = ZERO
-    c1 = ZERO
-    top = np.int64(DEALT)
-    calls0 = 0
-    calls1 = 0
-    ny0 = 0
-    ny1 = 0
-    turns = 0
-    decisions = 0
-    seat = 0
+    for i in range(ST_N):
+        st[i] = ZERO
+    st[0] = h0
+    st[1] = h1
+    st[S_FIELD] = field
+    st[S_TOP] = DEALT
+    play_from(st, order, n, rng, tb, policy, decide, first, res, cap_time, look)
+
+
+# The round state: ``engine.state``'s layout for 2 seats (hands, field, piles, the next card
+# of the draw pile, the seat to move, no exposed cards), then Taipa's own counters.
+S_FIELD = state.field(N_PLAYERS)
+S_PILE = state.pile(N_PLAYERS, 0)   # + seat
+S_TOP = state.top(N_PLAYERS)
+S_SEAT = state.seat(N_PLAYERS)
+S_CALLS = state.size(N_PLAYERS)     # + seat: koi-koi calls this round
+S_NY = S_CALLS + 2                  # + seat: yaku held at the seat's last decision
+S_TURNS = S_NY + 2
+S_DECISIONS = S_TURNS + 1
+ST_N = S_DECISIONS + 1
+#: the decision id of a bare ``lookahead`` player: agari / koi-koi by lookahead
+DEC_LOOKAHEAD = 4
+
+
+@hot(inline="always")
+def new_yaku(st, seat, tb):
+    """After a capture by ``seat``: whether its pile now holds more yaku than at its last
+    decision (then a decision is due: counted, and the count kept)."""
+    _, ny = yaku_points(st[S_PILE + seat], tb)
+    if ny > np.int64(st[S_NY + seat]):
+        st[S_NY + seat] = ny
+        st[S_DECISIONS] += 1
+        return True
+    return False
+
+
+@hot
+def play_from(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
+    """Play the round in state ``st`` (``ST_N`` slots, above; the deck ``order[:n]``) to its
+    end, in place; results into ``res``.  Returns ``over``: 0 exhausted, else the agari
+    caller's seat + 1.  ``look``: None, or the lookahead context (:func:`run_chunks`)."""
+    return _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look)
+
+
+@hot
+def rollout_from(st, order, n, rng, tb, policy, decide, res, cap_time):
+    """:func:`play_from` without lookahead players: a lookahead player copies the state,
+    redeals what it cannot see and plays the copy on with this (the same round, ``_play``).
+    A dispatcher of its own: play_from compiled for ``look=None`` inside its own compile for a
+    context left the rollout a call to an unresolved symbol when loaded from numba's cache."""
+    return _play(st, order, n, rng, tb, policy, decide, 0, res, cap_time, None)
+
+
+def _turn_by_look(st, order, n, seat, rng, k, tb, look):
+    """A lookahead player's turn, in kernels only (numba overload below)."""
+    raise NotImplementedError("compiled in kernels only (numba overload)")
+
+
+def _continue_by_look(st, order, n, seat, rng, k, tb, look):
+    """A lookahead player's agari (False) or koi-koi (True), in kernels only."""
+    raise NotImplementedError("compiled in kernels only (numba overload)")
+
+
+@overload(_turn_by_look)
+def _ov_turn_by_look(st, order, n, seat, rng, k, tb, look):
+    """A lookahead turn (:func:`_look_turn`); for ``look=None`` an impl that does not refer
+    to it at all (never run), so a kernel without lookahead players never compiles it."""
+    if isinstance(look, types.NoneType):
+        return lambda st, order, n, seat, rng, k, tb, look: (st[seat], st[S_FIELD], ZERO, ZERO)
+    return lambda st, order, n, seat, rng, k, tb, look: _look_turn(st, order, n, seat, rng, k,
+                                                                     tb, look)
+
+
+@overload(_continue_by_look)
+def _ov_continue_by_look(st, order, n, seat, rng, k, tb, look):
+    if isinstance(look, types.NoneType):
+        return lambda st, order, n, seat, rng, k, tb, look: False
+    return lambda st, order, n, seat, rng, k, tb, look: _look_continue(st, order, n, seat, rng,
+                                                                         k, tb, look)
+
+
+@hot(inline="always")
+def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
+    """The round's turns from ``st`` (:func:`play_from`)."""
+    p = tb.params
     over = 0
     while True:
-        s0 = seat == 0
-        hand = h0 if s0 else h1
+        seat = np.int64(st[S_SEAT])
+        hand = st[seat]
         if hand == ZERO:
             break
         q = first ^ seat
         pol = policy[q]
-        r = next64(rng) if pol == RANDOM else ZERO
-        drawn = np.int64(order[top]) if top < n else np.int64(-1)
-        top += 1 if top < n else 0
-        hand, field, a, b = group_turn(pol, hand, field, drawn, r, tb.group_of, tb.group_masks,
-                                       tb.weights)
+        field = st[S_FIELD]
+        top = np.int64(st[S_TOP])
+        if look is not None and lookahead.is_lookahead(pol):
+            hand, field, a, b = _turn_by_look(st, order, n, seat, rng, lookahead.samples(pol),
+                                              tb, look)
+            top += 1 if top < n else 0
+        else:
+            r = next64(rng) if pol == RANDOM else ZERO
+            drawn = np.int64(order[top]) if top < n else np.int64(-1)
+            top += 1 if top < n else 0
+            hand, field, a, b = group_turn(pol, hand, field, drawn, r, tb.group_of,
+                                           tb.group_masks, tb.weights)
+        turns = np.int64(st[S_TURNS])
         m = a
         while m:
             c = lowest(m)
@@ -303,59 +393,222 @@ def play_round(order, n, rng, tb, policy, decide, first, res, cap_time):
             c = lowest(m)
             m &= m - ONE
             cap_time[c] = 2 * turns + 1
-        pile = (c0 if s0 else c1) | a | b
-        if s0:
-            h0 = hand
-            c0 = pile
-        else:
-            h1 = hand
-            c1 = pile
-        turns += 1
-        if (a | b) != ZERO:
-            v, ny = yaku_points(pile, tb)
-            if ny > (ny0 if s0 else ny1):
-                if s0:
-                    ny0 = ny
-                else:
-                    ny1 = ny
-                decisions += 1
-                left = count(hand)
-                legal = LEGAL_STOP if (left == 0 and p[P_LAST_STOP] != 0) else LEGAL_BOTH
-                om = cards_missing(c1 if s0 else c0, tb)
-                if choose_continue(decide[q, 0], decide[q, 1], legal, left, v, om,
-                                   rng) == CONTINUE:
-                    if s0:
-                        calls0 += 1
-                    else:
-                        calls1 += 1
-                else:
-                    over = seat + 1
-                    break
-        seat ^= 1
+        st[seat] = hand
+        st[S_FIELD] = field
+        st[S_PILE + seat] |= a | b
+        st[S_TOP] = top
+        st[S_TURNS] = turns + 1
+        if (a | b) != ZERO and new_yaku(st, seat, tb):
+            left = count(hand)
+            legal = LEGAL_STOP if (left == 0 and p[P_LAST_STOP] != 0) else LEGAL_BOTH
+            if look is not None and decide[q, 0] == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
+                go_on = _continue_by_look(st, order, n, seat, rng, lookahead.samples(pol),
+                                          tb, look)
+            else:
+                v, _ = yaku_points(st[S_PILE + seat], tb)
+                om = cards_missing(st[S_PILE + (seat ^ 1)], tb)
+                go_on = choose_continue(decide[q, 0], decide[q, 1], legal, left, v, om,
+                                        rng) == CONTINUE
+            if go_on:
+                st[S_CALLS + seat] += 1
+            else:
+                over = seat + 1
+                break
+        st[S_SEAT] = seat ^ 1
+    c0 = st[S_PILE]
+    c1 = st[S_PILE + 1]
+    res[R_WINNER] = -1
+    res[R_BASE] = 0
+    res[R_SCORE] = 0
+    res[R_EXHAUSTED] = 0
     if over:
         w = over - 1
         v, _ = yaku_points(c0 if w == 0 else c1, tb)
-        called = calls0 if w == 0 else calls1
         res[R_WINNER] = w
         res[R_BASE] = v
-        res[R_SCORE] = 2 * v if called > 0 else v
+        res[R_SCORE] = 2 * v if st[S_CALLS + w] > 0 else v
     else:
         res[R_EXHAUSTED] = 1
-    res[R_TURNS] = turns
-    res[R_CALLS] = calls0
-    res[R_CALLS + 1] = calls1
-    res[R_DECISIONS] = decisions
+    res[R_TURNS] = np.int64(st[S_TURNS])
+    res[R_CALLS] = np.int64(st[S_CALLS])
+    res[R_CALLS + 1] = np.int64(st[S_CALLS + 1])
+    res[R_DECISIONS] = np.int64(st[S_DECISIONS])
     res[R_PILE] = np.int64(c0)
     res[R_PILE + 1] = np.int64(c1)
-    res[R_FIELD] = np.int64(field)
-    res[R_HANDS] = np.int64(h0 | h1)
-    res[R_TOP] = min(top, n)
+    res[R_FIELD] = np.int64(st[S_FIELD])
+    res[R_HANDS] = np.int64(st[0] | st[1])
+    res[R_TOP] = min(np.int64(st[S_TOP]), n)
     for s in range(2):
         nb, na, nr, nc = yaku_counts(c0 if s == 0 else c1, tb)
         res[R_YAKU + 4 * s] = nb
         res[R_YAKU + 4 * s + 1] = na
         res[R_YAKU + 4 * s + 2] = nr
         res[R_YAKU + 4 * s + 3] = nc
+    return over
+
+
+# ---------------------------------------------------------------- lookahead (issue 16)
+# A lookahead player (engine.lookahead) decides its hand card with the field card it takes,
+# the field card its turned card takes, and agari / koi-koi: each choice is scored by the
+# mean round result in coins for it (+ the score when it calls agari, - the score when the
+# opponent does, 0 exhausted; coin_cap is not applied) over K determinisations of the cards it
+# cannot see (the opponent's hand and the rest of the round's deck, redealt from the set of
+# them), the same K for every choice; every rollout is played by greedy cards and greedy's
+# agari at the first new yaku, with this module's own round (play_from, look=None).  A choice
+# replaces greedy's own only when its paired mean gain exceeds one standard error
+# (engine.lookahead._pick).  Not by lookahead: the yaku_cards=choice decision between rounds
+# (a lookahead player chooses as greedy).
+
+
+@hot(inline="always")
+def _value(st, over, seat, tb):
+    """The round's coin result for ``seat`` when the round ended with ``over`` (play_from)."""
+    if over == 0:
+        return 0.0
+    w = over - 1
+    v, _ = yaku_points(st[S_PILE + w], tb)
+    sc = 2 * v if st[S_CALLS + w] > 0 else v
+    return float(sc) if w == seat else -float(sc)
+
+
+@hot(inline="always")
+def _rollout(look, n, seat, hand, field, cap, top):
+    """Finish ``seat``'s turn in a copy of the determinised state (its hand, the field, its
+    new captures, the next card of the pile) and play the copy out, all greedy: its result.
+    A new yaku on this turn: the rollout's greedy calls agari."""
+    tb, rres, sc, rcap, rdec = look
+    st = sc.st
+    for i in range(ST_N):
+        st[i] = sc.base[i]
+    st[seat] = hand
+    st[S_FIELD] = field
+    st[S_PILE + seat] |= cap
+    st[S_TOP] = top
+    st[S_TURNS] += 1
+    if cap != ZERO and new_yaku(st, seat, tb):
+        return _value(st, seat + 1, seat, tb)
+    st[S_SEAT] = seat ^ 1
+    over = rollout_from(st, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
+    return _value(st, over, seat, tb)
+
+
+@hot(inline="always")
+def _greedy_pick(card, field, tb):
+    mm = field & tb.group_masks[tb.group_of[card]]
+    return group_pick(GREEDY, mm, ZERO, tb.weights) if mm != ZERO else np.int64(0)
+
+
+@hot
+def _look_turn(st, order, n, seat, rng, k, tb, look):
+    """A lookahead player's turn in ``st`` (``seat`` to move): the hand card with the field
+    card it takes, then the turned card's take when it matches two or more field cards.
+    Returns (hand, field, captured by the hand card, by the turned card); ``rng[0]`` advances
+    by the determinisations.  A call, not inlined (as ``engine.play._look_turn``)."""
+    if look is None:  # typed, never run: rollouts play with look=None
+        return st[seat], st[S_FIELD], ZERO, ZERO
+    _, _, sc, _, _ = look
+    s = rng[0]
+    hand = st[seat]
+    field = st[S_FIELD]
+    top = np.int64(st[S_TOP])
+    deck = order[:n]
+    ntop = top + 1 if top < n else top
+    # the choices: greedy's own first, then every (hand card, field card taken) in card order
+    g = group_hand_card(GREEDY, hand, field, ZERO, tb.group_of, tb.group_masks, tb.weights)
+    sc.card[0] = g
+    sc.high[0] = _greedy_pick(g, field, tb)
+    m = 1
+    h = hand
+    while h:
+        c = lowest(h)
+        h &= h - ONE
+        for i in range(max(count(field & tb.group_masks[tb.group_of[c]]), 1)):
+            if c != g or i != np.int64(sc.high[0]):
+                sc.card[m] = c
+                sc.high[m] = i
+                m += 1
+    best = 0
+    if m > 1:
+        for j in range(m):
+            sc.total[j] = 0.0
+            sc.total2[j] = 0.0
+        for _ in range(k):
+            s = lookahead.determinise(st, N_PLAYERS, seat, deck, top, s, sc)
+            drawn = np.int64(sc.order[top]) if top < n else np.int64(-1)
+            v0 = 0.0
+            for j in range(m):
+                c = sc.card[j]
+                f, c1 = capture_one(c, field, tb.group_masks[tb.group_of[c]],
+                                    np.int64(sc.high[j]))
+                c2 = ZERO
+                if drawn >= 0:
+                    f, c2 = capture_one(drawn, f, tb.group_masks[tb.group_of[drawn]],
+                                        _greedy_pick(drawn, f, tb))
+                v = _rollout(look, n, seat, hand & ~bit(c), f, c1 | c2, ntop)
+                v0 = lookahead._add_gain(sc, j, v, v0)
+        best = lookahead._pick(sc, m, k)
+    c = sc.card[best]
+    hand &= ~bit(c)
+    field, a = capture_one(c, field, tb.group_masks[tb.group_of[c]], np.int64(sc.high[best]))
+    b = ZERO
+    if top < n:
+        drawn = np.int64(order[top])  # turned face up: seen
+        gm = tb.group_masks[tb.group_of[drawn]]
+        nm = count(field & gm)
+        pick = _greedy_pick(drawn, field, tb)
+        if nm >= 2:
+            pile0 = st[S_PILE + seat]
+            st[seat] = hand
+            st[S_FIELD] = field
+            st[S_PILE + seat] = pile0 | a
+            for j in range(nm):
+                sc.total[j] = 0.0
+                sc.total2[j] = 0.0
+                sc.high[j] = pick if j == 0 else (j - 1 if j - 1 < pick else j)
+            for _ in range(k):
+                s = lookahead.determinise(st, N_PLAYERS, seat, deck, ntop, s, sc)
+                v0 = 0.0
+                for j in range(nm):
+                    f, c2 = capture_one(drawn, field, gm, np.int64(sc.high[j]))
+                    v = _rollout(look, n, seat, hand, f, a | c2, ntop)
+                    v0 = lookahead._add_gain(sc, j, v, v0)
+            pick = np.int64(sc.high[lookahead._pick(sc, nm, k)])
+            st[S_PILE + seat] = pile0
+        field, b = capture_one(drawn, field, gm, pick)
+    rng[0] = s
+    return hand, field, a, b
+
+
+@hot
+def _look_continue(st, order, n, seat, rng, k, tb, look):
+    """Agari or koi-koi for a lookahead player (``st``: right after its turn, the new yaku
+    counted): agari's coins now against the mean result of calling koi-koi and playing on,
+    on K determinisations.  Koi-koi (True) only when its mean gain exceeds one standard error
+    (agari is greedy's own choice)."""
+    if look is None:
+        return False
+    tb, rres, sc, rcap, rdec = look
+    s = rng[0]
+    stop = _value(st, seat + 1, seat, tb)
+    deck = order[:n]
+    top = np.int64(st[S_TOP])
+    total = 0.0
+    total2 = 0.0
+    for _ in range(k):
+        s = lookahead.determinise(st, N_PLAYERS, seat, deck, top, s, sc)
+        x = sc.st
+        for i in range(ST_N):
+            x[i] = sc.base[i]
+        x[S_CALLS + seat] += 1
+        x[S_SEAT] = seat ^ 1
+        over = rollout_from(x, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
+        d = _value(x, over, seat, tb) - stop
+        total += d
+        total2 += d * d
+    rng[0] = s
+    mean = total / k
+    var = max(total2 / k - mean * mean, 0.0)
+    return mean > 0.0 and mean * mean * k > lookahead.Z * lookahead.Z * var
 
 
 @hot
@@ -570,7 +823,8 @@ def round_stream(rng, key, index):
 
 
 @hot
-def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out, deck):
+def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, deck,
+              look):
     """One whole game from round index ``i0`` of session ``key``, round 1 dealt from ``deck``
     (a card mask: the full deck, or a smaller one in the tests); per-round results are
     handed to the caller through ``out[k, :]`` (round k's ``res``, its first player and the
@@ -610,7 +864,7 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide,
         round_stream(rng, key, 3 * i)
         shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
         round_stream(rng, key, 3 * i + 1)
-        play_round(order, n, rng, tb, policy, decide, first, res, cap_time)
+        play_round(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
         if p[P_CHECKED]:
             check_round(order, n, deck, res)
         w = res[R_WINNER]
@@ -649,14 +903,14 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy, decide,
 
 
 @hot
-def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, decide, n_rounds,
-                scal, rk, ycount, dcount, hist):
+def play_series(key, rng, xrng, order, tmp, cap_time, st, res, out, tb, policy, decide, n_rounds,
+                scal, rk, ycount, dcount, hist, look):
     counted = 0
     i = 0
     while counted < n_rounds:
         r, reason, coins0, coins1, first1, turns = play_game(
-            key, i, rng, xrng, order, tmp, cap_time, res, tb, policy, decide, out,
-            np.uint64(tb.params[P_DECK]))
+            key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out,
+            np.uint64(tb.params[P_DECK]), look)
         i += max(r, 1)
         for k in range(r):
             if counted < n_rounds:
@@ -693,8 +947,11 @@ def play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, deci
 
 @njit(cache=True, parallel=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, scal,
-               rk, ycount, dcount, hist):
-    """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller."""
+               rk, ycount, dcount, hist, look):
+    """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller.
+    ``look``: None, or True when a player plays by lookahead (a kernel of its own, with a
+    lookahead context per chunk: (tables, the rollouts' res, the scratch, their cap_time, the
+    rollouts' decisions: greedy's agari at once))."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
@@ -702,16 +959,32 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
         order = np.zeros(48, dtype=np.int8)
         tmp = np.zeros(48, dtype=np.int8)
         cap_time = np.zeros(48, dtype=np.int64)
+        st = np.zeros(ST_N, dtype=np.uint64)
         res = np.zeros(R_N, dtype=np.int64)
         out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        series = tb.params[P_SERIES]
-        for s in range(s0, s1):
-            key = stream_state(seed, s)
-            n_rounds = min(series, total_rounds - s * series)
-            play_series(key, rng, xrng, order, tmp, cap_time, res, out, tb, policy, decide,
-                        n_rounds, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch])
+        if look is None:
+            sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
+                     policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], None)
+        else:
+            rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
+            rdec[:, 0] = DEC_STOP
+            ctx = (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
+                   np.zeros(48, dtype=np.int64), rdec)
+            sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
+                     policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], ctx)
+
+
+@hot
+def sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb, policy,
+             decide, scal, rk, ycount, dcount, hist, look):
+    series = tb.params[P_SERIES]
+    for s in range(s0, s1):
+        key = stream_state(seed, s)
+        n_rounds = min(series, total_rounds - s * series)
+        play_series(key, rng, xrng, order, tmp, cap_time, st, res, out, tb, policy, decide,
+                    n_rounds, scal, rk, ycount, dcount, hist, look)
 
 
 @njit(cache=True, parallel=True)
@@ -762,26 +1035,80 @@ def one_game(seed, session, i0, tb, policy, decide, deck):
     order = np.zeros(48, dtype=np.int8)
     tmp = np.zeros(48, dtype=np.int8)
     cap_time = np.zeros(48, dtype=np.int64)
+    st = np.zeros(ST_N, dtype=np.uint64)
     res = np.zeros(R_N, dtype=np.int64)
     out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
     key = stream_state(seed, session)
-    r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, res, tb, policy,
-                                        decide, out, deck)
+    r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy,
+                                        decide, out, deck, None)
     return out, r, reason, c0, c1, f, t
 
 
 # ---------------------------------------------------------------- public layer
 
+POLICY_FORMS = ("CARD[/DECISION]", "CARD: random, greedy, lookahead[:K]",
+                "DECISION: random, stop, continue[K], threshold[T] (a bare lookahead: by lookahead)")
+
+
+def parse_taipa_policy(name: str) -> int:
+    """``CARD[/DECISION]`` as one int: ``policies.parse_policy``'s packing (card id in bits 0-3,
+    decision 4-7, its parameter 8-31) and a lookahead's K in bits 32-47.  A bare
+    ``lookahead[:K]`` decides agari / koi-koi by lookahead too (:data:`DEC_LOOKAHEAD`);
+    ``lookahead:K/stop`` and the like take that decision policy instead."""
+    text = str(name).strip()
+    card_name, sep, dec_name = text.partition("/")
+    forms = "; ".join(POLICY_FORMS)
+    try:
+        if card_name.strip().partition(":")[0] != "lookahead":
+            return parse_policy(text)
+        card = policy_id(card_name.strip())
+        if not sep:
+            return card | DEC_LOOKAHEAD << 4
+        return card | (parse_policy("greedy/" + dec_name) & ~0xF)
+    except ValueError as e:
+        msg = str(e).replace("'greedy/", f"'{card_name}/").split("; ")[0]
+        raise ValueError(f"{msg.split(' (CARD')[0]}; use {forms}") from None
+
+
 def decode_policies(packed) -> tuple:
-    parts = [split_policy(int(x)) for x in packed]
-    policy = np.array([c for c, _, _ in parts], dtype=np.int64)
-    decide = np.array([[d, k] for _, d, k in parts], dtype=np.int64)
+    """(card policy ids with a lookahead's K, decision (id, parameter) rows) per player."""
+    policy = np.array([(int(x) & 0xF) | (int(x) & (0xFFFF << K_SHIFT)) for x in packed],
+                      dtype=np.int64)
+    decide = np.array([[(int(x) >> 4) & 0xF, (int(x) >> 8) & 0xFFFFFF] for x in packed],
+                      dtype=np.int64)
     return policy, decide
+
+
+@njit(cache=True)
+def _test_look(tb):
+    rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
+    rdec[:, 0] = DEC_STOP
+    return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
+            np.zeros(48, dtype=np.int64), rdec)
+
+
+@njit(cache=True)
+def lookahead_turn(tb, st, order, n, seed, k):
+    """The tests' entry: a lookahead player's turn in state ``st`` (the seat to move in
+    ``st``) with the deck ``order[:n]``, its determinisations drawn from ``seed``: (hand,
+    field, captured by the hand card, by the turned card)."""
+    rng = np.full(1, np.uint64(seed), dtype=np.uint64)
+    x = st.copy()
+    return _look_turn(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb))
+
+
+@njit(cache=True)
+def lookahead_continue(tb, st, order, n, seed, k):
+    """The tests' entry: a lookahead player's koi-koi (True) or agari right after its turn in
+    ``st`` (the seat that moved in ``st``)."""
+    rng = np.full(1, np.uint64(seed), dtype=np.uint64)
+    x = st.copy()
+    return _look_continue(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb))
 
 
 def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, out["scal"],
-               out["rk"], out["ycount"], out["dcount"], out["hist"])
+               out["rk"], out["ycount"], out["dcount"], out["hist"], uses_lookahead(policy))
 
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
@@ -881,6 +1208,7 @@ class Taipa:
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
     version = 2
+    lookahead = True  # card play, takes and agari / koi-koi by lookahead (not yaku_cards=choice)
     expose = False  # no teyaku, so no expose decision (the CLI and report leave it out)
     exact_words = "deal-time yaku"  # what the report's exact comparison is about
     exact_note = ("Round 1's deal, from the full deck (or the start deck the removed_* "
@@ -916,7 +1244,7 @@ class Taipa:
         return out
 
     def policy_ids(self, names) -> np.ndarray:
-        return np.array([parse_policy(n) for n in names], dtype=np.int64)
+        return np.array([parse_taipa_policy(n) for n in names], dtype=np.int64)
 
     def exact_table(self, rules):
         """Round 1's deal from the start deck (the full deck unless ``removed_*`` rules take
