@@ -53,7 +53,8 @@ def run_kernel(rules, rows, dealer, seed, i):
     pile = np.zeros(K.PILE_N, dtype=np.int8)
     hands = np.zeros(4, dtype=np.uint64)
     res = np.zeros(K.R_N, dtype=np.int64)
-    K.play_round(drng, rng, order, pile, hands, tb, rows, dealer, res)
+    K.play_round(drng, rng, order, pile, hands, np.zeros(K.KS_N, np.uint64), tb, rows, dealer, res,
+                 None)
     run_kernel.pile = pile
     return res, drng[0], rng[0]
 

@@ -178,6 +178,30 @@ def choose_card(st, n, seat, order, s, k_samples, gscore, ghigh, look):
     hand = st[seat]
     field = st[n]
     top = np.int64(st[state.top(n)])
+    m = card_choices(hand, field, gscore, ghigh, sc)
+    if m == 1:
+        return s, sc.card[0], sc.high[0]
+    for j in range(m):
+        sc.total[j] = 0.0
+        sc.total2[j] = 0.0
+    for _ in range(k_samples):
+        s = determinise(st, n, seat, order, top, s, sc)
+        drawn = sc.order[top]
+        v0 = 0.0
+        for j in range(m):
+            c = sc.card[j]
+            f, c1 = play.capture(c, field, sc.high[j])
+            f, c2 = play.capture(drawn, f, policies.take_high(GREEDY, drawn, f, ZERO, ghigh))
+            v = _after_turn(n, seat, hand & ~bit(c), f, c1 | c2, top, gscore, ghigh, look)
+            v0 = _add_gain(sc, j, v, v0)
+    best = _pick(sc, m, k_samples)
+    return s, sc.card[best], sc.high[best]
+
+
+@hot(inline="always")
+def card_choices(hand, field, gscore, ghigh, sc):
+    """The hand-card choices of a turn into ``sc.card``/``sc.high`` (a card matching two field
+    cards is two choices, one per pick); choice 0 is greedy's own.  Returns their number."""
     g = policies.greedy_hand_card(hand, field, gscore)
     sc.card[0] = g
     sc.high[0] = policies.take_high(GREEDY, g, field, ZERO, ghigh)
@@ -196,23 +220,7 @@ def choose_card(st, n, seat, order, s, k_samples, gscore, ghigh, look):
             sc.card[m] = c
             sc.high[m] = ZERO
             m += 1
-    if m == 1:
-        return s, sc.card[0], sc.high[0]
-    for j in range(m):
-        sc.total[j] = 0.0
-        sc.total2[j] = 0.0
-    for _ in range(k_samples):
-        s = determinise(st, n, seat, order, top, s, sc)
-        drawn = sc.order[top]
-        v0 = 0.0
-        for j in range(m):
-            c = sc.card[j]
-            f, c1 = play.capture(c, field, sc.high[j])
-            f, c2 = play.capture(drawn, f, policies.take_high(GREEDY, drawn, f, ZERO, ghigh))
-            v = _after_turn(n, seat, hand & ~bit(c), f, c1 | c2, top, gscore, ghigh, look)
-            v0 = _add_gain(sc, j, v, v0)
-    best = _pick(sc, m, k_samples)
-    return s, sc.card[best], sc.high[best]
+    return m
 
 
 @hot(inline="always")
