@@ -1057,6 +1057,25 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, sc
                           totals, tb, pol, scal[ch], tcount[ch], ycount[ch], ctx)
 
 
+@njit(cache=True)
+def lookahead_choice(tb, ks, pile, seed, k, v, h):
+    """What a lookahead player decides in state ``ks`` with ``k`` determinisations on the
+    random stream ``seed`` (for tests and for inspecting a decision): with ``v < 0`` the seat
+    to move plays its turn, returns (hand card, cards captured, 0); else that seat has just
+    formed dekiyaku ``h`` worth ``v`` chips, returns (-1, 0, 1 for Iku / 0 for Yoroshii)."""
+    res = np.zeros(R_N, dtype=np.int64)
+    look = (tb, res, new_scratch(KS_N, PILE_N, 2),
+            greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
+    rng = np.full(1, seed, dtype=np.uint64)
+    cur = np.int64(ks[K_CUR])
+    if v < 0:
+        hand = ks[cur]
+        after, _f, cap, _t = _look_turn(ks, pile, rng, tb, cur, k, look)
+        return lowest(hand & ~after), np.int64(cap), np.int64(0)
+    go = _look_continue(ks, pile, rng, tb, cur, k, v, h, look)
+    return np.int64(-1), np.int64(0), np.int64(go)
+
+
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"], out["tcount"],
                out["ycount"], uses_lookahead(pol[:, PC_CARD]))
