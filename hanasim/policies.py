@@ -95,7 +95,7 @@ def parse_policy(name: str) -> int:
     forms = ", ".join(POLICY_FORMS)
     if card_name.partition(":")[0] == "lookahead":
         raise ValueError(f"policy {text!r}: lookahead play is not available in this game yet "
-                         f"(it is in toppa and baka); choose from {forms}")
+                         f"(it is in toppa, baka, taoshi and kushiro_toppa); choose from {forms}")
     if card_name not in POLICIES:
         raise ValueError(f"unknown policy {text!r}; choose from {forms} (CARD is random or greedy)")
     card = POLICIES[card_name]

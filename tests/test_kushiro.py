@@ -523,7 +523,7 @@ def test_lookahead_never_reads_a_hidden_card():
 
 
 def test_lookahead_beats_greedy(full):
-    rounds = 20_000 if full else 1_500
+    rounds = 40_000 if full else 6_000
     df = api.simulate("kushiro_toppa", rounds=rounds, seed=5,
                       policy="lookahead:16,greedy").set_index("quantity")
     assert df.loc["player1.mean_chips", "ci_low"] > 0  # the 99.9% interval

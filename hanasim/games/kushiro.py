@@ -450,7 +450,22 @@ def play_from(ks, pile, rng, tb, pol, qa, qb, look):
     """Play the round in state ``ks`` to its end (a stop, or the hands run out), in place.
     Seat 0 is player ``qa``, seat 1 ``qb`` (``pol`` rows).  ``look``: None, or the lookahead
     context ``(tables, res, scratch, greedy rows)`` when a player plays by lookahead (numba
-    prunes the branch with None; the lookahead's rollouts play on here with None)."""
+    prunes the branch with None)."""
+    _play(ks, pile, rng, tb, pol, qa, qb, look)
+
+
+@hot
+def rollout(st, order, rng, tb, gpol):
+    """The lookahead's rollout: :func:`play_from` by the rows ``gpol`` (greedy/stop), a
+    function of its own: one calling itself through its dispatcher (a rollout inside a
+    lookahead turn inside ``play_from``) is compiled as recursion, which numba's cache
+    cannot reload."""
+    _play(st, order, rng, tb, gpol, np.int64(0), np.int64(1), None)
+
+
+@hot(inline="always")
+def _play(ks, pile, rng, tb, pol, qa, qb, look):
+    """The loop of :func:`play_from`."""
     ym = tb.yaku_masks
     yi = tb.yaku_ints
     bigger = tb.params[P_BIGGER]
@@ -462,20 +477,30 @@ def play_from(ks, pile, rng, tb, pol, qa, qb, look):
             break
         q = qa if cur == 0 else qb
         cp = pol[q, PC_CARD]
-        if look is not None and is_lookahead(cp):
-            hand, field, cap, top = _look_turn(ks, pile, rng, tb, cur, samples(cp), look)
-        else:
+        looked = False
+        field = ks[K_FIELD]
+        cap = ZERO
+        top = np.int64(ks[K_TOP])
+        if look is not None:  # pruned with None: a rollout's play never types the lookahead
+            if is_lookahead(cp):
+                hand, field, cap, top = _look_turn(ks, pile, rng, tb, cur, samples(cp), look)
+                looked = True
+        if not looked:
             sr, word = turn_word(cp, rng[0])
             rng[0] = sr
-            hand, field, cap, top = _turn(cp, hand, ks[K_FIELD], pile, np.int64(ks[K_TOP]), end,
-                                          word, tb.gscore, tb.ghigh)
+            hand, field, cap, top = _turn(cp, hand, field, pile, top, end, word, tb.gscore,
+                                          tb.ghigh)
         improved, v, h = _end_turn(ks, cur, hand, field, cap, top, ym, yi, bigger)
         if improved:
             legal = LEGAL_BOTH if hand != ZERO else LEGAL_STOP
             dec = pol[q, PC_DEC]
-            if look is not None and dec == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
-                go = _look_continue(ks, pile, rng, tb, cur, samples(cp), v, h, look)
-            else:
+            go = False
+            asked = False
+            if look is not None:
+                if dec == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
+                    go = _look_continue(ks, pile, rng, tb, cur, samples(cp), v, h, look)
+                    asked = True
+            if not asked:
                 om = 99
                 if dec == DEC_THRESHOLD:
                     om = cards_missing(ks[K_PA + 1 - cur], ym, yi)
@@ -539,7 +564,7 @@ def _rest_of_turn(sc, tb, gpol, cur, hand, field, cap, top, high2, pick):
         _decide(st, cur, False, v, h)
     else:
         st[K_CUR] = np.uint64(cur ^ 1)
-        play_from(st, order, sc.rng, tb, gpol, 0, 1, None)
+        rollout(st, order, sc.rng, tb, gpol)
     return play_value(st, tb, cur)
 
 
@@ -619,7 +644,7 @@ def _look_continue(ks, pile, rng, tb, cur, k, v, h, look):
             sc.st[i] = sc.base[i]
         _decide(sc.st, cur, True, v, h)
         sc.st[K_CUR] = np.uint64(cur ^ 1)
-        play_from(sc.st, sc.order, sc.rng, tb, gpol, 0, 1, None)
+        rollout(sc.st, sc.order, sc.rng, tb, gpol)
         _add_gain(sc, 1, play_value(sc.st, tb, cur), float(v))
     rng[0] = s
     return _pick(sc, 2, k) == 1
