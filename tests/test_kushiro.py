@@ -537,3 +537,24 @@ def test_lookahead_beats_greedy(full):
     for bad in ("lookahead:0", "lookahead:x", "lookahead/maybe"):
         with pytest.raises(ValueError):
             K.parse_kushiro_policy(bad)
+
+
+def test_lookahead_join_and_drop():
+    """Three players, seat 1 speaks first, holding ten chaff: the Empty Hand teyaku, worth 5
+    chips here (teyaku_value=5) and claimed by joining, but matching nothing on the field.
+    Greedy's threshold drops; lookahead joins (the hand plays badly, about -1 chip, but the
+    teyaku pays more).  With teyaku_value=1 joining is worth less than dropping: it drops.
+    The other hands are dealt again from the unseen cards, so they do not move the choice."""
+    mine = [2, 3, 6, 7, 10, 11, 14, 15, 18, 19]
+    field = [22, 23, 26, 27, 30, 31, 34, 35]
+    rest = [c for c in range(48) if c not in mine + field]
+    res = np.zeros(K.R_N, np.int64)
+    rng = np.random.default_rng(1)
+    for value, want in ((5, True), (1, False)):
+        tb3, _ = K.lower(K.KushiroRules(players=3, teyaku_value=value))
+        for trial in range(3):
+            r = [int(x) for x in rng.permutation(rest)]
+            hands = np.array([bits(r[:10]), bits(mine), bits(r[10:20]), 0], np.uint64)
+            f = np.uint64(bits(field))
+            assert K.join_strength(hands[1], f, tb3.kind_masks[3]) < 10
+            assert K.lookahead_join(tb3, hands, f, 1, 0, res, 7, 16) == want

@@ -32,7 +32,8 @@ A round
    (continue) or "Yoroshii" (stop and claim): ``choose_continue``; with no card left only
    Yoroshii is legal.  A stop ends the round: the stopper is paid their dekiyaku chips by the
    opponent; a player who had continued gets nothing ("their Dekiyaku is forfeited").  Hands
-   run out with nobody stopping: ``exhausted``.
+   run out with nobody stopping: ``exhausted``.  The play runs from a resumable state
+   (``play_from``), which the lookahead policy copies, redeals and plays on.
 6. The next dealer: ``dealer_next``.
 
 Seats inside a round are relative to the dealer: seat 0 deals, seat k is k places to the
@@ -63,7 +64,7 @@ from ..engine.jit import hot
 from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, is_lookahead,
                                 new_scratch, samples, uses_lookahead)
 from ..engine.play import capture, turn_word
-from ..engine.rng import below, next64, shuffle_range, stream_state
+from ..engine.rng import GOLDEN, below, mix64, next64, shuffle_range, stream_state
 from ..engine.yaku import D_BASE, D_COND, D_MIN, D_REQUIRED
 from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, DEFAULT_DECISION, GREEDY, K_SHIFT,
                         LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, POLICIES, RANDOM, card_weights,
@@ -131,18 +132,21 @@ def _toppa_values(rules):
 
 # ---------------------------------------------------------------- policies
 # A player is named CARD[/DECISION[/JOIN[/SWAP]]]: CARD/DECISION as koi-koi
-# (policies.parse_policy), JOIN one of join, random, thresholdK (join when the hand's strength,
+# (policies.parse_policy), or CARD lookahead[:K] with DECISION lookahead by default (card play
+# and Iku/Yoroshii by lookahead, see "lookahead" below), JOIN one of join, random, thresholdK (join when the hand's strength,
 # its non-chaff cards plus its cards whose month is on the field, is at least K; default 10),
 # SWAP one of always, never, random.  Defaults: random -> random/random/random/random,
 # greedy -> greedy/stop/threshold10/always.
-JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD = 0, 1, 2
-JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD}
+JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD, JOIN_LOOKAHEAD = 0, 1, 2, 3
+JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD,
+         "lookahead": JOIN_LOOKAHEAD}
 JOIN_DEFAULT_K = 10
 SWAP_NEVER, SWAP_ALWAYS, SWAP_RANDOM = 0, 1, 2
 SWAPS = {"never": SWAP_NEVER, "always": SWAP_ALWAYS, "random": SWAP_RANDOM}
 DEC_LOOKAHEAD = 4  # Iku/Yoroshii by lookahead (policies' DEC_* are 0-3)
 POLICY_FORMS = ("CARD[/DECISION[/JOIN[/SWAP]]]", "CARD: random, greedy, lookahead[:K]",
-                "DECISION: as koi-koi's, or lookahead (a lookahead CARD's default)", "JOIN: join, random, threshold[K]",
+                "DECISION: as koi-koi's, or lookahead (a lookahead CARD's default)",
+                "JOIN: join, random, threshold[K], lookahead (a lookahead CARD's default)",
                 "SWAP: always, never, random")
 # decoded policy columns (kernel array int64[4, PC_N])
 PC_CARD, PC_DEC, PC_DPARAM, PC_JOIN, PC_JPARAM, PC_SWAP, PC_EXPOSE = range(7)
@@ -169,15 +173,18 @@ def parse_kushiro_policy(name: str) -> int:
     else:
         base = parse_policy("/".join(parts[:2]))
     card = base & 0xF
-    join = JOIN_RANDOM if card == RANDOM else JOIN_THRESHOLD
+    join = {RANDOM: JOIN_RANDOM, LOOKAHEAD: JOIN_LOOKAHEAD}.get(card, JOIN_THRESHOLD)
     k = JOIN_DEFAULT_K
     if len(parts) >= 3:
         word = parts[2].rstrip("0123456789")
         digits = parts[2][len(word):]
         if word not in JOINS or (digits and word != "threshold"):
             raise ValueError(f"unknown join decision {parts[2]!r} in policy {text!r}; "
-                             "choose join, random or threshold[K]")
+                             "choose join, random, threshold[K] or lookahead")
         join = JOINS[word]
+        if join == JOIN_LOOKAHEAD and card != LOOKAHEAD:
+            raise ValueError(f"join decision lookahead in policy {text!r} needs a lookahead "
+                             "CARD (lookahead[:K]/...)")
         if digits:
             k = int(digits)
             if not 0 <= k <= 30:
@@ -650,6 +657,99 @@ def _look_continue(ks, pile, rng, tb, cur, k, v, h, look):
     return _pick(sc, 2, k) == 1
 
 
+@hot
+def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
+    """Join (True) or drop for a lookahead player at seat ``s``, the ``j``-th to speak: the
+    JOIN policy's choice (``yes``, greedy's threshold) unless the other one gains more than one
+    standard error over K determinisations.  Dropping is worth 0 chips; joining, the mean
+    chips of the round dealt again from the cards the seat cannot see (the other hands and the
+    draw pile), the later seats speaking by greedy's threshold, both teyaku claimed, and the
+    play by greedy/stop.  Returns the choice."""
+    if look is None:  # typed, not run
+        return yes
+    _t, _r, sc, gpol = look
+    p = tb.params
+    km = tb.kind_masks
+    mine = hands[s]
+    unseen = ~(mine | field) & np.uint64(0xFFFFFFFFFFFF)
+    m = 0
+    u = unseen
+    while u != ZERO:
+        sc.cards[m] = lowest(u)
+        u &= u - ONE
+        m += 1
+    st = rng[0]
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k):
+        for i in range(m - 1):
+            st += GOLDEN
+            r = i + np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(m - i)) >> np.uint64(32))
+            t = sc.cards[i]
+            sc.cards[i] = sc.cards[r]
+            sc.cards[r] = t
+        # the other seats' hands, then the undealt cards
+        x = 0
+        for o in range(n):
+            if o == s:
+                sc.high[o] = mine
+                continue
+            h = ZERO
+            for _c in range(HAND_SIZE):
+                h |= bit(sc.cards[x])
+                x += 1
+            sc.high[o] = h
+        # who plays with s: an earlier joiner, else the later seats by greedy's threshold
+        other = -1
+        joined = 1
+        for jj in range(n):
+            o = jj + 1 if jj + 1 < n else 0
+            if jj < j:
+                if res[R_PLAYS + o] != 0:
+                    other = o
+                    joined += 1
+                continue
+            if jj == j or other >= 0:
+                continue
+            left = n - jj
+            if p[P_UNDECIDED] == 0 and left <= 2 - joined:
+                other = o
+            elif join_strength(sc.high[o], field, km[3]) >= JOIN_DEFAULT_K:
+                other = o
+        v = 0.0
+        if other >= 0:
+            a = min(s, other)
+            b = max(s, other)
+            ha = sc.high[a]
+            hb = sc.high[b]
+            # the draw pile: the undealt cards, then the dropped hands (none if set aside)
+            end = 0
+            for i in range(x, m):
+                sc.order[end] = sc.cards[i]
+                end += 1
+            if p[P_DROPPED] != DROP_ASIDE:
+                for o in range(n):
+                    if o != a and o != b and o != s:
+                        h = sc.high[o]
+                        while h != ZERO:
+                            sc.order[end] = lowest(h)
+                            h &= h - ONE
+                            end += 1
+            ta = teyaku_bits(ha, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
+            tbb = teyaku_bits(hb, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
+            tey = (count(np.uint64(ta)) - count(np.uint64(tbb))) * p[P_TEY_VALUE]
+            me = 0 if s == a else 1
+            v = float(tey if me == 0 else -tey)
+            if p[P_TEY_ENDS] == 0 or (ta | tbb) == 0:
+                start_play(sc.st, ha, hb, field, end, end)
+                rollout(sc.st, sc.order, sc.rng, tb, gpol)
+                v += play_value(sc.st, tb, me)
+        # choice 0: the JOIN policy's, choice 1 the other; dropping is worth 0
+        _add_gain(sc, 1, 0.0 if yes else v, v if yes else 0.0)
+    rng[0] = st
+    return yes != (_pick(sc, 2, k) == 1)
+
+
 @njit(cache=True)
 def greedy_rows(pol):
     """The rollouts' policy rows (``pol``'s shape): greedy card play, Yoroshii at once
@@ -750,6 +850,10 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                     yes = below(rng, 2) == 1
                 else:
                     yes = join_strength(hands[s], field, km[3]) >= pol[q, PC_JPARAM]
+                if look is not None:  # pruned with None
+                    if jp == JOIN_LOOKAHEAD:
+                        yes = _look_join(rng, hands, field, s, j, n, res, tb, yes,
+                                         samples(pol[q, PC_CARD]), look)
                 ch = CH_JOIN if yes else CH_DROP
             res[R_CHOICE + s] = ch
             if ch == CH_JOIN or ch == CH_FORCED_IN:
@@ -1099,6 +1203,18 @@ def lookahead_choice(tb, ks, pile, seed, k, v, h):
         return lowest(hand & ~after), np.int64(cap), np.int64(0)
     go = _look_continue(ks, pile, rng, tb, cur, k, v, h, look)
     return np.int64(-1), np.int64(0), np.int64(go)
+
+
+@njit(cache=True)
+def lookahead_join(tb, hands, field, s, j, res, seed, k):
+    """A lookahead player's join (True) or drop at seat ``s``, the ``j``-th to speak, with
+    ``k`` determinisations on the stream ``seed`` (``res``: the earlier seats' R_PLAYS; the
+    JOIN policy's own choice is greedy's threshold 10).  For tests."""
+    look = (tb, res, new_scratch(KS_N, PILE_N, 2),
+            greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
+    rng = np.full(1, seed, dtype=np.uint64)
+    yes = join_strength(hands[s], field, tb.kind_masks[3]) >= JOIN_DEFAULT_K
+    return _look_join(rng, hands, field, s, j, tb.params[P_PLAYERS], res, tb, yes, k, look)
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
