@@ -488,7 +488,7 @@ def _play(ks, pile, rng, tb, pol, qa, qb, look):
         field = ks[K_FIELD]
         cap = ZERO
         top = np.int64(ks[K_TOP])
-        if look is not None:  # pruned with None: a rollout's play never types the lookahead
+        if look is not None:  # noqa: SIM102  (pruned with None: rollouts never type it)
             if is_lookahead(cp):
                 hand, field, cap, top = _look_turn(ks, pile, rng, tb, cur, samples(cp), look)
                 looked = True
@@ -503,7 +503,7 @@ def _play(ks, pile, rng, tb, pol, qa, qb, look):
             dec = pol[q, PC_DEC]
             go = False
             asked = False
-            if look is not None:
+            if look is not None:  # noqa: SIM102  (pruned with None)
                 if dec == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
                     go = _look_continue(ks, pile, rng, tb, cur, samples(cp), v, h, look)
                     asked = True
@@ -549,8 +549,8 @@ def play_value(ks, tb, seat):
 # hand, the rest of the draw pile and the cards set aside) are redealt at random K times
 # (``determinise``), each choice is played on by greedy/stop for both players with this
 # game's own play (``play_from``), and ``_pick`` keeps greedy's choice unless another's paired
-# mean gain exceeds one standard error.  Join/drop, the swap and exposing teyaku follow the
-# player's JOIN/SWAP and --expose.
+# mean gain exceeds one standard error.  Join/drop too (``_look_join``: the round dealt again
+# from the unseen cards); the swap and exposing teyaku follow the player's SWAP and --expose.
 
 @hot(inline="always")
 def _rest_of_turn(sc, tb, gpol, cur, hand, field, cap, top, high2, pick):
@@ -711,10 +711,8 @@ def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
                 continue
             if jj == j or other >= 0:
                 continue
-            left = n - jj
-            if p[P_UNDECIDED] == 0 and left <= 2 - joined:
-                other = o
-            elif join_strength(sc.high[o], field, km[3]) >= JOIN_DEFAULT_K:
+            forced = p[P_UNDECIDED] == 0 and n - jj <= 2 - joined  # the last one left
+            if forced or join_strength(sc.high[o], field, km[3]) >= JOIN_DEFAULT_K:
                 other = o
         v = 0.0
         if other >= 0:
@@ -769,8 +767,6 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     p = tb.params
     n = p[P_PLAYERS]
     km = tb.kind_masks
-    ym = tb.yaku_masks
-    yi = tb.yaku_ints
     for i in range(R_N):
         res[i] = 0
     res[R_N_PLAYERS] = n
@@ -850,7 +846,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                     yes = below(rng, 2) == 1
                 else:
                     yes = join_strength(hands[s], field, km[3]) >= pol[q, PC_JPARAM]
-                if look is not None:  # pruned with None
+                if look is not None:  # noqa: SIM102  (pruned with None)
                     if jp == JOIN_LOOKAHEAD:
                         yes = _look_join(rng, hands, field, s, j, n, res, tb, yes,
                                          samples(pol[q, PC_CARD]), look)
@@ -1333,7 +1329,7 @@ class Kushiro:
     par = None
     teyaku_names = TEYAKU
     version = 1
-    lookahead = True  # card play and Iku/Yoroshii by lookahead; join, swap, expose follow JOIN, SWAP, --expose
+    lookahead = True  # card play, Iku/Yoroshii, join/drop by lookahead (swap, expose: not)
     edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")
 
