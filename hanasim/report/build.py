@@ -370,7 +370,6 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     from ..tournament import strength_table, tournament
 
     g = get_game(game)
-    n = g.n_players
     look_rounds = max(1_000, rounds // 500)
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
@@ -380,7 +379,7 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     rows = []
     for skill in ("greedy", "lookahead:16"):
         df = api.simulate(game, rounds=look_rounds, seed=seed, rules=rules or None,
-                          preset=preset, threads=threads, policy=",".join([skill] * n))
+                          preset=preset, threads=threads, policy=skill)  # every seat
         d = df.set_index("quantity")
         for q in keys:
             rows.append({"every seat plays": skill, "quantity": q,
