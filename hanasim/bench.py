@@ -86,7 +86,10 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
             row(game, policy, policy, rounds)
         if getattr(get_game(game), "lookahead", False):
             # lookahead:16 as player 1 against greedy: ~1000x slower than greedy, fewer rounds
-            n = get_game(game).n_players
+            g = get_game(game)
+            # the seated players under the default rules (Kushiro Toppa, Taoshi: fewer than
+            # the most the game allows)
+            n = g.players_of(g.Rules()) if hasattr(g, "players_of") else g.n_players
             row(game, "look16", ",".join(["lookahead:16"] + ["greedy"] * (n - 1)),
                 max(200, rounds // 1000), warm=20)
         if not getattr(get_game(game), "deals_only", True):

@@ -107,7 +107,7 @@ def parse_policy(name: str, lookahead: bool = False) -> int:
     look = card_name.partition(":")[0] == "lookahead"
     if (look or dec_name == "lookahead") and not lookahead:
         raise ValueError(f"policy {text!r}: lookahead play is not available in this game yet "
-                         f"(it is in toppa, baka, taoshi, koikoi and taipa); choose from {forms}")
+                         f"(every game but this one has it); choose from {forms}")
     if dec_name == "lookahead" and not look:
         raise ValueError(f"policy {text!r}: the lookahead decision comes with lookahead card "
                          f"play: write lookahead[:K] (or lookahead:K/lookahead)")

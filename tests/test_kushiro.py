@@ -9,7 +9,7 @@ import naive_kushiro as N
 from hanasim import api
 from hanasim.engine.rng import stream_state
 from hanasim.games import kushiro as K
-from hanasim.policies import card_weights
+from hanasim.policies import card_weights, greedy_hand_card
 from hanasim.rules import RuleError, make_rules
 
 
@@ -53,7 +53,8 @@ def run_kernel(rules, rows, dealer, seed, i):
     pile = np.zeros(K.PILE_N, dtype=np.int8)
     hands = np.zeros(4, dtype=np.uint64)
     res = np.zeros(K.R_N, dtype=np.int64)
-    K.play_round(drng, rng, order, pile, hands, tb, rows, dealer, res)
+    K.play_round(drng, rng, order, pile, hands, np.zeros(K.KS_N, np.uint64), tb, rows, dealer, res,
+                 None)
     run_kernel.pile = pile
     return res, drng[0], rng[0]
 
@@ -442,3 +443,118 @@ def test_cli_players_compare_and_errors(capfd):
     assert main(["simulate", "kushiro-toppa", "--players", "5", "--rounds", "10",
                  "--no-save"]) != 0
     assert "cannot be 5" in capfd.readouterr().err
+
+
+# ---------------------------------------------------------------- lookahead (engine.lookahead)
+LOOK_TB, _ = K.lower(K.KushiroRules())
+
+
+def kstate(ha, hb, field, pa, pb, pile, cur=0, held=(0, 0), best=(0, 0)):
+    """A play state (``K.start_play`` layout): seat 0 the first mover; ``pile`` the draw pile
+    top first (all unseen); ``cur`` to move (or, for a decision, the one deciding)."""
+    ks = np.zeros(K.KS_N, np.uint64)
+    for i, x in enumerate((ha, hb, field, pa, pb)):
+        ks[i] = np.uint64(bits(x))
+    ks[K.K_CUR] = cur
+    ks[K.K_END] = K.END_EXHAUSTED
+    ks[K.K_END_PILE] = ks[K.K_N_ALL] = len(pile)
+    for s in range(2):
+        ks[K.K_HELD + s] = held[s]
+        ks[K.K_BEST + s] = best[s]
+    buf = np.zeros(K.PILE_N, np.int8)
+    buf[:len(pile)] = pile
+    return ks, buf
+
+
+def score(cs):
+    v, h = K.toppa.score_pile(np.uint64(bits(cs)), LOOK_TB.yaku_masks, LOOK_TB.yaku_ints)
+    return int(v), int(h)
+
+
+def test_lookahead_takes_the_capture_that_completes_a_yaku():
+    # Two blue ribbons (peony 21, chrysanthemum 33) captured; the maple one (37) and the moon
+    # (28) on the field.  Greedy takes the moon (a bright weighs more); the maple chaff (38)
+    # takes the ribbon: Blue Ribbons now, before the opponent (who may hold a maple card)
+    # takes it.  The moon makes nothing: no other bright is in play.
+    ks, pile = kstate([38, 30], [39, 15], [37, 28], [21, 33], [4, 12], [36, 14, 18, 22])
+    assert greedy_hand_card(ks[0], ks[K.K_FIELD], LOOK_TB.gscore) == 30
+    for seed in range(3):
+        card, cap, _ = K.lookahead_choice(LOOK_TB, ks.copy(), pile, seed, 16, -1, 0)
+        assert card == 38 and cards(cap) >= {37, 38}
+
+
+def test_lookahead_iku_and_yoroshii():
+    # Blue Ribbons just formed (1 chip) with three brights captured; the phoenix (44) is on
+    # the field and only the paulownia chaff in hand (45) can take it (46, 47 captured):
+    # Iku, then Four Brights next turn (3 chips in all).
+    pa = [21, 33, 37, 0, 8, 28, 46, 47]
+    v, h = score(pa)
+    assert v == 1
+    ks, pile = kstate([45, 2], [14, 18], [44, 3], pa, [4, 12], [15, 19, 22, 26],
+                      held=(h, 0), best=(v, 0))
+    assert K.lookahead_choice(LOOK_TB, ks, pile, 1, 16, v, h)[2] == 1
+    # The opponent holds four brights with the rain man and (maybe: it is unseen) the last
+    # paulownia chaff: one card from Five Brights.  Yoroshii.
+    pb = [0, 8, 28, 40]
+    vb, hb = score(pb)
+    ks, pile = kstate([45, 2], [46, 14], [44, 3], [21, 33, 37], pb, [15, 18, 19, 22],
+                      held=(h, hb), best=(v, vb))
+    assert K.lookahead_choice(LOOK_TB, ks, pile, 1, 16, v, h)[2] == 0
+
+
+def test_lookahead_never_reads_a_hidden_card():
+    """Permuting the unseen cards (the other hand and the draw pile) changes neither the
+    hand card nor Iku/Yoroshii, on the same random stream."""
+    rng = np.random.default_rng(4)
+    for trial in range(5):
+        c = [int(x) for x in rng.permutation(48)]
+        ha, hb, field, pile = c[:3], c[3:6], c[6:12], c[12:18]
+        pa, pb = c[18:33], c[33:]
+        v, h = score(pa)
+        ks, buf = kstate(ha, hb, field, pa, pb, pile, held=(h, 0), best=(v, 0))
+        card = K.lookahead_choice(LOOK_TB, ks.copy(), buf, trial, 8, -1, 0)[0]
+        go = K.lookahead_choice(LOOK_TB, ks.copy(), buf, trial, 8, v + 1, h)[2]
+        unseen = hb + pile
+        for _ in range(3):
+            u = [int(x) for x in rng.permutation(unseen)]
+            ks2, buf2 = kstate(ha, u[:3], field, pa, pb, u[3:], held=(h, 0), best=(v, 0))
+            assert K.lookahead_choice(LOOK_TB, ks2.copy(), buf2, trial, 8, -1, 0)[0] == card
+            assert K.lookahead_choice(LOOK_TB, ks2.copy(), buf2, trial, 8, v + 1, h)[2] == go
+
+
+def test_lookahead_beats_greedy(full):
+    rounds = 40_000 if full else 6_000
+    df = api.simulate("kushiro_toppa", rounds=rounds, seed=5,
+                      policy="lookahead:16,greedy").set_index("quantity")
+    assert df.loc["player1.mean_chips", "ci_low"] > 0  # the 99.9% interval
+    assert df.loc["iku.call_rate", "estimate"] > 0     # greedy never says Iku
+    for name, want in (("lookahead", "lookahead:16/lookahead"), ("lookahead:4/stop", None)):
+        x = K.parse_kushiro_policy(name)
+        assert x & 0xF == K.LOOKAHEAD and (x >> 4 & 0xF) == (K.DEC_STOP if want is None
+                                                            else K.DEC_LOOKAHEAD)
+        if want:
+            assert x == K.parse_kushiro_policy(want)
+    for bad in ("lookahead:0", "lookahead:x", "lookahead/maybe"):
+        with pytest.raises(ValueError):
+            K.parse_kushiro_policy(bad)
+
+
+def test_lookahead_join_and_drop():
+    """Three players, seat 1 speaks first, holding ten chaff: the Empty Hand teyaku, worth 5
+    chips here (teyaku_value=5) and claimed by joining, but matching nothing on the field.
+    Greedy's threshold drops; lookahead joins (the hand plays badly, about -1 chip, but the
+    teyaku pays more).  With teyaku_value=1 joining is worth less than dropping: it drops.
+    The other hands are dealt again from the unseen cards, so they do not move the choice."""
+    mine = [2, 3, 6, 7, 10, 11, 14, 15, 18, 19]
+    field = [22, 23, 26, 27, 30, 31, 34, 35]
+    rest = [c for c in range(48) if c not in mine + field]
+    res = np.zeros(K.R_N, np.int64)
+    rng = np.random.default_rng(1)
+    for value, want in ((5, True), (1, False)):
+        tb3, _ = K.lower(K.KushiroRules(players=3, teyaku_value=value))
+        for trial in range(3):
+            r = [int(x) for x in rng.permutation(rest)]
+            hands = np.array([bits(r[:10]), bits(mine), bits(r[10:20]), 0], np.uint64)
+            f = np.uint64(bits(field))
+            assert K.join_strength(hands[1], f, tb3.kind_masks[3]) < 10
+            assert K.lookahead_join(tb3, hands, f, 1, 0, res, 7, 16) == want

@@ -32,7 +32,8 @@ A round
    (continue) or "Yoroshii" (stop and claim): ``choose_continue``; with no card left only
    Yoroshii is legal.  A stop ends the round: the stopper is paid their dekiyaku chips by the
    opponent; a player who had continued gets nothing ("their Dekiyaku is forfeited").  Hands
-   run out with nobody stopping: ``exhausted``.
+   run out with nobody stopping: ``exhausted``.  The play runs from a resumable state
+   (``play_from``), which the lookahead policy copies, redeals and plays on.
 6. The next dealer: ``dealer_next``.
 
 Seats inside a round are relative to the dealer: seat 0 deals, seat k is k places to the
@@ -58,15 +59,17 @@ from numba import njit, prange
 
 from .. import decks
 from ..decks import HANAFUDA
-from ..engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest
+from ..engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest, month_nibble
 from ..engine.jit import hot
+from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, is_lookahead,
+                                new_scratch, samples, uses_lookahead)
 from ..engine.play import capture, turn_word
-from ..engine.rng import below, next64, shuffle_range, stream_state
+from ..engine.rng import GOLDEN, below, mix64, next64, shuffle_range, stream_state
 from ..engine.yaku import D_BASE, D_COND, D_MIN, D_REQUIRED
-from ..policies import (CONTINUE, DEC_THRESHOLD, DEFAULT_DECISION, GREEDY, LEGAL_BOTH,
-                        LEGAL_STOP, POLICIES, RANDOM, card_weights, choose_continue,
-                        choose_expose, greedy_tables, hand_card, parse_policy, split_policy,
-                        take_high)
+from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, DEFAULT_DECISION, GREEDY, K_SHIFT,
+                        LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, POLICIES, RANDOM, card_weights,
+                        choose_continue, choose_expose, greedy_tables, hand_card, parse_policy,
+                        policy_id, split_policy, take_high)
 from ..rules import number, option
 from . import register
 from . import toppa
@@ -129,16 +132,21 @@ def _toppa_values(rules):
 
 # ---------------------------------------------------------------- policies
 # A player is named CARD[/DECISION[/JOIN[/SWAP]]]: CARD/DECISION as koi-koi
-# (policies.parse_policy), JOIN one of join, random, thresholdK (join when the hand's strength,
+# (policies.parse_policy), or CARD lookahead[:K] with DECISION lookahead by default (card play
+# and Iku/Yoroshii by lookahead, see "lookahead" below), JOIN one of join, random, thresholdK (join when the hand's strength,
 # its non-chaff cards plus its cards whose month is on the field, is at least K; default 10),
 # SWAP one of always, never, random.  Defaults: random -> random/random/random/random,
 # greedy -> greedy/stop/threshold10/always.
-JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD = 0, 1, 2
-JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD}
+JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD, JOIN_LOOKAHEAD = 0, 1, 2, 3
+JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD,
+         "lookahead": JOIN_LOOKAHEAD}
 JOIN_DEFAULT_K = 10
 SWAP_NEVER, SWAP_ALWAYS, SWAP_RANDOM = 0, 1, 2
 SWAPS = {"never": SWAP_NEVER, "always": SWAP_ALWAYS, "random": SWAP_RANDOM}
-POLICY_FORMS = ("CARD[/DECISION[/JOIN[/SWAP]]]", "JOIN: join, random, threshold[K]",
+DEC_LOOKAHEAD = 4  # Iku/Yoroshii by lookahead (policies' DEC_* are 0-3)
+POLICY_FORMS = ("CARD[/DECISION[/JOIN[/SWAP]]]", "CARD: random, greedy, lookahead[:K]",
+                "DECISION: as koi-koi's, or lookahead (a lookahead CARD's default)",
+                "JOIN: join, random, threshold[K], lookahead (a lookahead CARD's default)",
                 "SWAP: always, never, random")
 # decoded policy columns (kernel array int64[4, PC_N])
 PC_CARD, PC_DEC, PC_DPARAM, PC_JOIN, PC_JPARAM, PC_SWAP, PC_EXPOSE = range(7)
@@ -147,23 +155,36 @@ PC_N = 7
 
 def parse_kushiro_policy(name: str) -> int:
     """One packed int: parse_policy(CARD/DECISION) in bits 0-15, join id 16-19, its
-    threshold 20-27, swap id 28-29."""
+    threshold 20-27, swap id 28-29, a lookahead's K in 32-47.  CARD ``lookahead[:K]`` decides
+    Iku/Yoroshii by lookahead too unless a DECISION is given (``lookahead:16/stop``); its JOIN
+    and SWAP default as greedy's."""
     text = str(name).strip()
     parts = text.split("/")
     forms = "; ".join(POLICY_FORMS)
     if len(parts) > 4:
         raise ValueError(f"unknown policy {text!r}; use {forms}")
-    base = parse_policy("/".join(parts[:2]))
+    if parts[0].partition(":")[0] == "lookahead":
+        look = policy_id(parts[0])  # K in bits 32-47; a bad K is one clear error
+        if len(parts) == 1 or parts[1] == "lookahead":
+            base = LOOKAHEAD | DEC_LOOKAHEAD << 4
+        else:
+            base = LOOKAHEAD | (parse_policy("greedy/" + parts[1]) & ~0xF)
+        base |= look & (0xFFFF << K_SHIFT)
+    else:
+        base = parse_policy("/".join(parts[:2]))
     card = base & 0xF
-    join = JOIN_RANDOM if card == RANDOM else JOIN_THRESHOLD
+    join = {RANDOM: JOIN_RANDOM, LOOKAHEAD: JOIN_LOOKAHEAD}.get(card, JOIN_THRESHOLD)
     k = JOIN_DEFAULT_K
     if len(parts) >= 3:
         word = parts[2].rstrip("0123456789")
         digits = parts[2][len(word):]
         if word not in JOINS or (digits and word != "threshold"):
             raise ValueError(f"unknown join decision {parts[2]!r} in policy {text!r}; "
-                             "choose join, random or threshold[K]")
+                             "choose join, random, threshold[K] or lookahead")
         join = JOINS[word]
+        if join == JOIN_LOOKAHEAD and card != LOOKAHEAD:
+            raise ValueError(f"join decision lookahead in policy {text!r} needs a lookahead "
+                             "CARD (lookahead[:K]/...)")
         if digits:
             k = int(digits)
             if not 0 <= k <= 30:
@@ -183,6 +204,7 @@ def decode_policies(packed, expose) -> np.ndarray:
     for i, x in enumerate(packed):
         x = int(x)
         card, dec, dparam = split_policy(x & 0xFFFF)
+        card |= x & (0xFFFF << K_SHIFT)  # a lookahead's K
         out[i] = (card, dec, dparam, (x >> 16) & 0xF, (x >> 20) & 0xFF, (x >> 28) & 0x3,
                   int(expose[i]))
     return out
@@ -368,8 +390,376 @@ def _turn(pol, hand, field, pile, top, end, r, gscore, ghigh):
     return hand, field, c1 | c2, top
 
 
+# ---------------------------------------------------------------- the play, resumable
+# The two players' state (``ks``, uint64[KS_N]): slots 0-8 are engine.state's for 2 seats (seat
+# 0 the first mover, seat 1 the other), the rest koi-koi's bookkeeping.  Signed values are
+# stored as their uint64 bits; LAST and STOPPER hold seat + 1 (0: none).
+K_FIELD, K_PA, K_TOP, K_CUR = 2, 3, 5, 6   # K_PA + seat: seat's captured pile
+(K_HELD, K_BEST, K_LAST, K_CALLS, K_END, K_STOPPER, K_POINTS, K_HITS, K_TURNS, K_DECISIONS,
+ K_END_PILE, K_N_ALL) = (9, 11, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23)  # HELD, BEST, CALLS + seat
+KS_N = 24
+
+
 @hot
-def play_round(drng, rng, order, pile, hands, tb, pol, dealer, res):
+def start_play(ks, ha, hb, field, end, n_all):
+    """The state before the first turn: the two hands, the field, the draw pile ``pile[:end]``
+    (``pile[end:n_all]``: the cards set aside, unseen)."""
+    for i in range(KS_N):
+        ks[i] = ZERO
+    ks[0] = ha
+    ks[1] = hb
+    ks[K_FIELD] = field
+    ks[K_END] = np.uint64(END_EXHAUSTED)
+    ks[K_END_PILE] = np.uint64(end)
+    ks[K_N_ALL] = np.uint64(n_all)
+
+
+@hot(inline="always")
+def _end_turn(ks, cur, hand, field, cap, top, ym, yi, bigger):
+    """Write ``cur``'s finished turn into ``ks``; returns (a new dekiyaku formed (``decision_on``),
+    the pile's chips, its dekiyaku bits)."""
+    ks[cur] = hand
+    ks[K_FIELD] = field
+    ks[K_TOP] = np.uint64(top)
+    ks[K_PA + cur] |= cap
+    ks[K_TURNS] += ONE
+    if cap == ZERO:
+        return False, np.int64(0), np.int64(0)
+    v, h = toppa.score_pile(ks[K_PA + cur], ym, yi)
+    hu = np.uint64(h)
+    if bigger != 0:
+        improved = v > np.int64(ks[K_BEST + cur])
+    else:
+        improved = (hu & ~ks[K_HELD + cur]) != ZERO
+    ks[K_HELD + cur] |= hu
+    ks[K_BEST + cur] = np.uint64(max(np.int64(ks[K_BEST + cur]), v))
+    if improved:
+        ks[K_DECISIONS] += ONE
+    return improved, v, np.int64(h)
+
+
+@hot(inline="always")
+def _decide(ks, cur, go, v, h):
+    """Iku (``go``) or Yoroshii for ``cur`` holding dekiyaku ``h`` worth ``v``; False: stopped."""
+    if go:
+        ks[K_CALLS + cur] += ONE
+        ks[K_LAST] = np.uint64(cur + 1)
+        return True
+    ks[K_END] = np.uint64(END_STOP)
+    ks[K_STOPPER] = np.uint64(cur + 1)
+    ks[K_POINTS] = np.uint64(v)
+    ks[K_HITS] = np.uint64(h)
+    return False
+
+
+@hot
+def play_from(ks, pile, rng, tb, pol, qa, qb, look):
+    """Play the round in state ``ks`` to its end (a stop, or the hands run out), in place.
+    Seat 0 is player ``qa``, seat 1 ``qb`` (``pol`` rows).  ``look``: None, or the lookahead
+    context ``(tables, res, scratch, greedy rows)`` when a player plays by lookahead (numba
+    prunes the branch with None)."""
+    _play(ks, pile, rng, tb, pol, qa, qb, look)
+
+
+@hot
+def rollout(st, order, rng, tb, gpol):
+    """The lookahead's rollout: :func:`play_from` by the rows ``gpol`` (greedy/stop), a
+    function of its own: one calling itself through its dispatcher (a rollout inside a
+    lookahead turn inside ``play_from``) is compiled as recursion, which numba's cache
+    cannot reload."""
+    _play(st, order, rng, tb, gpol, np.int64(0), np.int64(1), None)
+
+
+@hot(inline="always")
+def _play(ks, pile, rng, tb, pol, qa, qb, look):
+    """The loop of :func:`play_from`."""
+    ym = tb.yaku_masks
+    yi = tb.yaku_ints
+    bigger = tb.params[P_BIGGER]
+    end = np.int64(ks[K_END_PILE])
+    while True:
+        cur = np.int64(ks[K_CUR])
+        hand = ks[cur]
+        if hand == ZERO:
+            break
+        q = qa if cur == 0 else qb
+        cp = pol[q, PC_CARD]
+        looked = False
+        field = ks[K_FIELD]
+        cap = ZERO
+        top = np.int64(ks[K_TOP])
+        if look is not None:  # noqa: SIM102  (pruned with None: rollouts never type it)
+            if is_lookahead(cp):
+                hand, field, cap, top = _look_turn(ks, pile, rng, tb, cur, samples(cp), look)
+                looked = True
+        if not looked:
+            sr, word = turn_word(cp, rng[0])
+            rng[0] = sr
+            hand, field, cap, top = _turn(cp, hand, field, pile, top, end, word, tb.gscore,
+                                          tb.ghigh)
+        improved, v, h = _end_turn(ks, cur, hand, field, cap, top, ym, yi, bigger)
+        if improved:
+            legal = LEGAL_BOTH if hand != ZERO else LEGAL_STOP
+            dec = pol[q, PC_DEC]
+            go = False
+            asked = False
+            if look is not None:  # noqa: SIM102  (pruned with None)
+                if dec == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
+                    go = _look_continue(ks, pile, rng, tb, cur, samples(cp), v, h, look)
+                    asked = True
+            if not asked:
+                om = 99
+                if dec == DEC_THRESHOLD:
+                    om = cards_missing(ks[K_PA + 1 - cur], ym, yi)
+                go = choose_continue(dec, pol[q, PC_DPARAM], legal, count(hand), v, om,
+                                     rng) == CONTINUE
+            if not _decide(ks, cur, go, v, h):
+                break
+        ks[K_CUR] = np.uint64(cur ^ 1)
+
+
+@hot
+def settle(ks, tb):
+    """(end kind, stopper seat or -1, dekiyaku chips, their bits) of the finished play ``ks``:
+    a stop, or hands exhausted (``exhausted``: last_caller pays the last to say Iku)."""
+    end_kind = np.int64(ks[K_END])
+    stopper = np.int64(ks[K_STOPPER]) - 1
+    points = np.int64(ks[K_POINTS])
+    hits = np.int64(ks[K_HITS])
+    last = np.int64(ks[K_LAST]) - 1
+    if end_kind == END_EXHAUSTED and tb.params[P_EXHAUSTED] != 0 and last >= 0:
+        stopper = last
+        points, hits = toppa.score_pile(ks[K_PA + last], tb.yaku_masks, tb.yaku_ints)
+    return end_kind, stopper, points, hits
+
+
+@hot
+def play_value(ks, tb, seat):
+    """The dekiyaku chips ``seat`` wins (or pays) in the finished play ``ks``: the lookahead's
+    rollout value (the teyaku chips are settled before play, the same for every choice)."""
+    _e, stopper, points, _h = settle(ks, tb)
+    if stopper < 0:
+        return 0.0
+    return float(points if stopper == seat else -points)
+
+
+# ---------------------------------------------------------------- lookahead (engine.lookahead)
+# A lookahead player decides its hand card (with its two-way pick), the turned card's two-way
+# pick and Iku/Yoroshii by determinised rollouts: the cards it cannot see (the other player's
+# hand, the rest of the draw pile and the cards set aside) are redealt at random K times
+# (``determinise``), each choice is played on by greedy/stop for both players with this
+# game's own play (``play_from``), and ``_pick`` keeps greedy's choice unless another's paired
+# mean gain exceeds one standard error.  Join/drop too (``_look_join``: the round dealt again
+# from the unseen cards); the swap and exposing teyaku follow the player's SWAP and --expose.
+
+@hot(inline="always")
+def _rest_of_turn(sc, tb, gpol, cur, hand, field, cap, top, high2, pick):
+    """In ``sc.st`` (a determinisation, ``cur``'s hand card played: ``hand``, ``field``,
+    ``cap``): the turned card (two-way: ``high2`` when ``pick``, else greedy's), greedy's
+    Yoroshii on a new dekiyaku, then the round by greedy/stop; ``cur``'s chips."""
+    st = sc.st
+    order = sc.order
+    if top < np.int64(st[K_END_PILE]):
+        drawn = order[top]
+        h2 = high2 if pick else take_high(GREEDY, drawn, field, ZERO, tb.ghigh)
+        field, c2 = capture(drawn, field, h2)
+        cap |= c2
+        top += 1
+    improved, v, h = _end_turn(st, cur, hand, field, cap, top, tb.yaku_masks, tb.yaku_ints,
+                               tb.params[P_BIGGER])
+    if improved:
+        _decide(st, cur, False, v, h)
+    else:
+        st[K_CUR] = np.uint64(cur ^ 1)
+        rollout(st, order, sc.rng, tb, gpol)
+    return play_value(st, tb, cur)
+
+
+@hot
+def _look_turn(ks, pile, rng, tb, cur, k, look):
+    """A lookahead player's turn: its hand card (and two-way pick), then the turned card's
+    two-way pick, each by lookahead.  Returns (hand, field, captured, top)."""
+    if look is None:  # a rollout's play_from never gets here; typed, not run
+        return ks[cur], ks[K_FIELD], ZERO, np.int64(ks[K_TOP])
+    _t, _r, sc, gpol = look
+    s = rng[0]
+    hand = ks[cur]
+    field = ks[K_FIELD]
+    top = np.int64(ks[K_TOP])
+    end = np.int64(ks[K_END_PILE])
+    seen = pile[:np.int64(ks[K_N_ALL])]
+    m = card_choices(sc, hand, field, tb.gscore, tb.ghigh)
+    best = 0
+    if m > 1:
+        for j in range(m):
+            sc.total[j] = 0.0
+            sc.total2[j] = 0.0
+        for _ in range(k):
+            s = determinise(ks, 2, cur, seen, top, s, sc)
+            v0 = 0.0
+            for j in range(m):
+                for i in range(KS_N):
+                    sc.st[i] = sc.base[i]
+                c = sc.card[j]
+                f, c1 = capture(c, field, sc.high[j])
+                v = _rest_of_turn(sc, tb, gpol, cur, hand & ~bit(c), f, c1, top, ZERO, False)
+                v0 = _add_gain(sc, j, v, v0)
+        best = _pick(sc, m, k)
+    card = sc.card[best]
+    hand &= ~bit(card)
+    field, cap = capture(card, field, sc.high[best])
+    if top < end:
+        drawn = pile[top]
+        h2 = take_high(GREEDY, drawn, field, ZERO, tb.ghigh)
+        if count(field & month_nibble(drawn)) == 2:  # seen now: the turned card
+            sc.total[1] = 0.0
+            sc.total2[1] = 0.0
+            for _ in range(k):
+                s = determinise(ks, 2, cur, seen, top + 1, s, sc)
+                v0 = 0.0
+                for j in range(2):
+                    for i in range(KS_N):
+                        sc.st[i] = sc.base[i]
+                    v = _rest_of_turn(sc, tb, gpol, cur, hand, field, cap, top,
+                                      h2 if j == 0 else ~h2, True)
+                    v0 = _add_gain(sc, j, v, v0)
+            if _pick(sc, 2, k) == 1:
+                h2 = ~h2
+        field, c2 = capture(drawn, field, h2)
+        cap |= c2
+        top += 1
+    rng[0] = s
+    return hand, field, cap, top
+
+
+@hot
+def _look_continue(ks, pile, rng, tb, cur, k, v, h, look):
+    """Iku (True) or Yoroshii for a lookahead player ``cur`` who just formed dekiyaku worth
+    ``v``: stopping is worth ``v`` now; continuing, the mean chips of greedy/stop play from
+    here over K determinisations (taken when the gain exceeds one standard error)."""
+    if look is None:  # typed, not run
+        return False
+    _t, _r, sc, gpol = look
+    s = rng[0]
+    seen = pile[:np.int64(ks[K_N_ALL])]
+    top = np.int64(ks[K_TOP])
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k):
+        s = determinise(ks, 2, cur, seen, top, s, sc)
+        for i in range(KS_N):
+            sc.st[i] = sc.base[i]
+        _decide(sc.st, cur, True, v, h)
+        sc.st[K_CUR] = np.uint64(cur ^ 1)
+        rollout(sc.st, sc.order, sc.rng, tb, gpol)
+        _add_gain(sc, 1, play_value(sc.st, tb, cur), float(v))
+    rng[0] = s
+    return _pick(sc, 2, k) == 1
+
+
+@hot
+def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
+    """Join (True) or drop for a lookahead player at seat ``s``, the ``j``-th to speak: the
+    JOIN policy's choice (``yes``, greedy's threshold) unless the other one gains more than one
+    standard error over K determinisations.  Dropping is worth 0 chips; joining, the mean
+    chips of the round dealt again from the cards the seat cannot see (the other hands and the
+    draw pile), the later seats speaking by greedy's threshold, both teyaku claimed, and the
+    play by greedy/stop.  Returns the choice."""
+    if look is None:  # typed, not run
+        return yes
+    _t, _r, sc, gpol = look
+    p = tb.params
+    km = tb.kind_masks
+    mine = hands[s]
+    unseen = ~(mine | field) & np.uint64(0xFFFFFFFFFFFF)
+    m = 0
+    u = unseen
+    while u != ZERO:
+        sc.cards[m] = lowest(u)
+        u &= u - ONE
+        m += 1
+    st = rng[0]
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k):
+        for i in range(m - 1):
+            st += GOLDEN
+            r = i + np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(m - i)) >> np.uint64(32))
+            t = sc.cards[i]
+            sc.cards[i] = sc.cards[r]
+            sc.cards[r] = t
+        # the other seats' hands, then the undealt cards
+        x = 0
+        for o in range(n):
+            if o == s:
+                sc.high[o] = mine
+                continue
+            h = ZERO
+            for _c in range(HAND_SIZE):
+                h |= bit(sc.cards[x])
+                x += 1
+            sc.high[o] = h
+        # who plays with s: an earlier joiner, else the later seats by greedy's threshold
+        other = -1
+        joined = 1
+        for jj in range(n):
+            o = jj + 1 if jj + 1 < n else 0
+            if jj < j:
+                if res[R_PLAYS + o] != 0:
+                    other = o
+                    joined += 1
+                continue
+            if jj == j or other >= 0:
+                continue
+            forced = p[P_UNDECIDED] == 0 and n - jj <= 2 - joined  # the last one left
+            if forced or join_strength(sc.high[o], field, km[3]) >= JOIN_DEFAULT_K:
+                other = o
+        v = 0.0
+        if other >= 0:
+            a = min(s, other)
+            b = max(s, other)
+            ha = sc.high[a]
+            hb = sc.high[b]
+            # the draw pile: the undealt cards, then the dropped hands (none if set aside)
+            end = 0
+            for i in range(x, m):
+                sc.order[end] = sc.cards[i]
+                end += 1
+            if p[P_DROPPED] != DROP_ASIDE:
+                for o in range(n):
+                    if o != a and o != b and o != s:
+                        h = sc.high[o]
+                        while h != ZERO:
+                            sc.order[end] = lowest(h)
+                            h &= h - ONE
+                            end += 1
+            ta = teyaku_bits(ha, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
+            tbb = teyaku_bits(hb, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
+            tey = (count(np.uint64(ta)) - count(np.uint64(tbb))) * p[P_TEY_VALUE]
+            me = 0 if s == a else 1
+            v = float(tey if me == 0 else -tey)
+            if p[P_TEY_ENDS] == 0 or (ta | tbb) == 0:
+                start_play(sc.st, ha, hb, field, end, end)
+                rollout(sc.st, sc.order, sc.rng, tb, gpol)
+                v += play_value(sc.st, tb, me)
+        # choice 0: the JOIN policy's, choice 1 the other; dropping is worth 0
+        _add_gain(sc, 1, 0.0 if yes else v, v if yes else 0.0)
+    rng[0] = st
+    return yes != (_pick(sc, 2, k) == 1)
+
+
+@njit(cache=True)
+def greedy_rows(pol):
+    """The rollouts' policy rows (``pol``'s shape): greedy card play, Yoroshii at once
+    (greedy/stop)."""
+    g = pol.copy()
+    g[:, PC_CARD] = GREEDY
+    g[:, PC_DEC] = DEC_STOP
+    return g
+
+
+@hot
+def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     """Deal and play one round (module docstring, "A round"); results in ``res``.
 
     ``drng``: the deal stream (shuffles: the deal, the dropped cards); ``rng``: the play stream
@@ -377,8 +767,6 @@ def play_round(drng, rng, order, pile, hands, tb, pol, dealer, res):
     p = tb.params
     n = p[P_PLAYERS]
     km = tb.kind_masks
-    ym = tb.yaku_masks
-    yi = tb.yaku_ints
     for i in range(R_N):
         res[i] = 0
     res[R_N_PLAYERS] = n
@@ -458,6 +846,10 @@ def play_round(drng, rng, order, pile, hands, tb, pol, dealer, res):
                     yes = below(rng, 2) == 1
                 else:
                     yes = join_strength(hands[s], field, km[3]) >= pol[q, PC_JPARAM]
+                if look is not None:  # noqa: SIM102  (pruned with None)
+                    if jp == JOIN_LOOKAHEAD:
+                        yes = _look_join(rng, hands, field, s, j, n, res, tb, yes,
+                                         samples(pol[q, PC_CARD]), look)
                 ch = CH_JOIN if yes else CH_DROP
             res[R_CHOICE + s] = ch
             if ch == CH_JOIN or ch == CH_FORCED_IN:
@@ -494,7 +886,6 @@ def play_round(drng, rng, order, pile, hands, tb, pol, dealer, res):
         shuffle_span(drng, pile, under, end)
     elif p[P_DROPPED] == DROP_SHUFFLED:
         shuffle_span(drng, pile, 0, end)
-    top = 0
     qa = dealer + a
     qa = qa - n if qa >= n else qa
     qb = dealer + b
@@ -517,87 +908,38 @@ def play_round(drng, rng, order, pile, hands, tb, pol, dealer, res):
     stopper = -1
     points = 0
     hits = 0
-    turns = 0
-    decisions = 0
     paid = 0
     calls_a = 0
     calls_b = 0
-    pa = ZERO
-    pb = ZERO
+    # the play, as a resumable state (the lookahead copies it and plays determinisations on)
+    n_all = end
+    m = aside  # the cards set aside follow the pile in its buffer: unseen, never drawn
+    while m != ZERO:
+        pile[n_all] = lowest(m)
+        m &= m - ONE
+        n_all += 1
+    start_play(ks, ha, hb, field, end, n_all)
     if p[P_TEY_ENDS] != 0 and (res[R_TEY_CLAIMED + a] | res[R_TEY_CLAIMED + b]) != 0:
         end_kind = END_TEYAKU
         winner = a if chips_a > 0 else (b if chips_a < 0 else -1)
     else:
-        end_kind = END_EXHAUSTED
-        held_a = np.uint64(0)
-        held_b = np.uint64(0)
-        best_a = 0
-        best_b = 0
-        last = -1
-        cur = 0
-        while True:
-            first = cur == 0
-            hand = ha if first else hb
-            if hand == ZERO:
-                break
-            q = qa if first else qb
-            cp = pol[q, PC_CARD]
-            sr, word = turn_word(cp, rng[0])
-            rng[0] = sr
-            hand, field, cap, top = _turn(cp, hand, field, pile, top, end, word, tb.gscore,
-                                          tb.ghigh)
-            turns += 1
-            if first:
-                ha = hand
-                pa |= cap
-            else:
-                hb = hand
-                pb |= cap
-            if cap != ZERO:
-                mine = pa if first else pb
-                v, h = toppa.score_pile(mine, ym, yi)
-                hu = np.uint64(h)
-                held = held_a if first else held_b
-                best = best_a if first else best_b
-                if p[P_BIGGER] != 0:
-                    improved = v > best
-                else:
-                    improved = (hu & ~held) != ZERO
-                if first:
-                    held_a |= hu
-                    best_a = max(best_a, v)
-                else:
-                    held_b |= hu
-                    best_b = max(best_b, v)
-                if improved:
-                    decisions += 1
-                    legal = LEGAL_BOTH if hand != ZERO else LEGAL_STOP
-                    dec = pol[q, PC_DEC]
-                    om = 99
-                    if dec == DEC_THRESHOLD:
-                        om = cards_missing(pb if first else pa, ym, yi)
-                    if choose_continue(dec, pol[q, PC_DPARAM], legal, count(hand), v, om,
-                                       rng) == CONTINUE:
-                        last = cur
-                        if first:
-                            calls_a += 1
-                        else:
-                            calls_b += 1
-                    else:
-                        end_kind = END_STOP
-                        stopper = cur
-                        points = v
-                        hits = h
-                        break
-            cur ^= 1
-        if end_kind == END_EXHAUSTED and p[P_EXHAUSTED] != 0 and last >= 0:
-            stopper = last
-            points, hits = toppa.score_pile(pa if last == 0 else pb, ym, yi)
+        play_from(ks, pile, rng, tb, pol, qa, qb, look)
+        end_kind, stopper, points, hits = settle(ks, tb)
+        calls_a = np.int64(ks[K_CALLS])
+        calls_b = np.int64(ks[K_CALLS + 1])
         if stopper >= 0:
             paid = calls_a if stopper == 0 else calls_b
             chips_a += points if stopper == 0 else -points
             stopper = a if stopper == 0 else b
             winner = stopper
+    field = ks[K_FIELD]
+    top = np.int64(ks[K_TOP])
+    turns = np.int64(ks[K_TURNS])
+    decisions = np.int64(ks[K_DECISIONS])
+    pa = ks[K_PA]
+    pb = ks[K_PA + 1]
+    ha = ks[0]
+    hb = ks[1]
     res[R_CHIPS + a] = chips_a
     res[R_CHIPS + b] = -chips_a
     res[R_CONT + a] = calls_a
@@ -771,8 +1113,8 @@ def round_stream(rng, key, index, order):
 
 
 @hot
-def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res, totals, tb,
-                  pol, scal, tcount, ycount):
+def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, ks, res, totals, tb,
+                  pol, scal, tcount, ycount, look):
     p = tb.params
     n = p[P_PLAYERS]
     session = p[P_SESSION]
@@ -789,7 +1131,7 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res
         for i in range(n_rounds):
             round_stream(drng, key, 3 * i, order)
             rng[0] = stream_state(key, np.uint64(3 * i + 1))
-            play_round(drng, rng, order, pile, hands, tb, pol, dealer, res)
+            play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look)
             tally_deal(scal, tcount, res, n)
             if p[P_DEALS_ONLY]:
                 continue
@@ -816,7 +1158,9 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res
 
 @njit(cache=True, parallel=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, scal, tcount,
-               ycount):
+               ycount, look):
+    """Sessions in chunks under ``prange``; ``look``: None, or True when a player plays by
+    lookahead (a kernel of its own)."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
@@ -826,15 +1170,52 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, sc
         hands = np.zeros(MAX_PLAYERS, dtype=np.uint64)
         res = np.zeros(R_N, dtype=np.int64)
         totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        ks = np.zeros(KS_N, dtype=np.uint64)
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
-        play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, res, totals, tb,
-                      pol, scal[ch], tcount[ch], ycount[ch])
+        if look is None:
+            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, ks, res,
+                          totals, tb, pol, scal[ch], tcount[ch], ycount[ch], None)
+        else:
+            ctx = (tb, res, new_scratch(KS_N, PILE_N, 2), greedy_rows(pol))
+            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, ks, res,
+                          totals, tb, pol, scal[ch], tcount[ch], ycount[ch], ctx)
+
+
+@njit(cache=True)
+def lookahead_choice(tb, ks, pile, seed, k, v, h):
+    """What a lookahead player decides in state ``ks`` with ``k`` determinisations on the
+    random stream ``seed`` (for tests and for inspecting a decision): with ``v < 0`` the seat
+    to move plays its turn, returns (hand card, cards captured, 0); else that seat has just
+    formed dekiyaku ``h`` worth ``v`` chips, returns (-1, 0, 1 for Iku / 0 for Yoroshii)."""
+    res = np.zeros(R_N, dtype=np.int64)
+    look = (tb, res, new_scratch(KS_N, PILE_N, 2),
+            greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
+    rng = np.full(1, seed, dtype=np.uint64)
+    cur = np.int64(ks[K_CUR])
+    if v < 0:
+        hand = ks[cur]
+        after, _f, cap, _t = _look_turn(ks, pile, rng, tb, cur, k, look)
+        return lowest(hand & ~after), np.int64(cap), np.int64(0)
+    go = _look_continue(ks, pile, rng, tb, cur, k, v, h, look)
+    return np.int64(-1), np.int64(0), np.int64(go)
+
+
+@njit(cache=True)
+def lookahead_join(tb, hands, field, s, j, res, seed, k):
+    """A lookahead player's join (True) or drop at seat ``s``, the ``j``-th to speak, with
+    ``k`` determinisations on the stream ``seed`` (``res``: the earlier seats' R_PLAYS; the
+    JOIN policy's own choice is greedy's threshold 10).  For tests."""
+    look = (tb, res, new_scratch(KS_N, PILE_N, 2),
+            greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
+    rng = np.full(1, seed, dtype=np.uint64)
+    yes = join_strength(hands[s], field, tb.kind_masks[3]) >= JOIN_DEFAULT_K
+    return _look_join(rng, hands, field, s, j, tb.params[P_PLAYERS], res, tb, yes, k, look)
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"], out["tcount"],
-               out["ycount"])
+               out["ycount"], uses_lookahead(pol[:, PC_CARD]))
 
 
 # ---------------------------------------------------------------- exact deal-time rates
@@ -948,6 +1329,7 @@ class Kushiro:
     par = None
     teyaku_names = TEYAKU
     version = 1
+    lookahead = True  # card play, Iku/Yoroshii, join/drop by lookahead (swap, expose: not)
     edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")
 

@@ -367,10 +367,9 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     greedy, so it runs ``rounds // 500`` rounds (at least 1,000) a pairing."""
     from .. import api, plot
     from ..games import get_game
-    from ..tournament import seated, strength_table, tournament
+    from ..tournament import strength_table, tournament
 
     g = get_game(game)
-    n = seated(g, rules, preset)
     look_rounds = max(1_000, rounds // 500)
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
@@ -380,7 +379,7 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     rows = []
     for skill in ("greedy", "lookahead:16"):
         df = api.simulate(game, rounds=look_rounds, seed=seed, rules=rules or None,
-                          preset=preset, threads=threads, policy=",".join([skill] * n))
+                          preset=preset, threads=threads, policy=skill)  # every seat
         d = df.set_index("quantity")
         for q in keys:
             rows.append({"every seat plays": skill, "quantity": q,
