@@ -471,7 +471,7 @@ def score(cs):
     return int(v), int(h)
 
 
-def test_lookahead_takes_the_capture_that_completes_a_yaku():
+def test_lookahead_takes_the_capture_that_completes_a_yaku(heavy):
     # Two blue ribbons (peony 21, chrysanthemum 33) captured; the maple one (37) and the moon
     # (28) on the field.  Greedy takes the moon (a bright weighs more); the maple chaff (38)
     # takes the ribbon: Blue Ribbons now, before the opponent (who may hold a maple card)
@@ -483,7 +483,7 @@ def test_lookahead_takes_the_capture_that_completes_a_yaku():
         assert card == 38 and cards(cap) >= {37, 38}
 
 
-def test_lookahead_iku_and_yoroshii():
+def test_lookahead_iku_and_yoroshii(heavy):
     # Blue Ribbons just formed (1 chip) with three brights captured; the phoenix (44) is on
     # the field and only the paulownia chaff in hand (45) can take it (46, 47 captured):
     # Iku, then Four Brights next turn (3 chips in all).
@@ -502,7 +502,7 @@ def test_lookahead_iku_and_yoroshii():
     assert K.lookahead_choice(LOOK_TB, ks, pile, 1, 16, v, h)[2] == 0
 
 
-def test_lookahead_never_reads_a_hidden_card():
+def test_lookahead_never_reads_a_hidden_card(heavy):
     """Permuting the unseen cards (the other hand and the draw pile) changes neither the
     hand card nor Iku/Yoroshii, on the same random stream."""
     rng = np.random.default_rng(4)
@@ -522,7 +522,7 @@ def test_lookahead_never_reads_a_hidden_card():
             assert K.lookahead_choice(LOOK_TB, ks2.copy(), buf2, trial, 8, v + 1, h)[2] == go
 
 
-def test_lookahead_beats_greedy(full):
+def test_lookahead_beats_greedy(full, heavy):
     rounds = 40_000 if full else 6_000
     df = api.simulate("kushiro_toppa", rounds=rounds, seed=5,
                       policy="lookahead:16,greedy").set_index("quantity")
@@ -539,7 +539,7 @@ def test_lookahead_beats_greedy(full):
             K.parse_kushiro_policy(bad)
 
 
-def test_lookahead_join_and_drop():
+def test_lookahead_join_and_drop(heavy):
     """Three players, seat 1 speaks first, holding ten chaff: the Empty Hand teyaku, worth 5
     chips here (teyaku_value=5) and claimed by joining, but matching nothing on the field.
     Greedy's threshold drops; lookahead joins (the hand plays badly, about -1 chip, but the

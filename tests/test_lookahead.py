@@ -85,7 +85,7 @@ def test_lookahead_rounds_keep_the_invariants_and_are_reproducible():
     assert a.estimate.equals(b.estimate)
 
 
-def test_lookahead_at_baka():
+def test_lookahead_at_baka(heavy):
     df = hanasim.simulate("baka", rounds=900, seed=2, policy="lookahead:8,greedy,greedy",
                           checked=True).set_index("quantity")
     assert df.loc["player1.mean_score", "estimate"] > 0
@@ -114,7 +114,7 @@ def test_tournament_table_and_errors():
         hanasim.tournament("toppa", ["greedy,random", "random"], rounds=10)
 
 
-def test_lookahead_plays_taoshi_on_the_same_deals():
+def test_lookahead_plays_taoshi_on_the_same_deals(heavy):
     """Taoshi: the lookahead plays the cards of player 1 (the deals, drawn from their own
     stream, are the same as under greedy: every deal-time rate is identical), and the play
     differs."""
@@ -148,7 +148,7 @@ def koikoi_position(tb, p_pile, p_hand, o_pile, o_hand, field, pile, o_calls=0):
     return st, order
 
 
-def test_koikoi_lookahead_stops_when_the_opponent_is_one_card_from_a_large_yaku():
+def test_koikoi_lookahead_stops_when_the_opponent_is_one_card_from_a_large_yaku(heavy):
     """Player 0 just made Ribbons (1 point); player 1, who called koi-koi, holds three brights
     and the phoenix lies on the field: of the six cards player 0 cannot see, three are
     paulownia cards that take it (Four Brights).  Collecting now is right; calling is not."""
@@ -172,7 +172,7 @@ def test_koikoi_lookahead_stops_when_the_opponent_is_one_card_from_a_large_yaku(
         assert K.lookahead_decision(tb, st, order, 0, seed, 16)
 
 
-def test_lookahead_beats_greedy_at_koikoi(full):
+def test_lookahead_beats_greedy_at_koikoi(full, heavy):
     """On the same deals, player 1 playing lookahead:16 (cards and stop-or-continue) scores
     more than playing greedy against greedy."""
     c = hanasim.compare("koikoi", rounds=40_000 if full else 4_000, seed=5, preset="modern",
@@ -210,7 +210,7 @@ def taipa_position(hand0, hand1, field, pile0, pile1, draw=(), seat=0):
     return st, order, len(seen) + len(draw)
 
 
-def test_taipa_lookahead_takes_the_card_that_completes_a_yaku():
+def test_taipa_lookahead_takes_the_card_that_completes_a_yaku(heavy):
     # seat 0 holds two ribbons (12, 28) and plays its last two cards, the opponent two more:
     # greedy plays the boar 25 onto the boar 24 (two animals, the heaviest capture), and its
     # pine chaff 6 would later take the pine bright 0 (heavier than the ribbon 4). Playing the
@@ -221,7 +221,7 @@ def test_taipa_lookahead_takes_the_card_that_completes_a_yaku():
     assert int(a) == (1 << 6) | (1 << 4) and int(b) == 0
 
 
-def test_taipa_lookahead_stops_when_the_opponent_is_one_card_from_three_brights():
+def test_taipa_lookahead_stops_when_the_opponent_is_one_card_from_three_brights(heavy):
     # seat 0 has just made three ribbons (1 coin); the opponent holds the pine and cherry
     # brights, a susuki bright (16) lies on the field and three more are unseen
     st, order, n = taipa_position([7, 30, 38, 46], [20, 17, 18, 14], [16, 31, 39, 47, 15, 26],
@@ -230,7 +230,7 @@ def test_taipa_lookahead_stops_when_the_opponent_is_one_card_from_three_brights(
     assert not TP.lookahead_continue(TPB, st, order, n, 1, 32)
 
 
-def test_taipa_lookahead_calls_koikoi_when_the_next_yaku_is_sure():
+def test_taipa_lookahead_calls_koikoi_when_the_next_yaku_is_sure(heavy):
     # seat 0 has just made three chaff (0 coins) and holds the pine and cherry brights; its
     # susuki chaff 20 will take the susuki bright 16 from the field next turn (no unseen card
     # is a susuki): koi-koi, then three brights doubled
@@ -239,7 +239,7 @@ def test_taipa_lookahead_calls_koikoi_when_the_next_yaku_is_sure():
     assert TP.lookahead_continue(TPB, st, order, n, 1, 16)
 
 
-def test_taipa_lookahead_never_reads_a_hidden_card():
+def test_taipa_lookahead_never_reads_a_hidden_card(heavy):
     """Permuting the opponent's hand and the draw pile changes neither the hand card, its
     take, nor agari / koi-koi, on the same random stream."""
     rng = np.random.default_rng(8)
@@ -258,7 +258,7 @@ def test_taipa_lookahead_never_reads_a_hidden_card():
             assert TP.lookahead_continue(TPB, st2, order2, n2, trial, 8) == go
 
 
-def test_lookahead_beats_greedy_at_taipa(full):
+def test_lookahead_beats_greedy_at_taipa(full, heavy):
     rounds = 24_000 if full else 2_400
     df = hanasim.simulate("taipa", rounds=rounds, seed=5, policy="lookahead:16,greedy",
                           checked=True).set_index("quantity")

@@ -7,6 +7,7 @@ import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 NB_ROUNDS = "50000"
+FULL_ONLY = {"08_skill"}  # lookahead runs of three games: run with --full (CI time budget)
 CELL_TIMEOUT = 600  # seconds per cell: generous (a fresh kernel loads the compiled kernels)
 
 nbclient = pytest.importorskip("nbclient")
@@ -74,7 +75,9 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_runs_top_to_bottom(path, tmp_path, monkeypatch):
+def test_runs_top_to_bottom(path, tmp_path, monkeypatch, full):
+    if path.stem in FULL_ONLY and not full:
+        pytest.skip("compiles every game's lookahead kernels: run with --full")
     nb = execute(nbformat.read(path, as_version=4), tmp_path, monkeypatch)
     text, images = outputs(nb)
     assert f"{int(NB_ROUNDS):,} rounds per run" in text  # the environment variable was used
