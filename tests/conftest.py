@@ -11,6 +11,15 @@ def full(request):
     return request.config.getoption("--full")
 
 
+@pytest.fixture
+def heavy(full):
+    """A test that compiles large kernels of its own (a game's lookahead kernels, the skill
+    notebook): run with --full.  CI keeps within its time budget with Toppa's lookahead tests
+    (tests/test_lookahead.py) and the report's Toppa skill section."""
+    if not full:
+        pytest.skip("compiles large kernels of its own: run with --full")
+
+
 @pytest.fixture(scope="session")
 def stat_rounds(full):
     """Rounds for statistical agreement tests: small in CI, large with --full."""
