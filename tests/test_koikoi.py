@@ -1044,7 +1044,10 @@ def test_report_with_a_preset(tmp_path):
     in its reproduce command; a preset with 'all' games is refused before anything is written."""
     from hanasim.report import build_report
 
-    paths = build_report("koikoi", rounds=2000, seed=3, preset="modern", out=tmp_path / "r")
+    # skill=False: the skill section compiles koi-koi's lookahead kernels (run under --full
+    # by tests/test_lookahead.py; Toppa's report checks the section)
+    paths = build_report("koikoi", rounds=2000, seed=3, preset="modern", out=tmp_path / "r",
+                         skill=False)
     md = open(paths["markdown"]).read()
     assert "--preset modern" in md and "preset='modern'" in md
     assert "yaku=modern" in paths["tables"][0].attrs["rules"]
