@@ -127,3 +127,17 @@ def shuffle_first(rng, cards, n, start, stop):
         cards[j] = t
         i += 1
     rng[0] = s
+
+
+@hot(inline="always")
+def round_stream(rng, key, index, order):
+    """Point ``rng`` at stream ``index`` of the session ``key`` and put the deck back in order.
+
+    Every round of a session draws its cut, its deal and its play from streams of its own,
+    keyed by (seed, session, round index), from the unshuffled deck: so round i of a session
+    is dealt the same cards whatever happened before it, and two variants compared on the
+    same seed (stop against continue, one house rule against another) play the same deals
+    round by round even where their games end at different rounds (common random numbers)."""
+    rng[0] = stream_state(key, np.uint64(index))
+    for j in range(order.shape[0]):
+        order[j] = j

@@ -122,7 +122,7 @@ from ..engine.bits import (ONE, ZERO, bit, count, has_full_nibble, lowest, month
 from ..engine.deal import deal
 from ..engine.jit import hot
 from ..engine.play import capture
-from ..engine.rng import next64, partial_shuffle, shuffle_range, stream_state
+from ..engine.rng import round_stream, next64, partial_shuffle, shuffle_range, stream_state
 from ..engine.tally import tally_hits
 from ..engine.yaku import (D_BASE, D_COND, D_COUNTED, D_EXTRA_FROM, D_MIN, D_PER_EXTRA,
                            D_REQUIRED, NEVER, DekiyakuTable, dekiyaku)
@@ -1363,20 +1363,6 @@ def tally_round(scal, ycount, hist, res, dealer):
     scal[C_P0_SCORE_SQ] += p0 * p0
     scal[C_P0_DEALS] += dealer == 0
     scal[C_P0_WINS] += w >= 0 and (w ^ dealer) == 0
-
-
-@hot(inline="always")
-def round_stream(rng, key, index, order):
-    """Point ``rng`` at stream ``index`` of the session ``key`` and put the deck back in order.
-
-    Every round of a session draws its cut, its deal and its play from streams of its own,
-    keyed by (seed, session, round index), from the unshuffled deck: so round i of a session
-    is dealt the same cards whatever happened before it, and two variants compared on the
-    same seed (stop against continue, one house rule against another) play the same deals
-    round by round even where their games end at different rounds (common random numbers)."""
-    rng[0] = stream_state(key, np.uint64(index))
-    for j in range(order.shape[0]):
-        order[j] = j
 
 
 @hot

@@ -64,7 +64,7 @@ from ..engine.jit import hot
 from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, is_lookahead,
                                 new_scratch, samples, uses_lookahead)
 from ..engine.play import capture, turn_word
-from ..engine.rng import GOLDEN, below, mix64, next64, shuffle_range, stream_state
+from ..engine.rng import round_stream, GOLDEN, below, mix64, next64, shuffle_range, stream_state
 from ..engine.yaku import D_BASE, D_COND, D_MIN, D_REQUIRED
 from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, DEFAULT_DECISION, GREEDY, K_SHIFT,
                         LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, POLICIES, RANDOM, card_weights,
@@ -1103,13 +1103,6 @@ def tally_one(ycount, hits):
     if hits != 0:
         ycount[ycount.shape[0] - 1, 0] += 1
         ycount[ycount.shape[0] - 1, 1] += 1
-
-
-@hot
-def round_stream(rng, key, index, order):
-    rng[0] = stream_state(key, np.uint64(index))
-    for j in range(order.shape[0]):
-        order[j] = j
 
 
 @hot

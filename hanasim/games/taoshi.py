@@ -64,7 +64,7 @@ from ..engine.jit import hot
 from ..engine import state
 from ..engine.lookahead import new_scratch, round_value, uses_lookahead
 from ..engine.play import play_out
-from ..engine.rng import below, shuffle_range, stream_state
+from ..engine.rng import round_stream, below, shuffle_range, stream_state
 from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, POLICIES, RANDOM, greedy_tables,
                         policy_id)
 from ..rules import Kind, RuleError, _check_type, number, option
@@ -734,13 +734,6 @@ def tally_round(scal, res, dealer, n):
         scal[c2 + Q_PLAYS] += res[R_POS + s] >= 0
     scal[C_SUM_SCORE] += tot
     scal[C_SUM_SCORE_SQ] += tot * tot
-
-
-@hot
-def round_stream(rng, key, index, order):
-    rng[0] = stream_state(key, np.uint64(index))
-    for j in range(order.shape[0]):
-        order[j] = j
 
 
 @hot
