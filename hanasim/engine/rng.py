@@ -67,27 +67,7 @@ def shuffle_range(rng, cards, start, stop):
     put a uniform random ordered sample in ``cards[:k]``; steps k..n-1 then finish a uniform
     shuffle.  A deal shuffles only the dealt cards, checks for a misdeal, then finishes the
     draw pile (a misdeal redeals without shuffling a pile it throws away)."""
-    n = cards.shape[0]
-    i = start
-    # The state lives in a register for the loop: through rng[0], every draw would wait for the
-    # previous one's store (the compiler cannot tell that ``cards`` does not alias ``rng``).
-    s = rng[0]
-    while i < stop:
-        s += GOLDEN
-        r = mix64(s)
-        j = i + np.int64(((r & _LOW32) * np.uint64(n - i)) >> _S32)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-        i += 1
-        if i >= stop:
-            break
-        j = i + np.int64(((r >> _S32) * np.uint64(n - i)) >> _S32)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-        i += 1
-    rng[0] = s
+    shuffle_first(rng, cards, cards.shape[0], start, stop)
 
 
 @hot
@@ -109,6 +89,8 @@ def shuffle_first(rng, cards, n, start, stop):
     """:func:`shuffle_range` over the first ``n`` entries of ``cards`` only (a deck smaller
     than its array: Taipa's deck shrinks between rounds).  The same draws as
     ``shuffle_range(rng, cards[:n], start, stop)``."""
+    # The state lives in a register for the loop: through rng[0], every draw would wait for the
+    # previous one's store (the compiler cannot tell that ``cards`` does not alias ``rng``).
     i = start
     s = rng[0]
     while i < stop:
