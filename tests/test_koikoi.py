@@ -169,11 +169,12 @@ def compare_round(order, dealer, rmonth, rule_idx, pols, expose, seed):
     return want
 
 
-def test_reference_many_deals():
+def test_reference_many_deals(full):
     gen = np.random.default_rng(20250110)
+    n_deals = 1500 if full else 500
     seen = dict(ends=set(), hits=set(), kept=0, calls=0, paid=0, lucky=0)
     done = 0
-    while done < 1500:
+    while done < n_deals:
         rule_idx = done % len(RULE_SETS)
         order = slanted_order(gen, RULE_SETS[rule_idx])
         if NK.is_misdeal(order, RULE_SETS[rule_idx]):
