@@ -128,6 +128,25 @@ def test_lookahead_plays_taoshi_on_the_same_deals(heavy):
                                                                      "estimate"]
 
 
+def test_lookahead_joins_and_claims_at_taoshi(heavy):
+    """Taoshi with 4 players, on the same deals: a bare lookahead:K joins or drops and claims
+    by lookahead too (it claims with --expose never); ``lookahead:K/threshold40/expose`` joins
+    by greedy's threshold (the same rounds played as greedy) and claims as --expose says."""
+    kw = dict(rounds=400, seed=3, rules={"players": 4}, expose="never")
+    others = ",greedy,greedy,greedy"
+    runs = {p: hanasim.simulate("taoshi", policy=p + others, **kw).set_index("quantity")
+            for p in ("lookahead:4", "lookahead:4/threshold40/expose", "greedy")}
+    look, card, greedy = runs.values()
+    deal = [q for q in look.index if q.startswith(("teyaku.", "misdeal"))
+            and q != "teyaku.claim_rate"]
+    assert deal and look.loc[deal, "estimate"].equals(greedy.loc[deal, "estimate"])
+    assert card.loc["teyaku.claim_rate", "estimate"] == 0 < look.loc["teyaku.claim_rate",
+                                                                      "estimate"]
+    rate = "player1.play_rate"
+    assert card.loc[rate, "estimate"] == greedy.loc[rate, "estimate"] != look.loc[rate,
+                                                                                 "estimate"]
+
+
 # ---------------------------------------------------------------- koi-koi
 def koikoi_position(tb, p_pile, p_hand, o_pile, o_hand, field, pile, o_calls=0):
     """A koi-koi state after player 0's turn (the call not yet made), player 1 to move; every

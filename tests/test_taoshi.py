@@ -513,3 +513,98 @@ def test_not_zero_sum_burdens_are_noted():
     assert not api.simulate("taoshi", rounds=500, seed=1).attrs["notes"]
     cmp = api.compare("taoshi", rounds=500, seed=1, rules={"burden": ["steps10", "70,78,80"]})
     assert any("burdens do not add up" in n for n in cmp.attrs.get("notes", []))
+
+
+# ------------------------------------------------------------------ lookahead (engine.lookahead)
+
+def test_policy_parts():
+    """CARD[/JOIN[/CLAIM]]: a lookahead CARD joins and claims by lookahead unless a part says
+    otherwise, each part on its own; JOIN and CLAIM lookahead need a lookahead CARD."""
+    P = T.parse_taoshi_policy
+    assert P("lookahead") == P("lookahead:16/lookahead/lookahead")
+    assert P("greedy") == P("greedy/threshold40/expose") == P("greedy/threshold40")
+    assert P("random") == P("random/random/expose")
+    expose = [2] * 6  # random
+    rows = T.decode_policies([P(x) for x in ("lookahead:8", "lookahead:8/threshold40",
+                                             "lookahead:8/threshold40/expose",
+                                             "lookahead:8/join/expose", "greedy",
+                                             "greedy/join")], expose)
+    assert list(rows[:, T.PC_JOIN]) == [T.JOIN_LOOKAHEAD, T.JOIN_THRESHOLD, T.JOIN_THRESHOLD,
+                                        T.JOIN_ALWAYS, T.JOIN_THRESHOLD, T.JOIN_ALWAYS]
+    assert list(rows[:, T.PC_EXPOSE]) == [T.EXPOSE_LOOKAHEAD] * 2 + [2] * 4
+    assert list(rows[:, T.PC_JPARAM]) == [40] * 6
+    assert rows[0, T.PC_CARD] == rows[1, T.PC_CARD] == T.LOOKAHEAD | 8 << T.K_SHIFT
+    for bad in ("greedy/lookahead", "random/join/lookahead", "lookahead/join/always",
+                "lookahead/threshold40/expose/x", "lookahead:0", "lookahead/maybe"):
+        with pytest.raises(ValueError):
+            P(bad)
+
+
+def seat_hands(mine, field, seat, n, rng):
+    """Every seat's hand (``seat`` holds ``mine``, the others a random deal of the rest), then
+    the field."""
+    rest = [c for c in range(48) if not (int(mask(mine)) | int(mask(field))) >> c & 1]
+    r = [int(x) for x in rng.permutation(rest)]
+    hands = np.zeros(T.MAX_PLAYERS + 1, np.uint64)
+    for o in range(n):
+        hands[o] = mask(mine) if o == seat else np.uint64(sum(1 << c for c in r[:7]))
+        r = r if o == seat else r[7:]
+    hands[n] = mask(field)
+    return hands
+
+
+def test_lookahead_join_and_drop(heavy):
+    """Four players, the dealer speaks first.  Seven coins of 3 to 9 (42 card points, no
+    teyaku) on a field of none of those numbers: greedy's threshold (40) joins, but the hand
+    captures nothing on the field and gives its points away (joining is worth about -38,
+    dropping about -1, a botta's payments): lookahead drops.  A weak hand (23 points) that
+    greedy drops: lookahead drops too, unless dropping costs 3 x 100 (``drop_fee=100``): then
+    it joins.  The other hands are dealt again from the unseen cards, so they do not move the
+    choice."""
+    strong = ["coins.3", "coins.4", "coins.5", "coins.6", "coins.7", "coins.8", "coins.9"]
+    weak = ["swords.1", "swords.3", "swords.4", "clubs.3", "clubs.4", "clubs.5", "clubs.10"]
+    field_s = ["cups.1", "cups.10", "cups.11", "cups.12", "coins.10", "coins.11"]
+    field_w = ["coins.6", "cups.7", "coins.8", "cups.9", "coins.11", "cups.12"]
+    res = np.zeros(T.R_N, np.int64)
+    rng = np.random.default_rng(1)
+    for rules, mine, field, want in (({}, strong, field_s, False),
+                                     ({}, weak, field_w, False),
+                                     ({"drop_fee": 100}, weak, field_w, True)):
+        tb = T.lower(make_rules(T.TaoshiRules, {"players": 4, **rules}))
+        assert kernel_best(mine) == "none"
+        greedy = int(D.points[[D.card(x) for x in mine]].sum()) >= T.JOIN_DEFAULT_K
+        assert greedy == (mine is strong)
+        for trial in range(3):
+            hands = seat_hands(mine, field, 0, 4, rng)
+            assert T.lookahead_join(tb, hands, 0, res, 7, 16) == want
+
+
+def test_lookahead_claims(heavy):
+    """Claiming by lookahead: the mean round score with the claim against without it.  Seven
+    Reds (a botta: 2 x 100 from the other two) and a Triplet (2 x 12 more) are claimed; after
+    an earlier player's botta a Triplet gains nothing (the round ends, only botta is paid) and
+    stays hidden (a tie hides), but a second botta is claimed (both are paid)."""
+    tb = T.lower(make_rules(T.TaoshiRules, {}))
+    reds = ["swords.1", "swords.3", "swords.4", "swords.5", "swords.6", "swords.7", "coins.2"]
+    reds2 = ["swords.8", "swords.9", "swords.10", "swords.11", "swords.12", "cups.2", "clubs.2"]
+    triplet = ["coins.9", "cups.9", "clubs.9", "coins.3", "cups.4", "coins.5", "cups.6"]
+    assert kernel_best(reds) == kernel_best(reds2) == "seven_reds"
+    assert kernel_best(triplet) == "triplet"
+    rng = np.random.default_rng(2)
+    for first, second in ((reds, triplet), (reds, reds2)):
+        rest = [c for c in range(48) if c not in {D.card(x) for x in first + second}]
+        while True:
+            r = [int(x) for x in rng.permutation(rest)]
+            if not T.has_full_nibble(np.uint64(sum(1 << c for c in r[7:13]))):
+                break
+        st = np.zeros(T.ST_N, np.uint64)
+        st[0], st[1] = mask(first), mask(second)
+        st[2] = np.uint64(sum(1 << c for c in r[:7]))
+        st[3] = np.uint64(sum(1 << c for c in r[7:13]))
+        pbuf = np.array(r[13:], np.int8)
+        v2 = 100 if second is reds2 else 12
+        res = np.zeros(T.R_N, np.int64)
+        assert T.lookahead_claim(tb, st, pbuf, 0, res, 3, 8, 100)
+        assert T.lookahead_claim(tb, st, pbuf, 1, res, 3, 8, v2)
+        res[T.R_YAKU] = 100  # position 0 claimed its botta
+        assert T.lookahead_claim(tb, st, pbuf, 1, res, 3, 8, v2) == (v2 == 100)

@@ -84,6 +84,32 @@ def samples(p):
 
 
 @hot(inline="always")
+def gather(cards, mask):
+    """The cards of ``mask`` into ``cards[:k]`` in card order; returns k.  What a player
+    cannot see is gathered as a set, so no hidden card's place is ever read."""
+    k = 0
+    m = mask
+    while m:
+        cards[k] = lowest(m)
+        m &= m - ONE
+        k += 1
+    return k
+
+
+@hot(inline="always")
+def shuffle(a, k, s):
+    """Fisher-Yates on ``a[:k]`` from the lookahead's generator state ``s``; returns ``s``
+    advanced (the determinisations' own stream, not the round's)."""
+    for i in range(k - 1):
+        s += GOLDEN
+        j = i + np.int64(((mix64(s) >> np.uint64(32)) * np.uint64(k - i)) >> np.uint64(32))
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+    return s
+
+
+@hot(inline="always")
 def determinise(st, n, seat, order, hidden_from, s, sc):
     """Fill ``sc.base``/``sc.order`` with ``st`` and a random redeal of what ``seat`` cannot
     see: the other seats' unexposed hand cards and ``order[hidden_from:]``.  Returns the
@@ -94,18 +120,8 @@ def determinise(st, n, seat, order, hidden_from, s, sc):
             unseen |= st[o] & ~st[state.known(n, o)]
     for i in range(hidden_from, order.shape[0]):
         unseen |= bit(order[i])
-    k = 0
-    m = unseen
-    while m:
-        sc.cards[k] = lowest(m)
-        m &= m - ONE
-        k += 1
-    for i in range(k - 1):  # Fisher-Yates on the unseen cards, in card order
-        s += GOLDEN
-        j = i + np.int64(((mix64(s) >> np.uint64(32)) * np.uint64(k - i)) >> np.uint64(32))
-        t = sc.cards[i]
-        sc.cards[i] = sc.cards[j]
-        sc.cards[j] = t
+    k = gather(sc.cards, unseen)
+    s = shuffle(sc.cards, k, s)
     for i in range(st.shape[0]):
         sc.base[i] = st[i]
     j = 0

@@ -61,10 +61,10 @@ from .. import decks
 from ..decks import HANAFUDA
 from ..engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest, month_nibble
 from ..engine.jit import hot
-from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, is_lookahead,
-                                new_scratch, samples, uses_lookahead)
+from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, gather,
+                                is_lookahead, new_scratch, samples, shuffle, uses_lookahead)
 from ..engine.play import capture, turn_word
-from ..engine.rng import round_stream, GOLDEN, below, mix64, next64, shuffle_range, stream_state
+from ..engine.rng import round_stream, below, next64, shuffle_range, stream_state
 from ..engine.yaku import D_BASE, D_COND, D_MIN, D_REQUIRED
 from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, DEFAULT_DECISION, GREEDY, K_SHIFT,
                         LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, POLICIES, RANDOM, card_weights,
@@ -671,23 +671,12 @@ def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
     p = tb.params
     km = tb.kind_masks
     mine = hands[s]
-    unseen = ~(mine | field) & np.uint64(0xFFFFFFFFFFFF)
-    m = 0
-    u = unseen
-    while u != ZERO:
-        sc.cards[m] = lowest(u)
-        u &= u - ONE
-        m += 1
+    m = gather(sc.cards, ~(mine | field) & np.uint64(0xFFFFFFFFFFFF))
     st = rng[0]
     sc.total[1] = 0.0
     sc.total2[1] = 0.0
     for _ in range(k):
-        for i in range(m - 1):
-            st += GOLDEN
-            r = i + np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(m - i)) >> np.uint64(32))
-            t = sc.cards[i]
-            sc.cards[i] = sc.cards[r]
-            sc.cards[r] = t
+        st = shuffle(sc.cards, m, st)
         # the other seats' hands, then the undealt cards
         x = 0
         for o in range(n):

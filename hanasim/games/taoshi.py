@@ -17,16 +17,20 @@ A round
    ...) each says join or drop after seeing their hand (a policy decision); as soon as three
    have joined, the undecided are forced out; as soon as all but three have dropped, the rest
    are forced in.  ``drop_fee`` / ``forced_out_pay`` (not attested; default 0).  The dropped
-   hands go on top of the draw pile, which is then shuffled (``dropped_cards``).
+   hands go on top of the draw pile, which is then shuffled (``dropped_cards``).  A dropping
+   player's round is its fee and any botta it pays (below).
 3. Teyaku ("Teyaku", "Teyaku Showdown"): each active player's best teyaku (highest value; ties
-   in the seed's table order) under ``bakefuda`` and ``reds_overlap``; claiming is the
-   ``expose`` decision (default always).  A claimed 100 ("botta!") ends the round before play:
-   every other seated player, active or not, pays its holder 100 (other teyaku of that round
-   are not paid: the round ends at the declaration).  Otherwise a claimed teyaku is paid by
-   each other active player.
+   in the seed's table order) under ``bakefuda`` and ``reds_overlap``; claiming is a policy
+   decision (the ``expose`` choice, default always; a lookahead player's by lookahead).  The
+   cards shown are not marked seen in the play's state ("the players hide their cards
+   again").  A claimed 100 ("botta!") ends the round before play: every other seated player,
+   active or not, pays its holder 100 (other teyaku of that round are not paid: the round
+   ends at the declaration).  Otherwise a claimed teyaku is paid by each other active
+   player.
 4. Play ("Gameplay"): the active players in turn order from the dealer (the dealer first if
-   active), hana-awase capture by number (``engine.play``); the hands run out together and the
-   field is then empty (every number has four cards), so the 234 points are all captured.
+   active), hana-awase capture by number (``engine.play``, from a resumable state that the
+   lookahead policy copies and plays on); the hands run out together and the field is then
+   empty (every number has four cards), so the 234 points are all captured.
 5. Score ("End of Round and Scoring"): captured card points + 2 x own yaku - the other active
    players' yaku - burden, where yaku are the claimed teyaku (and dekiyaku: ``dekiyaku``,
    none).  The burdens go to the active players by their place in the turn order: the first
@@ -58,15 +62,17 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from ..decks import BAKEFUDA, MEKURIFUDA, RED
-from ..engine.bits import ZERO, count, has_full_nibble, lowest, nibble_counts, nibbles_equal
+from ..engine.bits import (ZERO, bit, count, has_full_nibble, lowest, nibble_counts,
+                           nibbles_equal)
 from ..engine.deal import deal
 from ..engine.jit import hot
 from ..engine import state
-from ..engine.lookahead import new_scratch, round_value, uses_lookahead
+from ..engine.lookahead import (_add_gain, _pick, choose_expose, gather, new_scratch,
+                                round_value, samples, shuffle, uses_lookahead)
 from ..engine.play import play_out
 from ..engine.rng import round_stream, below, shuffle_range, stream_state
-from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, POLICIES, RANDOM, greedy_tables,
-                        policy_id)
+from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, LOOKAHEAD, POLICIES, RANDOM,
+                        greedy_tables, policy_id)
 from ..rules import Kind, RuleError, _check_type, number, option
 from . import register
 
@@ -172,50 +178,75 @@ class TaoshiRules:
 
 
 # ---------------------------------------------------------------- policies
-# A player is named CARD[/JOIN]: CARD random or greedy (``policies``; greedy weighs a card by
-# its Taoshi points), JOIN one of join (always), random (1/2), thresholdK (join when the hand's
-# card points plus its best teyaku value is at least K; default 40).  Defaults: random ->
-# random/random, greedy -> greedy/threshold40.  The join decision is only asked with 4-6 players.
-JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD = 0, 1, 2
-JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD}
+# A player is named CARD[/JOIN[/CLAIM]]: CARD random, greedy (``policies``; greedy weighs a card
+# by its Taoshi points) or lookahead[:K] (``engine.lookahead``); JOIN one of join (always),
+# random (1/2), thresholdK (join when the hand's card points plus its best teyaku value is at
+# least K; default 40), lookahead (``_look_join``); CLAIM, whether to claim a held teyaku:
+# expose (as ``--expose`` says) or lookahead (``engine.lookahead.choose_expose``).  Defaults:
+# random -> random/random/expose, greedy -> greedy/threshold40/expose, lookahead[:K] ->
+# lookahead:K/lookahead/lookahead; each part defaults on its own (``lookahead:16/threshold40``
+# claims by lookahead, ``lookahead:16/threshold40/expose`` as --expose says).  JOIN and CLAIM
+# lookahead need a lookahead CARD.  The join decision is only asked with 4-6 players.
+JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD, JOIN_LOOKAHEAD = 0, 1, 2, 3
+JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD,
+         "lookahead": JOIN_LOOKAHEAD}
 JOIN_DEFAULT_K = 40
-POLICY_FORMS = ("CARD[/JOIN]", "CARD: random, greedy, lookahead[:K]",
-                "JOIN: join, random, threshold[K]")
+CLAIM_EXPOSE, CLAIM_LOOKAHEAD = 0, 1
+CLAIMS = {"expose": CLAIM_EXPOSE, "lookahead": CLAIM_LOOKAHEAD}
+EXPOSE_LOOKAHEAD = 3  # PC_EXPOSE of a player claiming by lookahead (policies' EXPOSE ids: 0-2)
+POLICY_FORMS = ("CARD[/JOIN[/CLAIM]]", "CARD: random, greedy, lookahead[:K]",
+                "JOIN: join, random, threshold[K], lookahead (a lookahead CARD's default)",
+                "CLAIM: expose (as --expose says), lookahead (a lookahead CARD's default)")
 PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE = range(4)
 PC_N = 4
 
 
 def parse_taoshi_policy(name: str) -> int:
     """One packed int: card id in bits 0-3 (a lookahead's K in 32-47), join id 4-7, its
-    threshold 8-23."""
+    threshold 8-23, claim id 24-27."""
     text = str(name).strip()
     parts = text.split("/")
     forms = "; ".join(POLICY_FORMS)
-    if len(parts) > 2 or (parts[0] not in POLICIES and not parts[0].startswith("lookahead")):
+    if len(parts) > 3 or (parts[0] not in POLICIES and not parts[0].startswith("lookahead")):
         raise ValueError(f"unknown policy {text!r}; use {forms}")
     card = policy_id(parts[0])  # random, greedy, lookahead[:K] (K in bits 32-47)
-    join = JOIN_RANDOM if card == RANDOM else JOIN_THRESHOLD
+    look = card & 0xF == LOOKAHEAD
+    join = JOIN_RANDOM if card == RANDOM else JOIN_LOOKAHEAD if look else JOIN_THRESHOLD
+    claim = CLAIM_LOOKAHEAD if look else CLAIM_EXPOSE
     k = JOIN_DEFAULT_K
-    if len(parts) == 2:
+    if len(parts) >= 2:
         word = parts[1].rstrip("0123456789")
         digits = parts[1][len(word):]
         if word not in JOINS or (digits and word != "threshold"):
             raise ValueError(f"unknown join decision {parts[1]!r} in policy {text!r}; "
-                             "choose join, random or threshold[K]")
+                             "choose join, random, threshold[K] or lookahead")
         join = JOINS[word]
         if digits:
             k = int(digits)
             if not 0 <= k <= 300:
                 raise ValueError(f"join threshold must be 0 to 300, got {k} in {text!r}")
-    return card | join << 4 | k << 8
+    if len(parts) == 3:
+        if parts[2] not in CLAIMS:
+            raise ValueError(f"unknown claim decision {parts[2]!r} in policy {text!r}; "
+                             "choose expose or lookahead")
+        claim = CLAIMS[parts[2]]
+    for what, by in (("join", join == JOIN_LOOKAHEAD), ("claim", claim == CLAIM_LOOKAHEAD)):
+        if by and not look:
+            raise ValueError(f"{what} decision lookahead in policy {text!r} needs a lookahead "
+                             "CARD (lookahead[:K]/...)")
+    return card | join << 4 | k << 8 | claim << 24
 
 
 def decode_policies(packed, expose) -> np.ndarray:
+    """int64[6, PC_N] kernel policy rows from packed ids and expose ids (one per player); a
+    player claiming by lookahead has EXPOSE_LOOKAHEAD in PC_EXPOSE (its --expose is unused)."""
     out = np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)
     for i, x in enumerate(packed):
         x = int(x)
         card = (x & 0xF) | (x & (0xFFFF << K_SHIFT))
-        out[i] = (card, (x >> 4) & 0xF, (x >> 8) & 0xFFFF, int(expose[i]))
+        claim = (x >> 24) & 0xF
+        out[i] = (card, (x >> 4) & 0xF, (x >> 8) & 0xFFFF,
+                  EXPOSE_LOOKAHEAD if claim == CLAIM_LOOKAHEAD else int(expose[i]))
     return out
 
 
@@ -502,6 +533,10 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
             else:
                 yes = (hand_points(hands[s], tb.pmask) + tb.values[res[R_TEY + s]]
                        >= pol[q, PC_JPARAM])
+                if look is not None:  # noqa: SIM102  (pruned with None)
+                    if jp == JOIN_LOOKAHEAD:
+                        yes = _look_join(rng, hands, s, res, tb, yes, samples(pol[q, PC_CARD]),
+                                         look)
             ch = CH_JOIN if yes else CH_DROP
         res[R_CHOICE + s] = ch
         if ch == CH_DROP or ch == CH_FORCED_OUT:
@@ -536,6 +571,17 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
             res[R_RAW + s] += ACTIVE * p[P_FORCED_PAY]
             for j in range(ACTIVE):
                 res[R_RAW + res[R_ACT_SEAT + j]] -= p[P_FORCED_PAY]
+    # the play's state (``engine.state``: the three active hands in turn order), which a claim
+    # by lookahead determinises
+    for j in range(ACTIVE):
+        s = res[R_ACT_SEAT + j]
+        pol3[j] = pol[(dealer + s) % n, PC_CARD]
+        st[j] = hands[s]
+        st[ACTIVE + 1 + j] = ZERO
+        st[state.known(ACTIVE, j)] = ZERO
+    st[ACTIVE] = field
+    st[2 * ACTIVE + 1] = 0
+    st[2 * ACTIVE + 2] = 0
     # teyaku showdown, active positions in turn order
     botta = 0
     for j in range(ACTIVE):
@@ -543,7 +589,16 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
         t = res[R_TEY + s]
         if t != NONE:
             e = pol[(dealer + s) % n, PC_EXPOSE]
-            if e == EXPOSE_ALWAYS or (e == EXPOSE_RANDOM and below(rng, 2) == 1):
+            if e == EXPOSE_LOOKAHEAD:
+                claim = True  # (a lookahead player always has a context: look is not None)
+                if look is not None:
+                    r, claim = choose_expose(st, ACTIVE, j, pbuf, rng[0], samples(pol3[j]),
+                                             tb.gscore, tb.ghigh, look, R_YAKU + j,
+                                             tb.values[t])
+                    rng[0] = r
+            else:
+                claim = e == EXPOSE_ALWAYS or (e == EXPOSE_RANDOM and below(rng, 2) == 1)
+            if claim:
                 res[R_CLAIM + s] = 1
                 res[R_YAKU + j] = tb.values[t]
                 if tb.values[t] == BOTTA:
@@ -563,15 +618,6 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
             res[R_HAND0 + j] = np.int64(hands[res[R_ACT_SEAT + j]])
         res[R_FIELD] = np.int64(field)
     else:
-        for j in range(ACTIVE):
-            s = res[R_ACT_SEAT + j]
-            pol3[j] = pol[(dealer + s) % n, PC_CARD]
-            st[j] = hands[s]
-            st[ACTIVE + 1 + j] = ZERO
-            st[state.known(ACTIVE, j)] = ZERO
-        st[ACTIVE] = field
-        st[2 * ACTIVE + 1] = 0
-        st[2 * ACTIVE + 2] = 0
         play_from(st, pbuf, rng, pol3, tb, look)
         ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
         for j in range(ACTIVE):
@@ -604,10 +650,20 @@ ST_N = state.size(ACTIVE)
 def _round_value(tables, st, seat, res):
     """The lookahead's rollout value for the active player at turn position ``seat``: its card
     points + 3 x its claimed teyaku - every claimed teyaku (2 x own - the others') - its burden
-    ("End of Round and Scoring"), in the kernel's 1/unit points; fees are the same whatever it
-    plays, so they are left out."""
+    ("End of Round and Scoring"), in the kernel's 1/unit points; with a botta claimed in
+    ``res`` (a claim by lookahead scores one), the botta's payments instead (the round ends
+    before play: no card points, no burden).  Fees are the same whatever it decides, so they
+    are left out."""
     if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
         def value(tables, st, seat, res):
+            paid = 0
+            botta = False
+            for j in range(ACTIVE):
+                if res[R_YAKU + j] == BOTTA:
+                    botta = True
+                    paid += BOTTA * (tables.params[P_PLAYERS] - 1) if j == seat else -BOTTA
+            if botta:
+                return tables.params[P_UNIT] * paid
             ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
             raw = hand_points(st[ACTIVE + 1 + seat], tables.pmask) + 3 * res[R_YAKU + seat] - ysum
             return tables.params[P_UNIT] * raw - tables.burden[seat]
@@ -621,6 +677,173 @@ def play_from(st, pbuf, rng, pol3, tb, look):
     lookahead player (``look``: its context, else None) copies ``st`` and plays out a
     determinisation of it with the same turn (``engine.lookahead``)."""
     play_out(st, ACTIVE, pbuf, rng, pol3, 0, tb.gscore, tb.ghigh, look)
+
+
+# ---------------------------------------------------------------- lookahead (engine.lookahead)
+# A lookahead player plays its cards by ``engine.lookahead`` (``play_out``); it claims a held
+# teyaku by ``engine.lookahead.choose_expose`` (the mean round score with the claim against
+# without it, on K determinisations of the other active hands and the draw pile; a botta's
+# value is its payments, ``round_value``), and it joins or drops by ``_look_join``: the round
+# dealt again from the cards it cannot see, as Kushiro Toppa's.
+A_TEY, A_STRONG, A_CHOICE, A_ACTIVE = 0, 8, 16, 24   # scratch ``aux`` slots of ``_look_join``
+FULL = np.uint64((1 << 48) - 1)
+
+
+@hot
+def _join_value(sc, tb, s, n, res, join, x, r):
+    """Seat ``s``'s score (1/unit points) in one determinisation of ``_look_join`` (the other
+    seats' hands in ``sc.high``, dealt in order from ``sc.cards``; the undealt cards from
+    ``sc.cards[x]``) when it joins (``join``) or drops.  The earlier seats' choices are as
+    they spoke, the later seats speak by greedy's threshold (``sc.aux[A_STRONG + o]``), and
+    the forced-in/-out rule applies; every active player claims its teyaku; a botta is paid
+    by every seat, active or not, and ends the round; otherwise, if ``s`` plays, the round
+    is played by greedy.  Fees (``drop_fee``, ``forced_out_pay``) count: a dropping seat's
+    result is its fee and any botta it pays.  Returns (score, the generator state ``r``)."""
+    p = tb.params
+    joined = 0
+    dropped = 0
+    for o in range(n):
+        if o < s:
+            ch = res[R_CHOICE + o]
+        elif joined == ACTIVE:
+            ch = CH_FORCED_OUT
+        elif dropped == n - ACTIVE:
+            ch = CH_FORCED_IN
+        elif o == s:
+            ch = CH_JOIN if join else CH_DROP
+        else:
+            ch = CH_JOIN if sc.aux[A_STRONG + o] != 0 else CH_DROP
+        sc.aux[A_CHOICE + o] = ch
+        if ch == CH_DROP or ch == CH_FORCED_OUT:
+            dropped += 1
+        else:
+            sc.aux[A_ACTIVE + joined] = o
+            joined += 1
+    # fees ("Join/Drop Phase"; not attested, default 0)
+    me = -1
+    for j in range(ACTIVE):
+        if sc.aux[A_ACTIVE + j] == s:
+            me = j
+    fee = 0
+    mine = sc.aux[A_CHOICE + s]
+    if mine == CH_DROP:
+        fee -= ACTIVE * p[P_DROP_FEE]
+    elif mine == CH_FORCED_OUT:
+        fee += ACTIVE * p[P_FORCED_PAY]
+    else:
+        for o in range(n):
+            if sc.aux[A_CHOICE + o] == CH_DROP:
+                fee += p[P_DROP_FEE]
+            elif sc.aux[A_CHOICE + o] == CH_FORCED_OUT:
+                fee -= p[P_FORCED_PAY]
+    # claims (all) and a botta
+    ysum = 0
+    paid = 0
+    botta = False
+    for j in range(ACTIVE):
+        y = sc.aux[A_TEY + sc.aux[A_ACTIVE + j]]
+        ysum += y
+        if y == BOTTA:
+            botta = True
+            paid += BOTTA * (n - 1) if j == me else -BOTTA
+    unit = p[P_UNIT]
+    if botta:
+        return unit * (paid + fee), r
+    if me < 0:
+        return unit * fee, r
+    # the draw pile: the dropped hands (in seat order) on top of the undealt cards
+    k = 0
+    for o in range(n):
+        if o != s and sc.aux[A_CHOICE + o] != CH_JOIN and sc.aux[A_CHOICE + o] != CH_FORCED_IN:
+            at = HAND_SIZE * (o if o < s else o - 1)
+            for i in range(at, at + HAND_SIZE):
+                sc.order[k] = sc.cards[i]
+                k += 1
+    for i in range(x, x + PBUF - k):
+        sc.order[k] = sc.cards[i]
+        k += 1
+    if p[P_ON_TOP] == 0:
+        r = shuffle(sc.order, PBUF, r)
+    for j in range(ACTIVE):
+        sc.st[j] = sc.high[sc.aux[A_ACTIVE + j]]
+        sc.st[ACTIVE + 1 + j] = ZERO
+        sc.st[state.known(ACTIVE, j)] = ZERO
+    sc.st[ACTIVE] = sc.high[n]
+    sc.st[2 * ACTIVE + 1] = 0
+    sc.st[2 * ACTIVE + 2] = 0
+    play_out(sc.st, ACTIVE, sc.order, sc.rng, sc.greedy, 0, tb.gscore, tb.ghigh, None)
+    pts = hand_points(sc.st[ACTIVE + 1 + me], tb.pmask)
+    y = sc.aux[A_TEY + s]
+    return unit * (pts + 3 * y - ysum + fee) - tb.burden[me], r
+
+
+@hot
+def _look_join(rng, hands, s, res, tb, yes, k, look):
+    """Join (True) or drop for a lookahead player at seat ``s`` (4-6 players): the JOIN
+    policy's own choice ``yes`` (greedy's threshold) unless the other one's mean gain, paired
+    on K determinisations, exceeds one standard error (``engine.lookahead._pick``).  A
+    determinisation deals the other seats' hands and the draw pile again from the cards the
+    seat cannot see (everything but its hand and the field); each choice is then worth
+    :func:`_join_value` (joining: the round played by greedy; dropping: the fee and any botta
+    paid).  ``res``: the earlier seats' R_CHOICE.  Returns the choice."""
+    if look is None:  # typed, not run
+        return yes
+    _t, _r, sc = look
+    p = tb.params
+    n = p[P_PLAYERS]
+    redm = np.uint64(p[P_RED])
+    bakem = np.uint64(p[P_BAKE])
+    mine = hands[s]
+    field = hands[n]
+    m = gather(sc.cards, ~(mine | field) & FULL)
+    r = rng[0]
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k):
+        r = shuffle(sc.cards, m, r)
+        x = 0
+        for o in range(n):
+            h = mine
+            if o != s:
+                h = ZERO
+                for _c in range(HAND_SIZE):
+                    h |= bit(sc.cards[x])
+                    x += 1
+            sc.high[o] = h
+            v = tb.values[best_teyaku(teyaku_formed(h, redm, bakem, p[P_READING],
+                                                    p[P_OVERLAP_NO]), tb.values)]
+            sc.aux[A_TEY + o] = v
+            sc.aux[A_STRONG + o] = hand_points(h, tb.pmask) + v >= JOIN_DEFAULT_K
+        sc.high[n] = field
+        vj, r = _join_value(sc, tb, s, n, res, True, x, r)
+        vd, r = _join_value(sc, tb, s, n, res, False, x, r)
+        _add_gain(sc, 1, float(vd if yes else vj), float(vj if yes else vd))
+    rng[0] = r
+    return yes != (_pick(sc, 2, k) == 1)
+
+
+@njit(cache=True)
+def lookahead_join(tb, hands, s, res, seed, k):
+    """A lookahead player's join (True) or drop at seat ``s`` (``hands``: every seat's hand,
+    then the field), with ``k`` determinisations on the stream ``seed`` (``res``: the earlier
+    seats' R_CHOICE; the JOIN policy's own choice is greedy's threshold 40).  For tests."""
+    look = (tb, res, new_scratch(ST_N, PBUF, ACTIVE))
+    rng = np.full(1, seed, dtype=np.uint64)
+    tey = best_teyaku(teyaku_formed(hands[s], np.uint64(tb.params[P_RED]),
+                                    np.uint64(tb.params[P_BAKE]), tb.params[P_READING],
+                                    tb.params[P_OVERLAP_NO]), tb.values)
+    yes = hand_points(hands[s], tb.pmask) + tb.values[tey] >= JOIN_DEFAULT_K
+    return _look_join(rng, hands, s, res, tb, yes, k, look)
+
+
+@njit(cache=True)
+def lookahead_claim(tb, st, pbuf, j, res, seed, k, v):
+    """Whether a lookahead player at active position ``j`` of the play state ``st`` (draw pile
+    ``pbuf``, unseen) claims a teyaku worth ``v``, with ``k`` determinisations on the stream
+    ``seed`` (``res``: the earlier positions' claims in R_YAKU).  For tests."""
+    look = (tb, res, new_scratch(ST_N, PBUF, ACTIVE))
+    return choose_expose(st, ACTIVE, j, pbuf, np.uint64(seed), k, tb.gscore, tb.ghigh, look,
+                         R_YAKU + j, v)[1]
 
 
 @hot
@@ -985,7 +1208,7 @@ class Taoshi:
     Rules = TaoshiRules
     par = None
     teyaku_names = TEYAKU
-    lookahead = True  # card play by lookahead (engine.lookahead); join and claims follow JOIN, --expose
+    lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead)
     version = 1
     edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
