@@ -453,6 +453,9 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
 # ---------------------------------------------------------------- lookahead (issue 16)
 #: lookahead scratch slots (``Scratch.aux``): each round seat's coins at the round's start
 A_COINS = 0
+#: ... and the yaku_cards=choice decisions a chunk's lookahead players made, and how many of
+#: them differ from greedy's beyond identical cards (counters C_YC_DECISIONS, C_YC_CHANGED)
+A_YC_DECISIONS, A_YC_CHANGED = 2, 3
 #: work slots of the yaku_cards choice: a pile's ribbon ways, then its chaff ways (15, 21 at most)
 MAX_KEEPS = 32
 # A lookahead player (engine.lookahead) decides its hand card with the field card it takes,
@@ -826,9 +829,12 @@ def _choose_removal(base, pile, g, q, c0, c1, first, played, k, s, tmp, look):
     nc = _removal_options(pile & tb.kinds[3], tb, yk, MAX_KEEPS)
     if nr * nc == 1:
         return g, s
+    g0 = g
+    sc.aux[A_YC_DECISIONS] += 1
     if nr * nc <= lookahead.MAX_CHOICES:
         m = _fill_removals(g, 0, nr, MAX_KEEPS, nc, tb, sc, yk)
         best, s = _eval_removals(base, pile, m, q, c0, c1, first, played, k, s, tmp, look)
+        sc.aux[A_YC_CHANGED] += best != 0
         return sc.high[best], s
     yk[2 * MAX_KEEPS - 1] = g & tb.kinds[3]   # greedy's chaff (past the 21 chaff ways)
     m = _fill_removals(g, 0, nr, 2 * MAX_KEEPS - 1, 1, tb, sc, yk)
@@ -837,6 +843,7 @@ def _choose_removal(base, pile, g, q, c0, c1, first, played, k, s, tmp, look):
     yk[MAX_KEEPS - 1] = g & tb.kinds[2]       # the chosen ribbons (past the 15 ribbon ways)
     m = _fill_removals(g, MAX_KEEPS - 1, 1, MAX_KEEPS, nc, tb, sc, yk)
     best, s = _eval_removals(base, pile, m, q, c0, c1, first, played, k, s, tmp, look)
+    sc.aux[A_YC_CHANGED] += not _same_suits(sc.high[best], g0, tb)
     return sc.high[best], s
 
 
@@ -1014,7 +1021,9 @@ def check_round(order, n, deck, res):
  C_P0_GAME_WINS, C_P0_FIRST, C_P0_COINS, C_P0_COINS_SQ, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ,
  C_CAPPED_PAY, C_FIRST_NET, C_FIRST_NET_SQ, C_DEALS) = range(39)
 C_DEAL_UNION = 39  # + kind (4: any): deals where a hand or the field holds the yaku's cards
-C_N = C_DEAL_UNION + len(YAKU) + 1
+C_YC_DECISIONS = C_DEAL_UNION + len(YAKU) + 1  # lookahead's yaku_cards=choice decisions
+C_YC_CHANGED = C_YC_DECISIONS + 1              # ... that differ from greedy's choice
+C_N = C_YC_CHANGED + 1
 # per round number k: rk[k, RK_*]
 (RK_ROUNDS, RK_FIRST_WINS, RK_SECOND_WINS, RK_EXHAUSTED, RK_DECK, RK_DECK_SQ, RK_YAKU,
  RK_TURNS, RK_TURNS_SQ, RK_SHORT, RK_FNET, RK_FNET_SQ, RK_REMOVED, RK_REMOVED_SQ) = range(14)
@@ -1254,6 +1263,8 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
                    np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
             sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
                      policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], ctx)
+            scal[ch, C_YC_DECISIONS] += ctx[2].aux[A_YC_DECISIONS]
+            scal[ch, C_YC_CHANGED] += ctx[2].aux[A_YC_CHANGED]
 
 
 @hot
@@ -1724,6 +1735,9 @@ class Taipa:
         ]
         for k in range(1, c["game_rounds"] + 1):
             rows.append(T.prop(f"game.rounds.{k}", h[H_ROUNDS + k], g))
+        if s[C_YC_DECISIONS] > 0:  # lookahead players under yaku_cards=choice only
+            rows.append(T.prop("lookahead.yaku_cards.changed_rate", s[C_YC_CHANGED],
+                               s[C_YC_DECISIONS]))
         top = 2 * rules.start_coins
         for v in range(0, top + 1):
             rows.append(T.prop(f"player1.final_coins.{v}", h[H_COINS + v - COIN_LO], g))
