@@ -28,7 +28,8 @@ A round
 * The agari caller takes coins worth the score from the opponent (``coin_cap``).
 * A ``lookahead[:K]`` player (issue 16) decides its hand card with the card it takes, the turned
   card's take and agari / koi-koi by determinised rollouts of the round from its state
-  (:func:`play_from`, section "lookahead" below); ``yaku_cards=choice`` it makes as greedy.
+  (:func:`play_from`, section "lookahead" below), and under ``yaku_cards=choice`` which of its
+  ribbons and chaff leave play between rounds, by rollouts of the rest of the game.
 
 A game
 ------
@@ -451,23 +452,41 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
 
 
 # ---------------------------------------------------------------- lookahead (issue 16)
-#: lookahead scratch slots (``Scratch.aux``): each round seat's coins at the round's start
+# A lookahead player (engine.lookahead) decides its hand card with the field card it takes,
+# the field card its turned card takes, and agari / koi-koi: each choice is scored by the
+# mean round result in coins for it (+ the coins it takes when it calls agari, - those it
+# pays when the opponent does, 0 exhausted; under coin_cap=capped at most what the payer
+# holds, from the coins play_game puts in the context) over K determinisations of the cards
+# it cannot see (the opponent's hand and the rest of the round's deck, redealt from the set
+# of them), the same K for every choice; every rollout is played by greedy cards and greedy's
+# agari at the first new yaku, with this module's own round (play_from, look=None).  A choice
+# replaces greedy's own only when its paired mean gain exceeds one standard error
+# (engine.lookahead._pick).
+#
+# The yaku_cards=choice decision between rounds (which of a completed ribbon / chaff yaku's
+# cards leave play; the rest go back into the next round's deck) is by lookahead too
+# (_look_removals).  Its result is the player's coins at the end of the GAME: a game is the
+# unit that pays (the seed: more coins win after three rounds, or when a player runs out),
+# each game of a session starts afresh from the full deck and start_coins, so nothing after
+# the game depends on the choice, and the coins already held are the same for every choice
+# (so the mean final coins compare as the mean coins still to win; a win / loss result would
+# be noisier and ignore margins, which the round decisions also value in coins).  Each choice
+# (every way up to identical cards: two ribbons, or two chaff, of one suit differ in nothing
+# the rules read) is played on from its next deck by greedy with the game's own kernels:
+# round after round (rollout_from) until the game ends as play_game ends it (game_rounds,
+# coins, short deck), first player, coin_cap and greedy's yaku_cards choice included.  The
+# next round's deal is unknown, so a determinisation is a random deal of the shrunk deck:
+# the same K shuffles for every choice (common random numbers; the cards all choices keep
+# are laid out first, so deals differ only in where the kept ribbons / chaff fall).  Nothing
+# is hidden here: the piles, the coins and the deck (every card not out of play) are public.
+# Not decided when the game is over anyway (its last round, a player without coins).
+
 A_COINS = 0
 #: ... and the yaku_cards=choice decisions a chunk's lookahead players made, and how many of
 #: them differ from greedy's beyond identical cards (counters C_YC_DECISIONS, C_YC_CHANGED)
 A_YC_DECISIONS, A_YC_CHANGED = 2, 3
 #: work slots of the yaku_cards choice: a pile's ribbon ways, then its chaff ways (15, 21 at most)
 MAX_KEEPS = 32
-# A lookahead player (engine.lookahead) decides its hand card with the field card it takes,
-# the field card its turned card takes, and agari / koi-koi: each choice is scored by the
-# mean round result in coins for it (+ the score when it calls agari, - the score when the
-# opponent does, 0 exhausted; coin_cap is not applied) over K determinisations of the cards it
-# cannot see (the opponent's hand and the rest of the round's deck, redealt from the set of
-# them), the same K for every choice; every rollout is played by greedy cards and greedy's
-# agari at the first new yaku, with this module's own round (play_from, look=None).  A choice
-# replaces greedy's own only when its paired mean gain exceeds one standard error
-# (engine.lookahead._pick).  Not by lookahead: the yaku_cards=choice decision between rounds
-# (a lookahead player chooses as greedy).
 
 
 @hot(inline="always")
@@ -1539,7 +1558,7 @@ class Taipa:
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
     version = 2
-    lookahead = True  # card play, takes and agari / koi-koi by lookahead (not yaku_cards=choice)
+    lookahead = True  # card play, takes, agari / koi-koi and yaku_cards=choice by lookahead
     expose = False  # no teyaku, so no expose decision (the CLI and report leave it out)
     exact_words = "deal-time yaku"  # what the report's exact comparison is about
     exact_note = ("Round 1's deal, from the full deck (or the start deck the removed_* "
