@@ -481,6 +481,7 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
 # is hidden here: the piles, the coins and the deck (every card not out of play) are public.
 # Not decided when the game is over anyway (its last round, a player without coins).
 
+#: lookahead scratch slots (``Scratch.aux``): each round seat's coins at the round's start
 A_COINS = 0
 #: ... and the yaku_cards=choice decisions a chunk's lookahead players made, and how many of
 #: them differ from greedy's beyond identical cards (counters C_YC_DECISIONS, C_YC_CHANGED)
