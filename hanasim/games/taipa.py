@@ -184,7 +184,7 @@ class Tables(NamedTuple):
 
 (P_COINS, P_ROUNDS, P_UNCAPPED, P_TIE, P_YAKU_MODE, P_KEEP_EXH, P_SHORT_END, P_LAST_STOP,
  P_FIXED_FIRST, P_CHECKED, P_SERIES, P_DECK, P_LOOK_YC) = range(13)
-P_N = 13
+P_N = P_LOOK_YC + N_PLAYERS  # P_LOOK_YC + player
 TIE_ALTERNATE, TIE_SAME, TIE_RANDOM = 0, 1, 2
 # yaku_cards: which ribbons / chaff leave play (CHOICE: the owner's policy, RANDOM or GREEDY)
 YC_RANDOM, YC_FIRST, YC_CHOICE, YC_GREEDY = 0, 1, 2, 3
@@ -204,9 +204,10 @@ def lower(rules: TaipaRules, *, fixed_dealer=False, checked=False) -> Tables:
     p[P_CHECKED] = bool(checked)
     p[P_SERIES] = SERIES_ROUNDS
     p[P_DECK] = start_deck(rules)
-    # yaku_cards=choice by a lookahead player: by lookahead (1), or as greedy (0: the paired
-    # measurement's baseline, set on the lowered tables; no rule or policy sets it)
-    p[P_LOOK_YC] = 1
+    # yaku_cards=choice by a lookahead player (P_LOOK_YC + player): by lookahead on m * K
+    # deals (m = 1), or as greedy (0: the paired measurement's baseline).  Set on the lowered
+    # tables by the tests and measurements only; no rule or policy sets it
+    p[P_LOOK_YC:P_LOOK_YC + N_PLAYERS] = 1
     # greedy: a card weighs its share of its yaku (points / 3 cards)
     w = np.array([YAKU_POINTS[int(k)] / 3 for k in _D.kind], dtype=np.float64)
     return Tables(_D.month.astype(np.int8), _D.month_masks(),
@@ -879,10 +880,10 @@ def _look_removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins
     both players put their yaku aside, no order, and everything the choice reads is public
     (the piles, the coins, the deck: every card not yet out of play)."""
     p = tb.params
-    la0 = lookahead.is_lookahead(policy[first])
-    la1 = lookahead.is_lookahead(policy[first ^ 1])
-    if (p[P_YAKU_MODE] != YC_CHOICE or p[P_LOOK_YC] == 0 or not (la0 or la1)
-            or played >= p[P_ROUNDS] or min(coins0, coins1) <= 0):
+    la0 = lookahead.is_lookahead(policy[first]) and p[P_LOOK_YC + first] > 0
+    la1 = lookahead.is_lookahead(policy[first ^ 1]) and p[P_LOOK_YC + (first ^ 1)] > 0
+    if (p[P_YAKU_MODE] != YC_CHOICE or not (la0 or la1) or played >= p[P_ROUNDS]
+            or min(coins0, coins1) <= 0):
         return round_removals(deck, res, tb, policy, first, xrng, cap_time, tmp)
     p0 = np.uint64(res[R_PILE])
     p1 = np.uint64(res[R_PILE + 1])
@@ -904,8 +905,8 @@ def _look_removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins
     g = rng[0]
     for s in range(2):
         q = first ^ s
-        if lookahead.is_lookahead(policy[q]):
-            k = lookahead.samples(policy[q])
+        if (la0 and s == 0) or (la1 and s == 1):
+            k = lookahead.samples(policy[q]) * p[P_LOOK_YC + q]
             if s == 0:
                 rem0, g = _choose_removal(deck & ~sets & ~rem1, p0, rem0, q, coins0, coins1,
                                           first, played, k, g, tmp, look)
