@@ -361,6 +361,19 @@ def test_taipa_lookahead_yaku_cards_never_reads_a_hidden_card(heavy):
             assert got == base
 
 
+def test_taipa_lookahead_yaku_cards_in_a_run(heavy):
+    """Under yaku_cards=choice a lookahead player's between-round choices are counted, some
+    differ from greedy's (checked mode: every card in one place, coins conserved); without a
+    lookahead player the table has no such row."""
+    df = hanasim.simulate("taipa", rounds=1200, seed=5, policy="lookahead:8,greedy",
+                          rules=dict(yaku_cards="choice"), checked=True).set_index("quantity")
+    row = df.loc["lookahead.yaku_cards.changed_rate"]
+    assert row.n > 20 and 0 < row.estimate < 1
+    df = hanasim.simulate("taipa", rounds=1200, seed=5, policy="greedy",
+                          rules=dict(yaku_cards="choice"))
+    assert "lookahead.yaku_cards.changed_rate" not in set(df.quantity)
+
+
 def test_lookahead_beats_greedy_at_taipa(full, heavy):
     rounds = 24_000 if full else 2_400
     df = hanasim.simulate("taipa", rounds=rounds, seed=5, policy="lookahead:16,greedy",
