@@ -367,11 +367,11 @@ def test_taipa_lookahead_yaku_cards_in_a_run(heavy):
     lookahead player the table has no such row."""
     df = hanasim.simulate("taipa", rounds=1200, seed=5, policy="lookahead:8,greedy",
                           rules=dict(yaku_cards="choice"), checked=True).set_index("quantity")
-    row = df.loc["lookahead.yaku_cards.changed_rate"]
+    row = df.loc["lookahead.yaku_cards_changed_rate"]
     assert row.n > 20 and 0 < row.estimate < 1
     df = hanasim.simulate("taipa", rounds=1200, seed=5, policy="greedy",
                           rules=dict(yaku_cards="choice"))
-    assert "lookahead.yaku_cards.changed_rate" not in set(df.quantity)
+    assert "lookahead.yaku_cards_changed_rate" not in set(df.quantity)
 
 
 def test_lookahead_beats_greedy_at_taipa(full, heavy):

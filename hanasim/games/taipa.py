@@ -1757,7 +1757,7 @@ class Taipa:
         for k in range(1, c["game_rounds"] + 1):
             rows.append(T.prop(f"game.rounds.{k}", h[H_ROUNDS + k], g))
         if s[C_YC_DECISIONS] > 0:  # lookahead players under yaku_cards=choice only
-            rows.append(T.prop("lookahead.yaku_cards.changed_rate", s[C_YC_CHANGED],
+            rows.append(T.prop("lookahead.yaku_cards_changed_rate", s[C_YC_CHANGED],
                                s[C_YC_DECISIONS]))
         top = 2 * rules.start_coins
         for v in range(0, top + 1):
