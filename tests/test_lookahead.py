@@ -361,6 +361,24 @@ def test_taipa_lookahead_yaku_cards_never_reads_a_hidden_card(heavy):
             assert got == base
 
 
+def test_taipa_lookahead_yaku_cards_many_ways(heavy):
+    """More ribbon ways times chaff ways than one decision holds (10 x 13 = 130): ribbons
+    first, then chaff; the removal is legal (three ribbons and six chaff of the pile, which
+    keeps two of each) and the same on the same stream."""
+    tb = TP.lower(TP.TaipaRules(yaku_cards="choice"))
+    mask = lambda cs: sum(1 << int(c) for c in cs)  # noqa: E731
+    ribbons = [4, 12, 28, 36, 44]
+    chaff = [6, 7, 14, 15, 20, 21, 30, 38]
+    pile = mask(ribbons + chaff)
+    deck = pile | mask([0, 1, 8, 9, 16, 17, 24, 25, 32, 33, 40, 41, 22, 23, 46, 47])
+    pol = TP.decode_policies(TP.Taipa().policy_ids(["lookahead:4", "greedy"]))[0]
+    got = TP.lookahead_removals(tb, deck, (pile, 0), pol, seed=5, coins=(10, 10), played=1)
+    assert bin(got & mask(ribbons)).count("1") == 3
+    assert bin(got & mask(chaff)).count("1") == 6 and got & ~pile == 0
+    assert got == TP.lookahead_removals(tb, deck, (pile, 0), pol, seed=5, coins=(10, 10),
+                                        played=1)
+
+
 def test_taipa_lookahead_yaku_cards_in_a_run(heavy):
     """Under yaku_cards=choice a lookahead player's between-round choices are counted, some
     differ from greedy's (checked mode: every card in one place, coins conserved); without a
