@@ -277,6 +277,140 @@ def test_taipa_lookahead_never_reads_a_hidden_card(heavy):
             assert TP.lookahead_continue(TPB, st2, order2, n2, trial, 8) == go
 
 
+def test_taipa_lookahead_values_a_round_with_coin_cap(heavy):
+    # seat 0 has just made three ribbons (1 coin) and holds the pine and cherry brights; no
+    # unseen card is a susuki, so its chaff 20 takes the susuki bright 16 next turn: three
+    # brights and the ribbons, 4 points, 8 after koi-koi.  Uncapped, koi-koi; when the
+    # opponent has 1 coin left, agari's 1 coin is all any ending can pay: agari
+    st, order, n = taipa_position([20, 30, 38], [39, 46, 15], [16, 31, 47, 25],
+                                  [0, 8, 12, 13, 28], [17, 18, 19, 4, 5], draw=[34, 35, 42])
+    st[TP.S_NY] = 1
+    assert TP.lookahead_continue(TPB, st, order, n, 1, 16)
+    assert TP.lookahead_continue(TPB, st, order, n, 1, 16, coins=(10, 10))
+    assert not TP.lookahead_continue(TPB, st, order, n, 1, 16, coins=(19, 1))
+
+
+def test_taipa_removal_ways_up_to_identical_cards():
+    """yaku_cards=choice: the ways a pile's ribbons (chaff) can leave play, two cards of a
+    suit alike; the pile keeps count % 3 of them."""
+    tb = TP.lower(TP.TaipaRules(yaku_cards="choice"))
+    yk = np.zeros(2 * TP.MAX_KEEPS, np.uint64)
+    mask = lambda cs: np.uint64(sum(1 << int(c) for c in cs))  # noqa: E731
+
+    def ways(cards):
+        m = TP._removal_options(mask(cards), tb, yk, 0)
+        return sorted(sorted(set(cards) - {c for c in range(48) if int(yk[i]) >> c & 1})
+                      for i in range(m))
+
+    assert ways([4, 12]) == [[4, 12]]                        # no yaku: nothing leaves
+    assert ways([4, 12, 28]) == [[]]                         # all three leave
+    assert ways([4, 5, 12, 28]) == [[4], [12], [28]]         # keep one: pine, cherry or bush
+    # keep two: both pine ribbons, or one of two suits
+    assert ways([4, 5, 12, 28, 36]) == [[4, 5], [4, 12], [4, 28], [4, 36], [12, 28],
+                                        [12, 36], [28, 36]]
+    assert len(ways([4, 5, 12, 13, 28, 29, 36, 37])) == 10   # 4 suits x 2: 4 + 6
+    assert TP._same_suits(mask([4, 12, 28]), mask([5, 12, 28]), tb)      # pine ribbons alike
+    assert not TP._same_suits(mask([4, 12, 28]), mask([4, 13, 36]), tb)
+
+
+# a next deck where only three brights can be made, and only when the pine chaff 6 comes back
+# (the pine bright 0 has no other card of its suit): cherry and susuki brights, boars, two bush
+# ribbons, a bush chaff, a butterfly; the lookahead player's pile: four chaff (pine, maple,
+# two peony), one chaff yaku, so one chaff comes back
+NEXT_COMMON = [0, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27, 28, 29, 30, 40]
+PILE_CHAFF = [6, 38, 46, 47]
+
+
+def test_taipa_lookahead_keeps_the_dead_chaff_when_ahead(heavy):
+    """Ahead 19 coins to 1 before the last round, any yaku costs the player: it wins at most
+    the opponent's 1 coin, loses up to 3.  Greedy keeps the pine chaff (its suit holds a
+    bright: it comes back and can take it); lookahead keeps a chaff of a suit with nothing
+    to match (maple or peony): no yaku can be made, the round is exhausted, 19 coins sure.
+    Behind 1 to 19 it keeps the pine chaff (a yaku is its only chance).  K = 256: the mean
+    gain of about 0.2 coins needs it to clear one standard error every time."""
+    tb = TP.lower(TP.TaipaRules(yaku_cards="choice"))
+    mask = lambda cs: sum(1 << int(c) for c in cs)  # noqa: E731
+    deck = mask(NEXT_COMMON + PILE_CHAFF)
+    pol = TP.decode_policies(TP.Taipa().policy_ids(["lookahead:256", "greedy"]))[0]
+    left = lambda removed: sorted(c for c in PILE_CHAFF if not removed >> c & 1)  # noqa: E731
+    kw = dict(first=0, coins=(19, 1), played=2)
+    greedy = tb._replace(params=tb.params.copy())
+    greedy.params[TP.P_LOOK_YC:] = 0
+    assert left(TP.lookahead_removals(greedy, deck, (mask(PILE_CHAFF), 0), pol, **kw)) == [6]
+    for seed in (1, 2, 3):
+        got = left(TP.lookahead_removals(tb, deck, (mask(PILE_CHAFF), 0), pol, seed=seed, **kw))
+        assert got in ([38], [46], [47])
+    for seed in (1, 2):
+        got = left(TP.lookahead_removals(tb, deck, (mask(PILE_CHAFF), 0), pol, seed=seed,
+                                         first=0, coins=(1, 19), played=2))
+        assert got == [6]
+    # the game's last round: nothing to play for, greedy's choice
+    last = TP.lookahead_removals(tb, deck, (mask(PILE_CHAFF), 0), pol, first=0, coins=(19, 1),
+                                 played=3)
+    assert left(last) == [6]
+    # the second seat's pile, the lookahead player second (player 0 is seat 1 when first=1)
+    got = TP.lookahead_removals(tb, deck, (0, mask(PILE_CHAFF)), pol, first=1, coins=(19, 1),
+                                played=2)
+    assert left(got) in ([38], [46], [47])
+
+
+def test_taipa_lookahead_yaku_cards_never_reads_a_hidden_card(heavy):
+    """The choice reads the piles, the coins and the deck only: the round's hidden places
+    (hands left, field, how far the pile was drawn) do not move it; and it is a legal
+    removal (the pile's chaff yaku: three of its four chaff)."""
+    tb = TP.lower(TP.TaipaRules(yaku_cards="choice"))
+    mask = lambda cs: sum(1 << int(c) for c in cs)  # noqa: E731
+    deck = mask(NEXT_COMMON + PILE_CHAFF)
+    pol = TP.decode_policies(TP.Taipa().policy_ids(["lookahead:8", "greedy"]))[0]
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        coins = (int(rng.integers(1, 20)), 0)
+        coins = (coins[0], 20 - coins[0])
+        base = TP.lookahead_removals(tb, deck, (mask(PILE_CHAFF), 0), pol, seed=seed,
+                                     coins=coins, played=2)
+        assert bin(base & mask(PILE_CHAFF)).count("1") == 3 and base & ~mask(PILE_CHAFF) == 0
+        for _ in range(3):
+            res = np.zeros(TP.R_N, np.int64)
+            hidden = [int(x) for x in rng.permutation(NEXT_COMMON)]
+            res[TP.R_HANDS] = mask(hidden[:4])
+            res[TP.R_FIELD] = mask(hidden[4:9])
+            res[TP.R_TOP] = int(rng.integers(18, 21))
+            got = TP.lookahead_removals(tb, deck, (mask(PILE_CHAFF), 0), pol, seed=seed,
+                                        coins=coins, played=2, res=res)
+            assert got == base
+
+
+def test_taipa_lookahead_yaku_cards_many_ways(heavy):
+    """More ribbon ways times chaff ways than one decision holds (10 x 13 = 130): ribbons
+    first, then chaff; the removal is legal (three ribbons and six chaff of the pile, which
+    keeps two of each) and the same on the same stream."""
+    tb = TP.lower(TP.TaipaRules(yaku_cards="choice"))
+    mask = lambda cs: sum(1 << int(c) for c in cs)  # noqa: E731
+    ribbons = [4, 12, 28, 36, 44]
+    chaff = [6, 7, 14, 15, 20, 21, 30, 38]
+    pile = mask(ribbons + chaff)
+    deck = pile | mask([0, 1, 8, 9, 16, 17, 24, 25, 32, 33, 40, 41, 22, 23, 46, 47])
+    pol = TP.decode_policies(TP.Taipa().policy_ids(["lookahead:4", "greedy"]))[0]
+    got = TP.lookahead_removals(tb, deck, (pile, 0), pol, seed=5, coins=(10, 10), played=1)
+    assert bin(got & mask(ribbons)).count("1") == 3
+    assert bin(got & mask(chaff)).count("1") == 6 and got & ~pile == 0
+    assert got == TP.lookahead_removals(tb, deck, (pile, 0), pol, seed=5, coins=(10, 10),
+                                        played=1)
+
+
+def test_taipa_lookahead_yaku_cards_in_a_run(heavy):
+    """Under yaku_cards=choice a lookahead player's between-round choices are counted, some
+    differ from greedy's (checked mode: every card in one place, coins conserved); without a
+    lookahead player the table has no such row."""
+    df = hanasim.simulate("taipa", rounds=1200, seed=5, policy="lookahead:8,greedy",
+                          rules=dict(yaku_cards="choice"), checked=True).set_index("quantity")
+    row = df.loc["lookahead.yaku_cards_changed_rate"]
+    assert row.n > 20 and 0 < row.estimate < 1
+    df = hanasim.simulate("taipa", rounds=1200, seed=5, policy="greedy",
+                          rules=dict(yaku_cards="choice"))
+    assert "lookahead.yaku_cards_changed_rate" not in set(df.quantity)
+
+
 def test_lookahead_beats_greedy_at_taipa(full, heavy):
     rounds = 24_000 if full else 2_400
     df = hanasim.simulate("taipa", rounds=rounds, seed=5, policy="lookahead:16,greedy",

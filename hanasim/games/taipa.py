@@ -28,7 +28,8 @@ A round
 * The agari caller takes coins worth the score from the opponent (``coin_cap``).
 * A ``lookahead[:K]`` player (issue 16) decides its hand card with the card it takes, the turned
   card's take and agari / koi-koi by determinised rollouts of the round from its state
-  (:func:`play_from`, section "lookahead" below); ``yaku_cards=choice`` it makes as greedy.
+  (:func:`play_from`, section "lookahead" below), and under ``yaku_cards=choice`` which of its
+  ribbons and chaff leave play between rounds, by rollouts of the rest of the game.
 
 A game
 ------
@@ -76,7 +77,7 @@ from ..engine.lookahead import new_scratch, uses_lookahead
 from ..engine.bits import ONE, ZERO, bit, count, lowest
 from ..engine.jit import hot
 from ..engine.match import capture_one, group_turn
-from ..engine.rng import below, next64, shuffle_first, stream_state
+from ..engine.rng import GOLDEN, below, mix64, next64, shuffle_first, stream_state
 from ..engine.tally import tally_hits
 from ..policies import (CONTINUE, DEC_STOP, GREEDY, K_SHIFT, LEGAL_BOTH, LEGAL_STOP, RANDOM,
                         choose_continue, group_hand_card, group_pick, parse_policy, policy_id)
@@ -182,8 +183,8 @@ class Tables(NamedTuple):
 
 
 (P_COINS, P_ROUNDS, P_UNCAPPED, P_TIE, P_YAKU_MODE, P_KEEP_EXH, P_SHORT_END, P_LAST_STOP,
- P_FIXED_FIRST, P_CHECKED, P_SERIES, P_DECK) = range(12)
-P_N = 12
+ P_FIXED_FIRST, P_CHECKED, P_SERIES, P_DECK, P_LOOK_YC) = range(13)
+P_N = P_LOOK_YC + N_PLAYERS  # P_LOOK_YC + player
 TIE_ALTERNATE, TIE_SAME, TIE_RANDOM = 0, 1, 2
 # yaku_cards: which ribbons / chaff leave play (CHOICE: the owner's policy, RANDOM or GREEDY)
 YC_RANDOM, YC_FIRST, YC_CHOICE, YC_GREEDY = 0, 1, 2, 3
@@ -203,6 +204,10 @@ def lower(rules: TaipaRules, *, fixed_dealer=False, checked=False) -> Tables:
     p[P_CHECKED] = bool(checked)
     p[P_SERIES] = SERIES_ROUNDS
     p[P_DECK] = start_deck(rules)
+    # yaku_cards=choice by a lookahead player (P_LOOK_YC + player): by lookahead on m * K
+    # deals (m = 1), or as greedy (0: the paired measurement's baseline).  Set on the lowered
+    # tables by the tests and measurements only; no rule or policy sets it
+    p[P_LOOK_YC:P_LOOK_YC + N_PLAYERS] = 1
     # greedy: a card weighs its share of its yaku (points / 3 cards)
     w = np.array([YAKU_POINTS[int(k)] / 3 for k in _D.kind], dtype=np.float64)
     return Tables(_D.month.astype(np.int8), _D.month_masks(),
@@ -450,24 +455,55 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
 # ---------------------------------------------------------------- lookahead (issue 16)
 # A lookahead player (engine.lookahead) decides its hand card with the field card it takes,
 # the field card its turned card takes, and agari / koi-koi: each choice is scored by the
-# mean round result in coins for it (+ the score when it calls agari, - the score when the
-# opponent does, 0 exhausted; coin_cap is not applied) over K determinisations of the cards it
-# cannot see (the opponent's hand and the rest of the round's deck, redealt from the set of
-# them), the same K for every choice; every rollout is played by greedy cards and greedy's
+# mean round result in coins for it (+ the coins it takes when it calls agari, - those it
+# pays when the opponent does, 0 exhausted; under coin_cap=capped at most what the payer
+# holds, from the coins play_game puts in the context) over K determinisations of the cards
+# it cannot see (the opponent's hand and the rest of the round's deck, redealt from the set
+# of them), the same K for every choice; every rollout is played by greedy cards and greedy's
 # agari at the first new yaku, with this module's own round (play_from, look=None).  A choice
 # replaces greedy's own only when its paired mean gain exceeds one standard error
-# (engine.lookahead._pick).  Not by lookahead: the yaku_cards=choice decision between rounds
-# (a lookahead player chooses as greedy).
+# (engine.lookahead._pick).
+#
+# The yaku_cards=choice decision between rounds (which of a completed ribbon / chaff yaku's
+# cards leave play; the rest go back into the next round's deck) is by lookahead too
+# (_look_removals).  Its result is the player's coins at the end of the GAME: a game is the
+# unit that pays (the seed: more coins win after three rounds, or when a player runs out),
+# each game of a session starts afresh from the full deck and start_coins, so nothing after
+# the game depends on the choice, and the coins already held are the same for every choice
+# (so the mean final coins compare as the mean coins still to win; a win / loss result would
+# be noisier and ignore margins, which the round decisions also value in coins).  Each choice
+# (every way up to identical cards: two ribbons, or two chaff, of one suit differ in nothing
+# the rules read) is played on from its next deck by greedy with the game's own kernels:
+# round after round (rollout_from) until the game ends as play_game ends it (game_rounds,
+# coins, short deck), first player, coin_cap and greedy's yaku_cards choice included.  The
+# next round's deal is unknown, so a determinisation is a random deal of the shrunk deck:
+# the same K shuffles for every choice (common random numbers; the cards all choices keep
+# are laid out first, so deals differ only in where the kept ribbons / chaff fall).  Nothing
+# is hidden here: the piles, the coins and the deck (every card not out of play) are public.
+# Not decided when the game is over anyway (its last round, a player without coins).
+
+#: lookahead scratch slots (``Scratch.aux``): each round seat's coins at the round's start
+A_COINS = 0
+#: ... and the yaku_cards=choice decisions a chunk's lookahead players made, and how many of
+#: them differ from greedy's beyond identical cards (counters C_YC_DECISIONS, C_YC_CHANGED)
+A_YC_DECISIONS, A_YC_CHANGED = 2, 3
+#: work slots of the yaku_cards choice: a pile's ribbon ways, then its chaff ways (15, 21 at most)
+MAX_KEEPS = 32
 
 
 @hot(inline="always")
-def _value(st, over, seat, tb):
-    """The round's coin result for ``seat`` when the round ended with ``over`` (play_from)."""
+def _value(st, over, seat, tb, aux):
+    """The round's coin result for ``seat`` when the round ended with ``over`` (play_from):
+    the coins the agari caller takes, at most what the payer has under ``coin_cap=capped``
+    (``aux[A_COINS + seat]``: each seat's coins at the start of the round, set by
+    :func:`play_game`)."""
     if over == 0:
         return 0.0
     w = over - 1
     v, _ = yaku_points(st[S_PILE + w], tb)
     sc = 2 * v if st[S_CALLS + w] > 0 else v
+    if tb.params[P_UNCAPPED] == 0:
+        sc = min(sc, max(aux[A_COINS + (w ^ 1)], 0))
     return float(sc) if w == seat else -float(sc)
 
 
@@ -476,7 +512,7 @@ def _rollout(look, n, seat, hand, field, cap, top):
     """Finish ``seat``'s turn in a copy of the determinised state (its hand, the field, its
     new captures, the next card of the pile) and play the copy out, all greedy: its result.
     A new yaku on this turn: the rollout's greedy calls agari."""
-    tb, rres, sc, rcap, rdec = look
+    tb, rres, sc, rcap, rdec, yk = look
     st = sc.st
     for i in range(ST_N):
         st[i] = sc.base[i]
@@ -486,10 +522,10 @@ def _rollout(look, n, seat, hand, field, cap, top):
     st[S_TOP] = top
     st[S_TURNS] += 1
     if cap != ZERO and new_yaku(st, seat, tb):
-        return _value(st, seat + 1, seat, tb)
+        return _value(st, seat + 1, seat, tb, sc.aux)
     st[S_SEAT] = seat ^ 1
     over = rollout_from(st, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
-    return _value(st, over, seat, tb)
+    return _value(st, over, seat, tb, sc.aux)
 
 
 @hot(inline="always")
@@ -506,7 +542,7 @@ def _look_turn(st, order, n, seat, rng, k, tb, look):
     by the determinisations.  A call, not inlined (as ``engine.play._look_turn``)."""
     if look is None:  # typed, never run: rollouts play with look=None
         return st[seat], st[S_FIELD], ZERO, ZERO
-    _, _, sc, _, _ = look
+    _, _, sc, _, _, _ = look
     s = rng[0]
     hand = st[seat]
     field = st[S_FIELD]
@@ -587,9 +623,9 @@ def _look_continue(st, order, n, seat, rng, k, tb, look):
     (agari is greedy's own choice)."""
     if look is None:
         return False
-    tb, rres, sc, rcap, rdec = look
+    tb, rres, sc, rcap, rdec, yk = look
     s = rng[0]
-    stop = _value(st, seat + 1, seat, tb)
+    stop = _value(st, seat + 1, seat, tb, sc.aux)
     deck = order[:n]
     top = np.int64(st[S_TOP])
     total = 0.0
@@ -602,13 +638,283 @@ def _look_continue(st, order, n, seat, rng, k, tb, look):
         x[S_CALLS + seat] += 1
         x[S_SEAT] = seat ^ 1
         over = rollout_from(x, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
-        d = _value(x, over, seat, tb) - stop
+        d = _value(x, over, seat, tb, sc.aux) - stop
         total += d
         total2 += d * d
     rng[0] = s
     mean = total / k
     var = max(total2 / k - mean * mean, 0.0)
     return mean > 0.0 and mean * mean * k > lookahead.Z * lookahead.Z * var
+
+
+def _set_coins(look, c0, c1):
+    """Each round seat's coins into the lookahead context (``aux[A_COINS + seat]``), in
+    kernels only; nothing without one (numba overload below)."""
+    raise NotImplementedError("compiled in kernels only (numba overload)")
+
+
+@overload(_set_coins)
+def _ov_set_coins(look, c0, c1):
+    if isinstance(look, types.NoneType):
+        return lambda look, c0, c1: None
+
+    def impl(look, c0, c1):
+        look[2].aux[A_COINS] = c0
+        look[2].aux[A_COINS + 1] = c1
+    return impl
+
+
+def _removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0, coins1, played,
+              look):
+    """The cards the round's yaku take out of play: :func:`round_removals`, or with a
+    lookahead context :func:`_look_removals` (numba overload below)."""
+    raise NotImplementedError("compiled in kernels only (numba overload)")
+
+
+@overload(_removals)
+def _ov_removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0, coins1,
+                 played, look):
+    if isinstance(look, types.NoneType):
+        return (lambda deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0, coins1,
+                played, look: round_removals(deck, res, tb, policy, first, xrng, cap_time, tmp))
+    return (lambda deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0, coins1,
+            played, look: _look_removals(deck, res, tb, policy, first, rng, xrng, cap_time,
+                                         tmp, coins0, coins1, played, look))
+
+
+@hot
+def _same_suits(a, b, tb):
+    """Whether the removals ``a`` and ``b`` (of one pile's ribbons and chaff) take as many
+    ribbons and as many chaff of every suit: the same next deck up to identical cards."""
+    for g in range(1, tb.group_masks.shape[0]):
+        for kd in range(2, 4):
+            km = tb.group_masks[g] & tb.kinds[kd]
+            if count(a & km) != count(b & km):
+                return False
+    return True
+
+
+@hot
+def _removal_options(pk, tb, out, o0):
+    """Every way, up to identical cards, that the cards ``pk`` (a pile's ribbons, or its
+    chaff) can leave play: the pile keeps ``count % 3`` of them (0, 1 or 2), one of each
+    suit kept or two of one suit (the lowest cards of a suit stand for it).  The removals
+    into ``out[o0:]``; returns how many (at most 15 for ribbons, 21 for chaff)."""
+    n = count(pk)
+    if n < 3:
+        out[o0] = ZERO
+        return 1
+    t = n % 3
+    if t == 0:
+        out[o0] = pk
+        return 1
+    m = 0
+    ng = tb.group_masks.shape[0]
+    for g1 in range(1, ng):
+        a = pk & tb.group_masks[g1]
+        if a == ZERO:
+            continue
+        la = a & (~a + ONE)
+        if t == 1:
+            out[o0 + m] = pk & ~la
+            m += 1
+            continue
+        rest = a & ~la
+        if rest != ZERO:
+            out[o0 + m] = pk & ~(la | (rest & (~rest + ONE)))
+            m += 1
+        for g2 in range(g1 + 1, ng):
+            b = pk & tb.group_masks[g2]
+            if b != ZERO:
+                out[o0 + m] = pk & ~(la | (b & (~b + ONE)))
+                m += 1
+    return m
+
+
+@hot
+def _rest_of_game(deck, c0, c1, first, played, q, look, tmp):
+    """Play the rest of a game by greedy (cards, agari at the first new yaku, greedy's
+    ``yaku_cards`` choice) from ``deck``, whose cards the caller laid out in ``sc.order`` (its
+    first round's shuffle starts from them; ``sc.rng``: the rollout's stream), the players
+    holding ``c0``, ``c1`` coins after ``played`` rounds, the last one's first player
+    ``first``: player ``q``'s final coins.  The game's own rules (:func:`play_game`): the
+    first player, ``coin_cap``, the end on coins, rounds or a short deck, what leaves play."""
+    tb, rres, sc, rcap, rdec, yk = look
+    p = tb.params
+    order = sc.order
+    st = sc.st
+    laid = True
+    while True:
+        n = count(deck)
+        if n < DEALT or (p[P_SHORT_END] != 0 and n < FULL_ROUND):
+            break
+        if c0 != c1:
+            first = 0 if c0 < c1 else 1
+        elif p[P_TIE] == TIE_ALTERNATE:
+            first ^= 1
+        elif p[P_TIE] == TIE_RANDOM:
+            first = below(sc.rng, 2)
+        if not laid:
+            j = 0
+            m = deck
+            while m:
+                order[j] = lowest(m)
+                m &= m - ONE
+                j += 1
+        laid = False
+        shuffle_first(sc.rng, order, n, 0, min(n, FULL_ROUND))
+        for i in range(ST_N):
+            st[i] = ZERO
+        for i in range(HAND):
+            st[0] |= bit(order[i])
+            st[1] |= bit(order[HAND + i])
+            st[S_FIELD] |= bit(order[2 * HAND + i])
+        st[S_TOP] = DEALT
+        rollout_from(st, order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
+        w = rres[R_WINNER]
+        if w >= 0:
+            winner = w ^ first
+            paid = rres[R_SCORE]
+            if p[P_UNCAPPED] == 0:
+                paid = min(paid, max(c1 if winner == 0 else c0, 0))
+            c0 += paid if winner == 0 else -paid
+            c1 += paid if winner == 1 else -paid
+        played += 1
+        if min(c0, c1) <= 0 or played >= p[P_ROUNDS]:
+            break
+        if w >= 0 or p[P_KEEP_EXH] == 0:
+            deck &= ~round_removals(deck, rres, tb, sc.greedy, first, sc.rng, rcap, tmp)
+    return c0 if q == 0 else c1
+
+
+@hot
+def _eval_removals(base, pile, m, q, c0, c1, first, played, k, s, tmp, look):
+    """Choose among the removals ``sc.high[:m]`` of ``pile``'s ribbons and chaff (greedy's
+    first) with the next deck ``base`` less the removal: each choice's result is player
+    ``q``'s final coins of the game, played on by greedy (:func:`_rest_of_game`) from K
+    random deals of its deck, the same K for every choice (the deck laid out as the cards
+    every choice keeps, then the pile's kept cards, in card order, and shuffled on the same
+    stream: the deals differ only where the kept cards lie).  Returns (the index chosen by
+    ``engine.lookahead._pick``, generator state)."""
+    tb, rres, sc, rcap, rdec, yk = look
+    v_all = pile & (tb.kinds[2] | tb.kinds[3])
+    common = base & ~v_all
+    for j in range(m):
+        sc.total[j] = 0.0
+        sc.total2[j] = 0.0
+    for _ in range(k):
+        s += GOLDEN
+        seed = mix64(s)
+        v0 = 0.0
+        for j in range(m):
+            kept = v_all & ~sc.high[j]
+            i = 0
+            for part in (common, kept):
+                x = part
+                while x:
+                    sc.order[i] = lowest(x)
+                    x &= x - ONE
+                    i += 1
+            sc.rng[0] = seed
+            v = float(_rest_of_game(common | kept, c0, c1, first, played, q, look, tmp))
+            v0 = lookahead._add_gain(sc, j, v, v0)
+    return lookahead._pick(sc, m, k), s
+
+
+@hot
+def _fill_removals(g, r0, nr, c0, nc, tb, sc, yk):
+    """The removal choices into ``sc.high``: ``g`` first, then each ribbon removal
+    ``yk[r0:r0 + nr]`` with each chaff removal ``yk[c0:c0 + nc]`` that differs from ``g``
+    beyond identical cards; returns how many."""
+    sc.high[0] = g
+    m = 1
+    for i in range(nr):
+        for j in range(nc):
+            x = yk[r0 + i] | yk[c0 + j]
+            if not _same_suits(x, g, tb):
+                sc.high[m] = x
+                m += 1
+    return m
+
+
+@hot
+def _choose_removal(base, pile, g, q, c0, c1, first, played, k, s, tmp, look):
+    """A lookahead player's ``yaku_cards=choice``: which of ``pile``'s ribbons and chaff leave
+    play (``g``: greedy's choice; ``base``: the next deck before it).  Every way up to
+    identical cards (:func:`_removal_options`) is scored by :func:`_eval_removals`; when the
+    ribbon ways times the chaff ways exceed ``MAX_CHOICES`` (two kept ribbons and two kept
+    chaff of many suits: rare), the ribbons are chosen first with greedy's chaff, then the
+    chaff with the chosen ribbons.  Returns (removal, generator state)."""
+    tb, rres, sc, rcap, rdec, yk = look
+    nr = _removal_options(pile & tb.kinds[2], tb, yk, 0)
+    nc = _removal_options(pile & tb.kinds[3], tb, yk, MAX_KEEPS)
+    if nr * nc == 1:
+        return g, s
+    g0 = g
+    sc.aux[A_YC_DECISIONS] += 1
+    if nr * nc <= lookahead.MAX_CHOICES:
+        m = _fill_removals(g, 0, nr, MAX_KEEPS, nc, tb, sc, yk)
+        best, s = _eval_removals(base, pile, m, q, c0, c1, first, played, k, s, tmp, look)
+        sc.aux[A_YC_CHANGED] += best != 0
+        return sc.high[best], s
+    yk[2 * MAX_KEEPS - 1] = g & tb.kinds[3]   # greedy's chaff (past the 21 chaff ways)
+    m = _fill_removals(g, 0, nr, 2 * MAX_KEEPS - 1, 1, tb, sc, yk)
+    best, s = _eval_removals(base, pile, m, q, c0, c1, first, played, k, s, tmp, look)
+    g = sc.high[best]
+    yk[MAX_KEEPS - 1] = g & tb.kinds[2]       # the chosen ribbons (past the 15 ribbon ways)
+    m = _fill_removals(g, MAX_KEEPS - 1, 1, MAX_KEEPS, nc, tb, sc, yk)
+    best, s = _eval_removals(base, pile, m, q, c0, c1, first, played, k, s, tmp, look)
+    sc.aux[A_YC_CHANGED] += not _same_suits(sc.high[best], g0, tb)
+    return sc.high[best], s
+
+
+@hot
+def _look_removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0, coins1,
+                   played, look):
+    """:func:`round_removals` with lookahead players: under ``yaku_cards=choice`` a lookahead
+    player's ribbons and chaff leave play as :func:`_choose_removal` says, when the game goes
+    on (``played`` rounds of ``game_rounds``, both players with coins: ``coins0``,
+    ``coins1`` after the round's payment).  The other pile's cards leave first, by its
+    owner's policy (a random owner draws from ``xrng`` as in :func:`round_removals`; another
+    lookahead player's counts as greedy's until it has chosen, in seat order): the seed has
+    both players put their yaku aside, no order, and everything the choice reads is public
+    (the piles, the coins, the deck: every card not yet out of play)."""
+    p = tb.params
+    la0 = lookahead.is_lookahead(policy[first]) and p[P_LOOK_YC + first] > 0
+    la1 = lookahead.is_lookahead(policy[first ^ 1]) and p[P_LOOK_YC + (first ^ 1)] > 0
+    if (p[P_YAKU_MODE] != YC_CHOICE or not (la0 or la1) or played >= p[P_ROUNDS]
+            or min(coins0, coins1) <= 0):
+        return round_removals(deck, res, tb, policy, first, xrng, cap_time, tmp)
+    p0 = np.uint64(res[R_PILE])
+    p1 = np.uint64(res[R_PILE + 1])
+    sets = set_yaku_cards(p0, tb) | set_yaku_cards(p1, tb)
+    nxt = deck & ~sets & (tb.kinds[0] | tb.kinds[1])
+    rem0 = ZERO
+    rem1 = ZERO
+    for s in range(2):
+        pile = p0 if s == 0 else p1
+        mode = YC_RANDOM if policy[first ^ s] == RANDOM else YC_GREEDY
+        x = _take(pile & tb.kinds[2], 3 * (count(pile & tb.kinds[2]) // 3), xrng, mode,
+                  cap_time, tmp, tb, nxt)
+        x |= _take(pile & tb.kinds[3], 3 * (count(pile & tb.kinds[3]) // 3), xrng, mode,
+                   cap_time, tmp, tb, nxt)
+        if s == 0:
+            rem0 = x
+        else:
+            rem1 = x
+    g = rng[0]
+    for s in range(2):
+        q = first ^ s
+        if (la0 and s == 0) or (la1 and s == 1):
+            k = lookahead.samples(policy[q]) * p[P_LOOK_YC + q]
+            if s == 0:
+                rem0, g = _choose_removal(deck & ~sets & ~rem1, p0, rem0, q, coins0, coins1,
+                                          first, played, k, g, tmp, look)
+            else:
+                rem1, g = _choose_removal(deck & ~sets & ~rem0, p1, rem1, q, coins0, coins1,
+                                          first, played, k, g, tmp, look)
+    rng[0] = g
+    return sets | rem0 | rem1
 
 
 @hot
@@ -736,7 +1042,9 @@ def check_round(order, n, deck, res):
  C_P0_GAME_WINS, C_P0_FIRST, C_P0_COINS, C_P0_COINS_SQ, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ,
  C_CAPPED_PAY, C_FIRST_NET, C_FIRST_NET_SQ, C_DEALS) = range(39)
 C_DEAL_UNION = 39  # + kind (4: any): deals where a hand or the field holds the yaku's cards
-C_N = C_DEAL_UNION + len(YAKU) + 1
+C_YC_DECISIONS = C_DEAL_UNION + len(YAKU) + 1  # lookahead's yaku_cards=choice decisions
+C_YC_CHANGED = C_YC_DECISIONS + 1              # ... that differ from greedy's choice
+C_N = C_YC_CHANGED + 1
 # per round number k: rk[k, RK_*]
 (RK_ROUNDS, RK_FIRST_WINS, RK_SECOND_WINS, RK_EXHAUSTED, RK_DECK, RK_DECK_SQ, RK_YAKU,
  RK_TURNS, RK_TURNS_SQ, RK_SHORT, RK_FNET, RK_FNET_SQ, RK_REMOVED, RK_REMOVED_SQ) = range(14)
@@ -864,6 +1172,7 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
         round_stream(rng, key, 3 * i)
         shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
         round_stream(rng, key, 3 * i + 1)
+        _set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
         play_round(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
         if p[P_CHECKED]:
             check_round(order, n, deck, res)
@@ -885,7 +1194,8 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
             raise AssertionError("coins are not conserved")
         removed = ZERO
         if w >= 0 or p[P_KEEP_EXH] == 0:
-            removed = round_removals(deck, res, tb, policy, first, xrng, cap_time, tmp)
+            removed = _removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0,
+                                coins1, r + 1, look)
         deck &= ~removed
         for c in range(R_N):
             out[r, c] = res[c]
@@ -951,7 +1261,7 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
     """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller.
     ``look``: None, or True when a player plays by lookahead (a kernel of its own, with a
     lookahead context per chunk: (tables, the rollouts' res, the scratch, their cap_time, the
-    rollouts' decisions: greedy's agari at once))."""
+    rollouts' decisions: greedy's agari at once, the yaku_cards choices' work slots))."""
     n_chunks = scal.shape[0]
     for ch in prange(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
@@ -971,9 +1281,11 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
             rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
             rdec[:, 0] = DEC_STOP
             ctx = (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
-                   np.zeros(48, dtype=np.int64), rdec)
+                   np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
             sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
                      policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], ctx)
+            scal[ch, C_YC_DECISIONS] += ctx[2].aux[A_YC_DECISIONS]
+            scal[ch, C_YC_CHANGED] += ctx[2].aux[A_YC_CHANGED]
 
 
 @hot
@@ -1079,31 +1391,71 @@ def decode_policies(packed) -> tuple:
     return policy, decide
 
 
+#: the tests' default coins of both seats: more than any round can pay (no cap)
+TEST_COINS = 1 << 40
+
+
 @njit(cache=True)
-def _test_look(tb):
+def _test_look(tb, c0, c1):
     rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
     rdec[:, 0] = DEC_STOP
-    return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
-            np.zeros(48, dtype=np.int64), rdec)
+    look = (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
+            np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
+    look[2].aux[A_COINS] = c0
+    look[2].aux[A_COINS + 1] = c1
+    return look
 
 
 @njit(cache=True)
-def lookahead_turn(tb, st, order, n, seed, k):
+def _lookahead_turn(tb, st, order, n, seed, k, c0, c1):
+    rng = np.full(1, np.uint64(seed), dtype=np.uint64)
+    x = st.copy()
+    return _look_turn(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb, c0, c1))
+
+
+@njit(cache=True)
+def _lookahead_continue(tb, st, order, n, seed, k, c0, c1):
+    rng = np.full(1, np.uint64(seed), dtype=np.uint64)
+    x = st.copy()
+    return _look_continue(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb, c0, c1))
+
+
+def lookahead_turn(tb, st, order, n, seed, k, coins=(TEST_COINS, TEST_COINS)):
     """The tests' entry: a lookahead player's turn in state ``st`` (the seat to move in
-    ``st``) with the deck ``order[:n]``, its determinisations drawn from ``seed``: (hand,
-    field, captured by the hand card, by the turned card)."""
-    rng = np.full(1, np.uint64(seed), dtype=np.uint64)
-    x = st.copy()
-    return _look_turn(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb))
+    ``st``) with the deck ``order[:n]``, its determinisations drawn from ``seed``, the two
+    seats holding ``coins``: (hand, field, captured by the hand card, by the turned card)."""
+    return _lookahead_turn(tb, st, order, n, seed, k, int(coins[0]), int(coins[1]))
+
+
+def lookahead_continue(tb, st, order, n, seed, k, coins=(TEST_COINS, TEST_COINS)):
+    """The tests' entry: a lookahead player's koi-koi (True) or agari right after its turn in
+    ``st`` (the seat that moved in ``st``), the two seats holding ``coins``."""
+    return _lookahead_continue(tb, st, order, n, seed, k, int(coins[0]), int(coins[1]))
 
 
 @njit(cache=True)
-def lookahead_continue(tb, st, order, n, seed, k):
-    """The tests' entry: a lookahead player's koi-koi (True) or agari right after its turn in
-    ``st`` (the seat that moved in ``st``)."""
+def _lookahead_removals(tb, deck, res, policy, first, seed, coins0, coins1, played):
     rng = np.full(1, np.uint64(seed), dtype=np.uint64)
-    x = st.copy()
-    return _look_continue(x, order, n, np.int64(x[S_SEAT]), rng, k, tb, _test_look(tb))
+    xrng = np.zeros(1, dtype=np.uint64)
+    tmp = np.zeros(48, dtype=np.int8)
+    cap_time = np.zeros(48, dtype=np.int64)
+    look = _test_look(tb, 0, 0)
+    return _look_removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0,
+                          coins1, played, look)
+
+
+def lookahead_removals(tb, deck, piles, policy, first=0, seed=1, coins=(10, 10), played=1,
+                       res=None):
+    """The tests' entry: the cards that leave play after a round (``yaku_cards``), the decks
+    and piles as card masks: ``deck`` the round's deck, ``piles`` the two round seats' piles,
+    ``policy`` the two players' card policy ids (:func:`decode_policies`), ``first`` the
+    round's first player, ``coins`` the players' coins after the round, ``played`` the rounds
+    of the game played so far; ``res`` (optional) the round's other result slots."""
+    r = np.zeros(R_N, dtype=np.int64) if res is None else np.array(res, dtype=np.int64)
+    r[R_PILE], r[R_PILE + 1] = int(piles[0]), int(piles[1])
+    return int(_lookahead_removals(tb, np.uint64(deck), r, np.asarray(policy, dtype=np.int64),
+                                   int(first), int(seed), int(coins[0]), int(coins[1]),
+                                   int(played)))
 
 
 def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
@@ -1208,7 +1560,7 @@ class Taipa:
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
     version = 2
-    lookahead = True  # card play, takes and agari / koi-koi by lookahead (not yaku_cards=choice)
+    lookahead = True  # card play, takes, agari / koi-koi and yaku_cards=choice by lookahead
     expose = False  # no teyaku, so no expose decision (the CLI and report leave it out)
     exact_words = "deal-time yaku"  # what the report's exact comparison is about
     exact_note = ("Round 1's deal, from the full deck (or the start deck the removed_* "
@@ -1404,6 +1756,9 @@ class Taipa:
         ]
         for k in range(1, c["game_rounds"] + 1):
             rows.append(T.prop(f"game.rounds.{k}", h[H_ROUNDS + k], g))
+        if s[C_YC_DECISIONS] > 0:  # lookahead players under yaku_cards=choice only
+            rows.append(T.prop("lookahead.yaku_cards_changed_rate", s[C_YC_CHANGED],
+                               s[C_YC_DECISIONS]))
         top = 2 * rules.start_coins
         for v in range(0, top + 1):
             rows.append(T.prop(f"player1.final_coins.{v}", h[H_COINS + v - COIN_LO], g))

@@ -43,6 +43,7 @@ METRICS = {
     "mean_net": "mean coins won a round (net)", "mean_margin": "mean coin margin",
     "fair_burden": "fair burden", "burden_balance": "card points minus burden",
     "botta_paid_inactive_rate": "paid a botta while sitting out",
+    "yaku_cards_changed_rate": "share of lookahead's yaku_cards choices unlike greedy's",
 }
 #: context tokens: what the metric is counted over
 NOUNS = {"game": "game", "session": "session", "round_score": "round score",
