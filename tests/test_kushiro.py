@@ -599,7 +599,8 @@ def test_lookahead_keeps_a_four_that_makes_a_teyaku(heavy):
     for trial in range(3):
         r = [int(x) for x in rng.permutation(rest)]
         hands = np.array([bits(PAULOWNIA_FOUR), bits(r[:10]), 0, 0], np.uint64)
-        assert not K.lookahead_swap(tb, hands, np.uint64(bits(CHAFF_FIELD)), 0, 44, trial, 64)
+        assert not K.lookahead_swap(tb, hands, np.uint64(bits(CHAFF_FIELD)), 0, 44, -1,
+                                     trial, 64)
 
 
 STRONG_THREE_PAIRS = [0, 8, 28, 40, 44, 2, 10, 30, 14, 18]  # five brights, three pairs
@@ -636,12 +637,15 @@ def test_lookahead_swap_and_expose_never_read_a_hidden_card(heavy):
         four = list(range(4 * mo, 4 * mo + 4))
         c = [int(x) for x in rng.permutation([x for x in range(48) if x // 4 != mo])]
         mine, field, unseen = four + c[:6], c[6:14], c[14:]
+        # on odd trials the top of the pile is known: the seat's own earlier swap put it there
+        known = unseen.pop() if trial % 2 else -1
         hands = np.array([bits(unseen[:10]), bits(mine), bits(unseen[10:20]), 0], np.uint64)
-        got = K.lookahead_swap(tb3, hands, np.uint64(bits(field)), 1, 4 * mo, trial, 8)
+        f = np.uint64(bits(field))
+        got = K.lookahead_swap(tb3, hands, f, 1, 4 * mo, known, trial, 8)
         for _ in range(3):
             u = [int(x) for x in rng.permutation(unseen)]
             h2 = np.array([bits(u[:10]), bits(mine), bits(u[10:20]), 0], np.uint64)
-            assert K.lookahead_swap(tb3, h2, np.uint64(bits(field)), 1, 4 * mo, trial, 8) == got
+            assert K.lookahead_swap(tb3, h2, f, 1, 4 * mo, known, trial, 8) == got
         # expose: seat 1 (the second to decide, the opponent undecided: -1) or seat 0
         c = [int(x) for x in rng.permutation(48)]
         ha, hb, field, pile = c[:10], c[10:20], c[20:28], c[28:]

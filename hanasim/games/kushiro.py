@@ -1409,9 +1409,10 @@ def lookahead_join(tb, hands, field, s, j, res, seed, k):
 
 
 @njit(cache=True)
-def lookahead_swap(tb, hands, field, s, c0, seed, k):
+def lookahead_swap(tb, hands, field, s, c0, known, seed, k):
     """A lookahead player's swap (True) or keep of the four of ``c0``'s month at seat ``s``
-    right after the deal (``hands``: the seats' hands, ``field``; no earlier swap), with ``k``
+    right after the deal (``hands``: the seats' hands, ``field``; ``known``: the top of the
+    draw pile when the seat's own earlier swap put it there, else -1), with ``k``
     determinisations on the stream ``seed``.  For tests."""
     res = np.zeros(R_N, dtype=np.int64)
     look = (tb, res, new_scratch(KS_N, PILE_N, 2),
@@ -1421,8 +1422,8 @@ def lookahead_swap(tb, hands, field, s, c0, seed, k):
     fm = (h & (h >> ONE) & (h >> np.uint64(2)) & (h >> np.uint64(3))
           & np.uint64(0x111111111111)) & ~bit(c0)
     fm &= ~(bit(c0) - ONE)  # the fours after c0's, as the deal offers them
-    return _look_swap(rng, hands, field, s, c0, fm, np.int64(-1), tb.params[P_PLAYERS], tb, k,
-                      look)
+    return _look_swap(rng, hands, field, s, c0, fm, np.int64(known), tb.params[P_PLAYERS], tb,
+                      k, look)
 
 
 @njit(cache=True)
