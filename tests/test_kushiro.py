@@ -558,3 +558,104 @@ def test_lookahead_join_and_drop(heavy):
             f = np.uint64(bits(field))
             assert K.join_strength(hands[1], f, tb3.kind_masks[3]) < 10
             assert K.lookahead_join(tb3, hands, f, 1, 0, res, 7, 16) == want
+
+
+def test_lookahead_swap_and_expose_policy_parts():
+    """A bare lookahead CARD swaps by lookahead (SWAP lookahead needs a lookahead CARD) and
+    exposes by lookahead whatever --expose says; explicit parts are kept."""
+    def swap_of(name):
+        return K.parse_kushiro_policy(name) >> 28 & 0x3
+
+    assert swap_of("lookahead:16") == K.SWAP_LOOKAHEAD
+    assert swap_of("lookahead:16/stop/threshold10") == K.SWAP_LOOKAHEAD
+    assert swap_of("lookahead:16/stop/threshold10/always") == K.SWAP_ALWAYS
+    assert swap_of("lookahead:4/lookahead/lookahead/never") == K.SWAP_NEVER
+    assert swap_of("greedy") == K.SWAP_ALWAYS and swap_of("random") == K.SWAP_RANDOM
+    assert K.parse_kushiro_policy("lookahead") == K.parse_kushiro_policy(
+        "lookahead:16/lookahead/lookahead/lookahead")
+    with pytest.raises(ValueError, match="needs a lookahead CARD"):
+        K.parse_kushiro_policy("greedy/stop/threshold10/lookahead")
+    with pytest.raises(ValueError, match="always, never, random or lookahead"):
+        K.parse_kushiro_policy("lookahead/stop/join/sometimes")
+    rows = pol_rows(["lookahead:8/stop/threshold10/always", "greedy", "random"], [0, 0, 2])
+    assert list(rows[:3, K.PC_EXPOSE]) == [K.EXPOSE_LOOKAHEAD, 0, 2]
+    assert rows[0, K.PC_SWAP] == K.SWAP_ALWAYS
+
+
+PAULOWNIA_FOUR = [44, 45, 46, 47, 2, 6, 10, 14, 18, 22]  # phoenix + 3 chaff + six chaff
+CHAFF_FIELD = [3, 7, 11, 15, 19, 23, 26, 27]
+
+
+def test_lookahead_keeps_a_four_that_makes_a_teyaku(heavy):
+    """Seat 0 holds the four paulownia (the phoenix and three chaff) and six chaff: One
+    Bright (one bright, nine chaff), 1 chip claimed at once.  Swapping gives a chaff away 3
+    times in 4 and takes the unseen top of the pile, which is no chaff 23 times in 30 here
+    (the field holds eight chaff): the teyaku is lost more often than not.  Greedy swaps;
+    lookahead keeps, whatever the other hand (the hidden cards are dealt again)."""
+    tb, _ = K.lower(K.KushiroRules())
+    assert K.teyaku_bits(np.uint64(bits(PAULOWNIA_FOUR)), *tb.kind_masks, 0, 0) == 1 << 3
+    rest = [c for c in range(48) if c not in PAULOWNIA_FOUR + CHAFF_FIELD]
+    rng = np.random.default_rng(2)
+    for trial in range(3):
+        r = [int(x) for x in rng.permutation(rest)]
+        hands = np.array([bits(PAULOWNIA_FOUR), bits(r[:10]), 0, 0], np.uint64)
+        assert not K.lookahead_swap(tb, hands, np.uint64(bits(CHAFF_FIELD)), 0, 44, -1,
+                                     trial, 64)
+
+
+STRONG_THREE_PAIRS = [0, 8, 28, 40, 44, 2, 10, 30, 14, 18]  # five brights, three pairs
+
+
+def test_lookahead_hides_a_teyaku_that_would_end_a_strong_round(heavy):
+    """teyaku_effect=round_ends: exposing claims the teyaku and ends the round.  The first
+    mover holds Three Pairs made of the five brights and three chaff, the brights' months on
+    the field.  With teyaku_value=0 exposing ends the round for nothing; lookahead hides and
+    plays the brights.  With play_on exposing pays and changes nothing else: exposed (no
+    determinisation is even drawn)."""
+    field = [3, 11, 31, 43, 45, 15, 19, 23]
+    rest = [c for c in range(48) if c not in STRONG_THREE_PAIRS + field]
+    rng = np.random.default_rng(3)
+    for effect, value, want in (("round_ends", 0, False), ("play_on", 1, True)):
+        tb, _ = K.lower(K.KushiroRules(teyaku_effect=effect, teyaku_value=value))
+        assert K.teyaku_bits(np.uint64(bits(STRONG_THREE_PAIRS)), *tb.kind_masks, 0, 0) == 1
+        for trial in range(3):
+            r = [int(x) for x in rng.permutation(rest)]
+            ks, pile = kstate(STRONG_THREE_PAIRS, r[:10], field, [], [], r[10:])
+            assert K.lookahead_expose(tb, ks, pile, 0, value, -1, trial, 64) == want
+
+
+def test_lookahead_swap_and_expose_never_read_a_hidden_card(heavy):
+    """Permuting the cards the deciding seat cannot see (the other hands and the draw pile)
+    moves neither the swap nor the expose decision, on the same random stream."""
+    rng = np.random.default_rng(5)
+    tb3, _ = K.lower(K.KushiroRules(players=3))
+    tbe, _ = K.lower(K.KushiroRules(teyaku_effect="round_ends", three_pairs="at_least",
+                                    teyaku_reading="subset"))
+    for trial in range(4):
+        # a four of month `mo` in seat 1's hand of a 3-player deal
+        mo = int(rng.integers(12))
+        four = list(range(4 * mo, 4 * mo + 4))
+        c = [int(x) for x in rng.permutation([x for x in range(48) if x // 4 != mo])]
+        mine, field, unseen = four + c[:6], c[6:14], c[14:]
+        # on odd trials the top of the pile is known: the seat's own earlier swap put it there
+        known = unseen.pop() if trial % 2 else -1
+        hands = np.array([bits(unseen[:10]), bits(mine), bits(unseen[10:20]), 0], np.uint64)
+        f = np.uint64(bits(field))
+        got = K.lookahead_swap(tb3, hands, f, 1, 4 * mo, known, trial, 8)
+        for _ in range(3):
+            u = [int(x) for x in rng.permutation(unseen)]
+            h2 = np.array([bits(u[:10]), bits(mine), bits(u[10:20]), 0], np.uint64)
+            assert K.lookahead_swap(tb3, h2, f, 1, 4 * mo, known, trial, 8) == got
+        # expose: seat 1 (the second to decide, the opponent undecided: -1) or seat 0
+        c = [int(x) for x in rng.permutation(48)]
+        ha, hb, field, pile = c[:10], c[10:20], c[20:28], c[28:]
+        seat = trial % 2
+        got = K.lookahead_expose(tbe, kstate(ha, hb, field, [], [], pile)[0],
+                                 kstate(ha, hb, field, [], [], pile)[1], seat, 1, -1, trial, 8)
+        mine = ha if seat == 0 else hb
+        unseen = (hb if seat == 0 else ha) + pile
+        for _ in range(3):
+            u = [int(x) for x in rng.permutation(unseen)]
+            h2 = (mine, u[:10]) if seat == 0 else (u[:10], mine)
+            ks2, buf2 = kstate(h2[0], h2[1], field, [], [], u[10:])
+            assert K.lookahead_expose(tbe, ks2, buf2, seat, 1, -1, trial, 8) == got

@@ -15,7 +15,8 @@ A round
    redeal ("Distributing the Initial Cards").
 2. The four-in-hand swap: a seated player holding four of a month may lay them face down; the
    next player picks one (uniform random, ``swap_pick``) and swaps it with the top card of the
-   draw pile; the four go back to the hand.  Whether to swap is the holder's policy decision.
+   draw pile; the four go back to the hand.  Whether to swap is the holder's policy decision
+   (SWAP; a lookahead player's by lookahead, ``_look_swap``).
    Each four held at the deal is offered once, seats in turn order from the dealer; with no
    draw pile (4 players) there is nothing to swap with and the swap is not offered.
 3. Join or drop (3-4 players): from the dealer's right (seat 1, then 2, ..., the dealer last)
@@ -23,7 +24,8 @@ A round
    ``undecided`` says what happens when too few remain.  The dropped hands go where
    ``dropped_cards`` says.
 4. Teyaku (``teyaku_reading``, ``three_pairs``): each of the two players holding some may
-   expose them (the ``expose`` decision); ``teyaku_effect`` says what exposing does.  Each
+   expose them (the ``expose`` decision; a lookahead player's by lookahead, ``_look_expose``);
+   ``teyaku_effect`` says what exposing does.  Each
    teyaku held is worth ``teyaku_value`` chips (1: "1 yaku"), paid by the opponent when
    claimed.
 5. Play: the playing seat first in turn order from the dealer moves first (the dealer, if
@@ -33,7 +35,9 @@ A round
    Yoroshii is legal.  A stop ends the round: the stopper is paid their dekiyaku chips by the
    opponent; a player who had continued gets nothing ("their Dekiyaku is forfeited").  Hands
    run out with nobody stopping: ``exhausted``.  The play runs from a resumable state
-   (``play_from``), which the lookahead policy copies, redeals and plays on.
+   (``play_from``), which the lookahead policy copies, redeals and plays on.  A lookahead
+   player decides every decision above by lookahead (the swap, join/drop, exposing, the cards
+   and their picks, Iku/Yoroshii): see the "lookahead" section.
 6. The next dealer: ``dealer_next``.
 
 Seats inside a round are relative to the dealer: seat 0 deals, seat k is k places to the
@@ -132,22 +136,27 @@ def _toppa_values(rules):
 
 # ---------------------------------------------------------------- policies
 # A player is named CARD[/DECISION[/JOIN[/SWAP]]]: CARD/DECISION as koi-koi
-# (policies.parse_policy), or CARD lookahead[:K] with DECISION lookahead by default (card play
-# and Iku/Yoroshii by lookahead, see "lookahead" below), JOIN one of join, random, thresholdK (join when the hand's strength,
-# its non-chaff cards plus its cards whose month is on the field, is at least K; default 10),
-# SWAP one of always, never, random.  Defaults: random -> random/random/random/random,
-# greedy -> greedy/stop/threshold10/always.
+# (policies.parse_policy), or CARD lookahead[:K] with DECISION, JOIN and SWAP lookahead by
+# default (see "lookahead" below), JOIN one of join, random, thresholdK (join when the hand's
+# strength, its non-chaff cards plus its cards whose month is on the field, is at least K;
+# default 10) or lookahead, SWAP one of always, never, random or lookahead.  Defaults: random ->
+# random/random/random/random, greedy -> greedy/stop/threshold10/always, lookahead:K ->
+# lookahead:K/lookahead/lookahead/lookahead.  The expose choice (``--expose``) is per player;
+# a lookahead CARD player's teyaku are exposed by lookahead instead (as in Toppa and Baka:
+# ``EXPOSE_LOOKAHEAD``, set by decode_policies).
 JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD, JOIN_LOOKAHEAD = 0, 1, 2, 3
 JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD,
          "lookahead": JOIN_LOOKAHEAD}
 JOIN_DEFAULT_K = 10
-SWAP_NEVER, SWAP_ALWAYS, SWAP_RANDOM = 0, 1, 2
-SWAPS = {"never": SWAP_NEVER, "always": SWAP_ALWAYS, "random": SWAP_RANDOM}
+SWAP_NEVER, SWAP_ALWAYS, SWAP_RANDOM, SWAP_LOOKAHEAD = 0, 1, 2, 3
+SWAPS = {"never": SWAP_NEVER, "always": SWAP_ALWAYS, "random": SWAP_RANDOM,
+         "lookahead": SWAP_LOOKAHEAD}
 DEC_LOOKAHEAD = 4  # Iku/Yoroshii by lookahead (policies' DEC_* are 0-3)
+EXPOSE_LOOKAHEAD = 3  # a lookahead player's expose column (policies' EXPOSE_* are 0-2)
 POLICY_FORMS = ("CARD[/DECISION[/JOIN[/SWAP]]]", "CARD: random, greedy, lookahead[:K]",
                 "DECISION: as koi-koi's, or lookahead (a lookahead CARD's default)",
                 "JOIN: join, random, threshold[K], lookahead (a lookahead CARD's default)",
-                "SWAP: always, never, random")
+                "SWAP: always, never, random, lookahead (a lookahead CARD's default)")
 # decoded policy columns (kernel array int64[4, PC_N])
 PC_CARD, PC_DEC, PC_DPARAM, PC_JOIN, PC_JPARAM, PC_SWAP, PC_EXPOSE = range(7)
 PC_N = 7
@@ -156,8 +165,8 @@ PC_N = 7
 def parse_kushiro_policy(name: str) -> int:
     """One packed int: parse_policy(CARD/DECISION) in bits 0-15, join id 16-19, its
     threshold 20-27, swap id 28-29, a lookahead's K in 32-47.  CARD ``lookahead[:K]`` decides
-    Iku/Yoroshii by lookahead too unless a DECISION is given (``lookahead:16/stop``); its JOIN
-    and SWAP default as greedy's."""
+    Iku/Yoroshii, join/drop and the swap by lookahead too unless those parts are given
+    (``lookahead:16/stop/threshold10/always``)."""
     text = str(name).strip()
     parts = text.split("/")
     forms = "; ".join(POLICY_FORMS)
@@ -189,24 +198,29 @@ def parse_kushiro_policy(name: str) -> int:
             k = int(digits)
             if not 0 <= k <= 30:
                 raise ValueError(f"join threshold must be 0 to 30, got {k} in {text!r}")
-    swap = SWAP_RANDOM if card == RANDOM else SWAP_ALWAYS
+    swap = {RANDOM: SWAP_RANDOM, LOOKAHEAD: SWAP_LOOKAHEAD}.get(card, SWAP_ALWAYS)
     if len(parts) == 4:
         if parts[3] not in SWAPS:
             raise ValueError(f"unknown swap decision {parts[3]!r} in policy {text!r}; "
-                             "choose always, never or random")
+                             "choose always, never, random or lookahead")
         swap = SWAPS[parts[3]]
+        if swap == SWAP_LOOKAHEAD and card != LOOKAHEAD:
+            raise ValueError(f"swap decision lookahead in policy {text!r} needs a lookahead "
+                             "CARD (lookahead[:K]/...)")
     return base | join << 16 | k << 20 | swap << 28
 
 
 def decode_policies(packed, expose) -> np.ndarray:
-    """int64[4, PC_N] kernel policy rows from packed ids and expose ids (one per player)."""
+    """int64[4, PC_N] kernel policy rows from packed ids and expose ids (one per player); a
+    lookahead CARD player exposes by lookahead (``EXPOSE_LOOKAHEAD``) whatever its expose id,
+    as Toppa's and Baka's lookahead players do."""
     out = np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)
     for i, x in enumerate(packed):
         x = int(x)
         card, dec, dparam = split_policy(x & 0xFFFF)
+        e = EXPOSE_LOOKAHEAD if card == LOOKAHEAD else int(expose[i])
         card |= x & (0xFFFF << K_SHIFT)  # a lookahead's K
-        out[i] = (card, dec, dparam, (x >> 16) & 0xF, (x >> 20) & 0xFF, (x >> 28) & 0x3,
-                  int(expose[i]))
+        out[i] = (card, dec, dparam, (x >> 16) & 0xF, (x >> 20) & 0xFF, (x >> 28) & 0x3, e)
     return out
 
 
@@ -550,7 +564,9 @@ def play_value(ks, tb, seat):
 # (``determinise``), each choice is played on by greedy/stop for both players with this
 # game's own play (``play_from``), and ``_pick`` keeps greedy's choice unless another's paired
 # mean gain exceeds one standard error.  Join/drop too (``_look_join``: the round dealt again
-# from the unseen cards); the swap and exposing teyaku follow the player's SWAP and --expose.
+# from the unseen cards), the four-in-hand swap (``_look_swap``: swap or keep, the other hands
+# and the pile dealt again) and exposing teyaku (``_look_expose``: a real choice only when
+# exposing ends the round).
 
 @hot(inline="always")
 def _rest_of_turn(sc, tb, gpol, cur, hand, field, cap, top, high2, pick):
@@ -657,6 +673,72 @@ def _look_continue(ks, pile, rng, tb, cur, k, v, h, look):
     return _pick(sc, 2, k) == 1
 
 
+@hot(inline="always")
+def _dealt_value(sc, tb, gpol, n, s, j, res, field, x, m):
+    """``s``'s chips in a round dealt in a determinisation: the seats' hands in
+    ``sc.high[:n]``, the undealt cards ``sc.cards[x:m]`` (the draw pile, top first).  Join or
+    drop (3-4 players): the first ``j`` seats to speak as ``res[R_PLAYS]`` says, the ``j``-th
+    (``s``) joins (``j < 0``: ``s`` speaks like the others), every other seat by greedy's
+    threshold; both teyaku claimed; the play by greedy/stop.  0 when ``s`` does not play (or
+    fewer than two join: a redeal)."""
+    p = tb.params
+    km = tb.kind_masks
+    a = 0
+    b = 1
+    if n > 2:
+        a = -1
+        b = -1
+        joined = 0
+        for jj in range(n):
+            o = jj + 1 if jj + 1 < n else 0
+            if jj < j:
+                yes = res[R_PLAYS + o] != 0
+            elif jj == j:
+                yes = True
+            elif joined == 2:
+                yes = False
+            else:
+                forced = p[P_UNDECIDED] == 0 and n - jj <= 2 - joined  # the last ones left
+                yes = forced or join_strength(sc.high[o], field, km[3]) >= JOIN_DEFAULT_K
+            if yes:
+                if a < 0:
+                    a = o
+                else:
+                    b = o
+                joined += 1
+        if b < 0:
+            return 0.0
+        if a > b:
+            a, b = b, a
+    if s != a and s != b:
+        return 0.0
+    ha = sc.high[a]
+    hb = sc.high[b]
+    # the draw pile: the undealt cards, then the dropped hands (none if set aside)
+    end = 0
+    for i in range(x, m):
+        sc.order[end] = sc.cards[i]
+        end += 1
+    if p[P_DROPPED] != DROP_ASIDE:
+        for o in range(n):
+            if o != a and o != b:
+                h = sc.high[o]
+                while h != ZERO:
+                    sc.order[end] = lowest(h)
+                    h &= h - ONE
+                    end += 1
+    ta = teyaku_bits(ha, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
+    tbb = teyaku_bits(hb, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
+    tey = (count(np.uint64(ta)) - count(np.uint64(tbb))) * p[P_TEY_VALUE]
+    me = 0 if s == a else 1
+    v = float(tey if me == 0 else -tey)
+    if p[P_TEY_ENDS] == 0 or (ta | tbb) == 0:
+        start_play(sc.st, ha, hb, field, end, end)
+        rollout(sc.st, sc.order, sc.rng, tb, gpol)
+        v += play_value(sc.st, tb, me)
+    return v
+
+
 @hot
 def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
     """Join (True) or drop for a lookahead player at seat ``s``, the ``j``-th to speak: the
@@ -664,12 +746,10 @@ def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
     standard error over K determinisations.  Dropping is worth 0 chips; joining, the mean
     chips of the round dealt again from the cards the seat cannot see (the other hands and the
     draw pile), the later seats speaking by greedy's threshold, both teyaku claimed, and the
-    play by greedy/stop.  Returns the choice."""
+    play by greedy/stop (:func:`_dealt_value`).  Returns the choice."""
     if look is None:  # typed, not run
         return yes
     _t, _r, sc, gpol = look
-    p = tb.params
-    km = tb.kind_masks
     mine = hands[s]
     m = gather(sc.cards, ~(mine | field) & np.uint64(0xFFFFFFFFFFFF))
     st = rng[0]
@@ -688,53 +768,147 @@ def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
                 h |= bit(sc.cards[x])
                 x += 1
             sc.high[o] = h
-        # who plays with s: an earlier joiner, else the later seats by greedy's threshold
-        other = -1
-        joined = 1
-        for jj in range(n):
-            o = jj + 1 if jj + 1 < n else 0
-            if jj < j:
-                if res[R_PLAYS + o] != 0:
-                    other = o
-                    joined += 1
-                continue
-            if jj == j or other >= 0:
-                continue
-            forced = p[P_UNDECIDED] == 0 and n - jj <= 2 - joined  # the last one left
-            if forced or join_strength(sc.high[o], field, km[3]) >= JOIN_DEFAULT_K:
-                other = o
-        v = 0.0
-        if other >= 0:
-            a = min(s, other)
-            b = max(s, other)
-            ha = sc.high[a]
-            hb = sc.high[b]
-            # the draw pile: the undealt cards, then the dropped hands (none if set aside)
-            end = 0
-            for i in range(x, m):
-                sc.order[end] = sc.cards[i]
-                end += 1
-            if p[P_DROPPED] != DROP_ASIDE:
-                for o in range(n):
-                    if o != a and o != b and o != s:
-                        h = sc.high[o]
-                        while h != ZERO:
-                            sc.order[end] = lowest(h)
-                            h &= h - ONE
-                            end += 1
-            ta = teyaku_bits(ha, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
-            tbb = teyaku_bits(hb, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
-            tey = (count(np.uint64(ta)) - count(np.uint64(tbb))) * p[P_TEY_VALUE]
-            me = 0 if s == a else 1
-            v = float(tey if me == 0 else -tey)
-            if p[P_TEY_ENDS] == 0 or (ta | tbb) == 0:
-                start_play(sc.st, ha, hb, field, end, end)
-                rollout(sc.st, sc.order, sc.rng, tb, gpol)
-                v += play_value(sc.st, tb, me)
+        v = _dealt_value(sc, tb, gpol, n, s, j, res, field, x, m)
         # choice 0: the JOIN policy's, choice 1 the other; dropping is worth 0
         _add_gain(sc, 1, 0.0 if yes else v, v if yes else 0.0)
     rng[0] = st
     return yes != (_pick(sc, 2, k) == 1)
+
+
+@hot(inline="always")
+def _draw4(st):
+    """One of four (a face-down pick) from the stream ``st``: (state, 0..3)."""
+    st += GOLDEN
+    return st, np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(4)) >> np.uint64(32))
+
+
+@hot
+def _look_swap(rng, hands, field, s, c0, fm, known, n, tb, k, look):
+    """Swap (True) or keep the four of ``c0``'s month for a lookahead player at seat ``s``,
+    after the deal.  The seat sees its hand and the field (and ``known``, the top of the draw
+    pile, when its own earlier swap put it there; else -1): the other hands and the draw pile
+    are dealt again from the rest, K times.  In each determinisation, swapping gives a picked
+    card of the four (``swap_pick``) for the top of the pile, unseen until it arrives; then
+    the seat's later fours (``fm``) and the later seats' are swapped by greedy (always), and
+    the round goes on as :func:`_dealt_value` plays it (join/drop by greedy's threshold, both
+    teyaku claimed, greedy/stop).  Choice 0 is greedy's (swap); keeping is taken when its
+    paired mean gain exceeds one standard error (``_pick``).  The same determinisations and
+    the same picks serve both choices."""
+    if look is None:  # typed, not run
+        return True
+    _t, res, sc, gpol = look
+    lowest_pick = tb.params[P_PICK_LOWEST] != 0
+    mine = hands[s]
+    seen = mine | field
+    if known >= 0:
+        seen |= bit(known)
+    unseen = ~seen & np.uint64(0xFFFFFFFFFFFF)
+    m = 0
+    u = unseen
+    while u != ZERO:
+        sc.cards[m] = lowest(u)
+        u &= u - ONE
+        m += 1
+    st = rng[0]
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k):
+        for i in range(m - 1):
+            st += GOLDEN
+            r = i + np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(m - i)) >> np.uint64(32))
+            t = sc.cards[i]
+            sc.cards[i] = sc.cards[r]
+            sc.cards[r] = t
+        x = 0
+        for o in range(n):
+            if o == s:
+                sc.high[8 + o] = mine
+                continue
+            h = ZERO
+            for _c in range(HAND_SIZE):
+                h |= bit(sc.cards[x])
+                x += 1
+            sc.high[8 + o] = h
+        mm = m
+        if known >= 0:  # the top of the pile is the card the seat put there
+            sc.cards[m] = sc.cards[x]
+            sc.cards[x] = known
+            mm = m + 1
+        top0 = sc.cards[x]
+        pk0 = np.int64(0)
+        if not lowest_pick:
+            st, pk0 = _draw4(st)
+        ps = st  # the later swaps' picks: the same for both choices
+        st += GOLDEN
+        v0 = 0.0
+        for j in range(2):
+            for o in range(n):
+                sc.high[o] = sc.high[8 + o]
+            sc.cards[x] = top0
+            pst = ps
+            if j == 0:
+                c = c0 + pk0
+                sc.high[s] = (sc.high[s] & ~bit(c)) | bit(sc.cards[x])
+                sc.cards[x] = c
+            for o in range(s, n):
+                h = sc.high[o]
+                f = fm if o == s else (h & (h >> ONE) & (h >> np.uint64(2)) & (h >> np.uint64(3))
+                                       & np.uint64(0x111111111111))
+                while f != ZERO:
+                    c1 = lowest(f)
+                    f &= f - ONE
+                    pk = np.int64(0)
+                    if not lowest_pick:
+                        pst, pk = _draw4(pst)
+                    c = c1 + pk
+                    sc.high[o] = (sc.high[o] & ~bit(c)) | bit(sc.cards[x])
+                    sc.cards[x] = c
+            v = _dealt_value(sc, tb, gpol, n, s, -1, res, field, x, mm)
+            v0 = _add_gain(sc, j, v, v0)
+        sc.cards[x] = top0
+        if known >= 0:
+            sc.cards[x] = sc.cards[m]  # the unseen set again in sc.cards[:m]
+    rng[0] = st
+    return _pick(sc, 2, k) == 0
+
+
+@hot
+def _look_expose(ks, pile, rng, tb, cur, k, mine, opp, look):
+    """Expose (True) or hide the teyaku worth ``mine`` chips of a lookahead player, seat
+    ``cur`` of the play state ``ks`` (before the first turn).  ``opp``: the teyaku bits the
+    opponent claimed, or -1 when it has not decided yet (it then claims any it holds, as
+    greedy does).  With ``teyaku_effect=play_on`` exposing pays ``mine`` and changes nothing
+    else the play reads (the exposed cards are not marked seen), so it is always taken; with
+    ``round_ends`` exposing ends the round at ``mine`` less the opponent's claim, hiding plays
+    on unless the opponent claims: the mean over K determinisations of the opponent's hand
+    and the pile, played by greedy/stop; hiding is taken when its paired mean gain exceeds one
+    standard error (``_pick``)."""
+    p = tb.params
+    if look is None or p[P_TEY_ENDS] == 0:
+        return True
+    _t, _r, sc, gpol = look
+    km = tb.kind_masks
+    s = rng[0]
+    seen = pile[:np.int64(ks[K_N_ALL])]
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k):
+        s = determinise(ks, 2, cur, seen, 0, s, sc)
+        ob = opp
+        if opp < 0:
+            ob = teyaku_bits(sc.base[1 - cur], km[0], km[1], km[2], km[3], p[P_READING],
+                             p[P_PAIRS])
+        oc = float(count(np.uint64(ob)) * p[P_TEY_VALUE])
+        if ob != 0:
+            hide = -oc
+        else:
+            for i in range(KS_N):
+                sc.st[i] = sc.base[i]
+            rollout(sc.st, sc.order, sc.rng, tb, gpol)
+            hide = play_value(sc.st, tb, cur)
+        _add_gain(sc, 1, hide, float(mine) - oc)
+    rng[0] = s
+    return _pick(sc, 2, k) == 0
 
 
 @njit(cache=True)
@@ -793,10 +967,16 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                   & (hands[s] >> np.uint64(3)) & np.uint64(0x111111111111))
             q = dealer + s
             q = q - n if q >= n else q
+            known = -1  # the top of the pile, when this seat's own swap put it there
             while fm != ZERO and top < order.shape[0]:
                 c0 = lowest(fm)
                 fm &= fm - ONE
                 sw = pol[q, PC_SWAP]
+                if look is not None:  # noqa: SIM102  (pruned with None)
+                    if sw == SWAP_LOOKAHEAD and not _look_swap(
+                            rng, hands, field, s, c0, fm, known, n, tb,
+                            samples(pol[q, PC_CARD]), look):
+                        continue
                 if sw == SWAP_NEVER or (sw == SWAP_RANDOM and below(rng, 2) == 0):
                     continue
                 k = 0 if p[P_PICK_LOWEST] else below(rng, 4)
@@ -805,6 +985,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                 res[R_SWAP_OUT] |= np.int64(bit(c))
                 hands[s] = (hands[s] & ~bit(c)) | bit(order[top])
                 order[top] = c
+                known = np.int64(c)
                 res[R_SWAPS + s] += 1
         # join or drop: seats 1, 2, ..., n-1, then the dealer
         a = -1
@@ -884,22 +1065,6 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     # teyaku: each player holding some may expose (claim) them
     ta = teyaku_bits(ha, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
     tbits = teyaku_bits(hb, km[0], km[1], km[2], km[3], p[P_READING], p[P_PAIRS])
-    ca = 0
-    cb = 0
-    if ta != 0 and choose_expose(pol[qa, PC_EXPOSE], rng):
-        res[R_TEY_CLAIMED + a] = ta
-        ca = count(np.uint64(ta)) * p[P_TEY_VALUE]
-    if tbits != 0 and choose_expose(pol[qb, PC_EXPOSE], rng):
-        res[R_TEY_CLAIMED + b] = tbits
-        cb = count(np.uint64(tbits)) * p[P_TEY_VALUE]
-    chips_a = ca - cb
-    winner = -1
-    stopper = -1
-    points = 0
-    hits = 0
-    paid = 0
-    calls_a = 0
-    calls_b = 0
     # the play, as a resumable state (the lookahead copies it and plays determinisations on)
     n_all = end
     m = aside  # the cards set aside follow the pile in its buffer: unseen, never drawn
@@ -908,6 +1073,43 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
         m &= m - ONE
         n_all += 1
     start_play(ks, ha, hb, field, end, n_all)
+    ca = 0
+    cb = 0
+    if ta != 0:
+        shown = False
+        asked = False
+        if look is not None:  # noqa: SIM102  (pruned with None)
+            if pol[qa, PC_EXPOSE] == EXPOSE_LOOKAHEAD:
+                shown = _look_expose(ks, pile, rng, tb, 0, samples(pol[qa, PC_CARD]),
+                                     count(np.uint64(ta)) * p[P_TEY_VALUE], np.int64(-1), look)
+                asked = True
+        if not asked:
+            shown = choose_expose(pol[qa, PC_EXPOSE], rng)
+        if shown:
+            res[R_TEY_CLAIMED + a] = ta
+            ca = count(np.uint64(ta)) * p[P_TEY_VALUE]
+    if tbits != 0:
+        shown = False
+        asked = False
+        if look is not None:  # noqa: SIM102  (pruned with None)
+            if pol[qb, PC_EXPOSE] == EXPOSE_LOOKAHEAD:
+                shown = _look_expose(ks, pile, rng, tb, 1, samples(pol[qb, PC_CARD]),
+                                     count(np.uint64(tbits)) * p[P_TEY_VALUE],
+                                     res[R_TEY_CLAIMED + a], look)
+                asked = True
+        if not asked:
+            shown = choose_expose(pol[qb, PC_EXPOSE], rng)
+        if shown:
+            res[R_TEY_CLAIMED + b] = tbits
+            cb = count(np.uint64(tbits)) * p[P_TEY_VALUE]
+    chips_a = ca - cb
+    winner = -1
+    stopper = -1
+    points = 0
+    hits = 0
+    paid = 0
+    calls_a = 0
+    calls_b = 0
     if p[P_TEY_ENDS] != 0 and (res[R_TEY_CLAIMED + a] | res[R_TEY_CLAIMED + b]) != 0:
         end_kind = END_TEYAKU
         winner = a if chips_a > 0 else (b if chips_a < 0 else -1)
@@ -1195,6 +1397,36 @@ def lookahead_join(tb, hands, field, s, j, res, seed, k):
     return _look_join(rng, hands, field, s, j, tb.params[P_PLAYERS], res, tb, yes, k, look)
 
 
+@njit(cache=True)
+def lookahead_swap(tb, hands, field, s, c0, known, seed, k):
+    """A lookahead player's swap (True) or keep of the four of ``c0``'s month at seat ``s``
+    right after the deal (``hands``: the seats' hands, ``field``; ``known``: the top of the
+    draw pile when the seat's own earlier swap put it there, else -1), with ``k``
+    determinisations on the stream ``seed``.  For tests."""
+    res = np.zeros(R_N, dtype=np.int64)
+    look = (tb, res, new_scratch(KS_N, PILE_N, 2),
+            greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
+    rng = np.full(1, seed, dtype=np.uint64)
+    h = hands[s]
+    fm = (h & (h >> ONE) & (h >> np.uint64(2)) & (h >> np.uint64(3))
+          & np.uint64(0x111111111111)) & ~bit(c0)
+    fm &= ~(bit(c0) - ONE)  # the fours after c0's, as the deal offers them
+    return _look_swap(rng, hands, field, s, c0, fm, np.int64(known), tb.params[P_PLAYERS], tb,
+                      k, look)
+
+
+@njit(cache=True)
+def lookahead_expose(tb, ks, pile, cur, mine, opp, seed, k):
+    """A lookahead player's expose (True) or hide of teyaku worth ``mine`` chips, seat ``cur``
+    of the play state ``ks`` before the first turn (``opp``: the opponent's claimed teyaku
+    bits, -1 undecided), with ``k`` determinisations on the stream ``seed``.  For tests."""
+    res = np.zeros(R_N, dtype=np.int64)
+    look = (tb, res, new_scratch(KS_N, PILE_N, 2),
+            greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
+    rng = np.full(1, seed, dtype=np.uint64)
+    return _look_expose(ks, pile, rng, tb, cur, k, mine, opp, look)
+
+
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"], out["tcount"],
                out["ycount"], uses_lookahead(pol[:, PC_CARD]))
@@ -1311,7 +1543,7 @@ class Kushiro:
     par = None
     teyaku_names = TEYAKU
     version = 1
-    lookahead = True  # card play, Iku/Yoroshii, join/drop by lookahead (swap, expose: not)
+    lookahead = True  # every decision: swap, join/drop, expose, cards, picks, Iku/Yoroshii
     edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")
 
