@@ -755,12 +755,7 @@ def _rest_of_game(deck, c0, c1, first, played, q, look, tmp):
         elif p[P_TIE] == TIE_RANDOM:
             first = below(sc.rng, 2)
         if not laid:
-            j = 0
-            m = deck
-            while m:
-                order[j] = lowest(m)
-                m &= m - ONE
-                j += 1
+            lookahead.gather(order, deck)
         laid = False
         shuffle_first(sc.rng, order, n, 0, min(n, FULL_ROUND))
         for i in range(ST_N):
@@ -949,12 +944,7 @@ def _take(pile_kind, k, rng, mode, cap_time, tmp, tb, nxt):
                     best = c
             out |= bit(best)
         return out
-    i = 0
-    m = pile_kind
-    while m:
-        tmp[i] = lowest(m)
-        m &= m - ONE
-        i += 1
+    lookahead.gather(tmp, pile_kind)
     shuffle_first(rng, tmp, n, 0, k)
     out = ZERO
     for j in range(k):
