@@ -59,7 +59,8 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     _add_preset(p)
     p.add_argument("--expose", default="always", metavar="E",
                    help="expose held teyaku: always, never, random; or one per player (default always; "
-                        "a game without teyaku, taipa, has no such decision)")
+                        "a lookahead player decides by lookahead in toppa, baka and koikoi; a game "
+                        "without teyaku, taipa, has no such decision)")
     p.add_argument("--players", default=None, metavar="N",
                    help="players at the table, for a game with a 'players' rule (kushiro_toppa: "
                         "2 to 4); the same as --rule players=N")

@@ -200,12 +200,130 @@ def test_lookahead_beats_greedy_at_koikoi(full, heavy):
     assert d.ci_low > 0
 
 
-def test_koikoi_lookahead_refuses_the_turns_it_does_not_play():
-    with pytest.raises(ValueError, match="standard turn"):
-        hanasim.simulate("koikoi", rounds=10, seed=1, policy="lookahead",
-                         rules={"turn_structure": "draw_then_two"})
+def test_koikoi_lookahead_decision_needs_lookahead_cards():
     with pytest.raises(ValueError, match="comes with lookahead card play"):
         hanasim.simulate("koikoi", rounds=10, seed=1, policy="greedy/lookahead")
+
+
+def koikoi_tables(**rules):
+    from hanasim.games import koikoi as K
+    from hanasim.rules import make_rules
+
+    return K.lower(make_rules(K.KoikoiRules, {**K.PRESETS["modern"], **rules}))[0]
+
+
+def test_koikoi_lookahead_takes_the_turned_cards_ribbon_that_completes_a_yaku(heavy):
+    """Player 0 holds the pine and plum poetry ribbons; it plays its one hand card (a
+    paulownia chaff that matches nothing) and turns the cherry chaff, which matches the
+    curtain and the cherry poetry ribbon on the field.  Greedy takes the curtain (heavier);
+    the ribbon makes Poetry Ribbons (5 points) at once, and no card left can take it later
+    but the one unseen cherry card."""
+    from hanasim.games import koikoi as K
+
+    tb = koikoi_tables()
+    st, order = koikoi_position(tb, p_pile=[1, 5], p_hand=[47], o_pile=[], o_hand=[11, 22, 26],
+                                field=[8, 9, 14, 18], pile=[10, 12, 13, 15, 16])
+    st[6] = 0  # player 0 to move
+    assert K.greedy_take(10, st[2] | np.uint64(1 << 47), False, tb) == 8
+    for seed in range(3):
+        got = K.forced_choices(K.lookahead_turn(tb, st, order, 0, seed, 16))
+        assert got["card1"] == -1 and got["drawn_take"] == 9
+
+
+def test_koikoi_lookahead_never_reads_a_hidden_card(heavy):
+    """Permuting the cards player 0 cannot see changes none of its turn's choices; the turned
+    card is seen once it is turned (so it stays in place for the whole turn, and the first
+    hand card must not move when it is permuted too), under each turn structure and the
+    wild Lightning."""
+    from hanasim.games import koikoi as K
+
+    rng = np.random.default_rng(4)
+    for trial, rules in enumerate([{}, {"turn_structure": "draw_then_two",
+                                        "wild_lightning": "on"},
+                                   {"turn_structure": "unmatched_to_hand"}, {}]):
+        tb = koikoi_tables(**rules)
+        c = [int(x) for x in rng.permutation(48)]
+        p_hand, o_hand, field, pile = c[:5], c[5:10], c[10:18], c[18:28]
+        p_pile, o_pile = c[28:38], c[38:]
+
+        def turn(o_hand, pile, seed=trial):
+            st, order = koikoi_position(tb, p_pile, p_hand, o_pile, o_hand, field, pile)
+            st[6] = 0
+            st[K.KS_WILD] = 1 if rules.get("wild_lightning") == "on" else 0
+            return K.forced_choices(K.lookahead_turn(tb, st, order, 0, seed, 8))
+
+        want = turn(o_hand, pile)
+        for _ in range(3):
+            u = [int(x) for x in rng.permutation(o_hand + pile[1:])]
+            assert turn(u[:5], [pile[0]] + u[5:]) == want
+            if rules.get("turn_structure") != "draw_then_two":
+                u = [int(x) for x in rng.permutation(o_hand + pile)]
+                got = turn(u[:5], u[5:])
+                assert (got["card1"], got["take1"]) == (want["card1"], want["take1"])
+
+
+def lucky_position(tb, hand, o_hand, field, rest=None):
+    """The state right after the deal, player 0 (the dealer) holding ``hand``; the draw pile
+    is ``rest`` (default: the other cards in card order)."""
+    from hanasim.games import koikoi as K
+
+    mask = lambda cs: np.uint64(sum(1 << c for c in cs))  # noqa: E731
+    st = np.zeros(K.KS_N, np.uint64)
+    dealt = list(hand) + list(o_hand) + list(field)
+    if rest is None:
+        rest = [c for c in range(48) if c not in dealt]
+    order = np.array(dealt + list(rest), np.int8)
+    K.start(st, np.array([mask(hand), mask(o_hand), mask(field)], np.uint64), len(dealt),
+            np.uint64(0), 1)
+    return st, order
+
+
+def test_koikoi_lookahead_declares_a_weak_lucky_hand_and_hides_a_strong_one(heavy):
+    """Seed rules with lucky hands worth 6: four pairs of chaff-like cards that match nothing
+    on the field are declared; four pairs holding four brights, every other card of their
+    months on the field, make Three Brights (8 points) within three turns: hidden."""
+    from hanasim.games import koikoi as K
+    from hanasim.rules import make_rules
+
+    tb = K.lower(make_rules(K.KoikoiRules, {"lucky_hands": "win6"}))[0]
+    weak = [14, 15, 18, 19, 22, 23, 26, 27]
+    st, order = lucky_position(tb, weak, [2, 6, 10, 30, 34, 38, 42, 46],
+                               [3, 7, 11, 31, 35, 39, 43, 47])
+    assert K.lucky_bits(st[0]) == 2
+    for seed in range(3):
+        assert K.lookahead_declare(tb, st, order, 0, seed, 16, False, False, 0)
+    strong = [0, 1, 8, 9, 28, 29, 44, 45]
+    st, order = lucky_position(tb, strong, [4, 12, 16, 20, 24, 32, 36, 40],
+                               [2, 3, 10, 11, 30, 31, 46, 47])
+    assert K.lucky_bits(st[0]) == 2
+    for seed in range(3):
+        assert not K.lookahead_declare(tb, st, order, 0, seed, 16, False, False, 0)
+    # permuting the cards player 0 cannot see (the other hand, the draw pile) does not move
+    # the choice
+    rng = np.random.default_rng(2)
+    field = [2, 3, 10, 11, 30, 31, 46, 47]
+    for seed in range(3):
+        want = K.lookahead_declare(tb, st, order, 0, seed, 8, False, False, 0)
+        for _ in range(2):
+            u = [int(x) for x in rng.permutation([int(c) for c in order[8:16]]
+                                                 + [int(c) for c in order[24:]])]
+            st2, order2 = lucky_position(tb, strong, u[:8], field, u[8:])
+            assert K.lookahead_declare(tb, st2, order2, 0, seed, 8, False, False, 0) == want
+
+
+@pytest.mark.parametrize("rules", [
+    {"turn_structure": "draw_then_two", "wild_lightning": "on"},
+    {"turn_structure": "unmatched_to_hand", "after_hands": "draw_pile",
+     "wild_lightning": "august_field"}])
+def test_koikoi_lookahead_plays_every_turn_structure(heavy, rules):
+    """The lookahead plays the turn structures and the wild Lightning (checked mode: every
+    card in one place), and beats greedy there."""
+    c = hanasim.compare("koikoi", rounds=2_048, seed=3, preset="modern", rules=rules,
+                        policies=["greedy", "lookahead:8,greedy"], blocks=16)
+    d = c[(c.kind == "difference") & (c.quantity == "player1.mean_score")].iloc[0]
+    assert d.estimate > 0
+    hanasim.simulate("koikoi", rounds=256, seed=1, preset="modern", rules=rules,
+                     policy="lookahead:4", checked=True)
 # ---------------------------------------------------------------- Taipa (match by suit)
 from hanasim.games import taipa as TP  # noqa: E402
 

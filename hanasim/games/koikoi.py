@@ -98,6 +98,39 @@ Yaku counting: only the single most valuable yaku         ``yaku_counting=best``
 Yaku counting: also the opponent's yaku                   ``yaku_counting=both_players``
 =======================================================  ======================================
 
+Lookahead (``lookahead[:K]``)
+-----------------------------
+A lookahead player (``engine.lookahead``) decides every choice the rules give it, each on K
+determinisations of what it cannot see at that moment, played out with this module's own
+kernel (``play_from``, ``settle_round``) and picked by ``engine.lookahead._pick`` (greedy's own
+choice unless another one's paired mean gain exceeds one standard error):
+
+* its turn (:func:`look_turn`), one choice after another as the player makes them: the hand
+  card with its take (two-way matches; the wild Lightning's pick of any field card), the turned
+  card unseen; then, the turned card seen, its take, or (``unmatched_to_hand`` when it takes
+  nothing; ``draw_then_two``, whose drawn card is seen from the start) the second hand card
+  with its take.  A turn of the draw pile alone (``after_hands=draw_pile``) has only the
+  turned card's take.  The choices travel as one forced turn id (:func:`turn_forced`), which
+  a rollout plays with the game's own puts before playing on by greedy, so every
+  ``turn_structure`` and ``wild_lightning`` is played;
+* declaring a lucky hand (:func:`look_declare`; ``expose`` does not apply to a lookahead
+  player, as in Toppa and Baka): declared and hidden are finished on the same determinisations
+  as :func:`play_dealt` finishes a round; hiding is taken only on a significant gain.  Seat 0
+  declares first, so seat 1 knows its declaration; seat 0 takes seat 1's as the rollout's
+  (declaring whatever its dealt hand holds, the default ``expose=always``);
+* stop or continue (:func:`look_continue`): collecting scores what settling now gives,
+  calling is played out.
+
+Rollouts play greedy cards; both players' stop-or-continue in a rollout is
+:data:`ROLLOUT_DECISION`: greedy/stop, every player collecting at its first chance (measured
+against greedy/continue2 and threshold5 rollouts, modern preset, 20,000 rounds: continue2
+rollouts lost 0.86 points a round of advantage against a greedy/stop opponent (99.9% paired
+interval -1.14 to -0.57) and threshold5 changed nothing significant (+0.07, -0.16 to +0.29);
+against a greedy/continue2 opponent continue2 rollouts gained about +0.3, and in lookahead
+against lookahead the gain of calling by lookahead over always collecting was the same, +0.82
+(+0.40 to +1.23) with stop rollouts and +0.80 (+0.24 to +1.37) with continue2). LOOK_OFF is for
+measuring a decision against the behaviour before it.
+
 The body's own choices are options too (lucky hands ``win6``/``stack12``, ``cards_of_month``,
 ``game_rounds``, ``first_dealer``).  Not modelled: "sometimes this is done in packets of two"
 (the deal order of a shuffled deck changes no number); the wild Lightning's Mushi details that
@@ -127,9 +160,9 @@ from ..engine.tally import tally_hits
 from ..engine.yaku import (D_BASE, D_COND, D_COUNTED, D_EXTRA_FROM, D_MIN, D_PER_EXTRA,
                            D_REQUIRED, NEVER, DekiyakuTable, dekiyaku)
 from ..engine import lookahead
-from ..policies import (CONTINUE, DEC_LOOKAHEAD, FORCED, GREEDY, LEGAL_BOTH, LEGAL_STOP, RANDOM,
-                        choose_continue, choose_expose, hand_card, parse_policy, split_policy,
-                        take_high)
+from ..policies import (CONTINUE, DEC_LOOKAHEAD, DEC_STOP, FORCED, GREEDY, LEGAL_BOTH,
+                        LEGAL_STOP, RANDOM, choose_continue, choose_expose, greedy_hand_card,
+                        hand_card, parse_policy, split_policy, take_high)
 from ..rules import RuleError, number, option
 from . import register
 
@@ -142,6 +175,15 @@ FIELD_WIN_POINTS = 6     # rule page, Setup Variations: "the dealer immediately 
 MONTH_POINTS = 4         # rule page, "Cards of the Month": 4
 FIELD = 2
 TEYAKU = ("four_of_a_kind", "four_pairs")
+#: the stop-or-continue of every player in a lookahead's rollouts, (decision id, parameter) as
+#: in ``policies``: greedy/stop (DEC_STOP, 0) collects at once (the module's "Lookahead" says
+#: why it is kept)
+ROLLOUT_DECISION = (DEC_STOP, 0)
+#: for measuring a lookahead decision against the behaviour before it (0 in every run):
+#: LOOK_OFF_DRAWN leaves the turned card's take to greedy, LOOK_OFF_LUCKY the lucky hands to
+#: ``expose``
+LOOK_OFF = 0
+LOOK_OFF_DRAWN, LOOK_OFF_LUCKY = 1, 2
 SPECIAL_YAKU = ("flower_viewing", "moon_viewing", "cards_of_the_month")
 
 
@@ -397,8 +439,9 @@ class Tables(NamedTuple):
  P_PRIVILEGE, P_DRAW_PASS, P_HAND, P_LUCKY, P_BOTH_DEALER, P_FIELD_FOUR, P_MIS_FIELD_PAIRS,
  P_MIS_HAND_FOUR, P_MIS_HAND_PAIRS, P_FIRST_EARLIER, P_TARGET, P_GAME_ROUNDS, P_STAKE,
  P_SHUFFLE_STOP, P_FIXED_DEALER, P_CHECKED, P_DEALS_ONLY, P_SERIES, P_CHAFF_ROW, P_CHAFF_GROW,
- P_WILD, P_TURN, P_AFTER_PILE, P_CALLS_MAX, P_IMPROVE_STOP) = range(40)
-P_N = 40
+ P_WILD, P_TURN, P_AFTER_PILE, P_CALLS_MAX, P_IMPROVE_STOP, P_ROLL_DEC, P_ROLL_PARAM,
+ P_LOOK_OFF) = range(43)
+P_N = 43
 VIEW_OFF, VIEW_ON, VIEW_NEED_OTHER, VIEW_WEATHER = 0, 1, 2, 3
 COUNT_ALL, COUNT_BEST, COUNT_BOTH = 0, 1, 2
 FMULT_COUNT, FMULT_DOUBLE, FMULT_OFF = 0, 1, 2
@@ -471,6 +514,8 @@ def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=F
     p[P_AFTER_PILE] = rules.after_hands == "draw_pile"
     p[P_CALLS_MAX] = rules.koikoi_calls
     p[P_IMPROVE_STOP] = rules.improve_call == "stop_only"
+    p[P_ROLL_DEC], p[P_ROLL_PARAM] = ROLLOUT_DECISION
+    p[P_LOOK_OFF] = LOOK_OFF
     sake_as = {"animal_only": "animal", "animal_and_chaff": "both",
                "animal_or_chaff": "animal"}[rules.sake_cup]
     chaff1 = CHAFF | SAKE if sake_as == "both" else CHAFF
@@ -734,6 +779,87 @@ def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
     return hand, field, cap
 
 
+# A forced turn (``policies.FORCED``): how a lookahead player's turn is played, and how its
+# rollouts play a choice they score.  Koi-koi's own encoding, read only by :func:`turn_forced`:
+# each choice of the turn is 7 bits at its shift, 0 = left to greedy, else 1 + a card id:
+# the first hand card, the field card it takes, the field card the turned card takes, the
+# second hand card (draw_then_two, unmatched_to_hand) and the field card it takes.  A "take"
+# is given only where the put offers a choice (:func:`take_options`).
+F_CARD1, F_TAKE1, F_DTAKE, F_CARD2, F_TAKE2 = 8, 16, 24, 40, 48
+
+
+@hot(inline="always")
+def given(pol, shift):
+    """The card given at ``shift`` of a forced turn, or -1 (left to greedy)."""
+    return np.int64((pol >> shift) & 0x7F) - 1
+
+
+@hot(inline="always")
+def give(pol, shift, card):
+    return pol | ((np.int64(card) + 1) << shift)
+
+
+@hot
+def take_options(card, field, wild, tb):
+    """The field cards ``card`` may take when putting it offers a choice, else ZERO: the two
+    cards of a two-way match; the wild Lightning with no willow on the field, any field card
+    (when there are two or more)."""
+    if wild and bit(card) == tb.cards[K_LIGHTNING] and (field & tb.cards[K_WILLOW]) == ZERO:
+        return field if count(field) > 1 else ZERO
+    mm = field & month_nibble(card)
+    return mm if count(mm) == 2 else ZERO
+
+
+@hot
+def greedy_take(card, field, wild, tb):
+    """The field card greedy's put of ``card`` takes among :func:`take_options` (non-empty)."""
+    _, c = put(GREEDY, card, field, ZERO, wild, tb)
+    return lowest(c & take_options(card, field, wild, tb))
+
+
+@hot
+def put_as(card, field, take, wild, tb):
+    """:func:`put` of ``card`` taking the field card ``take`` where the put offers a choice
+    (``take`` >= 0, one of :func:`take_options`), else as greedy puts it."""
+    if take < 0:
+        return put(GREEDY, card, field, ZERO, wild, tb)
+    t = bit(take)
+    cb = bit(card)
+    if wild and cb == tb.cards[K_LIGHTNING] and (field & tb.cards[K_WILLOW]) == ZERO:
+        return field & ~t, cb | t
+    mm = field & month_nibble(card)
+    return capture(card, field, ZERO if t == (mm & (~mm + ONE)) else ~ZERO)
+
+
+@hot
+def turn_forced(pol, hand, field, drawn, tb, wild, pile_only):
+    """:func:`kturn` of a forced turn ``pol``: every turn structure, each choice as given,
+    the others greedy's (the same steps as :func:`turn_variant`)."""
+    mode = -1 if pile_only else tb.params[P_TURN]
+    if mode == TURN_DRAW_TWO:
+        hand |= bit(drawn)
+    cap = ZERO
+    for step in range(3):
+        if step == 1:
+            if mode == TURN_DRAW_TWO:
+                continue
+            f2, c = put_as(drawn, field, given(pol, F_DTAKE), wild, tb)
+            if c != ZERO or mode != TURN_UNMATCHED:
+                return hand, f2, cap | c
+            hand |= bit(drawn)  # unmatched: into the hand, and a second hand card
+            continue
+        if step == 0 and pile_only:
+            continue
+        sh = F_CARD1 if step == 0 else F_CARD2
+        card = given(pol, sh)
+        if card < 0:
+            card = greedy_hand_card(hand, field, tb.gscore)
+        hand &= ~bit(card)
+        field, c = put_as(card, field, given(pol, sh + 8), wild, tb)
+        cap |= c
+    return hand, field, cap
+
+
 @hot(inline="always")
 def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
     """One turn (``turn_structure``): (hand, field, captured).  ``pile_only``: a turn after
@@ -742,13 +868,8 @@ def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
     draw one more for the second hand card."""
     r = next64(rng) if pol == RANDOM else ZERO
     if (pol & 0xF) == FORCED:
-        # a given hand card and two-way pick (a lookahead's choice: the standard turn, no
-        # wild Lightning, as the lookahead requires), the turned card by greedy
-        card = (pol >> 8) & 0x3F
-        hand &= ~bit(card)
-        field, c1 = capture(card, field, ZERO - np.uint64((pol >> 16) & 1))
-        field, c2 = capture(drawn, field, take_high(GREEDY, drawn, field, ZERO, tb.ghigh))
-        return hand, field, c1 | c2
+        # a lookahead's choices for this turn (a call: only lookahead runs reach it)
+        return turn_forced(pol, hand, field, drawn, tb, wild, pile_only)
     if pile_only or tb.params[P_TURN] != TURN_STANDARD:
         return turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only)
     card = hand_card(pol, hand, field, r, tb.gscore)
@@ -817,10 +938,10 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look):
     """Play the round in state ``st`` (``KS_N`` slots) until a player collects or the hands
     run out, updating ``st``.  ``policy``: card policy ids by player; ``decide[player]``:
     (decision id, parameter).  ``look``: None, or the lookahead context ``(tables, res,
-    scratch)`` when a player plays by lookahead (``engine.lookahead``): its hand card and its
-    stop-or-continue are chosen on determinisations of this state (:func:`look_card`,
-    :func:`look_continue`).  A rollout's forced turn (``policies.FORCED``) is played once,
-    then the player plays greedy."""
+    scratch)`` when a player plays by lookahead (``engine.lookahead``): every choice of its
+    turn and its stop-or-continue are chosen on determinisations of this state
+    (:func:`look_turn`, :func:`look_continue`).  A forced turn (``policies.FORCED``, see
+    :func:`turn_forced`) is played once, then the player plays greedy."""
     h0 = st[0]
     h1 = st[1]
     field = st[2]
@@ -861,13 +982,9 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look):
         q = dealer ^ seat
         pol = policy[q]
         if look is not None and lookahead.is_lookahead(pol):
-            pol = GREEDY  # a turn of the draw pile alone: no hand card to choose
-            if hand != ZERO:
-                store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0,
-                      best1, last, turns, decisions, over)
-                card, high = look_card(st, order, rng, tb, seat, lookahead.samples(policy[q]),
-                                       look)
-                pol = FORCED | (card << 8) | (np.int64(high != ZERO) << 16)
+            store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0,
+                  best1, last, turns, decisions, over)
+            pol = look_turn(st, order, rng, tb, seat, lookahead.samples(policy[q]), look)
         hand, field, pile, calls, hits, best, act = _move(
             pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
             c1 if first else c0, order[top], calls0 if first else calls1,
@@ -932,7 +1049,8 @@ def store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, be
 @hot(inline="always")
 def rollout(tb, sc, seat):
     """Play the scratch state ``sc.st`` to the end by greedy (the forced turn in ``sc.greedy``
-    first), both players collecting at once; ``seat``'s round score."""
+    first), both players deciding stop-or-continue by ``sc.decide`` (``ROLLOUT_DECISION``);
+    ``seat``'s round score."""
     play_from(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, 0, None)
     for i in range(R_N):
         sc.aux[i] = 0
@@ -941,31 +1059,151 @@ def rollout(tb, sc, seat):
 
 
 @hot
-def look_card(st, order, rng, tb, seat, k, look):
-    """The lookahead's (hand card, two-way pick) for ``seat`` to move in ``st``: each choice is
-    played (then greedy) on the same ``k`` determinisations, greedy's own kept unless another
-    gains significantly (``engine.lookahead``).  A call: once a lookahead turn."""
+def look_eval(st, order, rng, tb, seat, k, look, m, seen):
+    """Choose among the ``m`` forced turns ``sc.card[:m]`` of ``seat`` to move in ``st`` (0:
+    greedy's own): each is played, then the round by the rollout policy, on the same ``k``
+    determinisations of the cards ``seat`` cannot see (the other hand and ``order[seen:]``);
+    greedy's own is kept unless another gains significantly (``engine.lookahead._pick``)."""
     tables, res, sc = look
-    m = lookahead.card_choices(sc, st[seat], st[2], tb.gscore, tb.ghigh)
     if m == 1:
-        return sc.card[0], sc.high[0]
+        return sc.card[0]
     for j in range(m):
         sc.total[j] = 0.0
         sc.total2[j] = 0.0
     s = rng[0]
-    top = np.int64(st[5])
     for _ in range(k):
-        s = lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        s = lookahead.determinise(st, N_PLAYERS, seat, order, seen, s, sc)
         v0 = 0.0
         for j in range(m):
             for i in range(st.shape[0]):
                 sc.st[i] = sc.base[i]
-            sc.greedy[seat] = FORCED | (sc.card[j] << 8) | (np.int64(sc.high[j] != ZERO) << 16)
+            sc.greedy[seat] = sc.card[j]
             sc.greedy[1 - seat] = GREEDY
             v0 = lookahead._add_gain(sc, j, rollout(tb, sc, seat), v0)
     rng[0] = s
-    best = lookahead._pick(sc, m, k)
-    return sc.card[best], sc.high[best]
+    return sc.card[lookahead._pick(sc, m, k)]
+
+
+@hot
+def card_options(sc, pol, sh, hand, field, wild, tb):
+    """Into ``sc.card``: the forced turn ``pol`` with the hand card at shift ``sh`` (and its
+    take at ``sh + 8``) left to greedy (choice 0), then every other (hand card, take);
+    returns how many (at most ``lookahead.MAX_CHOICES``)."""
+    g = greedy_hand_card(hand, field, tb.gscore)
+    gt = np.int64(-1)
+    if take_options(g, field, wild, tb) != ZERO:
+        gt = greedy_take(g, field, wild, tb)
+    sc.card[0] = pol
+    m = 1
+    h = hand
+    while h:
+        c = lowest(h)
+        h &= h - ONE
+        o = take_options(c, field, wild, tb)
+        if o == ZERO:
+            if c != g and m < lookahead.MAX_CHOICES:
+                sc.card[m] = give(pol, sh, c)
+                m += 1
+        while o:
+            t = lowest(o)
+            o &= o - ONE
+            if (c != g or t != gt) and m < lookahead.MAX_CHOICES:
+                sc.card[m] = give(give(pol, sh, c), sh + 8, t)
+                m += 1
+    return m
+
+
+@hot
+def drawn_options(sc, pol, drawn, field, wild, tb):
+    """Into ``sc.card``: the forced turn ``pol`` with the turned card's take left to greedy
+    (choice 0), then every other take it offers; returns how many."""
+    sc.card[0] = pol
+    o = take_options(drawn, field, wild, tb)
+    if o == ZERO:
+        return 1
+    gt = greedy_take(drawn, field, wild, tb)
+    m = 1
+    while o:
+        t = lowest(o)
+        o &= o - ONE
+        if t != gt and m < lookahead.MAX_CHOICES:
+            sc.card[m] = give(pol, F_DTAKE, t)
+            m += 1
+    return m
+
+
+@hot
+def look_turn(st, order, rng, tb, seat, k, look):
+    """The lookahead's turn for ``seat`` to move in ``st``, as a forced turn id
+    (:func:`turn_forced`): each choice of the turn in the order the player makes it, each by
+    :func:`look_eval` on what the player has seen by then.  The first hand card with its take
+    (the turned card unseen; under draw_then_two it is drawn first, so seen), then the turned
+    card's take (seen), or (unmatched_to_hand, the turned card taking nothing; draw_then_two)
+    the second hand card with its take.  A turn of the draw pile alone
+    (``after_hands=draw_pile``) has only the turned card's take.  A call: once a turn."""
+    tables, res, sc = look
+    hand = st[seat]
+    field = st[2]
+    top = np.int64(st[5])
+    wild = st[KS_WILD] != ZERO
+    pile_only = hand == ZERO
+    mode = -1 if pile_only else tb.params[P_TURN]
+    pol = np.int64(FORCED)
+    seen = top
+    if mode == TURN_DRAW_TWO:
+        hand |= bit(order[top])  # drawn into the hand first: seen
+        seen = top + 1
+    if not pile_only:
+        m = card_options(sc, pol, F_CARD1, hand, field, wild, tb)
+        pol = look_eval(st, order, rng, tb, seat, k, look, m, seen)
+        card = given(pol, F_CARD1)
+        if card < 0:
+            card = greedy_hand_card(hand, field, tb.gscore)
+        hand &= ~bit(card)
+        field, _ = put_as(card, field, given(pol, F_TAKE1), wild, tb)
+    # the turned card is seen from here on
+    drawn = np.int64(order[top])
+    if mode != TURN_DRAW_TWO:
+        _, c = put_as(drawn, field, -1, wild, tb)
+        if c != ZERO or mode != TURN_UNMATCHED:
+            if tb.params[P_LOOK_OFF] & LOOK_OFF_DRAWN:
+                return pol
+            m = drawn_options(sc, pol, drawn, field, wild, tb)
+            return look_eval(st, order, rng, tb, seat, k, look, m, top + 1)
+        hand |= bit(drawn)
+    m = card_options(sc, pol, F_CARD2, hand, field, wild, tb)
+    return look_eval(st, order, rng, tb, seat, k, look, m, top + 1)
+
+
+@njit(cache=True)
+def lookahead_turn(tb, st, order, seat, seed, k):
+    """:func:`look_turn` on the state ``st`` with ``k`` determinisations on the stream
+    ``seed``: the forced turn id (for tests and for inspecting a decision; ``forced_choices``
+    reads it)."""
+    look = (tb, np.zeros(R_N, np.int64), new_look_scratch(tb, order.shape[0]))
+    rng = np.zeros(1, np.uint64)
+    rng[0] = np.uint64(seed)
+    return look_turn(st, order, rng, tb, seat, k, look)
+
+
+def forced_choices(pol) -> dict:
+    """The choices of a forced turn id: {"card1", "take1", "drawn_take", "card2", "take2"},
+    each a card id or -1 (greedy's)."""
+    pol = int(pol)
+    return {name: ((pol >> sh) & 0x7F) - 1 for name, sh in
+            (("card1", F_CARD1), ("take1", F_TAKE1), ("drawn_take", F_DTAKE),
+             ("card2", F_CARD2), ("take2", F_TAKE2))}
+
+
+@njit(cache=True)
+def new_look_scratch(tb, n_cards):
+    """The lookahead's scratch, its rollouts deciding stop-or-continue by the
+    ``ROLLOUT_DECISION`` lowered into ``tb`` (``P_ROLL_DEC``, ``P_ROLL_PARAM``)."""
+    sc = lookahead.new_scratch(KS_N, n_cards, N_PLAYERS)
+    for q in range(N_PLAYERS):
+        sc.decide[q, 0] = tb.params[P_ROLL_DEC]
+        sc.decide[q, 1] = tb.params[P_ROLL_PARAM]
+    return sc
 
 
 @njit(cache=True)
@@ -973,7 +1211,7 @@ def lookahead_decision(tb, st, order, seat, seed, k):
     """:func:`look_continue` on the state ``st`` (the turn of ``seat`` just made a yaku; the
     call not made) with ``k`` determinisations on the stream ``seed``: True to call koi-koi
     (for tests and for inspecting a decision)."""
-    look = (tb, np.zeros(R_N, np.int64), lookahead.new_scratch(KS_N, order.shape[0], N_PLAYERS))
+    look = (tb, np.zeros(R_N, np.int64), new_look_scratch(tb, order.shape[0]))
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed)
     return look_continue(st, order, rng, tb, seat, k, look)
@@ -1141,64 +1379,154 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
     wild = w == WILD_ON or (w == WILD_AUGUST and (groups[FIELD] & tb.cards[K_AUGUST]) != ZERO)
     start(st, groups, tb.pattern.shape[0], month_mask, field_multiplier(nb, p[P_FIELD_MULT]))
     st[KS_WILD] = 1 if wild else 0
-    zs = p[P_ZERO_SUM] != 0
     played = True
     mode = p[P_LUCKY]
     if mode == LUCKY_WIN or mode == LUCKY_STACK:
-        d0 = l0 != 0 and choose_expose(expose[dealer], rng)
-        d1 = l1 != 0 and choose_expose(expose[dealer ^ 1], rng)
-        if d0 or d1:
-            played = False
-            stack = mode == LUCKY_STACK
-            if d0 and d1 and p[P_BOTH_DEALER] == BOTH_PRIVILEGE:
-                # a draw in which the dealer scores the dealer's privilege (rule page, Draws)
-                _pay(res, 0, p[P_PRIVILEGE], zs)
-                res[R_WINNER] = 0
-                res[R_POINTS] = p[P_PRIVILEGE]
-                res[R_END] = END_LUCKY_DRAW
-            elif d0 and d1 and p[P_BOTH_DEALER] == BOTH_DRAW:
-                res[R_END] = END_LUCKY_DRAW
+        # seat 0 declares first, seat 1 knowing it; a lookahead player decides by lookahead
+        d0 = False
+        if l0 != 0:
+            if (look is not None and lookahead.is_lookahead(policy[dealer])
+                    and (p[P_LOOK_OFF] & LOOK_OFF_LUCKY) == 0):
+                d0 = look_declare(st, order, rng, tb, 0, lookahead.samples(policy[dealer]),
+                                  look, False, False, 0)
             else:
-                w = 0 if d0 else 1
-                v = lucky_value(l0 if w == 0 else l1, stack)
-                _pay(res, w, v, zs)
-                res[R_WINNER] = w
-                res[R_POINTS] = v
-                res[R_END] = END_LUCKY
-    if played and has_full_nibble(st[2]):
-        if p[P_FIELD_FOUR] == FIELD4_WIN:
-            played = False
-            _pay(res, 0, FIELD_WIN_POINTS, zs)
-            res[R_WINNER] = 0
-            res[R_POINTS] = FIELD_WIN_POINTS
-            res[R_END] = END_FIELD
-        else:
-            # "the dealer immediately captures these four cards, and deals four more to the
-            # table to replace them" (rule page): from the draw pile, until no four is left.
-            # A replacement that would leave the pile short of the turns' draws is not made
-            # (it needs three fours in a row: never seen); that four stays on the field.
-            top = np.int64(st[5])
-            field = st[2]
-            n_turns = 2 * p[P_HAND]
-            while has_full_nibble(field):
-                fours = field & (field >> ONE) & (field >> np.uint64(2)) & (field >> np.uint64(3))
-                fours &= np.uint64(0x1111111111111111)
-                if top + 4 * count(fours) + n_turns > order.shape[0]:
-                    break
-                quad = fours * np.uint64(15)
-                st[3] |= quad
-                field &= ~quad
-                for _ in range(4 * count(fours)):
-                    field |= bit(order[top])
-                    top += 1
-            st[2] = field
-            st[5] = top
+                d0 = choose_expose(expose[dealer], rng)
+        d1 = False
+        if l1 != 0:
+            if (look is not None and lookahead.is_lookahead(policy[dealer ^ 1])
+                    and (p[P_LOOK_OFF] & LOOK_OFF_LUCKY) == 0):
+                d1 = look_declare(st, order, rng, tb, 1,
+                                  lookahead.samples(policy[dealer ^ 1]), look, True, d0, l0)
+            else:
+                d1 = choose_expose(expose[dealer ^ 1], rng)
+        played = lucky_end(d0, d1, l0, l1, res, tb)
+    if played:
+        played = field_four(st, order, res, tb)
     if played:
         resume_round(st, order, rng, tb, policy, decide, dealer, res, look)
     else:
         record(st, res)
         if p[P_CHECKED]:
-            check_round(order, st, res, zs)
+            check_round(order, st, res, p[P_ZERO_SUM] != 0)
+
+
+@hot(inline="always")
+def lucky_end(d0, d1, l0, l1, res, tb):
+    """The lucky hands declared (``d0``, ``d1``; ``l0``, ``l1`` the hands' lucky bits) settled
+    into ``res``: False when they end the round, True when it is played."""
+    p = tb.params
+    if not (d0 or d1):
+        return True
+    zs = p[P_ZERO_SUM] != 0
+    if d0 and d1 and p[P_BOTH_DEALER] == BOTH_PRIVILEGE:
+        # a draw in which the dealer scores the dealer's privilege (rule page, Draws)
+        _pay(res, 0, p[P_PRIVILEGE], zs)
+        res[R_WINNER] = 0
+        res[R_POINTS] = p[P_PRIVILEGE]
+        res[R_END] = END_LUCKY_DRAW
+    elif d0 and d1 and p[P_BOTH_DEALER] == BOTH_DRAW:
+        res[R_END] = END_LUCKY_DRAW
+    else:
+        w = 0 if d0 else 1
+        v = lucky_value(l0 if w == 0 else l1, p[P_LUCKY] == LUCKY_STACK)
+        _pay(res, w, v, zs)
+        res[R_WINNER] = w
+        res[R_POINTS] = v
+        res[R_END] = END_LUCKY
+    return False
+
+
+@hot(inline="always")
+def field_four(st, order, res, tb):
+    """A four of a month dealt to the field (``field_four``), after the lucky hands: False
+    when it ends the round (dealer_wins), True when the round is played (the dealer having
+    captured any fours under dealer_captures)."""
+    p = tb.params
+    if not has_full_nibble(st[2]):
+        return True
+    if p[P_FIELD_FOUR] == FIELD4_WIN:
+        _pay(res, 0, FIELD_WIN_POINTS, p[P_ZERO_SUM] != 0)
+        res[R_WINNER] = 0
+        res[R_POINTS] = FIELD_WIN_POINTS
+        res[R_END] = END_FIELD
+        return False
+    # "the dealer immediately captures these four cards, and deals four more to the
+    # table to replace them" (rule page): from the draw pile, until no four is left.
+    # A replacement that would leave the pile short of the turns' draws is not made
+    # (it needs three fours in a row: never seen); that four stays on the field.
+    top = np.int64(st[5])
+    field = st[2]
+    n_turns = 2 * p[P_HAND]
+    while has_full_nibble(field):
+        fours = field & (field >> ONE) & (field >> np.uint64(2)) & (field >> np.uint64(3))
+        fours &= np.uint64(0x1111111111111111)
+        if top + 4 * count(fours) + n_turns > order.shape[0]:
+            break
+        quad = fours * np.uint64(15)
+        st[3] |= quad
+        field &= ~quad
+        for _ in range(4 * count(fours)):
+            field |= bit(order[top])
+            top += 1
+    st[2] = field
+    st[5] = top
+    return True
+
+
+@hot
+def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared, other_bits):
+    """Declare the lucky hand ``seat`` holds (True) or hide it and play, on the state right
+    after the deal: the round is finished both ways on the same ``k`` determinisations (the
+    other hand and the draw pile dealt again) as :func:`play_dealt` finishes it (the
+    declarations settled, a field four, then play by greedy and the rollout decision), and
+    hiding is taken only when its mean gain over declaring exceeds one standard error
+    (``engine.lookahead._pick``: declaring is what greedy's default ``expose=always`` does).
+    The other seat's declaration: known when it declared first (``other_known``: seat 0's,
+    ``other_declared`` with its lucky bits ``other_bits``), else the rollout's, which declares
+    whatever its determinised hand holds (``expose=always``)."""
+    tables, res, sc = look
+    mine = lucky_bits(st[seat])
+    top = np.int64(st[5])
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    s = rng[0]
+    for _ in range(k):
+        s = lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        if other_known:
+            ob = other_bits if other_declared else 0
+            od = other_declared
+        else:
+            ob = lucky_bits(sc.base[1 - seat])
+            od = ob != 0
+        v0 = 0.0
+        for j in range(2):
+            for i in range(st.shape[0]):
+                sc.st[i] = sc.base[i]
+            for i in range(R_N):
+                sc.aux[i] = 0
+            me = j == 0
+            if seat == 0:
+                played = lucky_end(me, od, mine, ob, sc.aux, tb)
+            else:
+                played = lucky_end(od, me, ob, mine, sc.aux, tb)
+            if played and field_four(sc.st, sc.order, sc.aux, tb):
+                sc.greedy[0] = GREEDY
+                sc.greedy[1] = GREEDY
+                play_from(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, 0, None)
+                settle_round(sc.st, tb, sc.aux)
+            v0 = lookahead._add_gain(sc, j, np.float64(sc.aux[R_SCORE + seat]), v0)
+    rng[0] = s
+    return lookahead._pick(sc, 2, k) == 0
+
+
+@njit(cache=True)
+def lookahead_declare(tb, st, order, seat, seed, k, other_known, other_declared, other_bits):
+    """:func:`look_declare` on the state ``st`` right after the deal (for tests)."""
+    look = (tb, np.zeros(R_N, np.int64), new_look_scratch(tb, order.shape[0]))
+    rng = np.zeros(1, np.uint64)
+    rng[0] = np.uint64(seed)
+    return look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
+                        other_bits)
 
 
 @hot
@@ -1473,7 +1801,7 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
                           policy, decide, expose, scal[ch], tcount[ch], ycount[ch], hist[ch],
                           None)
         else:
-            ctx = (tb, res, lookahead.new_scratch(KS_N, 48, N_PLAYERS))
+            ctx = (tb, res, new_look_scratch(tb, 48))
             play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb,
                           policy, decide, expose, scal[ch], tcount[ch], ycount[ch],
                           hist[ch], ctx)
@@ -1509,7 +1837,10 @@ class Koikoi:
     presets = PRESETS
     preset_docs = PRESET_DOCS
     rounds_per_session = SERIES_ROUNDS
-    lookahead = True  # cards and stop-or-continue by lookahead (engine.lookahead)
+    # every choice of a turn (hand cards, takes, the turned card's take, under every turn
+    # structure and the wild Lightning), lucky-hand declarations and stop-or-continue by
+    # lookahead (engine.lookahead; the module's "Lookahead")
+    lookahead = True
     version = 2  # bump whenever a rule's behaviour or an option changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
@@ -1580,11 +1911,6 @@ class Koikoi:
         tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked,
                           deals_only=deals_only)
         card, decide = decode_policies(policy)
-        if lookahead.uses_lookahead(card) and (rules.turn_structure != "standard"
-                                               or rules.wild_lightning != "off"):
-            raise ValueError("the lookahead policy plays koi-koi's standard turn without the "
-                             "wild Lightning; turn_structure and wild_lightning must be left at "
-                             "their defaults for it")
         expose = np.ascontiguousarray(expose, dtype=np.int64)
         n_sessions = -(-rounds // SERIES_ROUNDS)
         shapes = dict(scal=(C_N,), tcount=(len(TEYAKU) + 1, 2), ycount=(len(names) + 1, 2),
