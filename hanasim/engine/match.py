@@ -9,8 +9,8 @@ capture").
 """
 import numpy as np
 
-from ..policies import RANDOM, group_hand_card, group_pick
-from .bits import ONE, ZERO, bit, nth_card
+from ..policies import group_hand_card, group_pick
+from .bits import ZERO, bit, nth_card
 from .jit import hot
 
 

@@ -5,7 +5,6 @@ the player's choice (a policy: ``expose`` always, never, random; a ``lookahead``
 by lookahead).  The exposed cards are face up: they become ``known`` in the round state, so a
 lookahead opponent deals them to nobody else when it determinises.
 """
-import numpy as np
 
 from . import lookahead, state
 from .bits import ZERO

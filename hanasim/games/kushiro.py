@@ -68,10 +68,10 @@ from ..engine.jit import hot
 from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, gather,
                                 is_lookahead, new_scratch, samples, shuffle, uses_lookahead)
 from ..engine.play import capture, turn_word
-from ..engine.rng import round_stream, below, next64, shuffle_range, stream_state
+from ..engine.rng import GOLDEN, round_stream, below, mix64, shuffle_range, stream_state
 from ..engine.yaku import D_BASE, D_COND, D_MIN, D_REQUIRED
-from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, DEFAULT_DECISION, GREEDY, K_SHIFT,
-                        LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, POLICIES, RANDOM, card_weights,
+from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, GREEDY, K_SHIFT,
+                        LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, RANDOM, card_weights,
                         choose_continue, choose_expose, greedy_tables, hand_card, parse_policy,
                         policy_id, split_policy, take_high)
 from ..rules import number, option
