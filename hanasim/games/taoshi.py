@@ -21,9 +21,11 @@ A round
    player's round is its fee and any botta it pays (below).
 3. Teyaku ("Teyaku", "Teyaku Showdown"): each active player's best teyaku (highest value; ties
    in the seed's table order) under ``bakefuda`` and ``reds_overlap``; claiming is a policy
-   decision (the ``expose`` choice, default always; a lookahead player's by lookahead).  The
-   cards shown are not marked seen in the play's state ("the players hide their cards
-   again").  A claimed 100 ("botta!") ends the round before play: every other seated player,
+   decision (the ``expose`` choice, default always; a lookahead player's by lookahead).  A
+   claim shows cards (``shown_cards``: Group A or C the combination's, Group B the reds);
+   "the players hide their cards again", but they have been seen: in runs with a lookahead
+   player they are the claimer's known cards in the play's state (``engine.state.known``),
+   which a lookahead opponent keeps in that hand when it determinises.  A claimed 100 ("botta!") ends the round before play: every other seated player,
    active or not, pays its holder 100 (other teyaku of that round are not paid: the round
    ends at the declaration).  Otherwise a claimed teyaku is paid by each other active
    player.
@@ -719,7 +721,11 @@ def play_from(st, pbuf, rng, pol3, tb, look):
 # teyaku by ``engine.lookahead.choose_expose`` (the mean round score with the claim against
 # without it, on K determinisations of the other active hands and the draw pile; a botta's
 # value is its payments, ``round_value``), and it joins or drops by ``_look_join``: the round
-# dealt again from the cards it cannot see, as Kushiro Toppa's.
+# dealt again from the cards it cannot see, as Kushiro Toppa's.  A claim's shown cards are
+# known to the lookahead opponents (``play_round``), but ``choose_expose``'s rollouts play
+# every seat by greedy, which reads no information: the play of a rollout is the same with the
+# cards shown or not, so the claim's cost of showing is not seen there, and a lookahead claims
+# whenever the claim scores (every teyaku, but a non-botta one after another's botta).
 A_TEY, A_STRONG, A_CHOICE, A_ACTIVE = 0, 8, 16, 24   # scratch ``aux`` slots of ``_look_join``
 FULL = np.uint64((1 << 48) - 1)
 
@@ -1283,7 +1289,8 @@ class Taoshi:
     Rules = TaoshiRules
     par = None
     teyaku_names = TEYAKU
-    lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead)
+    lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
+    # seeing the cards the other active players' claims showed
     version = 1
     edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
