@@ -723,7 +723,7 @@ def test_determinisations_keep_shown_cards():
             for j in (1, 2):
                 states, piles = T.lookahead_views(st, pbuf, j, 11 + j, 200)
                 h0 = [int(x) for x in states[:, 0]]
-                assert all(bin(h).count("1") == 7 for h in h0)
+                assert all(h.bit_count() == 7 for h in h0)
                 assert (states[:, j] == st[j]).all() and (states[:, 3] == st[3]).all()
                 for i in range(len(h0)):
                     cards = int(states[i, 0] | states[i, 1] | states[i, 2] | states[i, 3])

@@ -25,10 +25,10 @@ A round
    claim shows cards (``shown_cards``: Group A or C the combination's, Group B the reds);
    "the players hide their cards again", but they have been seen: in runs with a lookahead
    player they are the claimer's known cards in the play's state (``engine.state.known``),
-   which a lookahead opponent keeps in that hand when it determinises.  A claimed 100 ("botta!") ends the round before play: every other seated player,
-   active or not, pays its holder 100 (other teyaku of that round are not paid: the round
-   ends at the declaration).  Otherwise a claimed teyaku is paid by each other active
-   player.
+   which a lookahead opponent keeps in that hand when it determinises.  A claimed 100
+   ("botta!") ends the round before play: every other seated player, active or not, pays its
+   holder 100 (other teyaku of that round are not paid: the round ends at the declaration).
+   Otherwise a claimed teyaku is paid by each other active player.
 4. Play ("Gameplay"): the active players in turn order from the dealer (the dealer first if
    active), hana-awase capture by number (``engine.play``, from a resumable state that the
    lookahead policy copies and plays on); the hands run out together and the field is then
@@ -470,10 +470,10 @@ def shown_cards(hand, t, redm, bakem, reading, overlap_no):
     sub = hand
     while sub != ZERO:
         k = count(sub)
-        if k >= 3 and (k < bn or (k == bn and sub < best)):
-            if (teyaku_formed(sub, redm, bakem, reading, overlap_no) >> t) & 1:
-                best = sub
-                bn = k
+        if k >= 3 and (k < bn or (k == bn and sub < best)) and \
+                (teyaku_formed(sub, redm, bakem, reading, overlap_no) >> t) & 1:
+            best = sub
+            bn = k
         sub = (sub - ONE) & hand
     return best
 
