@@ -608,3 +608,153 @@ def test_lookahead_claims(heavy):
         assert T.lookahead_claim(tb, st, pbuf, 1, res, 3, 8, v2)
         res[T.R_YAKU] = 100  # position 0 claimed its botta
         assert T.lookahead_claim(tb, st, pbuf, 1, res, 3, 8, v2) == (v2 == 100)
+
+
+# ------------------------------------------------------------------ a claim shows cards
+# "Teyaku Showdown": "For teyaku in Group A or C, show all cards that are part of the
+# combination.  For teyaku in Group B, only the Red cards need to be shown."  The shown cards
+# become the claimer's known mask in the play state, which a lookahead opponent keeps in that
+# hand when it determinises.
+
+def kernel_shown(names, reading="literal", overlap="yes"):
+    tb = T.lower(make_rules(T.TaoshiRules, {"bakefuda": reading, "reds_overlap": overlap}))
+    h = mask(names)
+    args = (np.uint64(tb.params[T.P_RED]), np.uint64(tb.params[T.P_BAKE]),
+            READINGS.index(reading), overlap == "no")
+    t = T.best_teyaku(T.teyaku_formed(h, *args), tb.values)
+    return T.TEYAKU[t], T.shown_cards(h, t, *args)
+
+
+def ref_shown(cards, t, reading, overlap):
+    """Plain Python: Group B, the hand's reds; A and C, the fewest of the hand's cards that
+    form ``t`` by themselves (``teyaku_reference``), then the lowest mask."""
+    from itertools import combinations
+
+    if t in T.REDS_NEEDED:
+        return sum(1 << c for c in cards if D.flags[c] & RED)
+    for k in range(1, len(cards) + 1):
+        hits = [sum(1 << c for c in sub) for sub in combinations(sorted(cards), k)
+                if t in T.teyaku_reference(N.hand_tuple(list(sub)), reading, overlap)]
+        if hits:
+            return min(hits)
+    raise AssertionError(f"{t} not formed by {cards}")
+
+
+def test_shown_cards_hand_built():
+    """Group A: a Triplet shows its three cards; when a hand forms it two ways with as few
+    cards (three natural 9s, or two 7s and kiribake wild), the lower mask (the 9s: cards 32-35
+    against kiribake, 47).  Group C: Four Reds + Triplet (three 2s, all red, and a Sword) shows
+    those four, not the rest.  Group B: Four Reds shows the four reds only."""
+    triplet = ["coins.9", "cups.9", "clubs.9", "coins.3", "cups.4", "coins.5", "cups.6"]
+    assert kernel_shown(triplet) == ("triplet", mask(["coins.9", "cups.9", "clubs.9"]))
+    two_ways = ["coins.7", "cups.7", "coins.9", "cups.9", "clubs.12", "coins.10", "cups.11"]
+    assert kernel_shown(two_ways) == ("triplet", mask(["coins.7", "cups.7", "clubs.12"]))
+    # under everywhere the kiribake also pairs a 10 or an 11: Three Pairs, with the 10
+    assert kernel_shown(two_ways, "everywhere") == ("three_pairs", mask(two_ways[:6]))
+    c = ["coins.2", "cups.2", "clubs.2", "swords.5", "coins.7", "cups.8", "coins.10"]
+    assert kernel_shown(c) == ("four_reds_triplet", mask(c[:4]))
+    b = ["swords.3", "swords.4", "coins.2", "swords.7", "coins.9", "cups.10", "coins.11"]
+    assert kernel_shown(b) == ("four_reds", mask(b[:4]))
+    b7 = ["swords.1", "swords.3", "swords.4", "swords.5", "swords.6", "swords.7", "coins.2"]
+    assert kernel_shown(b7) == ("seven_reds", mask(b7))
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_shown_cards_equal_reference(reading):
+    """The kernel's shown cards against the plain-Python reference on random hands holding a
+    teyaku (bakefuda-rich hands drawn often), both reds_overlap readings."""
+    rng = np.random.default_rng(READINGS.index(reading) + 40)
+    bakes = [D.card("clubs.1"), D.card("clubs.12")]
+    seen = set()
+    done = 0
+    while done < 60:
+        rest = [c for c in range(48) if c not in bakes]
+        nb = int(rng.integers(0, 3))
+        cards = [int(x) for x in rng.choice(bakes, nb, replace=False)] + \
+            [int(x) for x in rng.choice(rest, 7 - nb, replace=False)]
+        overlap = ("yes", "no")[done % 2]
+        names = [D.names[c] for c in cards]
+        tb = T.lower(make_rules(T.TaoshiRules, {"bakefuda": reading, "reds_overlap": overlap}))
+        h = np.uint64(sum(1 << c for c in cards))
+        args = (np.uint64(tb.params[T.P_RED]), np.uint64(tb.params[T.P_BAKE]),
+                READINGS.index(reading), overlap == "no")
+        t = T.best_teyaku(T.teyaku_formed(h, *args), tb.values)
+        if t == T.NONE:
+            continue
+        got = int(T.shown_cards(h, t, *args))
+        assert got == ref_shown(cards, T.TEYAKU[t], reading, overlap), (names, T.TEYAKU[t])
+        assert got & ~int(h) == 0
+        seen.add(T.TEYAKU[t])
+        done += 1
+    assert len(seen) >= 4
+
+
+def claimed_state(rng, claimer):
+    """A play state: position 0 holds ``claimer`` with its claim's shown cards known, the
+    other two hands, the field and the draw pile a random deal of the rest."""
+    rest = [c for c in range(48) if c not in {D.card(x) for x in claimer}]
+    while True:
+        r = [int(x) for x in rng.permutation(rest)]
+        if not T.has_full_nibble(np.uint64(sum(1 << c for c in r[14:20]))):
+            break
+    st = np.zeros(T.ST_N, np.uint64)
+    st[0] = mask(claimer)
+    st[1] = np.uint64(sum(1 << c for c in r[:7]))
+    st[2] = np.uint64(sum(1 << c for c in r[7:14]))
+    st[3] = np.uint64(sum(1 << c for c in r[14:20]))
+    return st, np.array(r[20:], np.int8)
+
+
+def test_determinisations_keep_shown_cards():
+    """A lookahead opponent (positions 1 and 2) determinising after position 0 claimed a
+    Triplet (Group A) or Four Reds (Group B): every determinised hand of position 0 keeps the
+    shown cards and has 7 cards; its other cards are dealt again (some leave it); the
+    opponent's own hand, the field and the set of cards stay.  Without the known mask (the
+    kernel before the claim recorded it) the shown cards leave the hand too."""
+    rng = np.random.default_rng(8)
+    for hand in (["coins.9", "cups.9", "clubs.9", "coins.3", "cups.4", "coins.5", "cups.6"],
+                 ["swords.3", "swords.4", "coins.2", "swords.7", "coins.9", "cups.10",
+                  "coins.11"]):
+        _t, shown = kernel_shown(hand)
+        st, pbuf = claimed_state(rng, hand)
+        every = int(st[0] | st[1] | st[2] | st[3]) | sum(1 << int(c) for c in pbuf)
+        for known in (shown, np.uint64(0)):
+            st[T.state.known(T.ACTIVE, 0)] = known
+            for j in (1, 2):
+                states, piles = T.lookahead_views(st, pbuf, j, 11 + j, 200)
+                h0 = [int(x) for x in states[:, 0]]
+                assert all(h.bit_count() == 7 for h in h0)
+                assert (states[:, j] == st[j]).all() and (states[:, 3] == st[3]).all()
+                for i in range(len(h0)):
+                    cards = int(states[i, 0] | states[i, 1] | states[i, 2] | states[i, 3])
+                    assert cards | sum(1 << int(c) for c in piles[i]) == every
+                kept = all(h & int(shown) == int(shown) for h in h0)
+                assert kept == (known == shown)
+                assert any(h & int(st[0]) & ~int(shown) != int(st[0]) & ~int(shown)
+                           for h in h0)
+
+
+def test_lookahead_round_records_shown_cards(heavy):
+    """The whole round (``play_round`` with a lookahead context): every claim sets the
+    claimer's known mask to exactly ``shown_cards`` of its dealt hand and best teyaku; no claim,
+    no known card.  Players: lookahead:2 card play, claiming always (4 players: join/drop by
+    the threshold)."""
+    P = T.parse_taoshi_policy
+    seen = set()
+    for players in (3, 4):
+        tb = T.lower(make_rules(T.TaoshiRules, {"players": players}))
+        red, bake = np.uint64(tb.params[T.P_RED]), np.uint64(tb.params[T.P_BAKE])
+        pol = T.decode_policies([P("lookahead:2/threshold40/expose")] * 6, [1] * 6)
+        for seed in range(60):
+            hands, st, res = T.lookahead_round(tb, pol, seed % players, seed)
+            for j in range(T.ACTIVE):
+                s = res[T.R_ACT_SEAT + j]
+                t = res[T.R_TEY + s]
+                known = st[T.state.known(T.ACTIVE, j)]
+                if res[T.R_CLAIM + s]:
+                    seen.add(T.TEYAKU[t])
+                    assert known == T.shown_cards(hands[s], t, red, bake, 0, False)
+                    assert known != 0 and known & ~hands[s] == 0
+                else:
+                    assert known == 0
+    assert {"triplet", "four_reds"} <= seen

@@ -21,12 +21,14 @@ A round
    player's round is its fee and any botta it pays (below).
 3. Teyaku ("Teyaku", "Teyaku Showdown"): each active player's best teyaku (highest value; ties
    in the seed's table order) under ``bakefuda`` and ``reds_overlap``; claiming is a policy
-   decision (the ``expose`` choice, default always; a lookahead player's by lookahead).  The
-   cards shown are not marked seen in the play's state ("the players hide their cards
-   again").  A claimed 100 ("botta!") ends the round before play: every other seated player,
-   active or not, pays its holder 100 (other teyaku of that round are not paid: the round
-   ends at the declaration).  Otherwise a claimed teyaku is paid by each other active
-   player.
+   decision (the ``expose`` choice, default always; a lookahead player's by lookahead).  A
+   claim shows cards (``shown_cards``: Group A or C the combination's, Group B the reds);
+   "the players hide their cards again", but they have been seen: in runs with a lookahead
+   player they are the claimer's known cards in the play's state (``engine.state.known``),
+   which a lookahead opponent keeps in that hand when it determinises.  A claimed 100
+   ("botta!") ends the round before play: every other seated player, active or not, pays its
+   holder 100 (other teyaku of that round are not paid: the round ends at the declaration).
+   Otherwise a claimed teyaku is paid by each other active player.
 4. Play ("Gameplay"): the active players in turn order from the dealer (the dealer first if
    active), hana-awase capture by number (``engine.play``, from a resumable state that the
    lookahead policy copies and plays on); the hands run out together and the field is then
@@ -62,13 +64,13 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from ..decks import BAKEFUDA, MEKURIFUDA, RED
-from ..engine.bits import (ZERO, bit, count, has_full_nibble, lowest, nibble_counts,
+from ..engine.bits import (ONE, ZERO, bit, count, has_full_nibble, lowest, nibble_counts,
                            nibbles_equal)
 from ..engine.deal import deal
 from ..engine.jit import hot
 from ..engine import state
-from ..engine.lookahead import (_add_gain, _pick, choose_expose, gather, new_scratch,
-                                round_value, samples, shuffle, uses_lookahead)
+from ..engine.lookahead import (_add_gain, _pick, choose_expose, determinise, gather,
+                                new_scratch, round_value, samples, shuffle, uses_lookahead)
 from ..engine.play import play_out
 from ..engine.rng import round_stream, below, shuffle_range, stream_state
 from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, LOOKAHEAD, POLICIES, RANDOM,
@@ -448,6 +450,34 @@ def best_teyaku(formed, values):
     return best
 
 
+@hot
+def shown_cards(hand, t, redm, bakem, reading, overlap_no):
+    """The cards a claim of teyaku ``t`` (formed by ``hand``) shows ("Teyaku Showdown": "For
+    teyaku in Group A or C, show all cards that are part of the combination.  For teyaku in
+    Group B, only the Red cards need to be shown").
+
+    Group B: the hand's reds (a claimed Four/Five/Six/Seven Reds is the hand's best teyaku,
+    so the hand holds exactly that many reds).  Groups A and C: the smallest set of the hand's
+    cards that forms ``t`` by itself under the rules' bakefuda reading and ``reds_overlap``
+    (``teyaku_formed``); where a hand forms it in more than one way with as few cards (two
+    triplets to pick from, a bakefuda or a natural card, which reds go with the triplet), the
+    lowest card mask (of two such sets, the one whose highest card not in both is lower).
+    The seed does not say which cards a player shows then: this is a documented choice."""
+    if t >= T_FOUR_REDS and t <= T_SEVEN_REDS:
+        return hand & redm
+    best = hand
+    bn = count(hand) + 1
+    sub = hand
+    while sub != ZERO:
+        k = count(sub)
+        if k >= 3 and (k < bn or (k == bn and sub < best)) and \
+                (teyaku_formed(sub, redm, bakem, reading, overlap_no) >> t) & 1:
+            best = sub
+            bn = k
+        sub = (sub - ONE) & hand
+    return best
+
+
 # ---------------------------------------------------------------- round kernel
 # result slots; per-seat blocks are MAX_PLAYERS wide (seats relative to the dealer), per-position
 # blocks ACTIVE wide (active positions in turn order)
@@ -601,6 +631,13 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
             if claim:
                 res[R_CLAIM + s] = 1
                 res[R_YAKU + j] = tb.values[t]
+                if look is not None:
+                    # the claim shows cards ("Teyaku Showdown"): hidden again, but seen, so a
+                    # lookahead opponent keeps them in this hand when it determinises
+                    # (``engine.lookahead.determinise``).  Only the lookahead reads known
+                    # masks: runs without it skip this (same tables, no cost).
+                    st[state.known(ACTIVE, j)] = shown_cards(hands[s], t, redm, bakem,
+                                                             p[P_READING], p[P_OVERLAP_NO])
                 if tb.values[t] == BOTTA:
                     botta += 1
     unit = p[P_UNIT]
@@ -684,7 +721,11 @@ def play_from(st, pbuf, rng, pol3, tb, look):
 # teyaku by ``engine.lookahead.choose_expose`` (the mean round score with the claim against
 # without it, on K determinisations of the other active hands and the draw pile; a botta's
 # value is its payments, ``round_value``), and it joins or drops by ``_look_join``: the round
-# dealt again from the cards it cannot see, as Kushiro Toppa's.
+# dealt again from the cards it cannot see, as Kushiro Toppa's.  A claim's shown cards are
+# known to the lookahead opponents (``play_round``), but ``choose_expose``'s rollouts play
+# every seat by greedy, which reads no information: the play of a rollout is the same with the
+# cards shown or not, so the claim's cost of showing is not seen there, and a lookahead claims
+# whenever the claim scores (every teyaku, but a non-botta one after another's botta).
 A_TEY, A_STRONG, A_CHOICE, A_ACTIVE = 0, 8, 16, 24   # scratch ``aux`` slots of ``_look_join``
 FULL = np.uint64((1 << 48) - 1)
 
@@ -844,6 +885,46 @@ def lookahead_claim(tb, st, pbuf, j, res, seed, k, v):
     look = (tb, res, new_scratch(ST_N, PBUF, ACTIVE))
     return choose_expose(st, ACTIVE, j, pbuf, np.uint64(seed), k, tb.gscore, tb.ghigh, look,
                          R_YAKU + j, v)[1]
+
+
+@njit(cache=True)
+def lookahead_views(st, pbuf, j, seed, k):
+    """``k`` determinisations of the play state ``st`` (draw pile ``pbuf``) as the lookahead
+    player at active position ``j`` deals them (``engine.lookahead.determinise``, as every
+    lookahead decision of the play does): (uint64[k, ST_N] states, int64[k, PBUF] draw piles).
+    For tests."""
+    sc = new_scratch(ST_N, PBUF, ACTIVE)
+    states = np.zeros((k, ST_N), np.uint64)
+    piles = np.zeros((k, PBUF), np.int64)
+    s = np.uint64(seed)
+    for i in range(k):
+        s = determinise(st, ACTIVE, j, pbuf, np.int64(st[state.top(ACTIVE)]), s, sc)
+        for x in range(ST_N):
+            states[i, x] = sc.base[x]
+        for x in range(PBUF):
+            piles[i, x] = sc.order[x]
+    return states, piles
+
+
+@njit(cache=True)
+def lookahead_round(tb, pol, dealer, seed):
+    """One round (``play_round``, with a lookahead context as ``run_chunks`` gives it) dealt
+    on stream 0 and played on stream 1 of the session key of ``seed``: (the dealt hands and
+    field, the play state after the round, the results).  For tests."""
+    rng = np.zeros(1, dtype=np.uint64)
+    drng = np.zeros(1, dtype=np.uint64)
+    order = np.arange(48).astype(np.int8)
+    hands = np.zeros(MAX_PLAYERS + 1, dtype=np.uint64)
+    pbuf = np.zeros(PBUF, dtype=np.int8)
+    st = np.zeros(ST_N, dtype=np.uint64)
+    pol3 = np.zeros(ACTIVE, dtype=np.int64)
+    res = np.zeros(R_N, dtype=np.int64)
+    key = stream_state(np.uint64(seed), 0)
+    round_stream(drng, key, 0, order)
+    rng[0] = stream_state(key, np.uint64(1))
+    look = (tb, res, new_scratch(ST_N, PBUF, ACTIVE))
+    play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, look)
+    return hands, st, res
 
 
 @hot
@@ -1208,7 +1289,8 @@ class Taoshi:
     Rules = TaoshiRules
     par = None
     teyaku_names = TEYAKU
-    lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead)
+    lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
+    # seeing the cards the other active players' claims showed
     version = 1
     edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
