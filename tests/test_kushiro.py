@@ -53,9 +53,11 @@ def run_kernel(rules, rows, dealer, seed, i):
     pile = np.zeros(K.PILE_N, dtype=np.int8)
     hands = np.zeros(4, dtype=np.uint64)
     res = np.zeros(K.R_N, dtype=np.int64)
-    K.play_round(drng, rng, order, pile, hands, np.zeros(K.KS_N, np.uint64), tb, rows, dealer, res,
-                 None)
+    ks = np.zeros(K.KS_N, np.uint64)
+    K.play_round(drng, rng, order, pile, hands, ks, tb, rows, dealer, res, None)
     run_kernel.pile = pile
+    run_kernel.ks = ks  # the play state at the end, its known masks as exposed
+    run_kernel.hands = hands  # the two players' hands when the play began
     return res, drng[0], rng[0]
 
 
@@ -134,6 +136,7 @@ def test_kernel_equals_reference(ri):
             seen["misdeals"] += got["misdeals"]
             seen["redeals"] += got["redeals"]
             check_invariants(res, n, rules)
+            check_known(res, rules)
     # the sample exercised the paths it is meant to check
     assert seen["stops"] and seen["calls"] and seen["misdeals"]
     assert bool(seen["claims"]) == (rules.get("teyaku_reading") != "off")
@@ -162,6 +165,37 @@ def check_invariants(res, n, rules):
     assert g["top"] <= g["end_pile"]
     if rules.get("dropped_cards") == "aside":
         assert len(g["aside"]) == 10 * (n - 2)
+
+
+def shown_ref(hand, tey, pairs):
+    """Plain-Python reference of ``K.teyaku_shown``: a Group B teyaku shows the whole hand;
+    Three Pairs alone its three earliest pairs as ``pairs`` counts them."""
+    hand = cards(hand)
+    if tey & ~1:
+        return hand
+    if not tey:
+        return set()
+    shown, left = set(), 3
+    for m in range(12):
+        mc = sorted(c for c in hand if c // 4 == m)
+        k = len(mc)
+        take = {"disjoint": k // 2, "pairs_in_sets": int(k >= 2)}.get(pairs, int(k == 2))
+        take = min(take, left)
+        shown |= set(mc[:2 * take])
+        left -= take
+        if not left:
+            break
+    return shown
+
+
+def check_known(res, rules):
+    """Each player's known mask in the play state is what its claimed teyaku shows (nothing
+    when it claimed none)."""
+    for seat, slot in ((0, K.R_FIRST), (1, K.R_SECOND)):
+        claimed = int(res[K.R_TEY_CLAIMED + int(res[slot])])
+        hand = run_kernel.hands[int(res[slot])]
+        want = shown_ref(hand, claimed, rules.get("three_pairs", "exact"))
+        assert cards(run_kernel.ks[K.K_KNOWN + seat]) == want, (seat, claimed)
 
 
 def test_invariants_many_rounds():
@@ -253,6 +287,56 @@ def test_three_pairs_readings(pairs, want):
              "bush_clover.chaff1")
     got = [bool(tey(h, "ten_card", pairs) & 1) for h in (three, four_pairs, sets, four)]
     assert got == want
+
+
+def shown(hand, t, pairs="exact"):
+    p = ("exact", "at_least", "pairs_in_sets", "disjoint").index(pairs)
+    return cards(K.teyaku_shown(np.uint64(hand), np.int64(t), p))
+
+
+def test_exposed_teyaku_shows_its_cards():
+    """What an exposed teyaku puts face up (the known mask of the play state): Three Pairs
+    its three pairs, the earliest months' when there are more; a Group B teyaku the whole
+    hand; checked by hand and against the plain-Python reference on random hands."""
+    C = K.HANAFUDA.card
+    pairs6 = {C(x) for x in ("plum.chaff1", "plum.chaff2", "cherry.chaff1", "cherry.chaff2",
+                             "wisteria.chaff1", "wisteria.chaff2")}
+    four_pairs = H("pine.crane", "pine.chaff1", "plum.chaff1", "plum.chaff2", "cherry.chaff1",
+                   "cherry.chaff2", "wisteria.chaff1", "wisteria.chaff2", "iris.chaff1",
+                   "iris.chaff2")
+    # exactly three pairs (exact): the six cards of the three months of two
+    three = four_pairs & ~H("pine.chaff1", "iris.chaff2")
+    assert shown(three, 1) == pairs6
+    # four pairs (at_least): the three earliest months' pairs, pine first
+    want = {C("pine.crane"), C("pine.chaff1")} | pairs6 - {C("wisteria.chaff1"),
+                                                            C("wisteria.chaff2")}
+    assert tey(four_pairs, pairs="at_least") & 1
+    assert shown(four_pairs, 1, "at_least") == want
+    # a triplet (pairs_in_sets): its two lowest cards
+    sets = H("pine.crane", "pine.chaff1", "pine.chaff2", "plum.chaff1", "plum.chaff2",
+             "cherry.chaff1", "cherry.chaff2", "iris.chaff1", "peony.chaff1",
+             "bush_clover.chaff1")
+    assert shown(sets, 1, "pairs_in_sets") == {C("pine.crane"), C("pine.chaff1"),
+                                               C("plum.chaff1"), C("plum.chaff2"),
+                                               C("cherry.chaff1"), C("cherry.chaff2")}
+    # a four (disjoint) is two pairs: the four and the plum pair
+    four = H("pine.crane", "pine.poetry_ribbon", "pine.chaff1", "pine.chaff2", "plum.chaff1",
+             "plum.chaff2", "cherry.chaff1", "iris.chaff1", "peony.chaff1",
+             "bush_clover.chaff1")
+    assert shown(four, 1, "disjoint") == cards(H("pine.crane", "pine.poetry_ribbon",
+                                                 "pine.chaff1", "pine.chaff2", "plum.chaff1",
+                                                 "plum.chaff2"))
+    # Group B (one bright), alone or with Three Pairs: the whole hand; nothing claimed: none
+    bright = bits(PAULOWNIA_FOUR)
+    assert tey(bright) == 1 << 3 and shown(bright, 1 << 3) == cards(bright)
+    assert shown(three, 1 | 1 << 4) == cards(three)
+    assert shown(three, 0) == set()
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        h = bits(int(x) for x in rng.choice(48, 10, replace=False))
+        for pairs in ("exact", "at_least", "pairs_in_sets", "disjoint"):
+            t = tey(h, "ten_card", pairs)
+            assert shown(h, t, pairs) == shown_ref(h, t, pairs)
 
 
 def test_four_in_hand_swap():
@@ -659,3 +743,30 @@ def test_lookahead_swap_and_expose_never_read_a_hidden_card(heavy):
             h2 = (mine, u[:10]) if seat == 0 else (u[:10], mine)
             ks2, buf2 = kstate(h2[0], h2[1], field, [], [], u[10:])
             assert K.lookahead_expose(tbe, ks2, buf2, seat, 1, -1, trial, 8) == got
+
+
+def test_lookahead_opponent_keeps_exposed_cards():
+    """An exposed teyaku's cards are face up: in the play state they are the exposer's known
+    mask, and every determinisation the opponent draws keeps them in the exposer's hand (the
+    rest of that hand is dealt from the unseen cards).  Without the mask they move."""
+    from hanasim.engine import lookahead as L
+
+    rng = np.random.default_rng(9)
+    three = [4, 5, 8, 9, 20, 21, 0, 13, 26, 42]  # plum, cherry, wisteria pairs + 4 singles
+    assert tey(bits(three)) == 1
+    rest = [int(x) for x in rng.permutation([c for c in range(48) if c not in three])]
+    ha, field, pile = rest[:10], rest[10:18], rest[18:]
+    sc = L.new_scratch(K.KS_N, K.PILE_N, 2)
+    for mark in (True, False):
+        ks, buf = kstate(ha, three, field, [], [], pile)
+        if mark:  # what play_round does when seat 1 exposes its Three Pairs
+            ks[K.K_KNOWN + 1] = K.teyaku_shown(ks[1], np.int64(1), K.PAIRS_EXACT)
+            assert cards(ks[K.K_KNOWN + 1]) == {4, 5, 8, 9, 20, 21}
+        s = np.uint64(12345)
+        kept = []
+        for _ in range(200):
+            s = np.uint64(L.determinise(ks, 2, 0, buf[:len(pile)], 0, s, sc))
+            h = cards(sc.base[1])
+            assert len(h) == 10 and not h & set(ha + field) and cards(sc.base[0]) == set(ha)
+            kept.append({4, 5, 8, 9, 20, 21} <= h)
+        assert all(kept) if mark else not any(kept)

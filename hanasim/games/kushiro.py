@@ -25,7 +25,9 @@ A round
    ``dropped_cards`` says.
 4. Teyaku (``teyaku_reading``, ``three_pairs``): each of the two players holding some may
    expose them (the ``expose`` decision; a lookahead player's by lookahead, ``_look_expose``);
-   ``teyaku_effect`` says what exposing does.  Each
+   ``teyaku_effect`` says what exposing does.  The cards an exposed teyaku shows (Three
+   Pairs: three pairs; Group B: the whole hand; ``teyaku_shown``) are face up: a lookahead
+   opponent deals them to nobody else when it determinises.  Each
    teyaku held is worth ``teyaku_value`` chips (1: "1 yaku"), paid by the opponent when
    claimed.
 5. Play: the playing seat first in turn order from the dealer moves first (the dealer, if
@@ -68,7 +70,7 @@ from ..engine.jit import hot
 from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, gather,
                                 is_lookahead, new_scratch, samples, shuffle, uses_lookahead)
 from ..engine.play import capture, turn_word
-from ..engine.rng import GOLDEN, round_stream, below, mix64, shuffle_range, stream_state
+from ..engine.rng import GOLDEN, below, mix64, round_stream, shuffle_range, stream_state
 from ..engine.yaku import D_BASE, D_COND, D_MIN, D_REQUIRED
 from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, GREEDY, K_SHIFT,
                         LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, RANDOM, card_weights,
@@ -153,6 +155,15 @@ SWAPS = {"never": SWAP_NEVER, "always": SWAP_ALWAYS, "random": SWAP_RANDOM,
          "lookahead": SWAP_LOOKAHEAD}
 DEC_LOOKAHEAD = 4  # Iku/Yoroshii by lookahead (policies' DEC_* are 0-3)
 EXPOSE_LOOKAHEAD = 3  # a lookahead player's expose column (policies' EXPOSE_* are 0-2)
+# The swap decision (``_look_swap``) draws SWAP_SAMPLES_PER_K * K determinisations, at most
+# SWAP_MAX_SAMPLES: it is rare (a four in about 1.2% of seated hands) and its gains small, so
+# at K = 16 the one standard error gate mostly keeps on noise.  Measured on 150 dealt fours
+# (2 players, ``lookahead_swap``, two random streams), against 65,536 determinisations (17
+# and 18 keeps): K = 16 keeps 20 and 14, only 8 and 4 of them right; 256 keeps 13 and 15, 11
+# and 12 right; 1,024 keeps 14 and 14, 12 and 12 right.  At 256 a decision costs about 0.7
+# ms: lookahead:16 against greedy ran at the same speed (about 3,200 rounds/s on one thread).
+SWAP_SAMPLES_PER_K = 16
+SWAP_MAX_SAMPLES = 4096
 POLICY_FORMS = ("CARD[/DECISION[/JOIN[/SWAP]]]", "CARD: random, greedy, lookahead[:K]",
                 "DECISION: as koi-koi's, or lookahead (a lookahead CARD's default)",
                 "JOIN: join, random, threshold[K], lookahead (a lookahead CARD's default)",
@@ -329,6 +340,49 @@ def teyaku_bits(hand, km0, km1, km2, km3, reading, pairs):
 
 
 @hot
+def teyaku_shown(hand, tey, pairs):
+    """The hand cards an exposed teyaku (bits ``tey`` of :data:`TEYAKU`, ``three_pairs`` =
+    ``pairs``) puts face up: they become the seat's known mask in the play state
+    (``state.known``), so a lookahead opponent's determinisations keep them in its hand.
+
+    The seed says only that a player holding a teyaku "may choose to expose it" (Exposing the
+    Teyaku); what is shown is a reading, as in Toppa (seed 000, Checking for Teyaku: "put the
+    cards that are related to the Teyaku face-up", ``engine.yaku.teyaku_cards``), fixed here,
+    not an option (only a lookahead player's view reads it; no other run changes):
+    a Group B teyaku (one ribbon/animal/bright with chaff, empty hand) is the make-up of the
+    whole hand, so the whole hand is shown (under ``teyaku_reading=subset`` too: which eight
+    would be arbitrary); Three Pairs alone shows three pairs, six cards: the months in order
+    (earliest first) each give the pairs the reading counts (``exact``/``at_least``: a month of
+    exactly two; ``pairs_in_sets``: a month of two or more, its two lowest cards; ``disjoint``:
+    a month's cards two by two, lowest first) until three are shown, so a hand with more
+    pairs than three shows its three earliest."""
+    if tey & ~np.int64(1):
+        return hand
+    if tey == 0:
+        return ZERO
+    shown = ZERO
+    left = 3
+    for m in range(12):
+        mm = hand & month_nibble(np.int64(4 * m))
+        k = count(mm)
+        if pairs == PAIRS_DISJOINT:
+            take = k // 2
+        elif pairs == PAIRS_IN_SETS:
+            take = 1 if k >= 2 else 0
+        else:
+            take = 1 if k == 2 else 0
+        take = min(take, left)
+        for _ in range(2 * take):
+            low = mm & (~mm + ONE)
+            shown |= low
+            mm &= ~low
+        left -= take
+        if left == 0:
+            break
+    return shown
+
+
+@hot
 def join_strength(hand, field, chaff):
     """The join threshold's view: non-chaff cards in hand plus hand cards whose month is on
     the field."""
@@ -407,8 +461,9 @@ def _turn(pol, hand, field, pile, top, end, r, gscore, ghigh):
 # ---------------------------------------------------------------- the play, resumable
 # The two players' state (``ks``, uint64[KS_N]): slots 0-8 are engine.state's for 2 seats (seat
 # 0 the first mover, seat 1 the other), the rest koi-koi's bookkeeping.  Signed values are
-# stored as their uint64 bits; LAST and STOPPER hold seat + 1 (0: none).
-K_FIELD, K_PA, K_TOP, K_CUR = 2, 3, 5, 6   # K_PA + seat: seat's captured pile
+# stored as their uint64 bits; LAST and STOPPER hold seat + 1 (0: none).  K_KNOWN + seat: the
+# cards of an exposed teyaku (``teyaku_shown``), which ``determinise`` keeps in that hand.
+K_FIELD, K_PA, K_TOP, K_CUR, K_KNOWN = 2, 3, 5, 6, 7   # K_PA/K_KNOWN + seat (state.known)
 (K_HELD, K_BEST, K_LAST, K_CALLS, K_END, K_STOPPER, K_POINTS, K_HITS, K_TURNS, K_DECISIONS,
  K_END_PILE, K_N_ALL) = (9, 11, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23)  # HELD, BEST, CALLS + seat
 KS_N = 24
@@ -560,7 +615,8 @@ def play_value(ks, tb, seat):
 # ---------------------------------------------------------------- lookahead (engine.lookahead)
 # A lookahead player decides its hand card (with its two-way pick), the turned card's two-way
 # pick and Iku/Yoroshii by determinised rollouts: the cards it cannot see (the other player's
-# hand, the rest of the draw pile and the cards set aside) are redealt at random K times
+# hand less any exposed teyaku cards, the rest of the draw pile and the cards set aside) are
+# redealt at random K times
 # (``determinise``), each choice is played on by greedy/stop for both players with this
 # game's own play (``play_from``), and ``_pick`` keeps greedy's choice unless another's paired
 # mean gain exceeds one standard error.  Join/drop too (``_look_join``: the round dealt again
@@ -802,23 +858,12 @@ def _look_swap(rng, hands, field, s, c0, fm, known, n, tb, k, look):
     seen = mine | field
     if known >= 0:
         seen |= bit(known)
-    unseen = ~seen & np.uint64(0xFFFFFFFFFFFF)
-    m = 0
-    u = unseen
-    while u != ZERO:
-        sc.cards[m] = lowest(u)
-        u &= u - ONE
-        m += 1
+    m = gather(sc.cards, ~seen & np.uint64(0xFFFFFFFFFFFF))
     st = rng[0]
     sc.total[1] = 0.0
     sc.total2[1] = 0.0
     for _ in range(k):
-        for i in range(m - 1):
-            st += GOLDEN
-            r = i + np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(m - i)) >> np.uint64(32))
-            t = sc.cards[i]
-            sc.cards[i] = sc.cards[r]
-            sc.cards[r] = t
+        st = shuffle(sc.cards, m, st)
         x = 0
         for o in range(n):
             if o == s:
@@ -877,8 +922,10 @@ def _look_expose(ks, pile, rng, tb, cur, k, mine, opp, look):
     """Expose (True) or hide the teyaku worth ``mine`` chips of a lookahead player, seat
     ``cur`` of the play state ``ks`` (before the first turn).  ``opp``: the teyaku bits the
     opponent claimed, or -1 when it has not decided yet (it then claims any it holds, as
-    greedy does).  With ``teyaku_effect=play_on`` exposing pays ``mine`` and changes nothing
-    else the play reads (the exposed cards are not marked seen), so it is always taken; with
+    greedy does).  With ``teyaku_effect=play_on`` exposing pays ``mine``; the cards shown
+    become known (``teyaku_shown``), which only a lookahead opponent's determinisations read:
+    the rollouts' greedy/stop players never do, so in this model it changes nothing else and
+    is always taken; with
     ``round_ends`` exposing ends the round at ``mine`` less the opponent's claim, hiding plays
     on unless the opponent claims: the mean over K determinisations of the opponent's hand
     and the pile, played by greedy/stop; hiding is taken when its paired mean gain exceeds one
@@ -975,7 +1022,8 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                 if look is not None:  # noqa: SIM102  (pruned with None)
                     if sw == SWAP_LOOKAHEAD and not _look_swap(
                             rng, hands, field, s, c0, fm, known, n, tb,
-                            samples(pol[q, PC_CARD]), look):
+                            min(SWAP_SAMPLES_PER_K * samples(pol[q, PC_CARD]),
+                                SWAP_MAX_SAMPLES), look):
                         continue
                 if sw == SWAP_NEVER or (sw == SWAP_RANDOM and below(rng, 2) == 0):
                     continue
@@ -1085,9 +1133,10 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                 asked = True
         if not asked:
             shown = choose_expose(pol[qa, PC_EXPOSE], rng)
-        if shown:
+        if shown:  # the cards shown are face up from now on (teyaku_shown)
             res[R_TEY_CLAIMED + a] = ta
             ca = count(np.uint64(ta)) * p[P_TEY_VALUE]
+            ks[K_KNOWN] = teyaku_shown(ha, ta, p[P_PAIRS])
     if tbits != 0:
         shown = False
         asked = False
@@ -1102,6 +1151,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
         if shown:
             res[R_TEY_CLAIMED + b] = tbits
             cb = count(np.uint64(tbits)) * p[P_TEY_VALUE]
+            ks[K_KNOWN + 1] = teyaku_shown(hb, tbits, p[P_PAIRS])
     chips_a = ca - cb
     winner = -1
     stopper = -1
