@@ -48,7 +48,7 @@ def cold_compile_seconds(game: str) -> float:
             f"hanasim.simulate({game!r}, rounds=1000, seed=1, policy={mixed!r}); "
             + (f"hanasim.simulate({game!r}, rounds=1000, seed=1, deals_only=True); "
                if getattr(get_game(game), "deals_only", True) else "")
-            + f"print(time.perf_counter() - t)")
+            + "print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)

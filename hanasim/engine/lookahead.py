@@ -110,6 +110,24 @@ def shuffle(a, k, s):
 
 
 @hot(inline="always")
+def deal_others(cards, out, base, n, seat, mine, hand_size):
+    """A redeal's hands: ``out[base + o]`` is ``mine`` for ``seat`` and, for every other seat in
+    order, the next ``hand_size`` of the shuffled unseen ``cards``.  Returns how many cards
+    were dealt (the rest of ``cards`` is the redealt pile)."""
+    x = 0
+    for o in range(n):
+        if o == seat:
+            out[base + o] = mine
+            continue
+        h = ZERO
+        for _ in range(hand_size):
+            h |= bit(cards[x])
+            x += 1
+        out[base + o] = h
+    return x
+
+
+@hot(inline="always")
 def determinise(st, n, seat, order, hidden_from, s, sc):
     """Fill ``sc.base``/``sc.order`` with ``st`` and a random redeal of what ``seat`` cannot
     see: the other seats' unexposed hand cards and ``order[hidden_from:]``.  Returns the

@@ -67,7 +67,7 @@ from .. import decks
 from ..decks import HANAFUDA
 from ..engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest, month_nibble
 from ..engine.jit import hot
-from ..engine.lookahead import (_add_gain, _pick, card_choices, determinise, gather,
+from ..engine.lookahead import (_add_gain, _pick, card_choices, deal_others, determinise, gather,
                                 is_lookahead, new_scratch, samples, shuffle, uses_lookahead)
 from ..engine.play import capture, turn_word
 from ..engine.rng import GOLDEN, below, mix64, round_stream, shuffle_range, stream_state
@@ -813,17 +813,7 @@ def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
     sc.total2[1] = 0.0
     for _ in range(k):
         st = shuffle(sc.cards, m, st)
-        # the other seats' hands, then the undealt cards
-        x = 0
-        for o in range(n):
-            if o == s:
-                sc.high[o] = mine
-                continue
-            h = ZERO
-            for _c in range(HAND_SIZE):
-                h |= bit(sc.cards[x])
-                x += 1
-            sc.high[o] = h
+        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND_SIZE)  # then the undealt cards
         v = _dealt_value(sc, tb, gpol, n, s, j, res, field, x, m)
         # choice 0: the JOIN policy's, choice 1 the other; dropping is worth 0
         _add_gain(sc, 1, 0.0 if yes else v, v if yes else 0.0)
@@ -864,16 +854,7 @@ def _look_swap(rng, hands, field, s, c0, fm, known, n, tb, k, look):
     sc.total2[1] = 0.0
     for _ in range(k):
         st = shuffle(sc.cards, m, st)
-        x = 0
-        for o in range(n):
-            if o == s:
-                sc.high[8 + o] = mine
-                continue
-            h = ZERO
-            for _c in range(HAND_SIZE):
-                h |= bit(sc.cards[x])
-                x += 1
-            sc.high[8 + o] = h
+        x = deal_others(sc.cards, sc.high, 8, n, s, mine, HAND_SIZE)
         mm = m
         if known >= 0:  # the top of the pile is the card the seat put there
             sc.cards[m] = sc.cards[x]

@@ -64,13 +64,13 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from ..decks import BAKEFUDA, MEKURIFUDA, RED
-from ..engine.bits import (ONE, ZERO, bit, count, has_full_nibble, lowest, nibble_counts,
+from ..engine.bits import (ONE, ZERO, count, has_full_nibble, lowest, nibble_counts,
                            nibbles_equal)
 from ..engine.deal import deal
 from ..engine.jit import hot
 from ..engine import state
-from ..engine.lookahead import (_add_gain, _pick, choose_expose, determinise, gather,
-                                new_scratch, round_value, samples, shuffle, uses_lookahead)
+from ..engine.lookahead import (_add_gain, _pick, choose_expose, deal_others, determinise,
+                                gather, new_scratch, round_value, samples, shuffle, uses_lookahead)
 from ..engine.play import play_out
 from ..engine.rng import round_stream, below, shuffle_range, stream_state
 from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, LOOKAHEAD, POLICIES, RANDOM,
@@ -842,15 +842,9 @@ def _look_join(rng, hands, s, res, tb, yes, k, look):
     sc.total2[1] = 0.0
     for _ in range(k):
         r = shuffle(sc.cards, m, r)
-        x = 0
+        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND_SIZE)
         for o in range(n):
-            h = mine
-            if o != s:
-                h = ZERO
-                for _c in range(HAND_SIZE):
-                    h |= bit(sc.cards[x])
-                    x += 1
-            sc.high[o] = h
+            h = sc.high[o]
             v = tb.values[best_teyaku(teyaku_formed(h, redm, bakem, p[P_READING],
                                                     p[P_OVERLAP_NO]), tb.values)]
             sc.aux[A_TEY + o] = v
