@@ -1047,15 +1047,26 @@ def store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, be
 
 
 @hot(inline="always")
+def look_value(aux, seat, tb):
+    """What a lookahead player maximises in a settled round ``aux``: its round score less the
+    opponent's, what decides a game (under ``winner_only`` scoring its own score alone would
+    count a call that hands the opponent a bigger round as free; under ``zero_sum`` the score
+    already is the difference)."""
+    if tb.params[P_ZERO_SUM]:
+        return np.float64(aux[R_SCORE + seat])
+    return np.float64(aux[R_SCORE + seat] - aux[R_SCORE + 1 - seat])
+
+
+@hot(inline="always")
 def rollout(tb, sc, seat):
     """Play the scratch state ``sc.st`` to the end by greedy (the forced turn in ``sc.greedy``
     first), both players deciding stop-or-continue by ``sc.decide`` (``ROLLOUT_DECISION``);
-    ``seat``'s round score."""
+    ``seat``'s value (:func:`look_value`)."""
     play_from(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, 0, None)
     for i in range(R_N):
         sc.aux[i] = 0
     settle_round(sc.st, tb, sc.aux)
-    return sc.aux[R_SCORE + seat]
+    return look_value(sc.aux, seat, tb)
 
 
 @hot
@@ -1231,7 +1242,7 @@ def look_continue(st, order, rng, tb, seat, k, look):
     for i in range(R_N):
         sc.aux[i] = 0
     settle_round(sc.st, tb, sc.aux)
-    stop = np.float64(sc.aux[R_SCORE + seat])
+    stop = look_value(sc.aux, seat, tb)
     sc.total[1] = 0.0
     sc.total2[1] = 0.0
     s = rng[0]
@@ -1514,7 +1525,7 @@ def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
                 sc.greedy[1] = GREEDY
                 play_from(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, 0, None)
                 settle_round(sc.st, tb, sc.aux)
-            v0 = lookahead._add_gain(sc, j, np.float64(sc.aux[R_SCORE + seat]), v0)
+            v0 = lookahead._add_gain(sc, j, look_value(sc.aux, seat, tb), v0)
     rng[0] = s
     return lookahead._pick(sc, 2, k) == 0
 
