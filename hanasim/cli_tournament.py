@@ -43,7 +43,7 @@ def cmd_tournament(a):
     from . import plot
     from .cli import _compile_notice, parse_grid
     from .cli_sweep import _chart_target
-    from .tournament import strength_table, tournament
+    from .tournament import strength_quantity, strength_table, tournament
 
     rules = parse_grid(a.rule, example="name=value")
     chart = _chart_target(a.chart, False)
@@ -61,7 +61,9 @@ def cmd_tournament(a):
                     "significant"]].copy()
         shown["significant"] = shown["significant"].map({True: "yes", False: ""})
         print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-        print("\nplayer 1's mean score (rows: player 1's policy, columns: the opponents')")
+        what = ("mean score less the opponent's" if strength_quantity(df) == "mean_advantage"
+                else "mean score")
+        print(f"\nplayer 1's {what} (rows: player 1's policy, columns: the opponents')")
         print(strength_table(df).to_string(float_format=lambda v: f"{v:+.2f}", na_rep="."))
     if chart:
         ax = plot.tournament(df)

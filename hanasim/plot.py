@@ -359,10 +359,13 @@ def _forest(rows, labels, ref, significant_label, xlabel, ax):
     return ax
 
 
-def tournament(t: pd.DataFrame, quantity: str = "mean_score", ax=None):
-    """Player 1's ``quantity`` (mean score or win rate) for every pairing of a
-    :func:`hanasim.tournament` table, with its 99.9% interval; red when the interval excludes
-    0 (for the mean score: the policy beats that opponent, or loses to it)."""
+def tournament(t: pd.DataFrame, quantity: str | None = None, ax=None):
+    """Player 1's ``quantity`` (mean score, or in koi-koi mean advantage, by default; or win
+    rate) for every pairing of a :func:`hanasim.tournament` table, with its 99.9% interval;
+    red when the interval excludes 0 (the policy beats that opponent, or loses to it)."""
+    from .tournament import strength_quantity
+
+    quantity = quantity or strength_quantity(t)
     rows = t[t["quantity"] == quantity].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"no {quantity!r} rows in this tournament table")

@@ -15,9 +15,14 @@ import pandas as pd
 
 from .games import get_game
 
-#: player 1's score quantity, by the name each game gives it (the first one present is used)
-SCORE_NAMES = ("player1.mean_score", "player1.mean_net", "player1.mean_chips")
+#: player 1's strength, by the name each game gives it (the first one present is used): where
+#: scores are not zero-sum (koi-koi's winner-only scoring: a score is never negative) it is
+#: player 1's score less the opponent's, ``mean_advantage``; elsewhere the score itself
+SCORE_NAMES = ("player1.mean_advantage", "player1.mean_score", "player1.mean_net",
+               "player1.mean_chips")
 WIN_NAME = "player1.win_rate"
+#: the table's name for each: what a positive value says is "player 1 beats the opponent"
+STRENGTH = {"player1.mean_advantage": "mean_advantage"}
 
 
 def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
@@ -28,7 +33,9 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
     ``"greedy"``, ``"lookahead:16"``) over ``rounds`` rounds of ``game`` on the same deals.
 
     Returns a tidy table: ``policy`` (player 1), ``opponent`` (every other seat), ``quantity``
-    (``mean_score``, ``win_rate``), ``estimate``, ``std_error``, ``ci_low``, ``ci_high`` (99.9%),
+    (``mean_score``, or ``mean_advantage`` where scores are not zero-sum (koi-koi: player 1's
+    score less the opponent's, which is what decides who is stronger; see
+    :func:`strength_quantity`), and ``win_rate``), ``estimate``, ``std_error``, ``ci_low``, ``ci_high`` (99.9%),
     ``n``, ``rounds``, ``seed``; ``df.attrs`` holds the provenance."""
     from . import api
 
@@ -60,7 +67,7 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
                           progress=progress)
         d = df.set_index("quantity")
         score = next(q for q in SCORE_NAMES if q in d.index)
-        for q, name in ((score, "mean_score"), (WIN_NAME, "win_rate")):
+        for q, name in ((score, STRENGTH.get(score, "mean_score")), (WIN_NAME, "win_rate")):
             r = d.loc[q]
             rows.append(dict(game=g.name, policy=a, opponent=b, quantity=name,
                              estimate=r["estimate"], std_error=r["std_error"], ci_low=r["ci_low"],
@@ -85,8 +92,16 @@ def seated(g, rules=None, preset=None) -> int:
     return g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
 
 
-def strength_table(df: pd.DataFrame, quantity: str = "mean_score") -> pd.DataFrame:
-    """The tournament as a square table: rows player 1's policy, columns the opponents'."""
+def strength_quantity(df: pd.DataFrame) -> str:
+    """The quantity of a tournament table that says who beats whom: ``mean_advantage`` where
+    the game has it (koi-koi), else ``mean_score``."""
+    return "mean_advantage" if (df["quantity"] == "mean_advantage").any() else "mean_score"
+
+
+def strength_table(df: pd.DataFrame, quantity: str | None = None) -> pd.DataFrame:
+    """The tournament as a square table: rows player 1's policy, columns the opponents';
+    ``quantity`` by default :func:`strength_quantity`."""
+    quantity = quantity or strength_quantity(df)
     sub = df[df.quantity == quantity]
     order = list(dict.fromkeys(list(sub.policy) + list(sub.opponent)))
     return sub.pivot(index="policy", columns="opponent", values="estimate").reindex(

@@ -114,6 +114,18 @@ def test_tournament_table_and_errors():
         hanasim.tournament("toppa", ["greedy,random", "random"], rounds=10)
 
 
+def test_koikoi_tournament_ranks_by_advantage():
+    """Koi-koi scores winner-only (never negative): its tournament ranks by player 1's score
+    less the opponent's, so greedy beats random and random loses to greedy."""
+    from hanasim.tournament import strength_table
+
+    t = hanasim.tournament("koikoi", ["random", "greedy"], rounds=2_000, seed=1)
+    assert set(t.quantity) == {"mean_advantage", "win_rate"}
+    sq = strength_table(t)
+    assert sq.loc["greedy", "random"] > 0 > sq.loc["random", "greedy"]
+    assert t[t.quantity == "mean_advantage"].significant.all()
+
+
 def test_lookahead_plays_taoshi_on_the_same_deals(heavy):
     """Taoshi: the lookahead plays the cards of player 1 (the deals, drawn from their own
     stream, are the same as under greedy: every deal-time rate is identical), and the play

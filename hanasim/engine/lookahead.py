@@ -18,6 +18,7 @@ module never imports a game.  A lookahead context ``look`` travels through the k
 tuple ``(tables, res, scratch)``; kernels of runs without a lookahead player get ``None``
 and numba prunes the branch, so they compile and run as before.
 """
+from statistics import NormalDist
 from typing import NamedTuple
 
 import numpy as np
@@ -35,7 +36,14 @@ from ..policies import DEC_STOP, DEFAULT_K, GREEDY, K_SHIFT, LOOKAHEAD, MAX_K  #
 # Taipa's 6 hand cards, each taking one of at most 7 field cards of its suit, are at most 42
 MAX_CHOICES = 48
 #: a choice replaces greedy's own only when its mean gain exceeds Z standard errors (``_pick``)
+#: with one other choice; with m - 1 others the bar rises so that, when none of them is better
+#: than greedy's, one still passes by chance no more often than that one would (Bonferroni):
+#: the best of many noisy means is biased upward, and unchecked it picks noise
 Z = 1.0
+_ALPHA = NormalDist().cdf(-Z)
+#: the squared bar for a decision of m choices, by m
+Z2_BY_M = np.array([Z * Z] * 2 + [NormalDist().inv_cdf(1 - _ALPHA / (m - 1)) ** 2
+                                  for m in range(2, MAX_CHOICES + 1)])
 
 
 def round_value(tables, st, seat, res):
@@ -195,14 +203,16 @@ def _add_gain(sc, j, v, v0):
 def _pick(sc, m, k_samples):
     """The index of the chosen choice: choice 0 is the rollout policy's own (greedy's); another
     is taken when its mean gain over choice 0, paired on the same determinisations, is the
-    largest and exceeds ``Z`` standard errors of that gain.  ``sc.total``: the summed gains,
+    largest and exceeds ``Z`` standard errors of that gain (more with more choices:
+    ``Z2_BY_M``).  ``sc.total``: the summed gains,
     ``sc.total2``: their squares."""
     best = 0
     best_gain = 0.0
+    z2 = Z2_BY_M[m]
     for j in range(1, m):
         mean = sc.total[j] / k_samples
         var = max(sc.total2[j] / k_samples - mean * mean, 0.0)
-        if mean > best_gain and mean * mean * k_samples > Z * Z * var:
+        if mean > best_gain and mean * mean * k_samples > z2 * var:
             best = j
             best_gain = mean
     return best

@@ -367,12 +367,14 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     greedy, so it runs ``rounds // 500`` rounds (at least 1,000) a pairing."""
     from .. import api, plot
     from ..games import get_game
-    from ..tournament import strength_table, tournament
+    from ..tournament import strength_quantity, strength_table, tournament
 
     g = get_game(game)
     look_rounds = max(1_000, rounds // 500)
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
+    what = ("mean score less the opponent's" if strength_quantity(t) == "mean_advantage"
+            else "mean score")
     square = strength_table(t).map(lambda v: "" if pd.isna(v) else f"{v:+.2f}")
     square = square.reset_index().rename(columns={"policy": "player 1 plays"})
     keys = list(getattr(g, "key_quantities", ()))[:3]
@@ -398,10 +400,10 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
                    f"player 1 plays the row's policy, every other seat the column's. Then the "
                    f"key quantities with every seat greedy and every seat lookahead:16 "
                    f"({look_rounds:,} rounds each)."),
-              Table(square, f"{title}: player 1's mean score a round, by pairing",
+              Table(square, f"{title}: player 1's {what} a round, by pairing",
                     f"{game}-skill-table", set(SKILLS)),
               Image(f"{files_rel}/{name}", f"{title}: tournament",
-                    "Player 1's mean score per pairing, 99.9% intervals; red: significant.",
+                    f"Player 1's {what} per pairing, 99.9% intervals; red: significant.",
                     png, f"{game}-chart-skill"),
               Table(pd.DataFrame(rows), f"{title}: key quantities by skill",
                     f"{game}-skill-keys")]
