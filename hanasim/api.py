@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from . import rules as _rules
+from .engine.lookahead import uses_lookahead
 from .engine.rng import normalize_seed
 from .games import available_games, get_game
 from .policies import EXPOSE, POLICIES, expose_id, policy_id
@@ -309,6 +310,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
                           dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only,
                           **({"preset": preset.strip()} if preset else {}))
         run_options = {}
+        if uses_lookahead(pol_ids):
+            run_options["slow"] = True  # smaller chunks: every thread gets work
         if ck is not None:
             ck.bind({k: v for k, v in meta.items() if k not in ("numba_version",)},
                     seed_drawn=seed_drawn)

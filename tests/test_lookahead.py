@@ -81,8 +81,22 @@ def test_lookahead_rounds_keep_the_invariants_and_are_reproducible():
     """Checked mode: every card ends in exactly one place and the scores add up (Toppa), in
     rounds where both players look ahead; the same seed gives the same table."""
     a = hanasim.simulate("toppa", rounds=300, seed=11, policy="lookahead:4", checked=True)
-    b = hanasim.simulate("toppa", rounds=300, seed=11, policy="lookahead:4", checked=True)
+    b = hanasim.simulate("toppa", rounds=300, seed=11, policy="lookahead:4", checked=True,
+                         threads=1)
     assert a.estimate.equals(b.estimate)
+
+
+def test_lookahead_runs_use_every_thread_and_give_the_same_table(monkeypatch):
+    """A lookahead run is cut into small chunks (so a short run keeps every thread busy); the
+    table does not depend on the chunks or the threads."""
+    from hanasim.engine import runner
+
+    assert runner.default_chunk(1, slow=True) < runner.default_chunk(1)
+    kw = dict(rounds=700, seed=4, policy="lookahead:4,greedy")
+    small = hanasim.simulate("toppa", **kw, threads=2)
+    monkeypatch.setattr(runner, "SLOW_ROUNDS_PER_CHUNK", runner.TARGET_ROUNDS_PER_CHUNK)
+    whole = hanasim.simulate("toppa", **kw, threads=1)
+    assert small.estimate.equals(whole.estimate) and small.std_error.equals(whole.std_error)
 
 
 def test_lookahead_at_baka(heavy):

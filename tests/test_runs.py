@@ -105,6 +105,19 @@ def test_checkpoint_errors_are_one_line(tmp_path):
     assert r.returncode == 2 and "local:N" in r.stderr
 
 
+def test_checkpoint_batch_of_another_plan_is_refused(tmp_path):
+    """A batch file holds the sessions it was computed for: a run whose batches are cut
+    differently (lookahead runs use smaller chunks) never sums it in another's place."""
+    from hanasim.engine.runner import Checkpoint
+
+    sums = {"x": np.arange(3, dtype=np.int64)}
+    with Checkpoint(str(tmp_path / "ck"), identity={"run": 1}) as ck:
+        ck.save(0, sums, (0, 4096))
+        assert ck.load(0, {"x": (3,)}, (0, 4096))["x"].tolist() == [0, 1, 2]
+        with pytest.raises(ValueError, match="holds other sessions"):
+            ck.load(0, {"x": (3,)}, (0, 262144))
+
+
 def test_dask_local_cluster_gives_the_identical_table():
     pytest.importorskip("dask.distributed")
     kw = dict(rounds=150_000, seed=12, policy="greedy,random", session_rounds=2)

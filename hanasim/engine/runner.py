@@ -26,8 +26,14 @@ from ..atomic import write_bytes
 from tqdm import tqdm  # the terminal bar: progress is a CLI feature (tqdm.auto warns in Jupyter without ipywidgets)
 
 TARGET_ROUNDS_PER_CHUNK = 16384
+#: a round with a lookahead player costs about a thousand greedy rounds: chunks this small keep
+#: every thread busy on a run of a few thousand rounds (a chunk is one thread's work)
+SLOW_ROUNDS_PER_CHUNK = 256
 CHUNKS_PER_BATCH = 16
-CHECKPOINT_FORMAT = 2  # 2: batch files carry the identity hash; the manifest its seed source
+# 2: batch files carry the identity hash; the manifest its seed source.  3: and the sessions
+# they hold (the batch plan depends on the run's policies: a batch is never summed into
+# another plan's place)
+CHECKPOINT_FORMAT = 3
 TMP_PREFIX = ".tmp-"  # a batch being written; never read as a batch
 
 
@@ -40,8 +46,9 @@ class Interrupted(RuntimeError):
         self.kept = kept
 
 
-def default_chunk(rounds_per_session: int) -> int:
-    return max(1, TARGET_ROUNDS_PER_CHUNK // max(1, rounds_per_session))
+def default_chunk(rounds_per_session: int, slow: bool = False) -> int:
+    target = SLOW_ROUNDS_PER_CHUNK if slow else TARGET_ROUNDS_PER_CHUNK
+    return max(1, target // max(1, rounds_per_session))
 
 
 def batch_plan(n_sessions: int, chunk: int) -> list[tuple[int, int]]:
@@ -180,7 +187,9 @@ class Checkpoint:
     def _file(self, index):
         return os.path.join(self.path, f"batch-{index:08d}.npz")
 
-    def load(self, index, shapes):
+    def load(self, index, shapes, span=None):
+        """Batch ``index``'s sums, or None when it is not there yet; ``span``: the (first
+        session, sessions) it must hold."""
         path = self._file(index)
         if not os.path.exists(path):
             return None
@@ -188,26 +197,31 @@ class Checkpoint:
             with np.load(path) as z:
                 sums = {k: z[k] for k in shapes}
                 owner = str(z["_identity"]) if "_identity" in z.files else None
+                held = tuple(int(v) for v in z["_span"]) if "_span" in z.files else None
         except Exception as e:  # a damaged file must never be taken as data
             raise ValueError(f"checkpoint file {path} is damaged ({e}); move it away to "
                              "recompute that batch") from None
         if owner != self.hash:
             raise ValueError(f"checkpoint file {path} belongs to another run than "
                              f"{self.MANIFEST}; move it away to recompute that batch")
+        if span is not None and held != tuple(span):
+            raise ValueError(f"checkpoint file {path} holds other sessions than this run's "
+                             f"batch {index}; move it away to recompute that batch")
         for k, shape in shapes.items():
             if sums[k].shape != tuple(shape):
                 raise ValueError(f"checkpoint file {path} does not fit this run ({k} shape)")
         return sums
 
-    def save(self, index, sums):
+    def save(self, index, sums, span=(0, 0)):
         buf = io.BytesIO()
-        np.savez(buf, _identity=np.array(self.hash), **sums)
+        np.savez(buf, _identity=np.array(self.hash), _span=np.array(span, dtype=np.int64),
+                 **sums)
         write_bytes(self._file(index), buf.getvalue(), TMP_PREFIX)
 
 
 def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=False, desc="",
                 chunk=None, blocks=None, checkpoint: Checkpoint | None = None,
-                executor: Callable | None = None):
+                executor: Callable | None = None, slow: bool = False):
     """Sum the kernel's counters over all sessions.
 
     ``blocks``: also return the counters of ``blocks`` consecutive, equal groups of sessions
@@ -216,11 +230,12 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     ``checkpoint``: keep finished batches there and skip those already there.
     ``executor``: ``executor(fn, argument_tuples) -> iterator of results`` runs batches
     elsewhere (e.g. a Dask cluster); by default they run here, one after another, each using
-    every numba thread.
+    every numba thread.  ``slow``: a run with a lookahead player (smaller chunks, so that a
+    short run still uses every thread; the counters do not depend on the chunks).
     """
     if blocks:
         chunk = -(-n_sessions // blocks)
-    chunk = chunk or default_chunk(rounds_per_session)
+    chunk = chunk or default_chunk(rounds_per_session, slow)
     plan = batch_plan(n_sessions, chunk)
     keep = bool(blocks)
     totals = {k: np.zeros(shape, dtype=np.int64) for k, shape in shapes.items()}
@@ -228,7 +243,7 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     todo = []
     done_sessions = 0
     for i, (first, n) in enumerate(plan):
-        done = checkpoint.load(i, shapes) if (checkpoint and not keep) else None
+        done = checkpoint.load(i, shapes, (first, n)) if (checkpoint and not keep) else None
         if done is None:
             todo.append(i)
         else:
@@ -249,7 +264,7 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
                 for k in kept:
                     kept[k][i] = chunks[k]
             if checkpoint:
-                checkpoint.save(i, sums)
+                checkpoint.save(i, sums, plan[i])
             finished += 1
             bar.update(plan[i][1] * rounds_per_session)
     except KeyboardInterrupt:
