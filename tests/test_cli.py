@@ -91,6 +91,13 @@ def test_bad_input_is_one_clear_line(args, words):
 
 # ---- issue 17: what a new user tripped on -----------------------------------------------------
 
+@pytest.fixture(autouse=True)
+def _own_project(tmp_path):
+    """Each test's folder is a project top (a marker file), so the store search stops there:
+    a ``hanasim-runs`` folder above it (from running hanasim in /tmp) is never used."""
+    (tmp_path / "setup.cfg").write_text("")
+
+
 def run_in(cwd, *args, env=None, shell=False):
     """``hanasim ARGS`` in ``cwd`` with ``env`` (HANASIM_STORE unset unless given)."""
     import os
