@@ -95,6 +95,9 @@ LEGAL_BOTH = LEGAL_STOP | LEGAL_CONTINUE
 STOP, CONTINUE = 0, 1
 POLICY_FORMS = ("random", "greedy", "CARD/random", "CARD/stop", "CARD/continue[K]",
                 "CARD/threshold[T]")
+#: the forms parse_policy takes (stop-or-continue games): CARD is random, greedy or lookahead[:K]
+DECISION_FORMS = ("random", "greedy", "lookahead[:K]", "CARD/random", "CARD/stop",
+                  "CARD/continue[K]", "CARD/threshold[T]", "lookahead[:K]/lookahead")
 
 
 def parse_policy(name: str, lookahead: bool = False) -> int:
@@ -103,16 +106,18 @@ def parse_policy(name: str, lookahead: bool = False) -> int:
     ``lookahead[:K]``, whose decisions are by lookahead unless given)."""
     text = str(name).strip()
     card_name, sep, dec_name = text.partition("/")
-    forms = ", ".join(POLICY_FORMS)
+    forms = ", ".join(DECISION_FORMS)
     look = card_name.partition(":")[0] == "lookahead"
-    if (look or dec_name == "lookahead") and not lookahead:
-        raise ValueError(f"policy {text!r}: lookahead play is not available in this game yet "
-                         f"(every game but this one has it); choose from {forms}")
     if dec_name == "lookahead" and not look:
         raise ValueError(f"policy {text!r}: the lookahead decision comes with lookahead card "
                          f"play: write lookahead[:K] (or lookahead:K/lookahead)")
+    if look and not lookahead:
+        # a caller that reads the lookahead part itself passes the rest here
+        raise ValueError(f"policy {text!r}: lookahead is not a decision policy here; "
+                         f"choose from {forms}")
     if card_name not in POLICIES and not look:
-        raise ValueError(f"unknown policy {text!r}; choose from {forms} (CARD is random or greedy)")
+        raise ValueError(f"unknown policy {text!r}; choose from {forms} (CARD is random, "
+                         "greedy or lookahead[:K])")
     card = policy_id(card_name)
     if look:
         k = card >> K_SHIFT

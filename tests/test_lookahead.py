@@ -114,6 +114,20 @@ def test_policy_names_and_errors():
             policy_id(bad)
 
 
+@pytest.mark.parametrize("game, bad, says", [
+    ("koikoi", "lookahed:16,greedy", "lookahead[:K]"),
+    ("koikoi", "greedy/lookahead,greedy", "comes with lookahead card play"),
+    ("kushiro_toppa", "greedy/lookahead,greedy", "comes with lookahead card play"),
+    ("kushiro_toppa", "lookahed,greedy", "JOIN"),
+    ("taipa", "greedy/lookahead,greedy", "comes with lookahead card play"),
+])
+def test_policy_errors_offer_the_lookahead(game, bad, says):
+    """Every game plays lookahead: a wrong policy's message names it, never 'not available'."""
+    with pytest.raises(ValueError) as e:
+        hanasim.simulate(game, rounds=10, policy=bad)
+    assert says in str(e.value) and "not available" not in str(e.value)
+
+
 def test_tournament_table_and_errors():
     t = hanasim.tournament("toppa", ["random", "greedy"], rounds=400, seed=1)
     assert set(t.quantity) == {"mean_score", "win_rate"}

@@ -191,7 +191,10 @@ def parse_kushiro_policy(name: str) -> int:
             base = LOOKAHEAD | (parse_policy("greedy/" + parts[1]) & ~0xF)
         base |= look & (0xFFFF << K_SHIFT)
     else:
-        base = parse_policy("/".join(parts[:2]))
+        try:
+            base = parse_policy("/".join(parts[:2]))
+        except ValueError as e:  # its own forms, with JOIN and SWAP
+            raise ValueError(f"{str(e).split('; choose from')[0]}; use {forms}") from None
     card = base & 0xF
     join = {RANDOM: JOIN_RANDOM, LOOKAHEAD: JOIN_LOOKAHEAD}.get(card, JOIN_THRESHOLD)
     k = JOIN_DEFAULT_K
