@@ -14,7 +14,8 @@ def register(sub) -> None:
         "tournament", help="every ordered pairing of policies on the same deals: who beats whom",
         description="Play every ordered pairing of the given policies (player 1 plays the first, "
         "every other seat the second) on the same deals, and print player 1's mean score and "
-        "win rate per pairing with 99.9% intervals.  Example: hanasim tournament toppa "
+        "win rate per pairing with 99.9% intervals (koi-koi, where only the winner scores: "
+        "player 1's score less the opponent's).  Example: hanasim tournament toppa "
         "--policy random --policy greedy --policy lookahead:16")
     p.add_argument("game", help="game name (see 'hanasim games')")
     p.add_argument("--policy", action="append", default=[], metavar="P",
@@ -32,7 +33,8 @@ def register(sub) -> None:
                    help="expose held teyaku: always, never, random (lookahead players decide "
                    "for themselves)")
     p.add_argument("--chart", default=None, metavar="PATH",
-                   help="draw player 1's mean score per pairing into PATH (.png or .svg)")
+                   help="draw player 1's mean score (koi-koi: less the opponent's) per pairing "
+                   "into PATH (.png or .svg)")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     cli.add_threads_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
