@@ -815,7 +815,7 @@ class Baka:
     par = PAR
     teyaku_names = TEYAKU_ALL
     lookahead = True  # the lookahead policy plays this game (engine.lookahead)
-    version = 4  # bump whenever a rule's behaviour or an option changes
+    version = 5  # bump when a rule's behaviour, an option or a policy's play changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("seat.dealer.mean_score", "seat.right.mean_score", "seat.left.mean_score")
 

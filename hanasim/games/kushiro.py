@@ -1576,7 +1576,7 @@ class Kushiro:
     Rules = KushiroRules
     par = None
     teyaku_names = TEYAKU
-    version = 1
+    version = 2  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # every decision: swap, join/drop, expose, cards, picks, Iku/Yoroshii
     edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")

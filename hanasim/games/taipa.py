@@ -1549,7 +1549,7 @@ class Taipa:
     presets = {}
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
-    version = 2
+    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # card play, takes, agari / koi-koi and yaku_cards=choice by lookahead
     expose = False  # no teyaku, so no expose decision (the CLI and report leave it out)
     exact_words = "deal-time yaku"  # what the report's exact comparison is about

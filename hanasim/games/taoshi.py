@@ -1285,7 +1285,7 @@ class Taoshi:
     teyaku_names = TEYAKU
     lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
     # seeing the cards the other active players' claims showed
-    version = 1
+    version = 2  # bump when a rule's behaviour, an option or a policy's play changes
     edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
                       "fair_burden.dealer", "fair_burden.right", "fair_burden.left")

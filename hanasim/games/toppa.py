@@ -697,7 +697,7 @@ class Toppa:
     par = PAR
     teyaku_names = TEYAKU
     lookahead = True  # the lookahead policy plays this game (engine.lookahead)
-    version = 5  # bump whenever a rule's behaviour or an option changes
+    version = 6  # bump when a rule's behaviour, an option or a policy's play changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("dealer.mean_score", "dealer.win_rate", "round_score.sd")
 
