@@ -364,13 +364,14 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     """"Does skill change the answer?" for a game the lookahead policy plays: a tournament of
     random, greedy and lookahead:16 on the same deals, and the key quantities with every seat
     greedy against every seat lookahead.  Lookahead is about a thousand times slower than
-    greedy, so it runs ``rounds // 500`` rounds (at least 1,000) a pairing."""
+    greedy (a few thousand rounds a second a thread), so it runs ``rounds // 100`` rounds (at
+    least 1,000) a pairing: 10,000 for the default million."""
     from .. import api, plot
     from ..games import get_game
     from ..tournament import strength_quantity, strength_table, tournament
 
     g = get_game(game)
-    look_rounds = max(1_000, rounds // 500)
+    look_rounds = max(1_000, rounds // 100)
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
     what = ("mean score less the opponent's" if strength_quantity(t) == "mean_advantage"
