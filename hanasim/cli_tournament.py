@@ -45,7 +45,7 @@ def cmd_tournament(a):
     from . import plot
     from .cli import _compile_notice, parse_grid
     from .cli_sweep import _chart_target
-    from .tournament import strength_quantity, strength_table, tournament
+    from .tournament import STRENGTH_WORDS, strength_quantity, strength_table, tournament
 
     rules = parse_grid(a.rule, example="name=value")
     chart = _chart_target(a.chart, False)
@@ -63,8 +63,7 @@ def cmd_tournament(a):
                     "significant"]].copy()
         shown["significant"] = shown["significant"].map({True: "yes", False: ""})
         print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-        what = ("mean score less the opponent's" if strength_quantity(df) == "mean_advantage"
-                else "mean score")
+        what = STRENGTH_WORDS[strength_quantity(df)]
         print(f"\nplayer 1's {what} (rows: player 1's policy, columns: the opponents')")
         print(strength_table(df).to_string(float_format=lambda v: f"{v:+.2f}", na_rep="."))
     if chart:

@@ -93,28 +93,22 @@ DEFAULT_DECISION = {RANDOM: DEC_RANDOM, GREEDY: DEC_STOP, LOOKAHEAD: DEC_LOOKAHE
 LEGAL_STOP, LEGAL_CONTINUE = 1, 2
 LEGAL_BOTH = LEGAL_STOP | LEGAL_CONTINUE
 STOP, CONTINUE = 0, 1
-POLICY_FORMS = ("random", "greedy", "CARD/random", "CARD/stop", "CARD/continue[K]",
-                "CARD/threshold[T]")
 #: the forms parse_policy takes (stop-or-continue games): CARD is random, greedy or lookahead[:K]
-DECISION_FORMS = ("random", "greedy", "lookahead[:K]", "CARD/random", "CARD/stop",
-                  "CARD/continue[K]", "CARD/threshold[T]", "lookahead[:K]/lookahead")
+POLICY_FORMS = ("random", "greedy", "lookahead[:K]", "CARD/random", "CARD/stop",
+                "CARD/continue[K]", "CARD/threshold[T]", "lookahead[:K]/lookahead")
 
 
-def parse_policy(name: str, lookahead: bool = False) -> int:
+def parse_policy(name: str) -> int:
     """``CARD[/DECISION]`` (``greedy/continue3``) as one int: card | decision << 4 | param << 8
-    (a lookahead card's K in bits 32-47).  ``lookahead``: the game plays lookahead (CARD
-    ``lookahead[:K]``, whose decisions are by lookahead unless given)."""
+    (a lookahead card's K in bits 32-47).  CARD ``lookahead[:K]`` decides by lookahead unless
+    a DECISION is given."""
     text = str(name).strip()
     card_name, sep, dec_name = text.partition("/")
-    forms = ", ".join(DECISION_FORMS)
+    forms = ", ".join(POLICY_FORMS)
     look = card_name.partition(":")[0] == "lookahead"
     if dec_name == "lookahead" and not look:
         raise ValueError(f"policy {text!r}: the lookahead decision comes with lookahead card "
                          f"play: write lookahead[:K] (or lookahead:K/lookahead)")
-    if look and not lookahead:
-        # a caller that reads the lookahead part itself passes the rest here
-        raise ValueError(f"policy {text!r}: lookahead is not a decision policy here; "
-                         f"choose from {forms}")
     if card_name not in POLICIES and not look:
         raise ValueError(f"unknown policy {text!r}; choose from {forms} (CARD is random, "
                          "greedy or lookahead[:K])")

@@ -23,6 +23,9 @@ SCORE_NAMES = ("player1.mean_advantage", "player1.mean_score", "player1.mean_net
 WIN_NAME = "player1.win_rate"
 #: the table's name for each: what a positive value says is "player 1 beats the opponent"
 STRENGTH = {"player1.mean_advantage": "mean_advantage"}
+#: how a table, a chart and a report say the strength quantity
+STRENGTH_WORDS = {"mean_advantage": "mean score less the opponent's",
+                  "mean_score": "mean score"}
 
 
 def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
@@ -35,8 +38,8 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
     Returns a tidy table: ``policy`` (player 1), ``opponent`` (every other seat), ``quantity``
     (``mean_score``, or ``mean_advantage`` where scores are not zero-sum (koi-koi: player 1's
     score less the opponent's, which is what decides who is stronger; see
-    :func:`strength_quantity`), and ``win_rate``), ``estimate``, ``std_error``, ``ci_low``, ``ci_high`` (99.9%),
-    ``n``, ``rounds``, ``seed``; ``df.attrs`` holds the provenance."""
+    :func:`strength_quantity`), and ``win_rate``), ``estimate``, ``std_error``, ``ci_low``,
+    ``ci_high`` (99.9%), ``n``, ``rounds``, ``seed``; ``df.attrs`` holds the provenance."""
     from . import api
 
     g = get_game(game)

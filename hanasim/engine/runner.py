@@ -187,7 +187,7 @@ class Checkpoint:
     def _file(self, index):
         return os.path.join(self.path, f"batch-{index:08d}.npz")
 
-    def load(self, index, shapes, span=None):
+    def load(self, index, shapes, span):
         """Batch ``index``'s sums, or None when it is not there yet; ``span``: the (first
         session, sessions) it must hold."""
         path = self._file(index)
@@ -204,7 +204,7 @@ class Checkpoint:
         if owner != self.hash:
             raise ValueError(f"checkpoint file {path} belongs to another run than "
                              f"{self.MANIFEST}; move it away to recompute that batch")
-        if span is not None and held != tuple(span):
+        if held != tuple(span):
             raise ValueError(f"checkpoint file {path} holds other sessions than this run's "
                              f"batch {index}; move it away to recompute that batch")
         for k, shape in shapes.items():
@@ -212,7 +212,8 @@ class Checkpoint:
                 raise ValueError(f"checkpoint file {path} does not fit this run ({k} shape)")
         return sums
 
-    def save(self, index, sums, span=(0, 0)):
+    def save(self, index, sums, span):
+        """Batch ``index``'s sums, with the (first session, sessions) they hold."""
         buf = io.BytesIO()
         np.savez(buf, _identity=np.array(self.hash), _span=np.array(span, dtype=np.int64),
                  **sums)

@@ -1891,7 +1891,7 @@ class Koikoi:
 
     def policy_ids(self, names) -> np.ndarray:
         """One packed id per player: card play and stop-or-continue (``policies.parse_policy``)."""
-        return np.array([parse_policy(n, lookahead=True) for n in names], dtype=np.int64)
+        return np.array([parse_policy(n) for n in names], dtype=np.int64)
 
     def exact_table(self, rules):
         """Exact misdeal rate, lucky hands and field 20-point cards (``hanasim exact``)."""

@@ -368,14 +368,13 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     least 1,000) a pairing: 10,000 for the default million."""
     from .. import api, plot
     from ..games import get_game
-    from ..tournament import strength_quantity, strength_table, tournament
+    from ..tournament import STRENGTH_WORDS, strength_quantity, strength_table, tournament
 
     g = get_game(game)
     look_rounds = max(1_000, rounds // 100)
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
-    what = ("mean score less the opponent's" if strength_quantity(t) == "mean_advantage"
-            else "mean score")
+    what = STRENGTH_WORDS[strength_quantity(t)]
     square = strength_table(t).map(lambda v: "" if pd.isna(v) else f"{v:+.2f}")
     square = square.reset_index().rename(columns={"policy": "player 1 plays"})
     keys = list(getattr(g, "key_quantities", ()))[:3]
