@@ -407,6 +407,12 @@ def _cmd_rules(a):
         print("presets (--preset NAME; 'hanasim rules GAME --preset NAME' shows one):")
         for name, doc in presets.items():
             print(f"  {name}: {doc}")
+    from .games import readings
+
+    text = readings(a.game)
+    if text:
+        print()
+        print(text.rstrip())
 
 
 def _cmd_games(a):
