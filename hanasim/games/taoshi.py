@@ -690,48 +690,65 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
                         (e == EXPOSE_RANDOM and below(rng, 2) == 1):
                     res[R_CLAIM + s] = 1
                     botta += 1
-    unit = p[P_UNIT]
     if botta:
-        # "botta!": every other player, active or not, pays 100; no play, no burden
-        res[R_BOTTA] = 1
-        for h in range(n):
-            if _botta_holder(res, h):
-                for s in range(n):
-                    res[R_RAW + s] += BOTTA * (n - 1) if s == h else -BOTTA
-        if p[P_BOTTA_PAID]:
-            # botta_teyaku=paid: the round's other claims are paid by each other active player
-            ysum = 0
-            for j in range(ACTIVE):
-                ysum += _non_botta(res[R_YAKU + j])
-            for j in range(ACTIVE):
-                res[R_RAW + res[R_ACT_SEAT + j]] += 3 * _non_botta(res[R_YAKU + j]) - ysum
-        for s in range(n):
-            res[R_SCORE + s] = unit * res[R_RAW + s]
+        settle_botta(res, n, tb)
         for j in range(ACTIVE):
             res[R_HAND0 + j] = np.int64(hands[res[R_ACT_SEAT + j]])
         res[R_FIELD] = np.int64(field)
     else:
         play_from(st, pbuf, rng, pol3, tb, look)
+        settle_play(st, res, n, tb)
+    round_winner(res, n, p[P_TIE], rng)
+
+
+@hot
+def settle_botta(res, n, tb):
+    """A botta round's scores ("botta!"): every other player, active or not, pays each botta
+    holder 100; no play, no burden; under ``botta_teyaku=paid`` the other claimed teyaku are
+    paid by each other active player.  ``res``: the round's seats, choices and claims (R_RAW
+    holds the fees)."""
+    p = tb.params
+    res[R_BOTTA] = 1
+    for h in range(n):
+        if _botta_holder(res, h):
+            for s in range(n):
+                res[R_RAW + s] += BOTTA * (n - 1) if s == h else -BOTTA
+    if p[P_BOTTA_PAID]:
         ysum = 0
         for j in range(ACTIVE):
-            d = dekiyaku_formed(st[ACTIVE + 1 + j], j, p)
-            res[R_DEKI + j] = d
-            ysum += res[R_YAKU + j] + dekiyaku_value(d)
+            ysum += _non_botta(res[R_YAKU + j])
         for j in range(ACTIVE):
-            s = res[R_ACT_SEAT + j]
-            pts = hand_points(st[ACTIVE + 1 + j], tb.pmask)
-            res[R_PTS + j] = pts
-            y = res[R_YAKU + j] + dekiyaku_value(res[R_DEKI + j])
-            res[R_RAW + s] += pts + 3 * y - ysum  # 2 x own yaku - the others'
-            res[R_PILE0 + j] = np.int64(st[ACTIVE + 1 + j])
-            res[R_HAND0 + j] = np.int64(st[j])
-        for s in range(n):
-            res[R_SCORE + s] = unit * res[R_RAW + s]
-            if res[R_POS + s] >= 0:
-                res[R_SCORE + s] -= tb.burden[res[R_POS + s]]
-        res[R_FIELD] = np.int64(st[ACTIVE])
-        res[R_TOP] = np.int64(st[2 * ACTIVE + 1])
-    round_winner(res, n, p[P_TIE], rng)
+            res[R_RAW + res[R_ACT_SEAT + j]] += 3 * _non_botta(res[R_YAKU + j]) - ysum
+    for s in range(n):
+        res[R_SCORE + s] = p[P_UNIT] * res[R_RAW + s]
+
+
+@hot
+def settle_play(st, res, n, tb):
+    """A played round's scores from the final play state ``st`` (the active positions' score
+    piles): "(captured card points) + (2 x captured yaku points) - (opponents' captured yaku
+    points) - (point burden)" (the Taoshi rule page), where a position's yaku are its claimed
+    teyaku (R_YAKU) and its dekiyaku (``dekiyaku_formed``, recorded in R_DEKI)."""
+    p = tb.params
+    ysum = 0
+    for j in range(ACTIVE):
+        d = dekiyaku_formed(st[ACTIVE + 1 + j], j, p)
+        res[R_DEKI + j] = d
+        ysum += res[R_YAKU + j] + dekiyaku_value(d)
+    for j in range(ACTIVE):
+        s = res[R_ACT_SEAT + j]
+        pts = hand_points(st[ACTIVE + 1 + j], tb.pmask)
+        res[R_PTS + j] = pts
+        y = res[R_YAKU + j] + dekiyaku_value(res[R_DEKI + j])
+        res[R_RAW + s] += pts + 3 * y - ysum  # 2 x own yaku - the others'
+        res[R_PILE0 + j] = np.int64(st[ACTIVE + 1 + j])
+        res[R_HAND0 + j] = np.int64(st[j])
+    for s in range(n):
+        res[R_SCORE + s] = p[P_UNIT] * res[R_RAW + s]
+        if res[R_POS + s] >= 0:
+            res[R_SCORE + s] -= tb.burden[res[R_POS + s]]
+    res[R_FIELD] = np.int64(st[ACTIVE])
+    res[R_TOP] = np.int64(st[2 * ACTIVE + 1])
 
 
 @hot
@@ -1034,6 +1051,13 @@ def lookahead_claim(tb, st, pbuf, j, res, seed, k, v):
     look = (tb, res, new_scratch(ST_N, PBUF, ACTIVE))
     return choose_expose(st, ACTIVE, j, pbuf, np.uint64(seed), k, tb.gscore, tb.ghigh, look,
                          R_YAKU + j, v)[1]
+
+
+@njit(cache=True)
+def lookahead_value(tb, st, j, res):
+    """The lookahead's rollout value (``round_value``) of active position ``j`` for the final
+    play state ``st`` and the claims in ``res``.  For tests."""
+    return round_value(tb, st, j, res)
 
 
 @njit(cache=True)
