@@ -894,9 +894,11 @@ def _join_value(sc, tb, s, n, res, join, x, r):
     seats' hands in ``sc.high``, dealt in order from ``sc.cards``; the undealt cards from
     ``sc.cards[x]``) when it joins (``join``) or drops.  The earlier seats' choices are as
     they spoke, the later seats speak by greedy's threshold (``sc.aux[A_STRONG + o]``), and
-    the forced-in/-out rule applies; every active player claims its teyaku; a botta is paid
-    by every seat, active or not, and ends the round; otherwise, if ``s`` plays, the round
-    is played by greedy.  Fees (``drop_fee``, ``forced_out_pay``) count: a dropping seat's
+    the forced-in/-out rule applies; every active player claims its teyaku (and, under
+    ``forced_out_botta=claimed``, a forced-out player its botta); a botta is paid by every
+    seat, active or not, and ends the round (``botta_teyaku=paid``: the other claims are
+    paid too); otherwise, if ``s`` plays, the round is played by greedy and scored with its
+    dekiyaku.  Fees (``drop_fee``, ``forced_out_pay``) count: a dropping seat's
     result is its fee and any botta it pays.  Returns (score, the generator state ``r``)."""
     p = tb.params
     joined = 0
@@ -1493,6 +1495,10 @@ class Taoshi:
                        "99.9% CI): " + "; ".join(parts) + ".")
         if "botta_rate" in by.index:
             out.append(f"{by.loc['botta_rate', 'estimate']:.2%} of rounds end in a botta.")
+        if "dekiyaku.four_twos" in by.index and by.loc["dekiyaku.four_twos", "estimate"] > 0:
+            out.append(f"Four '2's is captured in {by.loc['dekiyaku.four_twos', 'estimate']:.1%}"
+                       f" of played rounds, Four '3's by the dealer's left in "
+                       f"{by.loc['dekiyaku.four_threes', 'estimate']:.1%}.")
         return out
 
     deck_points = DECK_POINTS  # what the burdens must add up to for the game to be zero-sum
