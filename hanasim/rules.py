@@ -63,7 +63,9 @@ class Run:
     fixed_dealer: bool = False
 
     def deal_never_passes(self):
-        """Why the next dealer is never chosen in this run, or None (it is)."""
+        """Why the next dealer is never chosen in this run, or None (it is); for a game whose
+        sessions are ``session_rounds`` rounds (a game of its own length reads only
+        ``fixed_dealer``)."""
         if self.fixed_dealer:
             return "player 1 deals every round (fixed dealer)"
         if self.session_rounds == 1:
@@ -207,6 +209,20 @@ def number(default: int, doc: str, *, low: int, high: int, step: int = 1,
         raise AssertionError(f"default {default!r} is not allowed by {kind.describe()}")
     return dataclasses.field(default=default, metadata={"choices": None, "doc": doc,
                                                         "kind": kind, "inert": inert})
+
+
+def when_zero(option: str, what: str = "that yaku is never scored"):
+    """An ``inert=`` function: the option cannot change the result while ``option`` is 0."""
+    def why(rules, run):
+        return f"{option}=0: {what}" if getattr(rules, option) == 0 else None
+    return why
+
+
+def no_first_draw(rules, run):
+    """An ``inert=`` function for how the first dealer is drawn: not at all with a fixed
+    dealer."""
+    return "player 1 deals every round (fixed dealer): no first-dealer draw" if (
+        run.fixed_dealer) else None
 
 
 def declare_inert(rules_cls, **when):

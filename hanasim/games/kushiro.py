@@ -79,7 +79,7 @@ from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, GREEDY, K_SHIFT,
                         LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, RANDOM, card_weights,
                         choose_continue, choose_expose, greedy_tables, hand_card, parse_policy,
                         policy_id, split_policy, take_high)
-from ..rules import number, option
+from ..rules import number, option, when_zero
 from . import register
 from . import toppa
 
@@ -105,13 +105,6 @@ def _no_swap(r, run):
 
 def _no_teyaku(r, run):
     return "teyaku_reading=off: no teyaku is scored" if r.teyaku_reading == "off" else None
-
-
-def _unplayed(option):
-    """Inert when the dekiyaku ``option`` is worth 0 chips (it is then never scored)."""
-    def why(r, run):
-        return f"{option}=0: that dekiyaku is never scored" if getattr(r, option) == 0 else None
-    return why
 
 
 @dataclass(frozen=True)
@@ -142,11 +135,11 @@ class KushiroRules:
     poetry_ribbons: int = number(1, "Poetry Ribbons, chips (both texts, Dekiyaku)", low=0, high=50, readings={1: BOTH})
     blue_ribbons: int = number(1, "Blue Ribbons, chips (both texts, Dekiyaku)", low=0, high=50, readings={1: BOTH})
     seven_ribbons: int = number(2, "Seven Ribbons: any 7 ribbon and/or willow cards, chips (both texts, Dekiyaku)", low=0, high=50, readings={2: BOTH})
-    seven_ribbons_extra: int = number(1, "Seven Ribbons: chips for each ribbon or willow card beyond the seventh (both texts, Dekiyaku)", low=0, high=20, readings={1: BOTH}, inert=_unplayed("seven_ribbons"))
+    seven_ribbons_extra: int = number(1, "Seven Ribbons: chips for each ribbon or willow card beyond the seventh (both texts, Dekiyaku)", low=0, high=20, readings={1: BOTH}, inert=when_zero("seven_ribbons"))
     chaff: int = number(1, "Chaff: 12 chaff cards, chips (both texts, Dekiyaku)", low=0, high=50, readings={1: BOTH})
-    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs (both texts: 'Any 12 Chaff cards')", low=1, high=27, readings={12: BOTH}, inert=_unplayed("chaff"))
-    chaff_extra: int = number(1, "Chaff: chips for each chaff card beyond chaff_count (both texts, Dekiyaku)", low=0, high=20, readings={1: BOTH}, inert=_unplayed("chaff"))
-    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards the Chaff dekiyaku (both texts: willow cards count towards Seven Ribbons; whether also as chaff is not stated): none (a reading, the default: Toppa's main reading), lightning (by its printed type), all", inert=_unplayed("chaff"))
+    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs (both texts: 'Any 12 Chaff cards')", low=1, high=27, readings={12: BOTH}, inert=when_zero("chaff"))
+    chaff_extra: int = number(1, "Chaff: chips for each chaff card beyond chaff_count (both texts, Dekiyaku)", low=0, high=20, readings={1: BOTH}, inert=when_zero("chaff"))
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards the Chaff dekiyaku (both texts: willow cards count towards Seven Ribbons; whether also as chaff is not stated): none (a reading, the default: Toppa's main reading), lightning (by its printed type), all", inert=when_zero("chaff"))
 
     def check(self):
         toppa.check_chaff_count(self)
