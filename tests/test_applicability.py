@@ -190,3 +190,12 @@ def test_run_context():
     assert Run(players=2).deal_never_passes()
     assert Run(players=2, session_rounds=2).deal_never_passes() is None
     assert "fixed dealer" in Run(players=2, session_rounds=2, fixed_dealer=True).deal_never_passes()
+
+
+def test_report_refuses_before_making_folders(tmp_path):
+    from hanasim.report.build import build_report
+
+    out = tmp_path / "report"
+    with pytest.raises(RuleError, match="rule 'drop_fee' cannot change the result here"):
+        build_report("taoshi", rounds=1000, seed=1, rules={"drop_fee": 5}, out=out)
+    assert not out.exists()
