@@ -682,6 +682,21 @@ def test_lookahead_iku_and_yoroshii(heavy):
     assert K.lookahead_choice(LOOK_TB, ks, pile, 1, 16, v, h)[2] == 0
 
 
+def test_lookahead_last_card_free(heavy):
+    """last_card=free: a lookahead player who formed Poetry Ribbons on its last card is asked
+    (Iku is legal) and says Yoroshii: with no turn of its own left, Iku is worth nothing under
+    exhausted=nobody (and less than the chip if the opponent's last card forms a dekiyaku)."""
+    tb, _ = K.lower(make_rules(K.KushiroRules, {"last_card": "free"}))
+    pa = [C("pine.poetry_ribbon"), C("plum.poetry_ribbon"), C("cherry.poetry_ribbon"),
+          C("cherry.chaff1")]
+    v, h = score(pa)
+    assert v == 1
+    ks, pile = kstate([], [C("maple.chaff1")], [C("wisteria.chaff1"), C("maple.blue_ribbon")],
+                      pa, [C("peony.blue_ribbon"), C("chrysanthemum.blue_ribbon")], [],
+                      held=(h, 0), best=(v, 0))
+    assert K.lookahead_choice(tb, ks, pile, 1, 64, v, h)[2] == 0
+
+
 def test_lookahead_never_reads_a_hidden_card(heavy):
     """Permuting the unseen cards (the other hand and the draw pile) changes neither the
     hand card nor Iku/Yoroshii, on the same random stream."""
