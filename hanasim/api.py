@@ -201,6 +201,20 @@ def notes(g, rule_obj) -> list[str]:
     return out
 
 
+def _run(g, rule_obj, session_rounds=1, fixed_dealer=False) -> _rules.Run:
+    """The run context an option's applicability is judged in (``rules.Run``)."""
+    players = g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
+    return _rules.Run(players=int(players), session_rounds=int(session_rounds),
+                      fixed_dealer=bool(fixed_dealer))
+
+
+def _preset_options(g, preset) -> tuple:
+    """(the preset's name, the options it sets) for the notes of ``rules.check_inert``."""
+    if not preset:
+        return None, ()
+    return preset.strip(), tuple((getattr(g, "presets", None) or {}).get(preset.strip(), {}))
+
+
 def variant_notes(g, labelled) -> list[str]:
     """The notes of several variants (``[(label, rules)]``) in one sentence each, not one per
     variant: which variants make the game not zero-sum."""
@@ -286,6 +300,9 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         _check_flag(v, k) for k, v in [("fixed_dealer", fixed_dealer), ("checked", checked),
                                        ("deals_only", deals_only), ("progress", progress),
                                        ("resume", resume)])
+    inert = _rules.check_inert(rule_obj, _run(g, rule_obj, session_rounds, fixed_dealer),
+                               rules if isinstance(rules, Mapping) else (),
+                               *_preset_options(g, preset))
     if cluster is not None and not isinstance(cluster, str):
         raise TypeError(f"cluster must be 'local:N' or 'tcp://host:port', got {_show(cluster)}")
     threads = check_threads(threads)
@@ -328,7 +345,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     meta["wall_time_s"] = round(time.perf_counter() - start, 3)
     if cluster:
         meta["cluster"] = cluster
-    meta["notes"] = notes(g, rule_obj)
+    meta["notes"] = notes(g, rule_obj) + inert
     if hasattr(g, "distributions"):
         meta["distributions"] = g.distributions(counters, rule_obj)
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)
@@ -487,6 +504,9 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     rule_objs = [(dict(zip(grid, values)),
                   _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
                  for values in combos]
+    inert_notes = _rules.grid_inert_notes(
+        [(_label(given) or "baseline", r, _run(g, r, session_rounds, fixed_dealer))
+         for given, r in rule_objs], grid, *_preset_options(g, preset))
     variants = []
     start = time.perf_counter()
     with _threads(threads):
@@ -506,6 +526,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
 
     from . import __version__
     all_notes = variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
+    all_notes += inert_notes
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
                          **_grid_attrs(grid, "compare"),
@@ -560,6 +581,9 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     combos = _check_variants(grid, ["one policy"], max_variants, "sweep")
     rule_objs = [(dict(zip(grid, values)), _rules.make_rules(g.Rules, dict(zip(grid, values))))
                  for values in combos]
+    inert_notes = _rules.grid_inert_notes(
+        [(_label(given), r, _run(g, r, session_rounds, fixed_dealer)) for given, r in rule_objs],
+        grid)
     start = time.perf_counter()
     variants = []
     with _threads(threads):
@@ -577,6 +601,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     fixed = {k: v[0] for k, v in grid.items() if len(v) == 1}
     all_notes = variant_notes(g, [(_label({k: given[k] for k in swept}), r)
                                   for given, r in rule_objs])
+    all_notes += inert_notes
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
                          **_grid_attrs(grid, "sweep"),

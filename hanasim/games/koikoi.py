@@ -314,6 +314,27 @@ PRESET_DOCS = {
 }
 
 
+# When an option cannot change the result (``rules.inert_options``): refused when asked for by
+# name, named in the notes when a preset or a compare grid sets it.
+from ..rules import declare_inert, no_first_draw  # noqa: E402  (kept apart: a local block)
+
+
+def _no_meld_grows(r, run):
+    """decision_on: new and bigger ask at the same turns when the points rise only with a new
+    meld: the seed's melds without growth, no viewing that the weather can take away and give
+    back, no call that raises a viewing yaku, no sake cup that may move between melds."""
+    if (r.yaku == "seed" and r.meld_growth == "none" and r.viewing != "weather"
+            and r.viewing_after_call == "same" and r.sake_cup != "animal_or_chaff"):
+        return ("under yaku=seed with meld_growth=none no meld grows: the points rise only "
+                "with a new meld")
+    return None
+
+
+declare_inert(KoikoiRules, decision_on=_no_meld_grows, first_dealer=no_first_draw,
+              draw_dealer=lambda r, run: "player 1 deals every round (fixed dealer)" if (
+                  run.fixed_dealer) else None)
+
+
 # ---------------------------------------------------------------- the deck as masks
 _D = HANAFUDA
 BRIGHTS = int(_D.kind_mask(decks.BRIGHT))

@@ -207,6 +207,20 @@ class TaoshiRules:
         pass
 
 
+# When an option cannot change the result (``rules.inert_options``): refused when asked for by
+# name, named in the notes when a preset or a compare grid sets it.
+from ..rules import declare_inert  # noqa: E402  (kept apart: a local block)
+
+
+def _three_play(r, run):
+    return ("with 3 players all three play: nobody drops out or is forced out"
+            if r.players == 3 else None)
+
+
+declare_inert(TaoshiRules, drop_fee=_three_play, forced_out_pay=_three_play,
+              dropped_cards=_three_play)
+
+
 # ---------------------------------------------------------------- policies
 # A player is named CARD[/JOIN[/CLAIM]]: CARD random, greedy (``policies``; greedy weighs a card
 # by its Taoshi points) or lookahead[:K] (``engine.lookahead``); JOIN one of join (always),
