@@ -218,7 +218,7 @@ def _three_play(r, run):
 
 
 declare_inert(TaoshiRules, drop_fee=_three_play, forced_out_pay=_three_play,
-              dropped_cards=_three_play)
+              dropped_cards=_three_play, forced_out_botta=_three_play)
 
 
 # ---------------------------------------------------------------- policies
