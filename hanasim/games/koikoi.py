@@ -1907,7 +1907,7 @@ class Koikoi:
     # structure and the wild Lightning), lucky-hand declarations and stop-or-continue by
     # lookahead (engine.lookahead; the module's "Lookahead")
     lookahead = True
-    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 4  # bump when a rule's behaviour, an option or a policy's play changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
     edge_quantity = "dealer.mean_advantage"
