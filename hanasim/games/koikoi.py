@@ -13,9 +13,13 @@ rules as plain arrays and ints, ``Tables``), and the ``@njit`` kernels: ``deal_r
 A round (seed: "hand")
 ----------------------
 * Deal: four cards to the opponent, four to the dealer, four to the field, twice (seed); the 24
-  left are the draw pile.  Misdeals (redeal) and lucky hands follow the options.
+  left are the draw pile.  Misdeals (redeal) and lucky hands follow the options (``misdeal``:
+  the seed names no misdeal; by default a four of a month in a hand or on the field is one).
 * Turns alternate, the dealer first: a hand card, then the top of the draw pile, each capturing
-  as in every fishing game (``engine.play.turn``).  After both cards the player's captured pile
+  as in every fishing game (``engine.play.turn``).  The hand card must capture when one can
+  (``must_match``, seed: "if he can't make a match, he discards one to the table"; the rule
+  page's body frees the choice), and every policy, the lookahead's choices and its rollouts
+  choose among those cards (:func:`playable`).  After both cards the player's captured pile
   is scored; if it holds a new yaku (or, under ``decision_on=bigger``, more points than before)
   the player collects, ending the round, or continues ("koi-koi"); that choice is a policy
   (``policies.choose_continue``).  Continuing forfeits the points unless the player collects
