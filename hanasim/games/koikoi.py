@@ -110,8 +110,8 @@ kernel (``play_from``, ``settle_round``) and picked by ``engine.lookahead._pick`
 choice unless another one's paired mean gain exceeds one standard error):
 
 * its turn (:func:`look_turn`), one choice after another as the player makes them: the hand
-  card with its take (two-way matches; the wild Lightning's pick of any field card), the turned
-  card unseen; then, the turned card seen, its take, or (``unmatched_to_hand`` when it takes
+  card with its take (two-way matches; the wild Lightning's pick of any field card; only the
+  cards ``must_match`` allows, :func:`playable`), the turned card unseen; then, the turned card seen, its take, or (``unmatched_to_hand`` when it takes
   nothing; ``draw_then_two``, whose drawn card is seen from the start) the second hand card
   with its take.  A turn of the draw pile alone (``after_hands=draw_pile``) has only the
   turned card's take.  The choices travel as one forced turn id (:func:`turn_forced`), which
