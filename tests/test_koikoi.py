@@ -615,13 +615,13 @@ def test_the_forced_match_under_the_other_turn_structures():
     _, tb, _ = tables(turn_structure="unmatched_to_hand")
     for seed in range(200):
         rng = np.array([seed], np.uint64)
-        hand, field, cap = K.kturn(RANDOM, mask([2, 13, 46, 32]), mask([3, 34]), 36, rng, tb,
+        hand, _, cap = K.kturn(RANDOM, mask([2, 13, 46, 32]), mask([3, 34]), 36, rng, tb,
                                    False, False)
         assert bits_to_set(cap) == {2, 3, 32, 34} and bits_to_set(hand) == {13, 46, 36}
     _, tb, _ = tables(turn_structure="draw_then_two")
     for seed in range(200):
         rng = np.array([seed], np.uint64)
-        hand, field, cap = K.kturn(RANDOM, mask([2, 6, 13, 46]), mask([3, 7]), 37, rng, tb,
+        hand, _, cap = K.kturn(RANDOM, mask([2, 6, 13, 46]), mask([3, 7]), 37, rng, tb,
                                    False, False)
         assert bits_to_set(cap) == {2, 3, 6, 7} and bits_to_set(hand) == {13, 46, 37}
 
@@ -747,7 +747,7 @@ def test_each_misdeal_value_on_hand_built_deals(given, order, played):
     """A deal the rules throw in is a misdeal; one they keep is played to its end, the same as
     the reference plays it; under misdeal=none a field four stays on the field (no card of
     its month is left to take it)."""
-    rules, tb, names = tables(**given)
+    _, tb, _ = tables(**given)
     assert NK.is_misdeal(order, given) == (not played)
     groups = np.zeros(3, np.uint64)
     deal(np.array(order, np.int8), tb.pattern, groups)
