@@ -347,7 +347,16 @@ def _no_meld_grows(r, run):
     return None
 
 
+def _every_four_settled(r, run):
+    """misdeal decides only the fours that no other option gives an outcome (misdeal_flags)."""
+    if r.lucky_hands != "none" and r.field_four != "misdeal":
+        return (f"every dealt four has its own outcome here (lucky_hands={r.lucky_hands}, "
+                f"field_four={r.field_four})")
+    return None
+
+
 declare_inert(KoikoiRules, decision_on=_no_meld_grows, first_dealer=no_first_draw,
+              misdeal=_every_four_settled,
               draw_dealer=lambda r, run: "player 1 deals every round (fixed dealer)" if (
                   run.fixed_dealer) else None)
 
