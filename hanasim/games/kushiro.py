@@ -1364,8 +1364,8 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, ks,
                 elif res[R_WINNER] >= 0:
                     dealer = dealer + res[R_WINNER]
                     dealer = dealer - n if dealer >= n else dealer
-        if p[P_DEALS_ONLY]:
-            continue
+        if p[P_DEALS_ONLY] or n_rounds < session:
+            continue  # deals only, or a session cut off by the end of the run: no session
         scal[C_SESSIONS] += 1
         ft = totals[first]
         scal[C_FIRST_TOTAL] += ft
@@ -1576,7 +1576,7 @@ class Kushiro:
     Rules = KushiroRules
     par = None
     teyaku_names = TEYAKU
-    version = 2  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # every decision: swap, join/drop, expose, cards, picks, Iku/Yoroshii
     edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")

@@ -1065,8 +1065,8 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st,
             if p[P_FIXED_DEALER] == 0:
                 dealer = dealer + res[R_WINNER]
                 dealer = dealer - n if dealer >= n else dealer
-        if p[P_DEALS_ONLY]:
-            continue
+        if p[P_DEALS_ONLY] or n_rounds < session:
+            continue  # deals only, or a session cut off by the end of the run: no session
         scal[C_SESSIONS] += 1
         ft = totals[first]
         scal[C_FIRST_TOTAL] += ft
@@ -1285,7 +1285,7 @@ class Taoshi:
     teyaku_names = TEYAKU
     lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
     # seeing the cards the other active players' claims showed
-    version = 2  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
                       "fair_burden.dealer", "fair_burden.right", "fair_burden.left")
