@@ -266,16 +266,22 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     Parameters
     ----------
     game : name of a registered game (see :func:`available_games`).
-    rounds : number of played rounds (misdeals are redealt and counted separately).
+    rounds : number of played rounds (misdeals are redealt and counted separately); as text,
+        ASCII digits, e.g. ``"200000"`` or ``"2e5"`` (every number hanasim reads from text is
+        written in ASCII digits: see ``hanasim.numtext``).
     seed : whole number; the same seed gives the same table on any machine and thread count.
         ``None`` draws a fresh seed, recorded in the table.
-    policy : a policy name for every player, or one per player ('greedy,random'): random, greedy.
+    policy : a policy name for every player, or one per seated player ('greedy,random'):
+        random, greedy, lookahead[:K] (Kushiro Toppa and Taoshi: one per player the ``players``
+        rule seats, as in every command; see :func:`seated`).
     expose : whether players expose a teyaku they hold: always, never, random (per player too).
     rules : house-rule options, ``{name: value}``; see :func:`rules_table`.
     preset : a named set of rule options of the game (koi-koi: seed004, modern, nintendo,
         koikoi-japan); ``rules`` are applied on top of it.
     session_rounds : rounds per session; within a session the winner deals next, each session
-        starts with the first-dealer draw.
+        starts with the first-dealer draw.  Session quantities count whole sessions only: when
+        ``rounds`` is not a multiple, the cut-off last session's rounds count per round only,
+        and ``df.attrs["notes"]`` says so.
     fixed_dealer : player 1 deals every round (to measure a policy pairing by seat).
     checked : check the round invariants in the kernel (slower); raises on a violation.
     deals_only : skip play: only the deal-time quantities (misdeal rate, teyaku), much faster.

@@ -52,7 +52,8 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh, printed)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random, greedy or lookahead[:K], or one per player: greedy,random "
+                   help="random, greedy or lookahead[:K] for every player, or one per seated "
+                   "player: greedy,random "
                    "(default random); "
                    "koi-koi adds the stop-or-continue choice: greedy/stop, random/continue3, "
                    "greedy/threshold5")
@@ -65,7 +66,9 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
                    help="players at the table, for a game with a 'players' rule (kushiro_toppa: "
                         "2 to 4); the same as --rule players=N")
     p.add_argument("--session-rounds", default=1, metavar="L",
-                   help="rounds per session: the winner deals the next round (default 1)")
+                   help="rounds per session: the winner deals the next round (default 1); "
+                   "session quantities count whole sessions only (a cut-off last session's "
+                   "rounds count per round, and the table says so)")
     p.add_argument("--fixed-dealer", action="store_true",
                    help="player 1 deals every round (measure a policy pairing by seat)")
 

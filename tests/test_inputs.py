@@ -28,8 +28,7 @@ def one_line(r, *words, code=2):
 
 # ---- session quantities count whole sessions only ------------------------------------------
 
-SESSION_ROWS = ("session.first_dealer.mean_total", "session.first_dealer.win_rate",
-                "session.tie_rate")
+SESSION_ROWS = ("session.first_dealer.mean_total", "session.first_dealer.win_rate")
 
 
 @pytest.mark.parametrize("game", ["toppa", "kushiro_toppa", "taoshi"])
