@@ -221,7 +221,9 @@ def whole_sessions_note(g, rounds, session_rounds, deals_only=False) -> list[str
     if per <= 1 or rest == 0:
         return []
     cut = (f"the last {rest:,} rounds (a {word} cut off by the end of the run) count only "
-           f"in the per-round quantities")
+           f"in the per-round quantities" if rest > 1 else
+           f"the last round (a {word} cut off by the end of the run) counts only in the "
+           f"per-round quantities")
     if whole == 0:
         return [f"no whole {word} of {per} rounds was played, so there are no {word} "
                 f"quantities; {cut}"]
@@ -607,7 +609,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          rounds=rounds, seed=seed, blocks=blocks,
                          **_grid_attrs(grid, "compare"),
                          policies=" vs ".join(str(p) for p in policies),
-                         expose=",".join(exposes[0][0]),
+                         expose=_played(exposes, expose),
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
