@@ -56,13 +56,13 @@ def _chart_target(path, force):
 
 def cmd_sweep(a):
     from . import api, store
-    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, write_out)
+    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, with_players,
+                      write_out)
     from .games import get_game
 
     g = get_game(a.game)
-    grid = parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2")
-    if getattr(a, "players", None) is not None:
-        grid.setdefault("players", a.players)
+    grid = with_players(parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2"),
+                        getattr(a, "players", None))
     solve = parse_grid(a.solve, "--solve", "quantity=target")
     fmt = check_output(a, a.store)
     chart = _chart_target(a.chart, a.force)

@@ -1392,8 +1392,8 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, ks,
                 elif res[R_WINNER] >= 0:
                     dealer = dealer + res[R_WINNER]
                     dealer = dealer - n if dealer >= n else dealer
-        if p[P_DEALS_ONLY]:
-            continue
+        if p[P_DEALS_ONLY] or n_rounds < session:
+            continue  # deals only, or a session cut off by the end of the run: no session
         scal[C_SESSIONS] += 1
         ft = totals[first]
         scal[C_FIRST_TOTAL] += ft

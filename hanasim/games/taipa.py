@@ -72,6 +72,7 @@ from numba.extending import overload
 
 from .. import decks
 from ..decks import TAIPA
+from ..numtext import is_digits
 from ..engine import lookahead, state
 from ..engine.lookahead import new_scratch, uses_lookahead
 from ..engine.bits import ONE, ZERO, bit, count, lowest
@@ -1593,7 +1594,7 @@ class Taipa:
             if name not in opts:
                 raise ValueError(f"--removed: unknown yaku {name!r}; give yaku names from "
                                  f"{', '.join(YAKU)}, each once per yaku or as NAME*N")
-            if times and not times.strip().isdigit():
+            if times and not is_digits(times.strip()):  # ASCII digits (hanasim.numtext)
                 raise ValueError(f"--removed: {item.strip()!r}: N in NAME*N is a whole number")
             out[opts[name]] += int(times) if times else 1
         return out

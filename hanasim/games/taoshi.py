@@ -1269,8 +1269,8 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st,
             if p[P_FIXED_DEALER] == 0:
                 dealer = dealer + res[R_WINNER]
                 dealer = dealer - n if dealer >= n else dealer
-        if p[P_DEALS_ONLY]:
-            continue
+        if p[P_DEALS_ONLY] or n_rounds < session:
+            continue  # deals only, or a session cut off by the end of the run: no session
         scal[C_SESSIONS] += 1
         ft = totals[first]
         scal[C_FIRST_TOTAL] += ft

@@ -620,6 +620,8 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
         if not params[P_FIXED_DEALER]:
             if d < 0 or (d == 0 and params[P_TIE_PASS]):
                 dealer = 1 - dealer
+    if n_rounds < params[P_SESSION]:
+        return  # a session cut off by the end of the run: its rounds count, it does not
     scal[C_SESSIONS] += 1
     scal[C_FIRST_TOTAL] += first_total
     scal[C_FIRST_TOTAL_SQ] += first_total * first_total
@@ -697,7 +699,7 @@ class Toppa:
     par = PAR
     teyaku_names = TEYAKU
     lookahead = True  # the lookahead policy plays this game (engine.lookahead)
-    version = 6  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 7  # bump when a rule's behaviour, an option or a policy's play changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("dealer.mean_score", "dealer.win_rate", "round_score.sd")
 
