@@ -93,25 +93,51 @@ def cmd_runs_list(a):
         warnings.simplefilter("always", store.StoreWarning)
         runs = store.list_runs(a.store)
     _warn_lines(caught)
+    root, how = store.store_location(a.store)
+    where = f"{os.path.abspath(root)} ({how})"
+    every = runs
     if a.game:
-        runs = runs[runs["game"] == a.game.lower()]
+        runs = runs[runs["game"] == _game_name(a.game, every)]
     cols = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s"]
     if a.format == "csv":
         emit(lambda: runs[cols].to_csv(sys.stdout, index=False))
         return
-    root, how = store.store_location(a.store)
-    where = f"{os.path.abspath(root)} ({how})"
     if runs.empty:
-        print(f"no saved runs in {where}")
+        if every.empty:
+            print(f"no saved runs in {where}")
+        else:  # the store is not empty: say what it holds
+            games = ", ".join(f"{g} ({n})" for g, n in every["game"].value_counts().items())
+            print(f"no saved {_game_name(a.game, every)} runs in {where}; it holds "
+                  f"{len(every)} run{'s' * (len(every) != 1)} of other games: {games}")
         return
     shown = runs[cols].copy()
-    shown["rules"] = [r if str(r).startswith(("compare ", "sweep ")) else changed_rules(g, r)
-                      for g, r in zip(shown["game"], shown["rules"])]
+    changed = {}  # one rules table per game and rules string, not one per run
+    for key in set(zip(shown["game"], shown["rules"])):
+        g, r = key
+        changed[key] = (r if str(r).startswith(("compare ", "sweep ")) else changed_rules(g, r))
+    shown["rules"] = [changed[k] for k in zip(shown["game"], shown["rules"])]
     shown = shown.rename(columns={"rules": "rules (changed from default)"})
     print(f"{len(shown)} saved runs in {where}")
     with pd.option_context("display.max_rows", None, "display.width", 250,
                            "display.max_colwidth", 100):
         emit(lambda: print(shown.to_string(index=False)))
+
+
+def _game_name(name, runs) -> str:
+    """``--game``: a game hanasim knows (any spelling ``hanasim games`` accepts) or one the
+    store holds runs of; anything else is a usage error naming both lists."""
+    from .games import UnknownGame, available_games, get_game
+
+    held = sorted(set(runs["game"].dropna()))
+    if name.strip().lower() in held:
+        return name.strip().lower()
+    try:
+        return get_game(name).name
+    except UnknownGame:
+        raise ValueError(f"unknown game {name!r}; available games: "
+                         f"{', '.join(available_games())}"
+                         + (f" (the store holds runs of: {', '.join(held)})" if held else "")
+                         ) from None
 
 
 def cmd_runs_show(a):
@@ -121,7 +147,7 @@ def cmd_runs_show(a):
 
     from .cli import emit
 
-    df = store.load_run(a.run_id, a.store)
+    df = _load(store, a)
 
     def show():
         print(f"run {df.attrs.get('run_id')} (saved {df.attrs.get('saved_at')})")
@@ -143,6 +169,16 @@ def cmd_runs_show(a):
     emit(show)
 
 
+def _load(store, a):
+    """The run asked for; a file skipped on the way (a damaged newer file passed over by
+    ``latest``) is named on stderr."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", store.StoreWarning)
+        df = store.load_run(a.run_id, a.store)
+    _warn_lines(caught)
+    return df
+
+
 def cmd_runs_export(a):
     from . import store
 
@@ -154,7 +190,7 @@ def cmd_runs_export(a):
     if a.out is not None:  # before loading: a refused output is reported first
         fmt = store.output_format(a.out, a.format)
         store.output_target(a.out, force=a.force, store=store.store_path(a.store))
-    df = store.load_run(a.run_id, a.store)
+    df = _load(store, a)
     if a.out is not None:
         kind = store.write_table(df, a.out, fmt, force=a.force,
                                  store=store.store_path(a.store))

@@ -372,3 +372,226 @@ def test_cli_as_a_user_runs_it(table, st):
     assert r.returncode == 1  # a runtime failure, not a usage error
     assert r.stderr.strip().count("\n") == 0 and "no run 'nope'" in r.stderr
     assert r.stdout == ""
+
+
+# --- seeds are exact everywhere ---------------------------------------------------------------
+
+BIG = 2**64 - 1
+
+
+@pytest.fixture(scope="module")
+def big():
+    return hanasim.simulate("toppa", rounds=2_000, seed=BIG)
+
+
+def _as_old_run(df, st):
+    """Save ``df`` as a store written before seeds were uint64 did (an int64 seed column)."""
+    old = df.copy()
+    old["seed"] = old["seed"].astype("int64")
+    return store._save(old, "toppa", st)
+
+
+def test_seed_columns_are_uint64_in_every_table(table, big):
+    assert table["seed"].dtype == "uint64" and big["seed"].dtype == "uint64"
+    assert int(big["seed"].iloc[0]) == BIG and big.attrs["seed"] == BIG
+
+
+def test_seeds_round_trip_exactly_through_the_store(table, big, st):
+    old = _as_old_run(table, st)
+    b = store.save_run(big, st)
+    assert store.load_run(b, st)["seed"].tolist() == [BIG] * len(big)
+    assert store.load_run(old, st)["seed"].dtype == "uint64"  # an older run reads exact too
+    both = store.load_runs(st)
+    assert both["seed"].dtype == "uint64"  # was float64: 2**64-1 became 1.8446744073709552e19
+    assert set(both.loc[both.run_id == b, "seed"].tolist()) == {BIG}
+    assert set(both.loc[both.run_id == old, "seed"].tolist()) == {11}
+    runs = store.list_runs(st).set_index("id")
+    assert int(runs.loc[b, "seed"]) == BIG and int(runs.loc[old, "seed"]) == 11
+
+
+def test_a_run_without_a_seed_column_gets_its_seed_exactly(table, big, st):
+    no_col = big.drop(columns=["seed"])
+    no_col.attrs = dict(big.attrs)  # a sweep's table: the seed only in its provenance
+    a = store.save_run(no_col, st)
+    no_seed = table.drop(columns=["seed"])
+    no_seed.attrs = {k: v for k, v in table.attrs.items() if k != "seed"}
+    c = store.save_run(no_seed, st)
+    both = store.load_runs(st)
+    assert set(both.loc[both.run_id == a, "seed"].tolist()) == {BIG}
+    assert both.loc[both.run_id == c, "seed"].isna().all()
+    assert str(both["seed"].dtype) == "UInt64"  # nullable, never float
+
+
+def test_seeds_are_exact_in_csv_and_parquet_exports(table, big, st, capsys, tmp_path):
+    store.save_run(table, st)
+    b = store.save_run(big, st)
+    assert hanasim_main(["runs", "export", b, "--store", str(st)]) == 0
+    assert f",{BIG}," in capsys.readouterr().out
+    assert hanasim_main(["runs", "list", "--format", "csv", "--store", str(st)]) == 0
+    assert str(BIG) in capsys.readouterr().out
+    out = tmp_path / "b.parquet"
+    assert hanasim_main(["runs", "export", b, "--out", str(out), "--store", str(st)]) == 0
+    assert pd.read_parquet(out)["seed"].tolist() == [BIG] * len(big)
+    both = store.load_runs(st)
+    for fmt in ("csv", "parquet"):  # several runs' rows in one file: still exact
+        path = tmp_path / f"both.{fmt}"
+        store.write_table(both, str(path), fmt)
+        back = pd.read_csv(path) if fmt == "csv" else pd.read_parquet(path)
+        assert back.loc[back.run_id == b, "seed"].tolist() == [BIG] * len(big)
+        assert set(back.loc[back.run_id != b, "seed"].tolist()) == {11}
+
+
+# --- 'latest' never passes over a damaged newer file silently ---------------------------------
+
+def _two_runs_and_a_damaged_newer_file(table, st, monkeypatch):
+    import datetime as dt
+
+    times = iter([dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc),
+                  dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc),
+                  dt.datetime(2026, 1, 3, tzinfo=dt.timezone.utc)])
+    monkeypatch.setattr(store, "_now", lambda: next(times))
+    store.save_run(table, st)
+    good = store.save_run(table, st)
+    bad = st / "20260103-000000-toppa-beef.parquet"
+    _truncated(table, bad, st)
+    return good, bad
+
+
+def test_latest_names_a_damaged_newer_file(table, st, monkeypatch):
+    good, bad = _two_runs_and_a_damaged_newer_file(table, st, monkeypatch)
+    monkeypatch.undo()
+    with pytest.warns(store.StoreWarning) as w:
+        assert store.load_run("latest", st).attrs["run_id"] == good
+    assert any(str(bad) in str(x.message) and good in str(x.message) for x in w)
+
+
+def test_cli_latest_names_a_damaged_newer_file(table, st, monkeypatch, capsys, tmp_path):
+    good, bad = _two_runs_and_a_damaged_newer_file(table, st, monkeypatch)
+    monkeypatch.undo()
+    assert hanasim_main(["runs", "show", "latest", "--store", str(st)]) == 0
+    cap = capsys.readouterr()
+    assert good in cap.out and f"warning: skipping: {bad}" in cap.err
+    assert hanasim_main(["runs", "export", "latest", "--out", str(tmp_path / "x.csv"),
+                         "--store", str(st)]) == 0
+    assert str(bad) in capsys.readouterr().err
+
+
+def test_latest_with_only_damaged_files_names_them(table, st):
+    st.mkdir()
+    bad = st / "20260103-000000-toppa-beef.parquet"
+    bad.write_bytes(b"nope")
+    with pytest.raises(store.StoreError, match=str(bad)):
+        store.load_run("latest", st)
+
+
+# --- the store is checked before any simulation -----------------------------------------------
+
+@pytest.fixture
+def no_simulation(monkeypatch):
+    """Every simulating entry point fails the test: the check must come first."""
+    from hanasim import api
+
+    def boom(*a, **k):
+        raise AssertionError("simulated before checking the store")
+
+    for name in ("simulate", "compare", "sweep"):
+        monkeypatch.setattr(api, name, boom)
+
+
+def _refused_before_work(capsys, st, *words, cmd="simulate"):
+    args = {"simulate": ["simulate", "toppa", "--rounds", "1000", "--seed", "1"],
+            "compare": ["compare", "toppa", "--rounds", "1000", "--rule", "par=88,100"],
+            "sweep": ["sweep", "toppa", "--rounds", "1000", "--rule", "par=88,100"]}[cmd]
+    code = cli.main(args + ["--store", str(st)])
+    one_error_line(capsys, code, str(st), *words, expect=1)
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "compare", "sweep"])
+def test_a_dangling_store_link_is_refused_first(cmd, tmp_path, capsys, no_simulation):
+    st = tmp_path / "store"
+    st.symlink_to(tmp_path / "gone" / "runs")
+    _refused_before_work(capsys, st, "does not exist", cmd=cmd)
+
+
+def test_a_store_under_a_file_is_refused_first(tmp_path, capsys, no_simulation):
+    (tmp_path / "f").write_text("x")
+    _refused_before_work(capsys, tmp_path / "f" / "store", "is not a folder")
+
+
+def test_an_unwritable_store_is_refused_first(tmp_path, capsys, no_simulation, monkeypatch):
+    """A read-only or immutable store (simulated: root passes permission checks)."""
+    import errno
+
+    st = tmp_path / "store"
+    st.mkdir()
+    real = store.tmp_in
+
+    def refuse(directory, *a, **k):
+        if os.path.realpath(directory) == os.path.realpath(st):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), directory)
+        return real(directory, *a, **k)
+
+    monkeypatch.setattr(store, "tmp_in", refuse)
+    _refused_before_work(capsys, st, "Read-only file system")
+
+
+def _run(*cmd):
+    return subprocess.run(cmd, capture_output=True, text=True).returncode == 0
+
+
+def test_a_read_only_mount_is_refused_first(tmp_path, capsys, no_simulation):
+    """A real read-only file system (a small tmpfs inside the test's own folder), where the
+    machine lets the tests mount one; skipped elsewhere."""
+    st = tmp_path / "ro"
+    st.mkdir()
+    if not (hasattr(os, "geteuid") and os.geteuid() == 0
+            and _run("mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(st))):
+        pytest.skip("cannot mount a read-only tmpfs here")
+    try:
+        _refused_before_work(capsys, st, "Read-only file system")
+    finally:
+        subprocess.run(["umount", str(st)])
+
+
+def test_an_immutable_store_is_refused_first(tmp_path, capsys, no_simulation):
+    st = tmp_path / "imm"
+    st.mkdir()
+    if not _run("chattr", "+i", str(st)):
+        pytest.skip("chattr +i is not possible here")
+    try:
+        _refused_before_work(capsys, st, "Operation not permitted")
+    finally:
+        subprocess.run(["chattr", "-i", str(st)])
+
+
+def test_a_full_store_disk_still_gives_the_table(table, tmp_path, capsys, monkeypatch):
+    """A store that can be checked but not written (a full disk): the table is not lost."""
+    import errno
+
+    st = tmp_path / "store"
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(store, "_save", full)
+    assert cli.save_or_say(table, st) == 1
+    err = capsys.readouterr().err
+    assert "not saved" in err and str(st) in err and "No space left" in err
+
+
+# --- API messages ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", [123, ["toppa", 1], {"toppa": 1}, ""])
+def test_load_runs_game_must_be_names(game, table, st):
+    store.save_run(table, st)
+    with pytest.raises(TypeError, match="game must be a game name"):
+        store.load_runs(st, game=game)
+
+
+def test_cli_runs_list_of_another_game_does_not_say_empty(table, st, capsys):
+    store.save_run(table, st)
+    assert hanasim_main(["runs", "list", "--game", "baka", "--store", str(st)]) == 0
+    out = capsys.readouterr().out
+    assert "no saved baka runs" in out and "1 run of other games: toppa (1)" in out
+    one_error_line(capsys, hanasim_main(["runs", "list", "--game", "nosuch", "--store",
+                                         str(st)]), "unknown game 'nosuch'", "toppa")
