@@ -595,3 +595,131 @@ def test_cli_runs_list_of_another_game_does_not_say_empty(table, st, capsys):
     assert "no saved baka runs" in out and "1 run of other games: toppa (1)" in out
     one_error_line(capsys, hanasim_main(["runs", "list", "--game", "nosuch", "--store",
                                          str(st)]), "unknown game 'nosuch'", "toppa")
+
+
+# --- the index: listing reads one file, and never trusts it over the files --------------------
+
+def _index(st):
+    from hanasim import store_index
+
+    return st / store_index.INDEX_NAME
+
+
+def test_listing_keeps_an_index_checked_against_the_files(table, table40, st):
+    a = store.save_run(table, st)
+    b = store.save_run(table40, st)
+    first = store.list_runs(st)
+    assert _index(st).is_file()
+    pd.testing.assert_frame_equal(store.list_runs(st), first)  # the same, from the index
+    c = store.save_run(table, st)  # added and removed behind the index's back: seen at once
+    (st / f"{a}.parquet").unlink()
+    assert list(store.list_runs(st)["id"]) == [b, c]
+    path = st / f"{b}.parquet"  # damaged in place after it was indexed: named, not listed
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.warns(store.StoreWarning, match=str(path)):
+        assert list(store.list_runs(st)["id"]) == [c]
+    with pytest.warns(store.StoreWarning, match=str(path)):  # every time, until it is gone
+        assert list(store.list_runs(st)["id"]) == [c]
+
+
+def _lying_index(st):
+    """An index that lists a run that is not there and says other things of the real ones."""
+    from hanasim import store_index
+
+    df = store_index.read(st)
+    ghost = df.iloc[[0]].copy()
+    ghost["name"] = ghost["id"] = "20250101-000000-toppa-0000"
+    ghost["name"] += ".parquet"
+    df["game"], df["seed"], df["mtime_ns"] = "baka", 5, df["mtime_ns"] + 1
+    store_index.write(st, pd.concat([df, ghost], ignore_index=True))
+
+
+DAMAGED_INDEX = {
+    "missing": lambda st: _index(st).unlink(),
+    "garbage": lambda st: _index(st).write_bytes(os.urandom(3000)),
+    "empty": lambda st: _index(st).write_bytes(b""),
+    "truncated": lambda st: _index(st).write_bytes(_index(st).read_bytes()[:500]),
+    "foreign": lambda st: pd.DataFrame({"name": ["x"]}).to_parquet(_index(st)),
+    "lying": _lying_index,
+    "a folder": lambda st: (_index(st).unlink(), _index(st).mkdir()),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGED_INDEX))
+def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(damage, table, table40, st):
+    ids = [store.save_run(table, st), store.save_run(table40, st)]
+    expected = store.list_runs(st)
+    DAMAGED_INDEX[damage](st)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the index is a cache: its damage is not the user's
+        got = store.list_runs(st)
+        pd.testing.assert_frame_equal(got, expected)
+        assert store.load_runs(st, game="toppa")["run_id"].unique().tolist() == ids
+        assert store.load_run("latest", st).attrs["run_id"] == ids[-1]
+    if damage != "a folder":
+        from hanasim import store_index
+
+        assert store_index.read(st) is not None  # rewritten whole
+
+
+def test_load_runs_of_one_game_reads_only_its_files(table, st, monkeypatch):
+    other = table.copy()
+    other["game"] = "baka"
+    other.attrs = {**table.attrs, "game": "baka"}
+    for _ in range(3):
+        store.save_run(table, st)
+    wanted = {store.save_run(other, st) + ".parquet" for _ in range(2)}
+    store.list_runs(st)  # the index knows every run now
+    read = []
+    real = pq.read_table
+
+    def counting(path, *a, **k):
+        read.append(os.path.basename(str(path)))
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(pq, "read_table", counting)
+    got = store.load_runs(st, game="baka")
+    assert {f"{i}.parquet" for i in got["run_id"]} == wanted
+    assert sorted(n for n in read if not n.startswith(".")) == sorted(wanted)  # no toppa file
+
+
+def test_a_store_that_cannot_be_written_still_lists(table, st, monkeypatch):
+    from hanasim import atomic
+
+    a = store.save_run(table, st)
+
+    def refuse(*args, **kw):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(atomic, "write_bytes", refuse)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(store.list_runs(st)["id"]) == [a]
+    assert not _index(st).exists()
+
+
+def test_two_commands_saving_and_listing_at_once_keep_the_index_whole(table, st):
+    first = store.save_run(table, st)
+    script = ("import sys, warnings\n"
+              "warnings.simplefilter('error')\n"
+              "from hanasim import store\n"
+              "st = sys.argv[1]\n"
+              "df = store.load_run(sys.argv[2], st)\n"
+              "for _ in range(12):\n"
+              "    store.save_run(df, st)\n"
+              "    store.list_runs(st)\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(st), first], cwd=root,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for p in procs:
+        err = p.communicate(timeout=600)[1]
+        assert p.returncode == 0, err
+    from hanasim import store_index
+
+    assert store_index.read(st) is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        runs = store.list_runs(st)
+    assert len(runs) == 25 and sorted(runs["id"]) == sorted(
+        p.stem for p in st.glob("*.parquet") if not p.name.startswith("."))
