@@ -11,6 +11,8 @@ import os
 import sys
 import warnings
 
+import pandas as pd
+
 
 def register(sub) -> None:
     """Add ``runs`` and ``report`` to the argparse subparsers object ``sub``."""
@@ -84,10 +86,8 @@ def _warn_lines(caught):
 
 
 def cmd_runs_list(a):
-    import pandas as pd
-
     from . import store
-    from .cli import changed_rules, emit
+    from .cli import emit
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", store.StoreWarning)
@@ -110,17 +110,79 @@ def cmd_runs_list(a):
             print(f"no saved {_game_name(a.game, every)} runs in {where}; it holds "
                   f"{len(every)} run{'s' * (len(every) != 1)} of other games: {games}")
         return
-    shown = runs[cols].copy()
-    changed = {}  # one rules table per game and rules string, not one per run
-    for key in set(zip(shown["game"], shown["rules"])):
-        g, r = key
-        changed[key] = (r if str(r).startswith(("compare ", "sweep ")) else changed_rules(g, r))
-    shown["rules"] = [changed[k] for k in zip(shown["game"], shown["rules"])]
-    shown = shown.rename(columns={"rules": "rules (changed from default)"})
-    print(f"{len(shown)} saved runs in {where}")
-    with pd.option_context("display.max_rows", None, "display.width", 250,
-                           "display.max_colwidth", 100):
-        emit(lambda: print(shown.to_string(index=False)))
+    print(f"{len(runs)} saved run{'s' * (len(runs) != 1)} in {where}")
+    emit(lambda: print("\n".join(_list_lines(runs))))
+
+
+#: ``runs list`` lines are at most this wide: the policies column gives way first, then rules
+LIST_WIDTH = 120
+
+
+def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
+    """The readable listing, one line per run (formatted by hand: pandas takes seconds for
+    thousands of rows); rules are shown as the preset and what differs from it.  The id says
+    when the run was saved (UTC), so there is no date column."""
+    shown_rules = {}  # one rules table per game, rules string and preset, not one per run
+    keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
+    for key in set(keys):
+        shown_rules[key] = _rules_shown(*key)
+    cols = {
+        "id": list(runs["id"]),
+        "game": list(runs["game"]),
+        "rounds": [_count(r) for r in runs["rounds"]],
+        "seed": ["" if pd.isna(v) else str(v) for v in runs["seed"]],
+        "policies": ["" if p is None else str(p) for p in runs["policies"]],
+        "rules": [shown_rules[k] for k in keys],
+    }
+    right = {"rounds", "seed"}
+    widths = {c: max([len(c)] + [len(v) for v in vals]) for c, vals in cols.items()}
+    for c, least in (("policies", 13), ("rules", 16)):  # give way until the line fits
+        over = sum(widths.values()) + 2 * (len(widths) - 1) - width
+        if over > 0:
+            widths[c] = max(least, widths[c] - over)
+
+    def cell(c, v):
+        w = widths[c]
+        v = v if len(v) <= w else v[: w - 1] + "\u2026"
+        return v.rjust(w) if c in right else v.ljust(w)
+
+    lines = ["  ".join(cell(c, c) for c in cols).rstrip()]
+    lines += ["  ".join(cell(c, cols[c][i]) for c in cols).rstrip() for i in range(len(runs))]
+    return lines
+
+
+def _count(n) -> str:
+    if n is None or pd.isna(n):
+        return ""
+    n = int(n)
+    for unit, name in ((10**9, "G"), (10**6, "M"), (10**3, "k")):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit}{name}"
+    return f"{n:,}"
+
+
+def _rules_shown(game, rules, preset) -> str:
+    """A run's rules in a few words: a comparison's or sweep's grid as saved; else the preset
+    (if any) and the options that differ from it (or from the defaults)."""
+    from .cli import changed_rules
+
+    if not isinstance(rules, str):
+        return ""
+    if rules.startswith(("compare ", "sweep ")):
+        return rules
+    if not preset:
+        return changed_rules(game, rules)
+    try:
+        from . import rules as _rules
+        from .api import rules_table
+
+        given = rules_table(game, preset)
+        base = {r.option: str(r.preset) for r in given.itertuples()}
+        items = _rules.parse_rules_string(rules)
+    except ValueError:
+        return f"{preset}: {changed_rules(game, rules)}"
+    changed = [f"{k}={v}" for k, v in items.items() if base.get(k) != v]
+    return preset + (" + " + ", ".join(changed) if changed else "")
 
 
 def _game_name(name, runs) -> str:

@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import stat
+import time
 import warnings
 from pathlib import Path
 
@@ -426,10 +427,17 @@ def _scan(root: Path):
     old = ix.read(root) if root.is_dir() else None
     known = (old.merge(disk, on=ix.STAT, how="inner") if old is not None
              else ix.from_rows([]))
-    new = disk[~disk["name"].isin(known["name"])]
+    stale = old is not None and len(known) != len(old)  # entries of changed or removed files
+    seen = set(known["name"])
+    new = disk[[n not in seen for n in disk["name"]]]
     rows, bad = [], []
-    for stat in new.itertuples(index=False, name=None):
-        path = root / stat[0]
+    saved_at = time.monotonic()
+    for st in new.itertuples(index=False, name=None):
+        if rows and time.monotonic() - saved_at > 20:  # a long first indexing keeps its work
+            known = ix.tidy(pd.concat([known, ix.from_rows(rows)], ignore_index=True))
+            rows, saved_at = [], time.monotonic()
+            ix.write(root, known)
+        path = root / st[0]
         try:
             attrs, header = _read_header(path)
             _read_data(path, header)  # damaged pages show here, not later in load_runs
@@ -438,11 +446,11 @@ def _scan(root: Path):
         except (ValueError, OSError) as e:
             bad.append((path, _skip_text(path, e)))
             continue
-        rows.append(ix.entry(stat, attrs, header))
+        rows.append(ix.entry(st, attrs, header))
     runs = known
     if rows:
         runs = ix.tidy(pd.concat([known, ix.from_rows(rows)], ignore_index=True))
-    if rows or (old is not None and len(known) != len(old)) or (old is None and len(runs)):
+    if rows or stale or (old is None and len(runs)):
         ix.write(root, runs)
     runs = runs.sort_values(["date", "id"], kind="stable").reset_index(drop=True)
     return runs, bad
@@ -555,7 +563,8 @@ def list_runs(store=None) -> pd.DataFrame:
     for _, message in bad:
         warnings.warn(message, StoreWarning, stacklevel=2)
     out = runs.reindex(columns=LIST_COLUMNS)
-    out["path"] = [str(root / f"{i}{_SUFFIX}") for i in out["id"]]
+    prefix = os.path.join(str(root), "")
+    out["path"] = [f"{prefix}{i}{_SUFFIX}" for i in out["id"]]
     out.attrs["store"] = str(root)
     return out
 

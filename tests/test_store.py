@@ -723,3 +723,17 @@ def test_two_commands_saving_and_listing_at_once_keep_the_index_whole(table, st)
         runs = store.list_runs(st)
     assert len(runs) == 25 and sorted(runs["id"]) == sorted(
         p.stem for p in st.glob("*.parquet") if not p.name.startswith("."))
+
+
+def test_cli_runs_list_lines_fit_120_characters(table, big, st, capsys):
+    long = table.copy()
+    long.attrs = {**table.attrs, "policies": ",".join(["lookahead:16"] * 6),
+                  "rules": "compare " + " ".join(f"option_{i}=1|2|3|4" for i in range(20))}
+    ids = [store.save_run(t, st) for t in (table, big, long)]
+    assert hanasim_main(["runs", "list", "--store", str(st)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(x) <= 120 for x in lines), max(lines, key=len)
+    for i in ids:
+        assert any(x.startswith(i) for x in lines)
+    assert any(str(BIG) in x for x in lines)  # a seed is never cut short
+    assert any("compare option_0=1|2|3|4" in x and x.endswith("\u2026") for x in lines)
