@@ -203,8 +203,6 @@ def _game_name(name, runs) -> str:
 
 
 def cmd_runs_show(a):
-    import pandas as pd
-
     from . import store
 
     from .cli import emit
@@ -223,10 +221,15 @@ def cmd_runs_show(a):
         lead += [c for c in ("variant", "kind") if c in df.columns]
         cols = lead + [c for c in ["quantity", "estimate", "std_error", "ci_low", "ci_high",
                                    "n", "significant"] if c in df.columns]
-        print("estimates with 99.9% intervals")
+        shown = df
+        if "kind" in df.columns:  # a comparison: its answer (the differences) first
+            order = df["kind"].map({"difference": 0}).fillna(1)
+            shown = df.iloc[order.to_numpy().argsort(kind="stable")]
+        print("estimates with 99.9% intervals"
+              + ("; differences from the baseline first" if "kind" in df.columns else ""))
         with pd.option_context("display.max_rows", None, "display.width", 200,
                                "display.max_colwidth", 60):
-            print(df[cols or list(df.columns)].to_string(
+            print(shown[cols or list(df.columns)].to_string(
                 index=False, float_format=lambda v: f"{v:.6g}"))
     emit(show)
 

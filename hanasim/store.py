@@ -425,16 +425,19 @@ def _scan(root: Path):
 
     disk = ix.disk_files(root)
     old = ix.read(root) if root.is_dir() else None
-    known = (old.merge(disk, on=ix.STAT, how="inner") if old is not None
-             else ix.from_rows([]))
+    if old is not None:
+        keep = ix.matching(old, disk)
+        known = old if keep.all() else ix.plain(old[keep].copy())
+    else:
+        known = ix.from_rows([])
     stale = old is not None and len(known) != len(old)  # entries of changed or removed files
-    seen = set(known["name"])
-    new = disk[[n not in seen for n in disk["name"]]]
+    seen = set(known["name"].tolist())
+    new = [(n, *disk[n]) for n in sorted(disk) if n not in seen]
     rows, bad = [], []
     saved_at = time.monotonic()
-    for st in new.itertuples(index=False, name=None):
+    for st in new:
         if rows and time.monotonic() - saved_at > 20:  # a long first indexing keeps its work
-            known = ix.tidy(pd.concat([known, ix.from_rows(rows)], ignore_index=True))
+            known = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
             rows, saved_at = [], time.monotonic()
             ix.write(root, known)
         path = root / st[0]
@@ -449,7 +452,7 @@ def _scan(root: Path):
         rows.append(ix.entry(st, attrs, header))
     runs = known
     if rows:
-        runs = ix.tidy(pd.concat([known, ix.from_rows(rows)], ignore_index=True))
+        runs = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
     if rows or stale or (old is None and len(runs)):
         ix.write(root, runs)
     runs = runs.sort_values(["date", "id"], kind="stable").reset_index(drop=True)
@@ -562,7 +565,9 @@ def list_runs(store=None) -> pd.DataFrame:
     runs, bad = _scan(root)
     for _, message in bad:
         warnings.warn(message, StoreWarning, stacklevel=2)
-    out = runs.reindex(columns=LIST_COLUMNS)
+    from .store_index import plain
+
+    out = plain(runs.reindex(columns=LIST_COLUMNS))
     prefix = os.path.join(str(root), "")
     out["path"] = [f"{prefix}{i}{_SUFFIX}" for i in out["id"]]
     out.attrs["store"] = str(root)
@@ -594,6 +599,15 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
     and left where it is); a requested id that cannot be loaded raises ``ValueError``.  Only
     the files of the runs asked for are read (the others are known from the store's index).
     The ``seed`` column is exact (``uint64``; ``UInt64`` if some run has no seed).
+
+    Every row has a ``variant`` and a ``kind`` (see :func:`with_variant`), so one number is
+    ``(run_id, variant, kind, quantity)`` for every kind of run; side by side, without ever
+    averaging a comparison's variants with their difference (``pivot`` refuses duplicates
+    where ``pivot_table`` would average them)::
+
+        runs = load_runs(game="toppa")
+        runs[runs.kind == "value"].pivot(index="quantity", columns=["run_id", "variant"],
+                                         values="estimate")
     """
     root = store_path(store)
     game = _games(game)
@@ -623,7 +637,7 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
         df.insert(1, "saved_at", df.attrs.get("saved_at"))
         if "seed" not in df.columns and _is_seed(df.attrs.get("seed")):
             df["seed"] = np.uint64(df.attrs["seed"])  # every row says which seed made it
-        frames.append(df)
+        frames.append(with_variant(df))
     if frames:
         if not all(f.get("seed") is not None and f["seed"].dtype == np.uint64 for f in frames):
             # a run without a seed column (or an inexact one): nullable, never float
@@ -639,6 +653,32 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
     out.attrs["store"] = str(root)
     out.attrs["run_ids"] = [f.attrs["run_id"] for f in frames]
     return out
+
+
+#: the columns that name one number of a run: ``(run_id, variant, kind, quantity)`` is unique
+KEY = ["run_id", "variant", "kind", "quantity"]
+
+
+def with_variant(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with a ``variant`` and a ``kind`` column in every row (in place), so that
+    ``(run_id, variant, kind, quantity)`` names one number whatever the run:
+
+    - simulate: variant ``"run"``, kind ``"value"``;
+    - compare: its variant labels; kind ``"value"`` (a variant's own estimate) or
+      ``"difference"`` (variant less the baseline);
+    - sweep: the label of the swept values (``"par=100"``), kind ``"value"``;
+    - tournament: ``"A vs B"`` (policy vs opponent), kind ``"value"``.
+    """
+    if "variant" not in df.columns:
+        if {"policy", "opponent"} <= set(df.columns):
+            df["variant"] = df["policy"].astype(str) + " vs " + df["opponent"].astype(str)
+        else:
+            df["variant"] = "run"
+    else:
+        df["variant"] = df["variant"].fillna("run").replace("", "run")
+    if "kind" not in df.columns:
+        df["kind"] = "value"
+    return df
 
 
 def _is_seed(value) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -40,31 +41,26 @@ def _schema():
                      + [("seed", pa.uint64()), ("wall_time_s", pa.float64())])
 
 
-def disk_files(root: Path) -> pd.DataFrame:
-    """``name, size, mtime_ns, ctime_ns, ino`` of every run file in ``root`` (a ``.parquet``
-    regular file, or a link to one, whose name does not start with a dot), by name."""
-    out = []
+def disk_files(root: Path) -> dict:
+    """``{name: (size, mtime_ns, ctime_ns, ino)}`` of every run file in ``root`` (a
+    ``.parquet`` regular file, or a link to one, whose name does not start with a dot)."""
+    out = {}
     try:
         it = os.scandir(root)
     except (FileNotFoundError, NotADirectoryError):
-        it = None
-    if it is not None:
-        with it:
-            for e in it:
-                if not e.name.endswith(".parquet") or e.name.startswith("."):
-                    continue
-                try:
-                    if not e.is_file():
-                        continue
-                    s = e.stat()  # follows a symlink: the file a load would read
-                except OSError:  # vanished meanwhile, or a dangling link: not a file here
-                    continue
-                out.append((e.name, s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino))
-    out.sort()
-    df = pd.DataFrame(out, columns=STAT)
-    for c in STAT[1:]:
-        df[c] = df[c].astype("int64")
-    return df
+        return out
+    with it:
+        for e in it:
+            name = e.name
+            if not name.endswith(".parquet") or name.startswith("."):
+                continue
+            try:
+                s = e.stat()  # follows a symlink: the file a load would read
+            except OSError:  # vanished meanwhile, or a dangling link: not a file here
+                continue
+            if stat.S_ISREG(s.st_mode):
+                out[name] = (s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino)
+    return out
 
 
 def _as_int(value):
@@ -105,24 +101,43 @@ def _mapper():
     return {pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}.get
 
 
+#: text columns with few distinct values (a rules string is the same for thousands of runs):
+#: read as dictionaries, so a large index does not build one string per row
+REPEATED = [c for c in TEXT if c not in ("id", "date")]
+
+
 def read(root: Path) -> pd.DataFrame | None:
-    """The index as a DataFrame (see :func:`tidy`), or None if it is missing or unusable."""
+    """The index as a DataFrame, or None if it is missing or unusable."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    path = root / INDEX_NAME
     try:
-        table = pq.read_table(root / INDEX_NAME)
-        meta = json.loads((table.schema.metadata or {}).get(_META_KEY, b"null"))
+        schema = pq.read_schema(path)
+        meta = json.loads((schema.metadata or {}).get(_META_KEY, b"null"))
         if not isinstance(meta, dict) or meta.get("format") != INDEX_FORMAT:
             return None
-        if not table.schema.equals(_schema(), check_metadata=False):
+        if not schema.equals(_schema(), check_metadata=False):
             return None
+        table = pq.read_table(path, read_dictionary=REPEATED)
         df = table.to_pandas(types_mapper=_mapper())
     except (OSError, ValueError, pa.ArrowException, TypeError):
         return None  # missing, damaged, foreign or of another format: rebuilt from the files
     if df[STAT].isna().any().any() or df["name"].duplicated().any():
         return None
-    return tidy(df)
+    for c in STAT[1:]:
+        df[c] = df[c].astype("int64")
+    for c in INTS + ["seed"]:
+        if not df[c].isna().any():
+            df[c] = df[c].astype(str(df[c].dtype).lower())
+    return df
+
+
+def matching(df: pd.DataFrame, disk: dict):
+    """A boolean array: the index rows whose file is on ``disk`` with the recorded stats."""
+    cols = [df[c].tolist() for c in STAT]
+    return np.fromiter((disk.get(n) == (a, b, c, d) for n, a, b, c, d in zip(*cols)),
+                       dtype=bool, count=len(df))
 
 
 def write(root: Path, df: pd.DataFrame) -> None:
@@ -135,7 +150,8 @@ def write(root: Path, df: pd.DataFrame) -> None:
 
     schema = _schema().with_metadata({_META_KEY: json.dumps({"format": INDEX_FORMAT}).encode()})
     try:
-        table = pa.Table.from_pandas(df[STAT + FIELDS], schema=schema, preserve_index=False)
+        table = pa.Table.from_pandas(plain(df[STAT + FIELDS].copy()), schema=schema,
+                                     preserve_index=False)
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink)
         write_bytes(root / INDEX_NAME, sink.getvalue().to_pybytes())
@@ -164,4 +180,13 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
     df["wall_time_s"] = pd.to_numeric(df["wall_time_s"], errors="coerce").astype("float64")
     for c in TEXT:
         df[c] = df[c].astype(object).where(df[c].notna(), None)
+    return df
+
+
+def plain(df: pd.DataFrame) -> pd.DataFrame:
+    """Text columns as plain objects (read from the index they are categorical or Arrow
+    strings), in place, so a listing has the same types however it was built."""
+    for c in TEXT:
+        if c in df.columns and df[c].dtype != object:
+            df[c] = df[c].astype(object).where(df[c].notna(), None)
     return df

@@ -737,3 +737,55 @@ def test_cli_runs_list_lines_fit_120_characters(table, big, st, capsys):
         assert any(x.startswith(i) for x in lines)
     assert any(str(BIG) in x for x in lines)  # a seed is never cut short
     assert any("compare option_0=1|2|3|4" in x and x.endswith("\u2026") for x in lines)
+
+
+# --- one number per (run_id, variant, kind, quantity), whatever the run -----------------------
+
+@pytest.fixture(scope="module")
+def every_kind():
+    return {"simulate": hanasim.simulate("toppa", rounds=2_000, seed=3),
+            "compare": hanasim.compare("toppa", rounds=2_000, seed=3,
+                                       rules={"five_brights": [40, 60]}),
+            "sweep": hanasim.sweep("toppa", rules={"five_brights": [40, 60]}, rounds=2_000,
+                                   seed=3),
+            "tournament": hanasim.tournament("toppa", ["random", "greedy"], rounds=2_000,
+                                                seed=3)}
+
+
+def test_the_store_recipe_gives_every_stored_number_unaveraged(every_kind, st):
+    ids = {kind: store.save_run(df, st) for kind, df in every_kind.items()}
+    runs = store.load_runs(st)
+    assert runs[["variant", "kind"]].notna().all().all()
+    assert not runs.duplicated(store.KEY).any()
+    # the recipe: pivot refuses duplicates where pivot_table would average them
+    wide = runs[runs.kind == "value"].pivot(index="quantity", columns=["run_id", "variant"],
+                                            values="estimate")
+    diffs = runs[runs.kind == "difference"].pivot(index="quantity",
+                                                  columns=["run_id", "variant"],
+                                                  values="estimate")
+    cmp = every_kind["compare"]
+    for _, r in cmp.iterrows():
+        table = wide if r["kind"] == "value" else diffs
+        assert table.loc[r["quantity"], (ids["compare"], r["variant"])] == r["estimate"]
+    sim = every_kind["simulate"].set_index("quantity")["estimate"]
+    assert wide[(ids["simulate"], "run")].dropna().to_dict() == sim.to_dict()
+    for _, r in every_kind["sweep"].iterrows():
+        assert wide.loc[r["quantity"], (ids["sweep"], r["variant"])] == r["estimate"]
+    for _, r in every_kind["tournament"].iterrows():
+        got = wide.loc[r["quantity"], (ids["tournament"], f"{r['policy']} vs {r['opponent']}")]
+        assert got == r["estimate"]
+    # the old recipe averaged a variant's value with its difference: never the case now
+    naive = runs.pivot_table(index="quantity", columns="run_id", values="estimate")
+    q = cmp.loc[cmp.kind == "difference", "quantity"].iloc[0]
+    per_variant = cmp.loc[cmp.quantity == q, "estimate"]
+    assert naive.loc[q, ids["compare"]] == pytest.approx(per_variant.mean())  # why: averaged
+    assert wide.loc[q, (ids["compare"], "five_brights=60")] != naive.loc[q, ids["compare"]]
+
+
+def test_runs_show_of_a_compare_shows_the_differences_first(every_kind, st, capsys):
+    rid = store.save_run(every_kind["compare"], st)
+    assert hanasim_main(["runs", "show", rid, "--store", str(st)]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("estimates with 99.9% intervals"):].splitlines()[2:]
+    kinds = ["difference" if " difference " in x else "value" for x in table]
+    assert kinds == sorted(kinds) and kinds[0] == "difference" and "value" in kinds
