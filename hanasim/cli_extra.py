@@ -18,16 +18,19 @@ def register(sub) -> None:
     """Add ``runs`` and ``report`` to the argparse subparsers object ``sub``."""
     from . import cli
 
-    p = sub.add_parser("runs", help="the saved runs in the results store: list, show, export",
+    p = sub.add_parser("runs", help="the saved runs in the results store: list, show, export, "
+                       "rm, tag",
                        description="Saved runs live in a results store: --store DIR, or "
                        "$HANASIM_STORE, or the project's hanasim-runs folder (the first one "
                        "found from the working directory upwards, or one at the top of the "
                        "project: the folder with .git or pyproject.toml).")
-    runs = p.add_subparsers(dest="runs_command", required=True, metavar="{list,show,export}")
+    runs = p.add_subparsers(dest="runs_command", required=True,
+                            metavar="{list,show,export,rm,tag}")
 
     q = runs.add_parser("list", help="one line per saved run")
     _store_option(q)
     q.add_argument("--game", default=None, help="only this game's runs")
+    q.add_argument("--tag", default=None, metavar="TAG", help="only the runs with this tag")
     q.add_argument("--format", choices=("table", "csv"), default="table",
                    help="table (readable, default) or csv on stdout")
     q.set_defaults(handler=cmd_runs_list)
@@ -47,6 +50,22 @@ def register(sub) -> None:
                    help="write to this file (- for stdout; a FIFO or device is written through)")
     q.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     q.set_defaults(handler=cmd_runs_export)
+
+    q = runs.add_parser("rm", help="delete saved runs (by id; nothing else is ever deleted)")
+    q.add_argument("run_ids", nargs="+", metavar="ID",
+                   help="run id, a unique prefix of one, or 'latest'; every id is checked "
+                   "before any run is removed")
+    _store_option(q)
+    q.set_defaults(handler=cmd_runs_rm)
+
+    q = runs.add_parser("tag", help="add (or with --remove, remove) tags of a saved run")
+    q.add_argument("run_id", metavar="ID", help="run id, a unique prefix of one, or 'latest'")
+    q.add_argument("tags", nargs="*", metavar="TAG",
+                   help="tags to add: up to 40 letters, digits and . _ : + -")
+    q.add_argument("--remove", action="append", default=[], metavar="TAG",
+                   help="a tag to remove (repeatable)")
+    _store_option(q)
+    q.set_defaults(handler=cmd_runs_tag)
 
     p = sub.add_parser("report", help="write an HTML + Markdown report with tables and charts",
                        description="Simulate a game (or all games) and write a self-contained "
@@ -98,13 +117,19 @@ def cmd_runs_list(a):
     every = runs
     if a.game:
         runs = runs[runs["game"] == _game_name(a.game, every)]
-    cols = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s"]
+    if a.tag:
+        runs = runs[[isinstance(t, str) and a.tag in t.split(",") for t in runs["tags"]]]
+    cols = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s", "tags"]
     if a.format == "csv":
         emit(lambda: runs[cols].to_csv(sys.stdout, index=False))
         return
     if runs.empty:
         if every.empty:
             print(f"no saved runs in {where}")
+        elif a.tag:
+            game = f"{_game_name(a.game, every)} " if a.game else ""
+            print(f"no saved {game}runs tagged {a.tag!r} in {where} ({len(every)} other "
+                  f"run{'s' * (len(every) != 1)})")
         else:  # the store is not empty: say what it holds
             games = ", ".join(f"{g} ({n})" for g, n in every["game"].value_counts().items())
             print(f"no saved {_game_name(a.game, every)} runs in {where}; it holds "
@@ -134,9 +159,13 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
         "policies": ["" if p is None else str(p) for p in runs["policies"]],
         "rules": [shown_rules[k] for k in keys],
     }
+    if runs["tags"].notna().any():
+        cols["tags"] = [t if isinstance(t, str) else "" for t in runs["tags"]]
     right = {"rounds", "seed"}
     widths = {c: max([len(c)] + [len(v) for v in vals]) for c, vals in cols.items()}
-    for c, least in (("policies", 13), ("rules", 16)):  # give way until the line fits
+    for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):  # until the line fits
+        if c not in widths:
+            continue
         over = sum(widths.values()) + 2 * (len(widths) - 1) - width
         if over > 0:
             widths[c] = max(least, widths[c] - over)
@@ -242,6 +271,28 @@ def _load(store, a):
         df = store.load_run(a.run_id, a.store)
     _warn_lines(caught)
     return df
+
+
+def cmd_runs_rm(a):
+    from . import store
+
+    root = store.store_path(a.store)
+    for run_id in store.remove_runs(a.run_ids, a.store):
+        print(f"removed run {run_id} from {root}", file=sys.stderr)
+
+
+def cmd_runs_tag(a):
+    from . import store
+
+    if not a.tags and not a.remove:
+        raise ValueError("give tags to add, or --remove TAG")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", store.StoreWarning)
+        path = store._resolve(a.run_id, store.store_path(a.store))
+    _warn_lines(caught)
+    run_id = path.name[: -len(".parquet")]
+    tags = store.tag_run(run_id, add=a.tags, remove=a.remove, store=a.store)
+    print(f"run {run_id} tags: {', '.join(tags) or '(none)'}")
 
 
 def cmd_runs_export(a):

@@ -18,7 +18,8 @@ Seeds are exact: the ``seed`` column of every table read from or written to the 
 ``uint64`` (pandas' nullable ``UInt64`` where a run has none), never a float, so 2**64-1
 comes back as 2**64-1.
 
-Nothing here deletes a file: a file that is not a saved run (not Parquet, a Parquet file
+Nothing here deletes or rewrites a file except :func:`remove_runs` and :func:`tag_run`, for the
+runs named by id: a file that is not a saved run (not Parquet, a Parquet file
 without hanasim metadata, a run written by a newer store format) raises a ``ValueError`` naming
 it when loaded, and :func:`list_runs` skips it with a warning naming it.
 """
@@ -49,7 +50,7 @@ _SUFFIX = ".parquet"
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 LIST_COLUMNS = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s",
                 "expose", "session_rounds", "dealing", "game_version", "hanasim_version",
-                "numba_version", "run_type", "preset", "rows", "path"]
+                "numba_version", "run_type", "preset", "tags", "rows", "path"]
 
 
 class StoreWarning(UserWarning):
@@ -206,14 +207,22 @@ def check_store(store=None) -> Path:
     if root.exists() and not root.is_dir():
         raise ValueError(f"the results store {root} is a file, not a directory (set "
                          f"${STORE_ENV} to a folder, or give --no-save)")
+    blocker = _blocking_part(root)
+    if blocker is not None:
+        raise OSError(f"cannot save runs in the results store {root}: {blocker} is not a "
+                      f"folder {hint}")
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        os.unlink(tmp_in(str(root), prefix=".hanasim-check-"))  # what saving will do
+        if root.is_dir():  # what saving will do: a file created in it (and removed)
+            os.unlink(tmp_in(str(root), prefix=".hanasim-check-"))
+        else:  # nothing is created before the run: the folder it will be made in must allow it
+            parent = next(p for p in root.absolute().parents if p.is_dir())
+            if not os.access(parent, os.W_OK | os.X_OK):
+                ro = os.statvfs(parent).f_flag & os.ST_RDONLY
+                raise OSError(f"{parent} is on a read-only file system" if ro else
+                              f"{parent} cannot be written (no permission, or immutable)")
     except OSError as e:
-        blocker = _blocking_part(root)
-        why = (f"{blocker} is not a folder" if blocker is not None
-               else e.strerror or _first_line(e))
-        raise OSError(f"cannot save runs in the results store {root}: {why} {hint}") from None
+        raise OSError(f"cannot save runs in the results store {root}: "
+                      f"{e.strerror or _first_line(e)} {hint}") from None
     return root
 
 
@@ -525,6 +534,10 @@ def load_file(path) -> pd.DataFrame:
     df.attrs["run_id"] = path.name[: -len(_SUFFIX)] if path.name.endswith(_SUFFIX) else path.stem
     df.attrs["saved_at"] = header.get("saved_at")
     df.attrs["store_format"] = header["format"]
+    from .store_index import tags_of
+
+    if tags_of(header):
+        df.attrs["tags"] = tags_of(header)
     return df
 
 
@@ -684,3 +697,68 @@ def with_variant(df: pd.DataFrame) -> pd.DataFrame:
 def _is_seed(value) -> bool:
     return (isinstance(value, (int, np.integer)) and not isinstance(value, bool)
             and 0 <= value < 2**64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Removing and tagging runs: the only changes to the store's files, and only when asked by id
+
+_TAG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:+-]{0,39}$")
+
+
+def remove_runs(run_ids, store=None) -> list[str]:
+    """Delete saved runs (ids, unique prefixes, or ``latest``); every id is resolved first, so
+    one that is not there removes nothing.  A damaged file is removed by its exact name.
+    Returns the removed ids."""
+    root = store_path(store)
+    if isinstance(run_ids, str):
+        run_ids = [run_ids]
+    paths = list(dict.fromkeys(_resolve(i, root) for i in run_ids))
+    if not paths:
+        raise ValueError("give the id of at least one run to remove")
+    for path in paths:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise OSError(f"cannot remove {path}: {e.strerror or e}") from None
+    return [p.name[: -len(_SUFFIX)] for p in paths]
+
+
+def tag_run(run_id, add=(), remove=(), store=None) -> list[str]:
+    """Add and remove tags (short names: letters, digits, ``. _ : + -``) of a saved run; return
+    its tags.  The run file is rewritten whole (temporary file + rename) with the same rows;
+    only its store header changes."""
+    import pyarrow.parquet as pq
+
+    add, remove = [add] if isinstance(add, str) else list(add), \
+        [remove] if isinstance(remove, str) else list(remove)
+    for t in add + remove:
+        if not isinstance(t, str) or not _TAG_RE.match(t):
+            raise ValueError(f"{_show(t)} is not a tag (up to 40 letters, digits and . _ : + -, "
+                             "starting with a letter or digit)")
+    root = store_path(store)
+    path = _resolve(run_id, root)
+    attrs, header = _read_header(path)
+    _read_data(path, header)  # a damaged run is refused, not rewritten
+    from .store_index import tags_of
+
+    tags = [t for t in tags_of(header) if t not in remove]
+    tags += [t for t in dict.fromkeys(add) if t not in tags]
+    if tags == tags_of(header):
+        return tags
+    header = {**header, "tags": tags}
+    table = pq.read_table(path)
+    meta = dict(table.schema.metadata or {})
+    meta[_STORE_KEY] = json.dumps(header).encode()
+    tmp = tmp_in(str(root))
+    try:
+        pq.write_table(table.replace_schema_metadata(meta), tmp)
+        fsync_path(tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(f"cannot tag {path}: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return tags

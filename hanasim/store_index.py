@@ -22,13 +22,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-INDEX_NAME = ".hanasim-index.parquet"
+INDEX_NAME = ".hanasim-index"  # no .parquet: a glob for runs does not find it
 INDEX_FORMAT = 1
 _META_KEY = b"hanasim_index"
 STAT = ["name", "size", "mtime_ns", "ctime_ns", "ino"]
 #: the index's columns after STAT, with their Arrow types (attrs of a run, and store header)
 TEXT = ["id", "game", "date", "policies", "rules", "expose", "dealing", "hanasim_version",
-        "numba_version", "run_type", "preset"]
+        "numba_version", "run_type", "preset", "tags"]
 INTS = ["rounds", "session_rounds", "game_version", "rows"]
 FIELDS = TEXT + INTS + ["seed", "wall_time_s"]
 
@@ -83,8 +83,9 @@ def entry(stat: tuple, attrs: dict, header: dict) -> dict:
     row.update(id=row["name"][: -len(".parquet")], date=header.get("saved_at"),
                rows=_as_int(header.get("rows")))
     for k in TEXT:
-        if k not in ("id", "date"):
+        if k not in ("id", "date", "tags"):
             row[k] = _as_text(attrs.get(k))
+    row["tags"] = ",".join(tags_of(header)) or None
     for k in ("rounds", "session_rounds", "game_version"):
         row[k] = _as_int(attrs.get(k))
     seed = _as_int(attrs.get("seed"))
@@ -93,6 +94,14 @@ def entry(stat: tuple, attrs: dict, header: dict) -> dict:
     row["wall_time_s"] = (float(wall) if isinstance(wall, (int, float, np.number))
                           and not isinstance(wall, bool) else None)
     return row
+
+
+def tags_of(header: dict) -> list[str]:
+    """A run's tags from its store header (anything that is not a list of names is none)."""
+    tags = header.get("tags")
+    if not isinstance(tags, list):
+        return []
+    return [t for t in tags if isinstance(t, str)]
 
 
 def _mapper():

@@ -549,8 +549,20 @@ def test_a_read_only_mount_is_refused_first(tmp_path, capsys, no_simulation):
         pytest.skip("cannot mount a read-only tmpfs here")
     try:
         _refused_before_work(capsys, st, "Read-only file system")
+        _refused_before_work(capsys, st / "runs", "read-only file system")  # to be made there
     finally:
         subprocess.run(["umount", str(st)])
+
+
+def test_a_store_that_would_be_made_in_a_locked_folder_is_refused_first(
+        tmp_path, capsys, no_simulation, monkeypatch):
+    parent = tmp_path / "locked"
+    parent.mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: (
+        False if os.path.realpath(p) == os.path.realpath(parent) else real(p, mode, **k)))
+    _refused_before_work(capsys, parent / "runs", str(parent), "cannot be written")
+    assert not (parent / "runs").exists()  # checking never makes the store
 
 
 def test_an_immutable_store_is_refused_first(tmp_path, capsys, no_simulation):
@@ -789,3 +801,44 @@ def test_runs_show_of_a_compare_shows_the_differences_first(every_kind, st, caps
     table = out[out.index("estimates with 99.9% intervals"):].splitlines()[2:]
     kinds = ["difference" if " difference " in x else "value" for x in table]
     assert kinds == sorted(kinds) and kinds[0] == "difference" and "value" in kinds
+
+
+# --- runs rm and runs tag ----------------------------------------------------------------------
+
+def test_runs_rm_removes_only_the_runs_named(table, table40, st, capsys):
+    a = store.save_run(table, st)
+    b = store.save_run(table40, st)
+    c = store.save_run(table, st)
+    bad = st / "20260101-000000-toppa-dead.parquet"
+    bad.write_text("not parquet")
+    one_error_line(capsys, hanasim_main(["runs", "rm", a, "nope", "--store", str(st)]),
+                   "no run 'nope'", expect=1)
+    assert (st / f"{a}.parquet").exists()  # every id is checked before any run is removed
+    assert hanasim_main(["runs", "rm", a, bad.stem, "--store", str(st)]) == 0
+    err = capsys.readouterr().err
+    assert f"removed run {a}" in err and bad.stem in err and not bad.exists()
+    assert list(store.list_runs(st)["id"]) == [b, c]
+    assert store.remove_runs("latest", st) == [c]
+    assert list(store.list_runs(st)["id"]) == [b]
+
+
+def test_runs_tag_adds_and_removes_tags_and_keeps_the_rows(table, st, capsys):
+    a = store.save_run(table, st)
+    b = store.save_run(table, st)
+    store.list_runs(st)  # indexed before the tags: the index must notice the change
+    assert hanasim_main(["runs", "tag", a, "baseline", "club:2026", "--store", str(st)]) == 0
+    assert "baseline, club:2026" in capsys.readouterr().out
+    back = store.load_run(a, st)
+    assert back.attrs["tags"] == ["baseline", "club:2026"]
+    pd.testing.assert_frame_equal(back, table)  # the same rows
+    runs = store.list_runs(st).set_index("id")
+    assert runs.loc[a, "tags"] == "baseline,club:2026" and runs.loc[b, "tags"] is None
+    assert hanasim_main(["runs", "list", "--tag", "baseline", "--store", str(st)]) == 0
+    out = capsys.readouterr().out
+    assert a in out and b not in out and "baseline,club:2026" in out
+    assert hanasim_main(["runs", "tag", a, "--remove", "baseline", "--store", str(st)]) == 0
+    assert store.list_runs(st).set_index("id").loc[a, "tags"] == "club:2026"
+    one_error_line(capsys, hanasim_main(["runs", "tag", a, "a b", "--store", str(st)]),
+                   "is not a tag")
+    assert hanasim_main(["runs", "list", "--tag", "nosuch", "--store", str(st)]) == 0
+    assert "no saved runs tagged 'nosuch'" in capsys.readouterr().out
