@@ -10,7 +10,7 @@ hanasim and numba versions, wall time) as JSON in the Parquet schema metadata, n
 store header (format version, run id, date saved).  Run ids sort by the time they were saved
 (UTC): ``20261122-114501-toppa-3f9a``.
 
-The store also keeps an index of its runs (``.hanasim-index.parquet``, see
+The store also keeps an index of its runs (``.hanasim-index``, a Parquet file; see
 :mod:`hanasim.store_index`): a cache checked against the files on every read, rebuilt from them
 when it is missing or damaged, so listing and loading one game's runs read only what they need.
 

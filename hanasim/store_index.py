@@ -1,4 +1,4 @@
-"""The results store's index: one small Parquet file (``.hanasim-index.parquet`` in the store)
+"""The results store's index: one small Parquet file (``.hanasim-index`` in the store)
 holding each saved run's listing fields, so that ``runs list`` and ``load_runs(game=...)`` read
 one file instead of every run.
 
