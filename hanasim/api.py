@@ -619,7 +619,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     df = comparison_table(g.name, variants)
     _table.add_labels(df)
     df["rounds"] = rounds
-    df["seed"] = seed
+    df["seed"] = np.uint64(seed)  # exact for any seed (an int64 column stops at 2**63)
     import numba
 
     from . import __version__

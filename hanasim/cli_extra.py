@@ -11,21 +11,26 @@ import os
 import sys
 import warnings
 
+import pandas as pd
+
 
 def register(sub) -> None:
     """Add ``runs`` and ``report`` to the argparse subparsers object ``sub``."""
     from . import cli
 
-    p = sub.add_parser("runs", help="the saved runs in the results store: list, show, export",
+    p = sub.add_parser("runs", help="the saved runs in the results store: list, show, export, "
+                       "rm, tag",
                        description="Saved runs live in a results store: --store DIR, or "
                        "$HANASIM_STORE, or the project's hanasim-runs folder (the first one "
                        "found from the working directory upwards, or one at the top of the "
                        "project: the folder with .git or pyproject.toml).")
-    runs = p.add_subparsers(dest="runs_command", required=True, metavar="{list,show,export}")
+    runs = p.add_subparsers(dest="runs_command", required=True,
+                            metavar="{list,show,export,rm,tag}")
 
     q = runs.add_parser("list", help="one line per saved run")
     _store_option(q)
     q.add_argument("--game", default=None, help="only this game's runs")
+    q.add_argument("--tag", default=None, metavar="TAG", help="only the runs with this tag")
     q.add_argument("--format", choices=("table", "csv"), default="table",
                    help="table (readable, default) or csv on stdout")
     q.set_defaults(handler=cmd_runs_list)
@@ -45,6 +50,22 @@ def register(sub) -> None:
                    help="write to this file (- for stdout; a FIFO or device is written through)")
     q.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     q.set_defaults(handler=cmd_runs_export)
+
+    q = runs.add_parser("rm", help="delete saved runs (by id; nothing else is ever deleted)")
+    q.add_argument("run_ids", nargs="+", metavar="ID",
+                   help="run id, a unique prefix of one, or 'latest'; every id is checked "
+                   "before any run is removed")
+    _store_option(q)
+    q.set_defaults(handler=cmd_runs_rm)
+
+    q = runs.add_parser("tag", help="add (or with --remove, remove) tags of a saved run")
+    q.add_argument("run_id", metavar="ID", help="run id, a unique prefix of one, or 'latest'")
+    q.add_argument("tags", nargs="*", metavar="TAG",
+                   help="tags to add: up to 40 letters, digits and . _ : + -")
+    q.add_argument("--remove", action="append", default=[], metavar="TAG",
+                   help="a tag to remove (repeatable)")
+    _store_option(q)
+    q.set_defaults(handler=cmd_runs_tag)
 
     p = sub.add_parser("report", help="write an HTML + Markdown report with tables and charts",
                        description="Simulate a game (or all games) and write a self-contained "
@@ -84,44 +105,138 @@ def _warn_lines(caught):
 
 
 def cmd_runs_list(a):
-    import pandas as pd
-
     from . import store
-    from .cli import changed_rules, emit
+    from .cli import emit
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", store.StoreWarning)
         runs = store.list_runs(a.store)
     _warn_lines(caught)
+    root, how = store.store_location(a.store)
+    where = f"{os.path.abspath(root)} ({how})"
+    every = runs
     if a.game:
-        runs = runs[runs["game"] == a.game.lower()]
-    cols = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s"]
+        runs = runs[runs["game"] == _game_name(a.game, every)]
+    if a.tag:
+        runs = runs[[isinstance(t, str) and a.tag in t.split(",") for t in runs["tags"]]]
+    cols = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s", "tags"]
     if a.format == "csv":
         emit(lambda: runs[cols].to_csv(sys.stdout, index=False))
         return
-    root, how = store.store_location(a.store)
-    where = f"{os.path.abspath(root)} ({how})"
     if runs.empty:
-        print(f"no saved runs in {where}")
+        if every.empty:
+            print(f"no saved runs in {where}")
+        elif a.tag:
+            game = f"{_game_name(a.game, every)} " if a.game else ""
+            print(f"no saved {game}runs tagged {a.tag!r} in {where} ({len(every)} other "
+                  f"run{'s' * (len(every) != 1)})")
+        else:  # the store is not empty: say what it holds
+            games = ", ".join(f"{g} ({n})" for g, n in every["game"].value_counts().items())
+            print(f"no saved {_game_name(a.game, every)} runs in {where}; it holds "
+                  f"{len(every)} run{'s' * (len(every) != 1)} of other games: {games}")
         return
-    shown = runs[cols].copy()
-    shown["rules"] = [r if str(r).startswith(("compare ", "sweep ")) else changed_rules(g, r)
-                      for g, r in zip(shown["game"], shown["rules"])]
-    shown = shown.rename(columns={"rules": "rules (changed from default)"})
-    print(f"{len(shown)} saved runs in {where}")
-    with pd.option_context("display.max_rows", None, "display.width", 250,
-                           "display.max_colwidth", 100):
-        emit(lambda: print(shown.to_string(index=False)))
+    print(f"{len(runs)} saved run{'s' * (len(runs) != 1)} in {where}")
+    emit(lambda: print("\n".join(_list_lines(runs))))
+
+
+#: ``runs list`` lines are at most this wide: the policies column gives way first, then rules
+LIST_WIDTH = 120
+
+
+def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
+    """The readable listing, one line per run (formatted by hand: pandas takes seconds for
+    thousands of rows); rules are shown as the preset and what differs from it.  The id says
+    when the run was saved (UTC), so there is no date column."""
+    shown_rules = {}  # one rules table per game, rules string and preset, not one per run
+    keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
+    for key in set(keys):
+        shown_rules[key] = _rules_shown(*key)
+    cols = {
+        "id": list(runs["id"]),
+        "game": list(runs["game"]),
+        "rounds": [_count(r) for r in runs["rounds"]],
+        "seed": ["" if pd.isna(v) else str(v) for v in runs["seed"]],
+        "policies": ["" if p is None else str(p) for p in runs["policies"]],
+        "rules": [shown_rules[k] for k in keys],
+    }
+    if runs["tags"].notna().any():
+        cols["tags"] = [t if isinstance(t, str) else "" for t in runs["tags"]]
+    right = {"rounds", "seed"}
+    widths = {c: max([len(c)] + [len(v) for v in vals]) for c, vals in cols.items()}
+    for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):  # until the line fits
+        if c not in widths:
+            continue
+        over = sum(widths.values()) + 2 * (len(widths) - 1) - width
+        if over > 0:
+            widths[c] = max(least, widths[c] - over)
+
+    def cell(c, v):
+        w = widths[c]
+        v = v if len(v) <= w else v[: w - 1] + "\u2026"
+        return v.rjust(w) if c in right else v.ljust(w)
+
+    lines = ["  ".join(cell(c, c) for c in cols).rstrip()]
+    lines += ["  ".join(cell(c, cols[c][i]) for c in cols).rstrip() for i in range(len(runs))]
+    return lines
+
+
+def _count(n) -> str:
+    if n is None or pd.isna(n):
+        return ""
+    n = int(n)
+    for unit, name in ((10**9, "G"), (10**6, "M"), (10**3, "k")):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit}{name}"
+    return f"{n:,}"
+
+
+def _rules_shown(game, rules, preset) -> str:
+    """A run's rules in a few words: a comparison's or sweep's grid as saved; else the preset
+    (if any) and the options that differ from it (or from the defaults)."""
+    from .cli import changed_rules
+
+    if not isinstance(rules, str):
+        return ""
+    if rules.startswith(("compare ", "sweep ")):
+        return rules
+    if not preset:
+        return changed_rules(game, rules)
+    try:
+        from . import rules as _rules
+        from .api import rules_table
+
+        given = rules_table(game, preset)
+        base = {r.option: str(r.preset) for r in given.itertuples()}
+        items = _rules.parse_rules_string(rules)
+    except ValueError:
+        return f"{preset}: {changed_rules(game, rules)}"
+    changed = [f"{k}={v}" for k, v in items.items() if base.get(k) != v]
+    return preset + (" + " + ", ".join(changed) if changed else "")
+
+
+def _game_name(name, runs) -> str:
+    """``--game``: a game hanasim knows (any spelling ``hanasim games`` accepts) or one the
+    store holds runs of; anything else is a usage error naming both lists."""
+    from .games import UnknownGame, available_games, get_game
+
+    held = sorted(set(runs["game"].dropna()))
+    if name.strip().lower() in held:
+        return name.strip().lower()
+    try:
+        return get_game(name).name
+    except UnknownGame:
+        raise ValueError(f"unknown game {name!r}; available games: "
+                         f"{', '.join(available_games())}"
+                         + (f" (the store holds runs of: {', '.join(held)})" if held else "")
+                         ) from None
 
 
 def cmd_runs_show(a):
-    import pandas as pd
-
     from . import store
 
     from .cli import emit
 
-    df = store.load_run(a.run_id, a.store)
+    df = _load(store, a)
 
     def show():
         print(f"run {df.attrs.get('run_id')} (saved {df.attrs.get('saved_at')})")
@@ -135,12 +250,49 @@ def cmd_runs_show(a):
         lead += [c for c in ("variant", "kind") if c in df.columns]
         cols = lead + [c for c in ["quantity", "estimate", "std_error", "ci_low", "ci_high",
                                    "n", "significant"] if c in df.columns]
-        print("estimates with 99.9% intervals")
+        shown = df
+        if "kind" in df.columns:  # a comparison: its answer (the differences) first
+            order = df["kind"].map({"difference": 0}).fillna(1)
+            shown = df.iloc[order.to_numpy().argsort(kind="stable")]
+        print("estimates with 99.9% intervals"
+              + ("; differences from the baseline first" if "kind" in df.columns else ""))
         with pd.option_context("display.max_rows", None, "display.width", 200,
                                "display.max_colwidth", 60):
-            print(df[cols or list(df.columns)].to_string(
+            print(shown[cols or list(df.columns)].to_string(
                 index=False, float_format=lambda v: f"{v:.6g}"))
     emit(show)
+
+
+def _load(store, a):
+    """The run asked for; a file skipped on the way (a damaged newer file passed over by
+    ``latest``) is named on stderr."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", store.StoreWarning)
+        df = store.load_run(a.run_id, a.store)
+    _warn_lines(caught)
+    return df
+
+
+def cmd_runs_rm(a):
+    from . import store
+
+    root = store.store_path(a.store)
+    for run_id in store.remove_runs(a.run_ids, a.store):
+        print(f"removed run {run_id} from {root}", file=sys.stderr)
+
+
+def cmd_runs_tag(a):
+    from . import store
+
+    if not a.tags and not a.remove:
+        raise ValueError("give tags to add, or --remove TAG")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", store.StoreWarning)
+        path = store._resolve(a.run_id, store.store_path(a.store))
+    _warn_lines(caught)
+    run_id = path.name[: -len(".parquet")]
+    tags = store.tag_run(run_id, add=a.tags, remove=a.remove, store=a.store)
+    print(f"run {run_id} tags: {', '.join(tags) or '(none)'}")
 
 
 def cmd_runs_export(a):
@@ -154,7 +306,7 @@ def cmd_runs_export(a):
     if a.out is not None:  # before loading: a refused output is reported first
         fmt = store.output_format(a.out, a.format)
         store.output_target(a.out, force=a.force, store=store.store_path(a.store))
-    df = store.load_run(a.run_id, a.store)
+    df = _load(store, a)
     if a.out is not None:
         kind = store.write_table(df, a.out, fmt, force=a.force,
                                  store=store.store_path(a.store))

@@ -10,7 +10,16 @@ hanasim and numba versions, wall time) as JSON in the Parquet schema metadata, n
 store header (format version, run id, date saved).  Run ids sort by the time they were saved
 (UTC): ``20261122-114501-toppa-3f9a``.
 
-Nothing here deletes a file: a file that is not a saved run (not Parquet, a Parquet file
+The store also keeps an index of its runs (``.hanasim-index``, a Parquet file; see
+:mod:`hanasim.store_index`): a cache checked against the files on every read, rebuilt from them
+when it is missing or damaged, so listing and loading one game's runs read only what they need.
+
+Seeds are exact: the ``seed`` column of every table read from or written to the store is
+``uint64`` (pandas' nullable ``UInt64`` where a run has none), never a float, so 2**64-1
+comes back as 2**64-1.
+
+Nothing here deletes or rewrites a file except :func:`remove_runs` and :func:`tag_run`, for the
+runs named by id: a file that is not a saved run (not Parquet, a Parquet file
 without hanasim metadata, a run written by a newer store format) raises a ``ValueError`` naming
 it when loaded, and :func:`list_runs` skips it with a warning naming it.
 """
@@ -22,9 +31,11 @@ import os
 import re
 import secrets
 import stat
+import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .atomic import fsync_path, tmp_in, write_bytes  # noqa: F401  (write_bytes: used by report)
@@ -39,7 +50,7 @@ _SUFFIX = ".parquet"
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 LIST_COLUMNS = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s",
                 "expose", "session_rounds", "dealing", "game_version", "hanasim_version",
-                "numba_version", "rows", "path"]
+                "numba_version", "run_type", "preset", "tags", "rows", "path"]
 
 
 class StoreWarning(UserWarning):
@@ -185,12 +196,43 @@ def write_table(df: pd.DataFrame, path: str, fmt: str = "csv", *, force: bool = 
 
 
 def check_store(store=None) -> Path:
-    """The store directory, checked before a run that will be saved in it."""
+    """The store directory, checked before a run that will be saved in it: it is (or can be
+    made) a folder in which a file can be created, so a read-only, immutable or full-of-links
+    store is named before any simulation, not after it."""
     root = store_path(store)
+    hint = f"(give --store DIR or set ${STORE_ENV} to a folder you can write, or --no-save)"
+    if root.is_symlink() and not root.exists():
+        raise OSError(f"the results store {root} is a symbolic link to {os.readlink(root)}, "
+                      f"which does not exist {hint}")
     if root.exists() and not root.is_dir():
         raise ValueError(f"the results store {root} is a file, not a directory (set "
                          f"${STORE_ENV} to a folder, or give --no-save)")
+    blocker = _blocking_part(root)
+    if blocker is not None:
+        raise OSError(f"cannot save runs in the results store {root}: {blocker} is not a "
+                      f"folder {hint}")
+    try:
+        if root.is_dir():  # what saving will do: a file created in it (and removed)
+            os.unlink(tmp_in(str(root), prefix=".hanasim-check-"))
+        else:  # nothing is created before the run: the folder it will be made in must allow it
+            parent = next(p for p in root.absolute().parents if p.is_dir())
+            if not os.access(parent, os.W_OK | os.X_OK):
+                ro = os.statvfs(parent).f_flag & os.ST_RDONLY
+                raise OSError(f"{parent} is on a read-only file system" if ro else
+                              f"{parent} cannot be written (no permission, or immutable)")
+    except OSError as e:
+        raise OSError(f"cannot save runs in the results store {root}: "
+                      f"{e.strerror or _first_line(e)} {hint}") from None
     return root
+
+
+def _blocking_part(root: Path):
+    """The first part of ``root``'s path that exists but is not a folder (a file, a dangling
+    link), or None."""
+    for part in [*reversed(root.absolute().parents), root.absolute()]:
+        if os.path.lexists(part) and not part.is_dir():
+            return part
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,6 +309,8 @@ def save_run(df: pd.DataFrame, store=None) -> str:
     if df.empty:
         raise ValueError("cannot save an empty table")
     game = _game_of(df)
+    if "seed" in df.columns and df["seed"].dtype != np.uint64:
+        df = exact_seeds(df.copy())
     root = check_store(store)
     try:
         return _save(df, game, root)
@@ -375,6 +419,72 @@ def _run_files(root: Path) -> list[Path]:
                   if p.name.endswith(_SUFFIX) and not p.name.startswith(".") and p.is_file())
 
 
+def _skip_text(path: Path, e: BaseException) -> str:
+    return f"skipping: {e}" if str(path) in str(e) else f"skipping {path}: {e}"
+
+
+def _scan(root: Path):
+    """``(runs, bad)``: the store's readable runs as index rows, oldest first (by save date,
+    then id), and ``[(path, message)]`` for each file that is not a readable run.
+
+    The index is trusted only for a file whose stats are those it recorded; every other file is
+    read (whole) now, and the index is brought up to date if the store can be written.
+    """
+    from . import store_index as ix
+
+    disk = ix.disk_files(root)
+    old = ix.read(root) if root.is_dir() else None
+    if old is not None:
+        keep = ix.matching(old, disk)
+        known = old if keep.all() else ix.plain(old[keep].copy())
+    else:
+        known = ix.from_rows([])
+    stale = old is not None and len(known) != len(old)  # entries of changed or removed files
+    seen = set(known["name"].tolist())
+    new = [(n, *disk[n]) for n in sorted(disk) if n not in seen]
+    rows, bad = [], []
+    saved_at = time.monotonic()
+    for st in new:
+        if rows and time.monotonic() - saved_at > 20:  # a long first indexing keeps its work
+            known = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
+            rows, saved_at = [], time.monotonic()
+            ix.write(root, known)
+        path = root / st[0]
+        try:
+            attrs, header = _read_header(path)
+            _read_data(path, header)  # damaged pages show here, not later in load_runs
+        except FileNotFoundError:  # removed since the folder was listed: not there
+            continue
+        except (ValueError, OSError) as e:
+            bad.append((path, _skip_text(path, e)))
+            continue
+        rows.append(ix.entry(st, attrs, header))
+    runs = known
+    if rows:
+        runs = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
+    if rows or stale or (old is None and len(runs)):
+        ix.write(root, runs)
+    runs = runs.sort_values(["date", "id"], kind="stable").reset_index(drop=True)
+    return runs, bad
+
+
+def _latest(root: Path) -> Path:
+    """The newest readable run; a file that cannot be read and may be newer (its name sorts
+    after that run's: ids sort by time) is named in a warning, never passed over silently."""
+    runs, bad = _scan(root)
+    if runs.empty:
+        if bad:
+            raise StoreError(f"no readable saved runs in {root}; " + "; ".join(
+                m for _, m in bad[:3]) + ("; ..." if len(bad) > 3 else ""))
+        raise StoreError(f"no saved runs in {root}")
+    last = str(runs["id"].iloc[-1])
+    for path, message in bad:
+        if path.name[: -len(_SUFFIX)] >= last:
+            warnings.warn(f"{message}; 'latest' is the newest readable run, {last}",
+                          StoreWarning, stacklevel=4)
+    return root / f"{last}{_SUFFIX}"
+
+
 def _resolve(run_id, root: Path) -> Path:
     """The file of ``run_id``: an exact id, a unique prefix of one, or ``latest``."""
     run_id = str(run_id).strip()
@@ -383,20 +493,12 @@ def _resolve(run_id, root: Path) -> Path:
     if not _ID_RE.match(run_id):
         raise ValueError(f"{run_id!r} is not a run id (ids look like 20261122-114501-toppa-3f9a; "
                          "'hanasim runs list' shows them)")
-    files = _run_files(root)
     if run_id == "latest":
-        if not files:
-            raise StoreError(f"no saved runs in {root}")
-        with warnings.catch_warnings():  # other, unreadable files are not this question
-            warnings.simplefilter("ignore", StoreWarning)
-            ids = list_runs(root)["id"]
-        if ids.empty:
-            raise StoreError(f"no readable saved runs in {root}")
-        return root / f"{ids.iloc[-1]}{_SUFFIX}"
+        return _latest(root)
     exact = root / f"{run_id}{_SUFFIX}"
     if exact.is_file():
         return exact
-    matches = [p for p in files if p.name.startswith(run_id)]
+    matches = [p for p in _run_files(root) if p.name.startswith(run_id)]
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
@@ -406,17 +508,36 @@ def _resolve(run_id, root: Path) -> Path:
     raise StoreError(f"no run {run_id!r} in {root} ('hanasim runs list' shows the saved runs)")
 
 
+def exact_seeds(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with its ``seed`` column as ``uint64`` (in place) when every value is a whole
+    number from 0 to 2**64-1, so tables of any seeds concatenate without turning seeds into
+    floats; any other column is left as it is."""
+    col = df.get("seed") if isinstance(df, pd.DataFrame) else None
+    if col is None or col.dtype == np.uint64:
+        return df
+    if isinstance(col.dtype, pd.UInt64Dtype) or col.dtype == np.int64 or col.dtype == object:
+        values = list(col)
+        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+               and 0 <= v < 2**64 for v in values):
+            df["seed"] = np.array([int(v) for v in values], dtype=np.uint64)
+    return df
+
+
 def load_file(path) -> pd.DataFrame:
     """Load one saved-run file (with ``df.attrs``); ValueError naming it if it is not one."""
 
     path = Path(path)
     attrs, header = _read_header(path)
-    df = _read_data(path, header)
+    df = exact_seeds(_read_data(path, header))  # runs saved before seeds were uint64: int64
     df.attrs.clear()
     df.attrs.update(attrs)
     df.attrs["run_id"] = path.name[: -len(_SUFFIX)] if path.name.endswith(_SUFFIX) else path.stem
     df.attrs["saved_at"] = header.get("saved_at")
     df.attrs["store_format"] = header["format"]
+    from .store_index import tags_of
+
+    if tags_of(header):
+        df.attrs["tags"] = tags_of(header)
     return df
 
 
@@ -447,30 +568,39 @@ def load_run(run_id, store=None) -> pd.DataFrame:
 
 def list_runs(store=None) -> pd.DataFrame:
     """One row per saved run, oldest first: id, game, date, rounds, seed, policies, rules,
-    wall_time_s (and expose, session_rounds, dealing, versions, rows, path).
+    wall_time_s (and expose, session_rounds, dealing, versions, run_type, preset, rows, path).
 
+    Read from the store's index, checked against the files (see :mod:`hanasim.store_index`).
     Files that are not saved runs are skipped with a :class:`StoreWarning` naming them; they are
     never deleted.
     """
     root = store_path(store)
-    rows = []
-    for path in _run_files(root):
-        try:
-            attrs, header = _read_header(path)
-            _read_data(path, header)  # damaged pages show here, not later in load_runs
-        except (ValueError, OSError) as e:
-            warnings.warn(f"skipping {path}: {e}" if str(path) not in str(e) else f"skipping: {e}",
-                          StoreWarning, stacklevel=2)
-            continue
-        row = {k: attrs.get(k) for k in LIST_COLUMNS}
-        row.update(id=path.name[: -len(_SUFFIX)], date=header.get("saved_at"),
-                   rows=header.get("rows"), path=str(path))
-        rows.append(row)
-    out = pd.DataFrame(rows, columns=LIST_COLUMNS)
-    if not out.empty:
-        out = out.sort_values(["date", "id"], kind="stable").reset_index(drop=True)
+    runs, bad = _scan(root)
+    for _, message in bad:
+        warnings.warn(message, StoreWarning, stacklevel=2)
+    from .store_index import plain
+
+    out = plain(runs.reindex(columns=LIST_COLUMNS))
+    prefix = os.path.join(str(root), "")
+    out["path"] = [f"{prefix}{i}{_SUFFIX}" for i in out["id"]]
     out.attrs["store"] = str(root)
     return out
+
+
+def _games(game) -> list[str] | None:
+    """``game`` of load_runs as a list of names (lower case), checked."""
+    if game is None:
+        return None
+    what = "game must be a game name or a list of game names"
+    if isinstance(game, str):
+        game = [game]
+    elif not isinstance(game, (list, tuple, set, frozenset, pd.Series, np.ndarray)):
+        raise TypeError(f"{what}, got {_show(game)}")
+    game = list(game)
+    bad = [g for g in game if not isinstance(g, str) or not g.strip()]
+    if bad:
+        raise TypeError(f"{what}, got {_show(bad[0])} in {_show(game)}")
+    return [g.strip().lower() for g in game]
 
 
 def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
@@ -479,20 +609,32 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
     ``game``: a game name or a list of them; ``ids``: run ids (or unique prefixes) to load, in
     that order.  Without ``ids`` every readable run is loaded, oldest first (a damaged or
     foreign file is skipped with a :class:`StoreWarning` naming it, as in :func:`list_runs`,
-    and left where it is); a requested id that cannot be loaded raises ``ValueError``.
+    and left where it is); a requested id that cannot be loaded raises ``ValueError``.  Only
+    the files of the runs asked for are read (the others are known from the store's index).
+    The ``seed`` column is exact (``uint64``; ``UInt64`` if some run has no seed).
+
+    Every row has a ``variant`` and a ``kind`` (see :func:`with_variant`), so one number is
+    ``(run_id, variant, kind, quantity)`` for every kind of run; side by side, without ever
+    averaging a comparison's variants with their difference (``pivot`` refuses duplicates
+    where ``pivot_table`` would average them)::
+
+        runs = load_runs(game="toppa")
+        runs[runs.kind == "value"].pivot(index="quantity", columns=["run_id", "variant"],
+                                         values="estimate")
     """
     root = store_path(store)
-    if isinstance(game, str):
-        game = [game]
+    game = _games(game)
     if ids is not None:
         if isinstance(ids, str):
             ids = [ids]
         paths = [_resolve(i, root) for i in ids]
     else:
-        listed = list_runs(root)
+        runs, bad = _scan(root)
+        for _, message in bad:
+            warnings.warn(message, StoreWarning, stacklevel=2)
         if game is not None:
-            listed = listed[listed["game"].isin(list(game))]
-        paths = [Path(p) for p in listed["path"]]
+            runs = runs[runs["game"].str.lower().isin(game)]
+        paths = [root / f"{i}{_SUFFIX}" for i in runs["id"]]
     frames = []
     for path in paths:
         try:
@@ -500,15 +642,22 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
         except (ValueError, OSError) as e:
             if ids is not None:  # asked for by id: that is an error, not a skip
                 raise
-            warnings.warn(f"skipping: {e}" if str(path) in str(e) else f"skipping {path}: {e}",
-                          StoreWarning, stacklevel=2)
+            warnings.warn(_skip_text(path, e), StoreWarning, stacklevel=2)
             continue
-        if game is not None and df.attrs.get("game") not in game:
+        if game is not None and str(df.attrs.get("game")).lower() not in game:
             continue
         df.insert(0, "run_id", df.attrs["run_id"])
         df.insert(1, "saved_at", df.attrs.get("saved_at"))
-        frames.append(df)
+        if "seed" not in df.columns and _is_seed(df.attrs.get("seed")):
+            df["seed"] = np.uint64(df.attrs["seed"])  # every row says which seed made it
+        frames.append(with_variant(df))
     if frames:
+        if not all(f.get("seed") is not None and f["seed"].dtype == np.uint64 for f in frames):
+            # a run without a seed column (or an inexact one): nullable, never float
+            for f in frames:
+                if "seed" not in f.columns or f["seed"].dtype == np.uint64:
+                    f["seed"] = pd.array(f["seed"] if "seed" in f.columns
+                                         else [None] * len(f), dtype="UInt64")
         out = pd.concat(frames, ignore_index=True)
     else:
         out = pd.DataFrame(columns=["run_id", "saved_at", "game", "quantity", "estimate",
@@ -517,3 +666,99 @@ def load_runs(store=None, game=None, ids=None) -> pd.DataFrame:
     out.attrs["store"] = str(root)
     out.attrs["run_ids"] = [f.attrs["run_id"] for f in frames]
     return out
+
+
+#: the columns that name one number of a run: ``(run_id, variant, kind, quantity)`` is unique
+KEY = ["run_id", "variant", "kind", "quantity"]
+
+
+def with_variant(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with a ``variant`` and a ``kind`` column in every row (in place), so that
+    ``(run_id, variant, kind, quantity)`` names one number whatever the run:
+
+    - simulate: variant ``"run"``, kind ``"value"``;
+    - compare: its variant labels; kind ``"value"`` (a variant's own estimate) or
+      ``"difference"`` (variant less the baseline);
+    - sweep: the label of the swept values (``"par=100"``), kind ``"value"``;
+    - tournament: ``"A vs B"`` (policy vs opponent), kind ``"value"``.
+    """
+    if "variant" not in df.columns:
+        if {"policy", "opponent"} <= set(df.columns):
+            df["variant"] = df["policy"].astype(str) + " vs " + df["opponent"].astype(str)
+        else:
+            df["variant"] = "run"
+    else:
+        df["variant"] = df["variant"].fillna("run").replace("", "run")
+    if "kind" not in df.columns:
+        df["kind"] = "value"
+    return df
+
+
+def _is_seed(value) -> bool:
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+            and 0 <= value < 2**64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Removing and tagging runs: the only changes to the store's files, and only when asked by id
+
+_TAG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:+-]{0,39}$")
+
+
+def remove_runs(run_ids, store=None) -> list[str]:
+    """Delete saved runs (ids, unique prefixes, or ``latest``); every id is resolved first, so
+    one that is not there removes nothing.  A damaged file is removed by its exact name.
+    Returns the removed ids."""
+    root = store_path(store)
+    if isinstance(run_ids, str):
+        run_ids = [run_ids]
+    paths = list(dict.fromkeys(_resolve(i, root) for i in run_ids))
+    if not paths:
+        raise ValueError("give the id of at least one run to remove")
+    for path in paths:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise OSError(f"cannot remove {path}: {e.strerror or e}") from None
+    return [p.name[: -len(_SUFFIX)] for p in paths]
+
+
+def tag_run(run_id, add=(), remove=(), store=None) -> list[str]:
+    """Add and remove tags (short names: letters, digits, ``. _ : + -``) of a saved run; return
+    its tags.  The run file is rewritten whole (temporary file + rename) with the same rows;
+    only its store header changes."""
+    import pyarrow.parquet as pq
+
+    add, remove = [add] if isinstance(add, str) else list(add), \
+        [remove] if isinstance(remove, str) else list(remove)
+    for t in add + remove:
+        if not isinstance(t, str) or not _TAG_RE.match(t):
+            raise ValueError(f"{_show(t)} is not a tag (up to 40 letters, digits and . _ : + -, "
+                             "starting with a letter or digit)")
+    root = store_path(store)
+    path = _resolve(run_id, root)
+    attrs, header = _read_header(path)
+    _read_data(path, header)  # a damaged run is refused, not rewritten
+    from .store_index import tags_of
+
+    tags = [t for t in tags_of(header) if t not in remove]
+    tags += [t for t in dict.fromkeys(add) if t not in tags]
+    if tags == tags_of(header):
+        return tags
+    header = {**header, "tags": tags}
+    table = pq.read_table(path)
+    meta = dict(table.schema.metadata or {})
+    meta[_STORE_KEY] = json.dumps(header).encode()
+    tmp = tmp_in(str(root))
+    try:
+        pq.write_table(table.replace_schema_metadata(meta), tmp)
+        fsync_path(tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(f"cannot tag {path}: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return tags

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import Mapping
 
+import numpy as np
 import pandas as pd
 
 from .games import get_game
@@ -85,7 +86,7 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
     out["significant"] = (out.ci_low > 0) | (out.ci_high < 0)
     out.loc[out.quantity == "win_rate", "significant"] = False
     out["rounds"] = rounds
-    out["seed"] = seed
+    out["seed"] = np.uint64(seed)  # exact for any seed (an int64 column stops at 2**63)
     out.attrs.update(dict(game=g.name, run_type="tournament", rounds=rounds, seed=seed,
                           policies=" ".join(names), players=n,
                           wall_time_s=round(time.perf_counter() - start, 3)))

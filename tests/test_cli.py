@@ -155,7 +155,7 @@ def test_one_store_for_a_project_found_from_any_subdirectory(tmp_path):
     assert len(list(store.glob("*.parquet"))) == 1 and str(store) in r.stderr
     for where in (project, project / "notebooks"):
         listed = run_in(where, "runs", "list")
-        assert listed.returncode == 0 and "1 saved runs in" in listed.stdout
+        assert listed.returncode == 0 and "1 saved run in" in listed.stdout
         assert str(store) in listed.stdout  # says where the store is
 
 

@@ -1,6 +1,7 @@
 """Tidy tables: one row per quantity, with its estimate, standard error and interval."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from . import intervals
@@ -62,5 +63,7 @@ def build(game: str, rows, metadata: dict) -> pd.DataFrame:
     for key in ("rounds", "seed", "policies", "rules"):
         if key in metadata:
             df[key] = metadata[key]
+    if "seed" in metadata:  # uint64 for every seed, so tables of any seeds concatenate exactly
+        df["seed"] = np.uint64(metadata["seed"])
     df.attrs.update(metadata)
     return df
