@@ -275,7 +275,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
              session_rounds: int = 1, fixed_dealer: bool = False, checked: bool = False,
              deals_only: bool = False, progress: bool = False, checkpoint: str | None = None,
              resume: bool = False, cluster: str | None = None,
-             preset: str | None = None, threads: int | None = None) -> pd.DataFrame:
+             preset: str | None = None, threads: int | None = None,
+             precision=None) -> pd.DataFrame:
     """Simulate ``rounds`` played rounds of ``game`` and return a tidy table.
 
     Parameters
@@ -308,6 +309,10 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     cluster : run batches on Dask: ``"local:N"`` (a LocalCluster of N processes) or
         ``"tcp://host:8786"`` (an existing scheduler); the table is identical to a local run.
     threads : numba threads to use here (default: all); the table does not depend on it.
+    precision : ``{quantity: half-width}`` (or ``"dealer.mean_score=0.5"``): play stages of
+        10,000 rounds, doubling, until the quantity's 99.9% interval is at most that
+        half-width, with ``rounds`` as the cap; ``df.attrs["precision"]`` and a note say how
+        many rounds it took, or that the cap came first (see :mod:`hanasim.precision`).
 
     Every argument is checked before any work: ``TypeError`` or ``ValueError`` naming the
     argument and the accepted values.
@@ -344,6 +349,16 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     from .distributed import check_address, dask_executor
     if cluster:
         check_address(cluster)
+    from functools import partial
+
+    from . import precision as _precision
+    goals = _precision.goals(precision)
+    count = partial(g.counters, rule_obj, policy=pol_ids, expose=exp_ids,
+                    session_rounds=session_rounds, fixed_dealer=fixed_dealer, checked=checked,
+                    progress=progress, deals_only=deals_only)
+    if goals:  # the quantities are known before any lock or work
+        per = _precision.check(goals, [(count, partial(g.quantities, rules=rule_obj))],
+                               "simulate")
     ck = None
     if checkpoint is not None:
         from .engine.runner import Checkpoint
@@ -361,6 +376,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
                           expose=",".join(exp), session_rounds=session_rounds,
                           dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only,
                           **({"preset": preset.strip()} if preset else {}))
+        if goals:  # rounds is the cap; the goal is part of the run (and of its checkpoint)
+            meta["precision"] = ",".join(map(str, goals))
         run_options = {}
         if uses_lookahead(pol_ids):
             run_options["slow"] = True  # smaller chunks: every thread gets work
@@ -370,10 +387,15 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
             run_options["checkpoint"] = ck
         start = time.perf_counter()
         with dask_executor(cluster) as executor, _threads(threads):
-            counters = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
-                                  expose=exp_ids, session_rounds=session_rounds,
-                                  fixed_dealer=fixed_dealer, checked=checked, progress=progress,
-                                  deals_only=deals_only, executor=executor, **run_options)
+            count = partial(count, seed=seed, executor=executor, **run_options)
+            if goals:
+                counters, rounds, meta["precision"] = _precision.run(
+                    goals, rounds, per,
+                    lambda r, grow: grow(0, partial(count, rounds=r)),
+                    lambda c: _precision.widths(g.quantities(c, rule_obj)))
+                meta["rounds"] = rounds
+            else:
+                counters = count(rounds=rounds)
     finally:
         if ck is not None:
             ck.close()
@@ -382,6 +404,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         meta["cluster"] = cluster
     meta["notes"] = (notes(g, rule_obj) + inert
                      + whole_sessions_note(g, rounds, session_rounds, deals_only))
+    if goals:
+        meta["notes"].append(_precision.note(meta["precision"]))
     if hasattr(g, "distributions"):
         meta["distributions"] = g.distributions(counters, rule_obj)
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)

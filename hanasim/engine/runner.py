@@ -51,10 +51,11 @@ def default_chunk(rounds_per_session: int, slow: bool = False) -> int:
     return max(1, target // max(1, rounds_per_session))
 
 
-def batch_plan(n_sessions: int, chunk: int) -> list[tuple[int, int]]:
-    """(first session, number of sessions) of every batch."""
+def batch_plan(n_sessions: int, chunk: int, start: int = 0) -> list[tuple[int, int]]:
+    """(first session, number of sessions) of every batch of sessions ``start`` to
+    ``n_sessions``."""
     size = chunk * CHUNKS_PER_BATCH
-    return [(first, min(size, n_sessions - first)) for first in range(0, n_sessions, size)]
+    return [(first, min(size, n_sessions - first)) for first in range(start, n_sessions, size)]
 
 
 def run_batch(kernel, shapes, first, n, chunk, keep_chunks):
@@ -222,7 +223,8 @@ class Checkpoint:
 
 def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=False, desc="",
                 chunk=None, blocks=None, checkpoint: Checkpoint | None = None,
-                executor: Callable | None = None, slow: bool = False):
+                executor: Callable | None = None, slow: bool = False, sessions_from: int = 0,
+                layout: dict | None = None):
     """Sum the kernel's counters over all sessions.
 
     ``blocks``: also return the counters of ``blocks`` consecutive, equal groups of sessions
@@ -233,18 +235,29 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     elsewhere (e.g. a Dask cluster); by default they run here, one after another, each using
     every numba thread.  ``slow``: a run with a lookahead player (smaller chunks, so that a
     short run still uses every thread; the counters do not depend on the chunks).
+    ``sessions_from``: only sessions from this one on (a run extended by whole sessions,
+    ``hanasim.precision``); with ``blocks``, the blocks of the whole run that lie there, so it
+    must start a block; checkpoint files are numbered from it, so every extension has its own.
+    ``layout``: a dict that gets ``rounds_per_session`` and ``n_sessions`` (the caller's unit
+    for extensions; a run of no sessions tells it without running anything).
     """
     if blocks:
         chunk = -(-n_sessions // blocks)
+        if sessions_from % chunk:
+            raise ValueError(f"an extension from session {sessions_from:,} does not start one "
+                             f"of the {blocks} blocks of {n_sessions:,} sessions")
     chunk = chunk or default_chunk(rounds_per_session, slow)
-    plan = batch_plan(n_sessions, chunk)
+    if layout is not None:
+        layout.update(rounds_per_session=int(rounds_per_session), n_sessions=int(n_sessions))
+    plan = batch_plan(n_sessions, chunk, sessions_from)
     keep = bool(blocks)
     totals = {k: np.zeros(shape, dtype=np.int64) for k, shape in shapes.items()}
     kept = {k: [None] * len(plan) for k in shapes} if keep else None
     todo = []
     done_sessions = 0
     for i, (first, n) in enumerate(plan):
-        done = checkpoint.load(i, shapes, (first, n)) if (checkpoint and not keep) else None
+        done = (checkpoint.load(sessions_from + i, shapes, (first, n))
+                if (checkpoint and not keep) else None)
         if done is None:
             todo.append(i)
         else:
@@ -254,7 +267,7 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     finished = len(plan) - len(todo)
     bar = tqdm(total=n_sessions * rounds_per_session, disable=not progress, delay=2.0,
                unit="round", unit_scale=True, desc=desc, leave=False,
-               initial=done_sessions * rounds_per_session)
+               initial=(sessions_from + done_sessions) * rounds_per_session)
     args = [(kernel, shapes, plan[i][0], plan[i][1], chunk, keep) for i in todo]
     results = executor(run_batch, args) if executor else (run_batch(*a) for a in args)
     try:
@@ -265,7 +278,7 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
                 for k in kept:
                     kept[k][i] = chunks[k]
             if checkpoint:
-                checkpoint.save(i, sums, plan[i])
+                checkpoint.save(sessions_from + i, sums, plan[i])
             finished += 1
             bar.update(plan[i][1] * rounds_per_session)
     except KeyboardInterrupt:
