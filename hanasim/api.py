@@ -567,7 +567,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
             blocks: int = 100, progress: bool = False,
             max_variants: int | None = None, preset: str | None = None,
-            threads: int | None = None) -> pd.DataFrame:
+            threads: int | None = None, precision=None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
     ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``, or the text
@@ -578,7 +578,11 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     (default :data:`MAX_VARIANTS`, 64) are refused.  Returns a tidy table: one ``value`` row
     per variant and quantity, and one ``difference`` row (variant − baseline) with a paired
     99.9% interval and ``significant``; ``seat`` and ``label`` as in :func:`simulate`.
-    ``preset``: the game's named option set under every variant.
+    ``preset``: the game's named option set under every variant.  ``precision``
+    (``{quantity: half-width}``): stages of rounds, doubling, until every difference row of the
+    quantity has a 99.9% interval at most that half-width, ``rounds`` being the cap (as in
+    :func:`simulate`; ``blocks`` is then made even: a stage's blocks are its predecessor's,
+    merged in pairs).
     """
     import sys
 
@@ -608,10 +612,17 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     if n_sessions < 2:
         raise ValueError(f"compare needs at least 2 sessions for its paired intervals; {rounds:,} "
                          f"rounds of {per} per session are {n_sessions}: give more rounds")
+    from functools import partial
+
+    from . import precision as _precision
+    goals = _precision.goals(precision)
+    asked_blocks = blocks
     blocks = max(2, min(int(blocks), n_sessions))
     # the runner cuts the sessions into equal batches of ceil(sessions / blocks): that many
     # blocks are made (150 sessions asked in 100 blocks are 75 blocks of 2)
     blocks = -(-n_sessions // -(-n_sessions // blocks))
+    if goals:  # stages double: each one's blocks are its predecessor's, merged in pairs
+        blocks = max(2, int(asked_blocks) - int(asked_blocks) % 2)
     base = _with_preset(g, {}, preset)
     rule_objs = [(dict(zip(grid, values)),
                   _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
@@ -623,22 +634,38 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     # policies and expose choices: for all players or one per seated player, in every variant
     policies, pol_settings = _policy_list(policies, g, rule_objs)
     exposes = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
-    variants = []
-    used_blocks = set()
+    counts = []  # (label, rules, its run with every argument but the rounds) per variant
+    for (given, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings, exposes):
+        for names, pol_ids in settings:
+            label = _label(given, names if len(policies) > 1 else None)
+            counts.append((label or "baseline", rule_obj, partial(
+                g.counters, rule_obj, seed=seed, policy=pol_ids, expose=exp_ids,
+                session_rounds=session_rounds, fixed_dealer=fixed_dealer, progress=progress,
+                blocks=blocks)))
+    if goals:
+        per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
+                                       for _, r, c in counts], "compare")
+
+    def measure(rounds, grow=_precision.plain):
+        variants, used_blocks = [], set()
+        for i, (label, rule_obj, count) in enumerate(counts):
+            c = grow(i, partial(count, rounds=rounds))
+            # the blocks the run was cut into (equal blocks of whole batches: 150
+            # sessions asked in 100 blocks are 75 blocks of 2), as used, not as asked
+            used_blocks.add(next(iter(c["blocks"].values())).shape[0])
+            variants.append((label, g.quantities(c, rule_obj),
+                             block_estimates(g.quantities, c, rule_obj)))
+        return variants, used_blocks
+
     start = time.perf_counter()
     with _threads(threads):
-        for (given, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings,
-                                                                exposes):
-            for names, pol_ids in settings:
-                label = _label(given, names if len(policies) > 1 else None)
-                c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
-                               expose=exp_ids, session_rounds=session_rounds,
-                               fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
-                # the blocks the run was cut into (equal blocks of whole batches: 150
-                # sessions asked in 100 blocks are 75 blocks of 2), as used, not as asked
-                used_blocks.add(next(iter(c["blocks"].values())).shape[0])
-                variants.append((label or "baseline", g.quantities(c, rule_obj),
-                                 block_estimates(g.quantities, c, rule_obj)))
+        if goals:
+            (variants, used_blocks), rounds, reached = _precision.run(
+                goals, rounds, per, measure, lambda v: _precision.widths(
+                    comparison_table(g.name, v[0]).query("kind == 'difference'")),
+                multiple=blocks)
+        else:
+            variants, used_blocks = measure(rounds)
     blocks = used_blocks.pop() if len(used_blocks) == 1 else blocks
     df = comparison_table(g.name, variants)
     _table.add_labels(df)
@@ -650,6 +677,9 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     all_notes = (variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
                  + whole_sessions_note(g, rounds, session_rounds))
     all_notes += inert_notes
+    if goals:
+        df.attrs["precision"] = reached
+        all_notes.append(_precision.note(reached))
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
                          **_grid_attrs(grid, "compare"),
@@ -666,14 +696,16 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
           seed: int | None = None, *, policy="random", expose="always", session_rounds: int = 1,
           fixed_dealer: bool = False, solve: Mapping | str | None = None,
           progress: bool = False, max_variants: int | None = None,
-          threads: int | None = None) -> pd.DataFrame:
+          threads: int | None = None, precision=None) -> pd.DataFrame:
     """Simulate every value of one or more rules on the same deals (common random numbers).
 
     ``rules``: ``{name: values}``; values are a list, a ``range``, or text ``"A:B:STEP"`` (A to
     B by STEP) or ``"v1,v2"``; a single value is held fixed; names may address one seat of a
     per-seat rule (``"par.dealer"``).  ``solve``: ``{quantity: target}`` or the text
     ``"quantity=target"``: where each quantity crosses its target, with an interval (see
-    :func:`solve`).  Other arguments as in :func:`simulate`.
+    :func:`solve`).  ``precision`` (``{quantity: half-width}``): stages of rounds, doubling, until
+    every value's 99.9% interval of the quantity is at most that half-width, ``rounds`` (per
+    value) being the cap.  Other arguments as in :func:`simulate`.
 
     Returns a tidy table, one row per combination of values and quantity: one column per swept
     rule (its value), then game, quantity, seat, label, estimate, std_error, ci_low, ci_high, n
@@ -695,6 +727,10 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
         raise ValueError("a sweep needs a rule with two or more values, e.g. "
                          "--rule par.dealer=100:140:5 (rules={'par.dealer': '100:140:5'})")
     targets = _targets(solve)
+    from functools import partial
+
+    from . import precision as _precision
+    goals = _precision.goals(precision)
     if targets and len(swept) != 1:
         raise ValueError(f"solve needs exactly one swept rule, got {len(swept)}: "
                          + ", ".join(swept))
@@ -708,15 +744,27 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     # the policy and expose choice: for all players or one per seated player, in every variant
     pols = _per_variant(lambda v, n: _policies(v, n, g), policy, g, rule_objs)
     exps = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
+    counts = [partial(g.counters, rule_obj, seed=seed, policy=pol_ids, expose=exp_ids,
+                      session_rounds=session_rounds, fixed_dealer=fixed_dealer,
+                      progress=progress)
+              for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps)]
+    if goals:
+        per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
+                                       for c, (_, r) in zip(counts, rule_objs)], "sweep")
+
+    def measure(rounds, grow=_precision.plain):
+        return [({k: given[k] for k in swept}, _label(given),
+                 g.quantities(grow(i, partial(count, rounds=rounds)), rule_obj))
+                for i, (count, (given, rule_obj)) in enumerate(zip(counts, rule_objs))]
+
     start = time.perf_counter()
-    variants = []
     with _threads(threads):
-        for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps):
-            c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
-                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                           progress=progress)
-            variants.append(({k: given[k] for k in swept}, _label(given),
-                             g.quantities(c, rule_obj)))
+        if goals:
+            variants, rounds, reached = _precision.run(
+                goals, rounds, per, measure,
+                lambda v: _precision.widths([row for _, _, rows in v for row in rows]))
+        else:
+            variants = measure(rounds)
     df = sweep_table(g.name, swept, variants)
     _table.add_labels(df)
     import numba
@@ -727,6 +775,9 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                                   for given, r in rule_objs])
     all_notes += inert_notes
     all_notes += whole_sessions_note(g, rounds, session_rounds)
+    if goals:
+        df.attrs["precision"] = reached
+        all_notes.append(_precision.note(reached))
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
                          **_grid_attrs(grid, "sweep"),

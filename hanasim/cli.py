@@ -94,6 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hanasim {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    from . import cli_precision
+
     p = sub.add_parser("simulate", help="simulate rounds and print (or write) the summary table")
     add_run_options(p, 1_000_000)
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
@@ -111,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cluster", default=None, metavar="ADDR",
                    help="run on Dask: local:N (N worker processes) or tcp://host:8786")
     add_threads_option(p)
+    cli_precision.add_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_store_option(p)
 
@@ -131,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="allow more than 64 variants (rule combinations x policies)")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     add_threads_option(p)
+    cli_precision.add_option(p, "paired interval of every difference")
     p.add_argument("--no-progress", action="store_true")
     add_store_option(p)
 
@@ -289,7 +293,7 @@ def write_out(df, a, fmt, store_dir) -> int:
 
 
 def _cmd_simulate(a):
-    from . import api, rules, store
+    from . import api, cli_precision, rules, store
 
     # Everything is checked before the work: a bad output must not cost a finished run.
     fmt = check_output(a, a.store)
@@ -306,7 +310,9 @@ def _cmd_simulate(a):
                       checked=a.checked, deals_only=a.deals_only,
                       checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,
                       preset=a.preset, threads=a.threads,
+                      precision=cli_precision.goal(a),
                       progress=not a.no_progress and sys.stderr.isatty())
+    cli_precision.say(df)
     rc = 0
     if a.out is not None:
         rc = write_out(df, a, fmt, a.store)
@@ -351,7 +357,7 @@ def parse_grid(items, what="--rule", example="name=value1,value2") -> dict:
 
 
 def _cmd_compare(a):
-    from . import api, store
+    from . import api, cli_precision, store
 
     grid = parse_grid(a.rule)
     if not a.no_save:
@@ -362,8 +368,9 @@ def _cmd_compare(a):
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,
-                     max_variants=max_variants,
+                     max_variants=max_variants, precision=cli_precision.goal(a),
                      progress=not a.no_progress and sys.stderr.isatty())
+    cli_precision.say(df)
     emit(lambda: _print_comparison(df, a))
     return 0 if a.no_save else save_or_say(df, a.store)
 

@@ -12,7 +12,7 @@ import sys
 
 
 def register(sub) -> None:
-    from . import cli
+    from . import cli, cli_precision
 
     p = sub.add_parser(
         "sweep", help="simulate a range of values of a rule on the same deals; solve for a target",
@@ -36,6 +36,7 @@ def register(sub) -> None:
                    help="allow more than 64 values (combinations of the swept rules)")
     cli.add_out_options(p, "the whole tidy table")
     cli.add_threads_option(p)
+    cli_precision.add_option(p, "interval at every value")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     cli.add_store_option(p)
     p.set_defaults(handler=cmd_sweep)
@@ -55,7 +56,7 @@ def _chart_target(path, force):
 
 
 def cmd_sweep(a):
-    from . import api, store
+    from . import api, cli_precision, store
     from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, with_players,
                       write_out)
     from .games import get_game
@@ -74,10 +75,14 @@ def cmd_sweep(a):
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
                    max_variants=None if a.max_variants is None else
                    api.check_rounds(a.max_variants, "--max-variants"),
+                   precision=cli_precision.goal(a),
                    progress=not a.no_progress and sys.stderr.isatty())
+    cli_precision.say(df)
     known = set(df["quantity"])
     wanted = list(dict.fromkeys(a.quantity or list(solve) or
                                 [q for q in getattr(g, "key_quantities", ()) if q in known]))
+    if a.precision and not a.quantity:  # show what the goal was about
+        wanted += [q for q in cli_precision.goals(a) if q in known and q not in wanted]
     missing = [q for q in wanted if q not in known]
     if missing:  # the run is done: say it, keep it, and still show what exists
         sys.stderr.write(f"hanasim: warning: no quantity {missing[0]!r} in this sweep\n")

@@ -216,7 +216,7 @@ def run(targets, cap: int, per: int, measure: Callable, width: Callable, multipl
             break
     met = all(got.get(t.quantity, math.inf) <= t.halfwidth for t in targets)
     info = dict(goal=",".join(map(str, targets)), cap=int(cap), reached=bool(met),
-                stages=i + 1, rounds=int(rounds),
+                stages=i + 1, first=int(plan[0]), rounds=int(rounds),
                 halfwidths={t.quantity: _plain(got.get(t.quantity, math.inf))
                             for t in targets},
                 asked={t.quantity: t.halfwidth for t in targets})
@@ -246,16 +246,17 @@ def _hw(x) -> str:
     return "no interval" if x is None else f"±{x:.3g}"
 
 
-def note(info: dict, flag: str = "rounds") -> str:
+def note(info: dict) -> str:
     """The sentence a table carries about its precision goal."""
     parts = ", ".join(f"{q} {_hw(info['halfwidths'][q])} (asked ±{h:g})"
                       for q, h in info["asked"].items())
     if info["reached"]:
-        return (f"precision reached after {info['rounds']:,} rounds ({info['stages']} "
-                f"stage{'s' if info['stages'] > 1 else ''} from {START_ROUNDS:,} rounds, "
-                f"doubling): 99.9% half-width {parts}")
+        n = info["stages"]
+        how = (f"{n} stages, doubling from {info['first']:,}" if n > 1 else "one stage")
+        return (f"precision reached after {info['rounds']:,} rounds ({how}): 99.9% "
+                f"half-width of {parts}")
     need = info.get("rounds_needed")
-    more = (f"; about {need:,} rounds would reach it (give {flag} {need})"
+    more = (f"; about {need:,} rounds would reach it (the cap is rounds, --rounds)"
             if need else "")
-    return (f"precision not reached: the cap of {info['cap']:,} rounds ({flag}) came first; "
-            f"99.9% half-width {parts}{more}")
+    return (f"precision not reached: the cap of {info['cap']:,} rounds came first; 99.9% "
+            f"half-width of {parts}{more}")
