@@ -7,7 +7,7 @@ import sys
 
 def add_option(p, interval: str = "interval") -> None:
     p.add_argument("--precision", action="append", default=[], metavar="QUANTITY=HALFWIDTH",
-                   help=f"play stages of rounds (10,000, then doubling) until QUANTITY's 99.9% "
+                   help=f"play stages of rounds (10,000, then doubling) until QUANTITY's 99.9%% "
                    f"{interval} is at most ±HALFWIDTH, in the quantity's unit (a share: 0.01 "
                    f"is one percentage point); --rounds is then the cap (repeatable: every "
                    f"goal must be met), e.g. dealer.mean_score=0.5")

@@ -269,3 +269,10 @@ def test_cli_refuses_bad_goals_in_one_line(args, words):
     lines = [x for x in r.stderr.splitlines() if x.strip() and "compiling" not in x]
     assert r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     assert words in lines[0]
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "sweep"])
+def test_help_names_the_option(command):
+    r = run(command, "--help")
+    assert r.returncode == 0 and "--precision QUANTITY=HALFWIDTH" in r.stdout, r.stderr
+    assert "the cap" in r.stdout
