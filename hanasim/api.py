@@ -508,7 +508,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     all_notes = variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
-                         **_grid_attrs(grid, "compare"),
+                         **_grid_attrs(grid, "compare", preset),
                          policies=" vs ".join(str(p) for p in policies), expose=",".join(exp),
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
@@ -521,14 +521,16 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
           seed: int | None = None, *, policy="random", expose="always", session_rounds: int = 1,
           fixed_dealer: bool = False, solve: Mapping | str | None = None,
           progress: bool = False, max_variants: int | None = None,
-          threads: int | None = None) -> pd.DataFrame:
+          preset: str | None = None, threads: int | None = None) -> pd.DataFrame:
     """Simulate every value of one or more rules on the same deals (common random numbers).
 
     ``rules``: ``{name: values}``; values are a list, a ``range``, or text ``"A:B:STEP"`` (A to
     B by STEP) or ``"v1,v2"``; a single value is held fixed; names may address one seat of a
     per-seat rule (``"par.dealer"``).  ``solve``: ``{quantity: target}`` or the text
     ``"quantity=target"``: where each quantity crosses its target, with an interval (see
-    :func:`solve`).  Other arguments as in :func:`simulate`.
+    :func:`solve`).  ``preset``: the game's named option set under every value (a value row
+    equals :func:`simulate` with the same preset, rules and seed).  Other arguments as in
+    :func:`simulate`.
 
     Returns a tidy table, one row per combination of values and quantity: one column per swept
     rule (its value), then game, quantity, seat, label, estimate, std_error, ci_low, ci_high, n
@@ -558,7 +560,9 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     if targets and not all(isinstance(v, (int, np.integer)) for v in grid[swept[0]]):
         raise ValueError(f"solve needs a numeric rule; {swept[0]!r} takes named values")
     combos = _check_variants(grid, ["one policy"], max_variants, "sweep")
-    rule_objs = [(dict(zip(grid, values)), _rules.make_rules(g.Rules, dict(zip(grid, values))))
+    base = _with_preset(g, {}, preset)
+    rule_objs = [(dict(zip(grid, values)),
+                  _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
                  for values in combos]
     start = time.perf_counter()
     variants = []
@@ -579,9 +583,10 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                                   for given, r in rule_objs])
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
-                         **_grid_attrs(grid, "sweep"),
+                         **_grid_attrs(grid, "sweep", preset),
                          fixed={k: _rules.value_text(v) for k, v in fixed.items()},
                          policies=",".join(pol), expose=",".join(exp),
+                         **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds,
                          dealing="fixed" if fixed_dealer else "winner",
                          hanasim_version=__version__, numba_version=numba.__version__,
@@ -590,11 +595,13 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     return df
 
 
-def _grid_attrs(grid, run_type) -> dict:
-    """The ``grid`` and ``rules`` attributes of a compare or sweep table (as text)."""
+def _grid_attrs(grid, run_type, preset=None) -> dict:
+    """The ``grid`` and ``rules`` attributes of a compare or sweep table (as text); a preset
+    under every variant is named first (the saved run's list shows it)."""
     return dict(grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
-                rules=f"{run_type} " + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
-                                                for k, v in grid.items()))
+                rules=f"{run_type} " + (f"preset={preset.strip()} " if preset else "")
+                + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
+                           for k, v in grid.items()))
 
 
 def _targets(solve) -> dict:
