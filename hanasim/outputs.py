@@ -130,11 +130,12 @@ def check_outputs(outputs, *, force: bool = False, store=None, checkpoint=None) 
     for option, path in outputs.items():
         if path is None:
             continue
-        kind, where = output_target(path, force=force, store=store if store is not None
-                                    else _store_root(None))
-        if checkpoint is not None and kind != "stdout" and inside(where, checkpoint):
+        if (checkpoint is not None and not is_stdout(path)
+                and inside(os.path.abspath(os.fspath(path)), checkpoint)):
             raise ValueError(f"refusing to write {option} {path}: it is inside the checkpoint "
                              f"folder {checkpoint} (write it elsewhere)")
+        kind, where = output_target(path, force=force, store=store if store is not None
+                                    else _store_root(None))
         ident = _identity(kind, where)
         if ident in seen:
             raise ValueError(f"{seen[ident]} and {option} are the same file ({path}): give "

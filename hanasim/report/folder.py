@@ -64,7 +64,9 @@ def check_folder(out, name: str, store=None) -> Path:
     while not ancestor.exists():  # the first folder that exists must let us make ours
         ancestor = ancestor.parent
     if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise OSError(f"cannot write the report {folder}: permission denied in {ancestor}")
+        why = ("a read-only file system" if os.statvfs(ancestor).f_flag & os.ST_RDONLY
+               else "permission denied")
+        raise OSError(f"cannot write the report {folder}: {why} ({ancestor})")
     return folder
 
 
