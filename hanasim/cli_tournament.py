@@ -35,6 +35,7 @@ def register(sub) -> None:
     p.add_argument("--chart", default=None, metavar="PATH",
                    help="draw player 1's mean score (koi-koi: less the opponent's) per pairing "
                    "into PATH (.png or .svg)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --chart file")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     cli.add_threads_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -48,7 +49,7 @@ def cmd_tournament(a):
 
     rules = parse_grid(a.rule, example="name=value")
     chart = None if a.chart is None else outputs.chart_format(a.chart)
-    outputs.check_outputs({"--chart": a.chart})  # before the work
+    outputs.check_outputs({"--chart": a.chart}, force=a.force)  # before the work
     _compile_notice(a.game)
     df = tournament(a.game, a.policy, rounds=a.rounds, seed=a.seed, rules=rules or None,
                     preset=a.preset, expose=a.expose, threads=a.threads,
@@ -71,5 +72,5 @@ def cmd_tournament(a):
 
     emit(show)  # a reader that stops early (| head) does not stop the chart
     if chart:
-        return write_chart(a.chart, chart, lambda: plot.tournament(df).figure)
+        return write_chart(a.chart, chart, lambda: plot.tournament(df).figure, force=a.force)
     return 0

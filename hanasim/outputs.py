@@ -174,5 +174,5 @@ def write_output(path, data: bytes, *, force: bool = True, store=None) -> str:
         except OSError as e:
             raise OSError(f"cannot write {path}: {e.strerror or e}") from None
     else:
-        write_bytes(where, data)
+        write_bytes(where, data, shown=path)  # an error names the path the user gave
     return kind

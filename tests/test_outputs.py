@@ -75,19 +75,19 @@ def small_fs(tmp_path):
 # ---- sweep --preset is applied and recorded ---------------------------------------------------
 
 def test_sweep_applies_the_preset_and_records_it(tmp_path):
-    sw = hanasim.sweep("koikoi", {"viewing_points": "3,5"}, rounds=2000, seed=4,
+    sw = hanasim.sweep("koikoi", {"koikoi_min": "0,2"}, rounds=2000, seed=4,
                        preset="modern")
     sim = hanasim.simulate("koikoi", rounds=2000, seed=4, preset="modern",
-                           rules={"viewing_points": 3}).set_index("quantity")
-    row = sw[sw["viewing_points"] == 3].set_index("quantity")
+                           rules={"koikoi_min": 2}).set_index("quantity")
+    row = sw[sw["koikoi_min"] == 2].set_index("quantity")
     cols = ["estimate", "std_error", "ci_low", "ci_high", "n"]
     pd.testing.assert_frame_equal(row.loc[sim.index, cols], sim[cols], check_names=False)
-    plain = hanasim.sweep("koikoi", {"viewing_points": "3,5"}, rounds=2000, seed=4)
+    plain = hanasim.sweep("koikoi", {"koikoi_min": "0,2"}, rounds=2000, seed=4)
     assert not plain["estimate"].equals(sw["estimate"])  # the preset changes the numbers
     assert sw.attrs["preset"] == "modern" and "preset=modern" in sw.attrs["rules"]
     # the command line: the same table, and the saved run says which preset
     st = tmp_path / "st"
-    r = cli_run("sweep", "koikoi", "--preset", "modern", "--rule", "viewing_points=3,5",
+    r = cli_run("sweep", "koikoi", "--preset", "modern", "--rule", "koikoi_min=0,2",
                 "--rounds", "2000", "--seed", "4", "--format", "csv", "--store", str(st))
     assert r.returncode == 0, r.stderr
     got = pd.read_csv(io.StringIO(r.stdout))
