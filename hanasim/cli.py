@@ -251,8 +251,12 @@ def emit(write) -> None:
         write()
         sys.stdout.flush()
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # later writes (and the exit flush) go nowhere
+        _stdout_gone()
+
+
+def _stdout_gone() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # later writes (and the exit flush) go nowhere
 
 
 def check_output(a, store_dir, others=None, checkpoint=None):
@@ -278,6 +282,9 @@ def write_out(df, a, fmt, store_dir) -> int:
 
     try:
         kind = store.write_table(df, a.out, fmt, force=a.force, store=store.store_path(store_dir))
+    except BrokenPipeError:  # --out - read by e.g. `head`, which stopped reading: as emit does
+        _stdout_gone()
+        return 0
     except (OSError, ValueError) as e:
         sys.stderr.write(f"hanasim: error: {e}\n")
         emit(lambda: df.to_csv(sys.stdout, index=False))

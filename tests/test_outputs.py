@@ -325,3 +325,19 @@ def test_force_keeps_the_files_permission_mode(tmp_path):
 
     outputs.write_output(str(ro), b"new", force=True)
     assert ro.read_bytes() == b"new" and stat.S_IMODE(ro.stat().st_mode) == 0o440
+
+
+def test_out_to_a_stdout_nobody_reads_is_quiet():
+    """``--out - | head -1``: the reader leaving is not an error (no errno text, exit 0)."""
+    code = f"""
+import os, sys
+from hanasim import cli
+r, w = os.pipe()
+os.close(r)
+os.dup2(w, 1)
+sys.exit(cli.main({SIM + ["--out", "-", "--no-save"]!r}))
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
+    assert r.returncode == 0 and "Errno" not in r.stderr and "Traceback" not in r.stderr, \
+        r.stderr
