@@ -47,9 +47,10 @@ def register(sub) -> None:
     q.set_defaults(handler=cmd_runs_export)
 
     p = sub.add_parser("report", help="write an HTML + Markdown report with tables and charts",
-                       description="Simulate a game (or all games) and write a self-contained "
-                       "report: HTML with embedded charts, and Markdown with the same content "
-                       "and its PNG charts in a folder next to it.")
+                       description="Simulate a game (or all games) and write a report folder "
+                       "DIR/GAME/: self-contained HTML with embedded charts, and Markdown with "
+                       "the same content and its PNG charts.  A new report replaces an older "
+                       "one whole, never part of it; the runs are saved in the store first.")
     p.add_argument("game", help="game name, or 'all' (see 'hanasim games')")
     p.add_argument("--rounds", default=1_000_000, metavar="N",
                    help="played rounds to simulate per game (default 1,000,000)")
