@@ -13,6 +13,7 @@ from . import rules as _rules
 from .engine.lookahead import uses_lookahead
 from .engine.rng import normalize_seed
 from .games import available_games, get_game
+from .numtext import decimal
 from .policies import EXPOSE, POLICIES, expose_id, policy_id
 from .stats import table as _table
 
@@ -59,10 +60,12 @@ def check_rounds(rounds, name: str = "rounds") -> int:
         if isinstance(text, str) and _WHOLE.fullmatch(text):
             value = int(text)
         else:
-            try:
-                f = float(text)
-            except (TypeError, ValueError):
-                raise ValueError(f"{what}, got {_show(rounds)}") from None
+            # text: ASCII digits only, as every number (hanasim.numtext): float() would also
+            # read '١٠٠' and '1_000', which a seed or a rule value refuses
+            f = text if isinstance(text, float) else decimal(text)
+            if f is None:
+                raise ValueError(f"{what} (ASCII digits, e.g. 100000 or 1e5), got "
+                                 f"{_show(rounds)}")
             if not np.isfinite(f) or not f.is_integer():
                 raise ValueError(f"{what}, got {_show(rounds)}")
             if abs(f) > MAX_ROUNDS:
@@ -201,6 +204,46 @@ def notes(g, rule_obj) -> list[str]:
     return out
 
 
+def _run(g, rule_obj, session_rounds=1, fixed_dealer=False) -> _rules.Run:
+    """The run context an option's applicability is judged in (``rules.Run``)."""
+    players = g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
+    return _rules.Run(players=int(players), session_rounds=int(session_rounds),
+                      fixed_dealer=bool(fixed_dealer))
+
+
+def _preset_options(g, preset) -> tuple:
+    """(the preset's name, the options it sets) for the notes of ``rules.check_inert``."""
+    if not preset:
+        return None, ()
+    return preset.strip(), tuple((getattr(g, "presets", None) or {}).get(preset.strip(), {}))
+
+def whole_sessions_note(g, rounds, session_rounds, deals_only=False) -> list[str]:
+    """Session quantities (Baka: game quantities) count whole sessions only: the note a table
+    carries when the run ends inside one (10 rounds in sessions of 7: one session, and 3
+    rounds that count only per round).  Koi-koi and Taipa play every game they start to its
+    end, so they have no cut-off game."""
+    import sys
+
+    if deals_only or getattr(g, "rounds_per_session", None):
+        return []
+    per, word = session_rounds, "session"
+    fixed = getattr(sys.modules[type(g).__module__], "ROUNDS_PER_GAME", None)
+    if fixed:
+        per, word = fixed, "game"
+    whole, rest = divmod(rounds, per)
+    if per <= 1 or rest == 0:
+        return []
+    cut = (f"the last {rest:,} rounds (a {word} cut off by the end of the run) count only "
+           f"in the per-round quantities" if rest > 1 else
+           f"the last round (a {word} cut off by the end of the run) counts only in the "
+           f"per-round quantities")
+    if whole == 0:
+        return [f"no whole {word} of {per} rounds was played, so there are no {word} "
+                f"quantities; {cut}"]
+    return [f"{word} quantities count the {whole:,} whole {word}{'s' if whole > 1 else ''} "
+            f"of {per} rounds; {cut}"]
+
+
 def variant_notes(g, labelled) -> list[str]:
     """The notes of several variants (``[(label, rules)]``) in one sentence each, not one per
     variant: which variants make the game not zero-sum."""
@@ -238,16 +281,22 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     Parameters
     ----------
     game : name of a registered game (see :func:`available_games`).
-    rounds : number of played rounds (misdeals are redealt and counted separately).
+    rounds : number of played rounds (misdeals are redealt and counted separately); as text,
+        ASCII digits, e.g. ``"200000"`` or ``"2e5"`` (every number hanasim reads from text is
+        written in ASCII digits: see ``hanasim.numtext``).
     seed : whole number; the same seed gives the same table on any machine and thread count.
         ``None`` draws a fresh seed, recorded in the table.
-    policy : a policy name for every player, or one per player ('greedy,random'): random, greedy.
+    policy : a policy name for every player, or one per seated player ('greedy,random'):
+        random, greedy, lookahead[:K] (Kushiro Toppa and Taoshi: one per player the ``players``
+        rule seats, as in every command; see :func:`seated`).
     expose : whether players expose a teyaku they hold: always, never, random (per player too).
     rules : house-rule options, ``{name: value}``; see :func:`rules_table`.
     preset : a named set of rule options of the game (koi-koi: seed004, modern, nintendo,
         koikoi-japan); ``rules`` are applied on top of it.
     session_rounds : rounds per session; within a session the winner deals next, each session
-        starts with the first-dealer draw.
+        starts with the first-dealer draw.  Session quantities count whole sessions only: when
+        ``rounds`` is not a multiple, the cut-off last session's rounds count per round only,
+        and ``df.attrs["notes"]`` says so.
     fixed_dealer : player 1 deals every round (to measure a policy pairing by seat).
     checked : check the round invariants in the kernel (slower); raises on a violation.
     deals_only : skip play: only the deal-time quantities (misdeal rate, teyaku), much faster.
@@ -278,7 +327,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     seed = check_seed(seed)
     rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
     # a game whose table size is a rule (Kushiro Toppa's players) takes one policy per seated player
-    n_players = g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
+    n_players = seated(g, rule_obj)
     pol, pol_ids = _policies(policy, n_players, g)
     exp, exp_ids = _expose(expose, n_players, g)
     session_rounds = check_rounds(session_rounds, "session_rounds")
@@ -286,6 +335,9 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         _check_flag(v, k) for k, v in [("fixed_dealer", fixed_dealer), ("checked", checked),
                                        ("deals_only", deals_only), ("progress", progress),
                                        ("resume", resume)])
+    inert = _rules.check_inert(rule_obj, _run(g, rule_obj, session_rounds, fixed_dealer),
+                               rules if isinstance(rules, Mapping) else (),
+                               *_preset_options(g, preset))
     if cluster is not None and not isinstance(cluster, str):
         raise TypeError(f"cluster must be 'local:N' or 'tcp://host:port', got {_show(cluster)}")
     threads = check_threads(threads)
@@ -328,40 +380,53 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     meta["wall_time_s"] = round(time.perf_counter() - start, 3)
     if cluster:
         meta["cluster"] = cluster
-    meta["notes"] = notes(g, rule_obj)
+    meta["notes"] = (notes(g, rule_obj) + inert
+                     + whole_sessions_note(g, rounds, session_rounds, deals_only))
     if hasattr(g, "distributions"):
         meta["distributions"] = g.distributions(counters, rule_obj)
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)
 
 
-def _values(name, values, g, sweep=False) -> list:
-    """The canonical values of one rule of a comparison or sweep: a list, a single value, a
-    string ``"60,40"`` (per-seat values: ``"120|104,136"``) or, for a sweep, ``"A:B:STEP"`` or
-    a range."""
+def _raw_values(name, values, sweep=False):
+    """The values given for one rule of a comparison or sweep, not yet checked: a list, a
+    single value, a string ``"60,40"`` (per-seat values: ``"120|104,136"``) or, for a sweep,
+    ``"A:B:STEP"`` or a range (kept a ``range``: it is counted before anything is built)."""
     if isinstance(values, range):
-        values = list(values)
-    elif isinstance(values, str):
+        return values
+    if isinstance(values, str):
         text = values.strip()
         if sweep and ":" in text:
-            values = _span(name, text)
-        elif "|" in text:
-            values = [v.strip() for v in text.split("|")]
-        else:
-            values = [v.strip() for v in text.split(",")]
-    elif isinstance(values, (int, np.integer)) and not isinstance(values, bool):
-        values = [values]
-    elif not isinstance(values, (list, tuple)):
+            return _span(name, text)
+        if "|" in text:
+            return [v.strip() for v in text.split("|")]
+        return [v.strip() for v in text.split(",")]
+    if isinstance(values, (int, np.integer)) and not isinstance(values, bool):
+        return [values]
+    if not isinstance(values, (list, tuple)):
         raise TypeError(f"rules[{name!r}] must be a value or a list of values, got "
                         f"{_show(values)}")
-    if len(values) == 0:
+    return values
+
+
+def _count(values) -> int:
+    """How many values a list or a range holds (a range of 10**30 values too: ``len`` of a
+    range fails beyond sys.maxsize)."""
+    if isinstance(values, range):
+        return max(0, -(-(values.stop - values.start) // values.step))
+    return len(values)
+
+
+def _values(name, values, g) -> list:
+    """The canonical values of one rule (60 and "60" are one value); no value twice."""
+    if _count(values) == 0:
         raise ValueError(f"rules[{name!r}] lists no values")
-    canon = [_rules.coerce(g.Rules, name, v) for v in values]  # 60, "60" are one value
+    canon = [_rules.coerce(g.Rules, name, v) for v in values]
     if len(set(canon)) != len(canon):
         raise ValueError(f"rule {name!r} lists a value twice: {list(values)}")
     return canon
 
 
-def _span(name, text) -> list:
+def _span(name, text) -> range:
     """``"A:B:STEP"``: A, A+STEP, ... up to B (included when it is on the grid)."""
     parts = [p.strip() for p in text.split(":")]
     if len(parts) != 3 or not all(_WHOLE.fullmatch(p.lstrip("-")) for p in parts):
@@ -371,31 +436,86 @@ def _span(name, text) -> list:
     if step <= 0 or b < a:
         raise ValueError(f"rule {name!r}: the range {text!r} must go up from A to B by a "
                          "positive STEP")
-    return list(range(a, b + 1, step))
+    return range(a, b + 1, step)
 
 
-def _grid(g, rules, sweep=False) -> dict:
+#: the most variants ``max_variants`` may allow: each is a whole simulation, and their rule
+#: objects and tables are held at once
+MAX_VARIANTS_ALLOWED = 100_000
+
+
+def _grid(g, rules, sweep=False, *, n_policies=1, max_variants=None,
+          what="comparison") -> dict:
+    """``{rule: canonical values}``.  The variants (combinations x policies) are counted from
+    the values as given, before any list of values or combinations is built: a range of 10**12
+    values or 6 rules of 41 values are refused in a moment, not after filling the memory."""
     if rules is None:
         rules = {}
     if not isinstance(rules, Mapping):
         raise TypeError(f"rules must be a dict of {{option: value or list of values}}, got "
                         f"{type(rules).__name__} {_show(rules)}")
-    return {name: _values(name, values, g, sweep) for name, values in rules.items()}
+    raw = {name: _raw_values(name, values, sweep) for name, values in rules.items()}
+    if max_variants is None:
+        max_variants = MAX_VARIANTS
+    max_variants = check_rounds(max_variants, "max_variants")
+    if max_variants > MAX_VARIANTS_ALLOWED:
+        raise ValueError(f"max_variants must be at most {MAX_VARIANTS_ALLOWED:,} (each variant "
+                         f"is a whole simulation), got {max_variants:,}")
+    combos = 1
+    for values in raw.values():
+        combos *= _count(values)
+    n_variants = combos * n_policies
+    if n_variants > max_variants:
+        how = (f"allow them with max_variants={n_variants} (--max-variants {n_variants})"
+               if n_variants <= MAX_VARIANTS_ALLOWED else
+               f"at most {MAX_VARIANTS_ALLOWED:,} can be allowed: give fewer values")
+        raise ValueError(f"this {what} has {n_variants:,} variants ({combos:,} rule "
+                         f"combinations x {n_policies} {'policy' if n_policies == 1 else 'policies'}"
+                         f"), more than the limit of {max_variants:,}; {how}")
+    return {name: _values(name, values, g) for name, values in raw.items()}
 
 
-def _seated(g, grid) -> int:
-    """Players a policy list names: ``g.n_players``, or for a game whose table size is a rule
-    (``g.players_of``) the seated players, unless the variants differ in it."""
-    if not hasattr(g, "players_of"):
-        return g.n_players
-    values = set(grid.get("players", ()))
-    if len(values) > 1:
-        return g.n_players
-    given = {"players": values.pop()} if values else {}
-    return g.players_of(_rules.make_rules(g.Rules, given))
+def seated(g, rule_obj) -> int:
+    """How many players ``g`` seats under ``rule_obj`` (Kushiro Toppa and Taoshi: the
+    ``players`` rule).  The one rule every command (simulate, compare, sweep, report,
+    tournament) follows: a policy and an expose choice are given for all players at once, or
+    one per seated player, never more or fewer."""
+    return g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
 
 
-def _policy_list(policies, g, n=None):
+def _per_variant(parse, value, g, rule_objs) -> list:
+    """``parse(value, n)`` for every variant's seated players ``n`` (see :func:`seated`);
+    when the variants seat different numbers of players, an error names the variant."""
+    counts = {}
+    for given, r in rule_objs:
+        counts.setdefault(seated(g, r), given)
+    parsed = {}
+    for n, given in counts.items():
+        try:
+            parsed[n] = parse(value, n)
+        except ValueError as e:
+            if len(counts) == 1:
+                raise
+            raise ValueError(f"{e} (the variant {_label(given)} seats {n} players)") from None
+    return [parsed[seated(g, r)] for _, r in rule_objs]
+
+
+def _policy_list(policies, g, rule_objs):
+    """The policy settings to try, each parsed for every variant: ``settings[j][i]`` is the
+    ``(names, ids)`` of policy ``i`` in variant ``j``."""
+    policies = _policy_texts(policies)
+    per_policy = [_per_variant(lambda v, n: _policies(v, n, g), p, g, rule_objs)
+                  for p in policies]
+    seen = {}
+    for p, parsed in zip(policies, per_policy):
+        names = parsed[0][0]
+        if names in seen:
+            raise ValueError(f"policy {p!r} is given twice (as {seen[names]!r})")
+        seen[names] = p
+    return policies, [list(v) for v in zip(*per_policy)]
+
+
+def _policy_texts(policies) -> list:
     if isinstance(policies, str):
         policies = [policies]
     elif not isinstance(policies, (list, tuple)):
@@ -404,29 +524,13 @@ def _policy_list(policies, g, n=None):
     policies = list(policies)
     if not policies:
         raise ValueError("give at least one policy")
-    settings = [_policies(p, g.n_players if n is None else n, g) for p in policies]
-    seen = {}
-    for p, (names, _) in zip(policies, settings):
-        if names in seen:
-            raise ValueError(f"policy {p!r} is given twice (as {seen[names]!r})")
-        seen[names] = p
-    return policies, settings
+    return policies
 
 
-def _check_variants(grid, policies, max_variants, what="comparison"):
+def _combos(grid) -> list:
     import itertools
 
-    if max_variants is None:
-        max_variants = MAX_VARIANTS
-    max_variants = check_rounds(max_variants, "max_variants")
-    combos = list(itertools.product(*grid.values())) or [()]
-    n_variants = len(combos) * len(policies)
-    if n_variants > max_variants:
-        raise ValueError(f"this {what} has {n_variants} variants ({len(combos)} rule "
-                         f"combinations x {len(policies)} policies), more than the limit of "
-                         f"{max_variants}; allow them with max_variants={n_variants} "
-                         f"(--max-variants {n_variants})")
-    return combos
+    return list(itertools.product(*grid.values())) or [()]
 
 
 def _label(given: dict, names=None) -> str:
@@ -464,13 +568,11 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
     progress = _check_flag(progress, "progress")
     threads = check_threads(threads)
-    grid = _grid(g, rules)
-    n_players = _seated(g, grid)
-    policies, pol_settings = _policy_list(policies, g, n_players)
-    exp, exp_ids = _expose(expose, n_players, g)
     if isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer)) or blocks < 2:
         raise ValueError(f"blocks must be a whole number of at least 2, got {_show(blocks)}")
-    combos = _check_variants(grid, policies, max_variants)
+    policies = _policy_texts(policies)
+    grid = _grid(g, rules, n_policies=len(policies), max_variants=max_variants)
+    combos = _combos(grid)
     if len(combos) * len(policies) < 2:
         raise ValueError("compare needs at least two variants: give a rule two or more values "
                          "(--rule five_brights=60,40) or give two or more policies (--policy "
@@ -483,21 +585,37 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
         raise ValueError(f"compare needs at least 2 sessions for its paired intervals; {rounds:,} "
                          f"rounds of {per} per session are {n_sessions}: give more rounds")
     blocks = max(2, min(int(blocks), n_sessions))
+    # the runner cuts the sessions into equal batches of ceil(sessions / blocks): that many
+    # blocks are made (150 sessions asked in 100 blocks are 75 blocks of 2)
+    blocks = -(-n_sessions // -(-n_sessions // blocks))
     base = _with_preset(g, {}, preset)
     rule_objs = [(dict(zip(grid, values)),
                   _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
                  for values in combos]
+    inert_notes = _rules.grid_inert_notes(
+        [(_label(given) or "baseline", r, _run(g, r, session_rounds, fixed_dealer))
+         for given, r in rule_objs], grid, *_preset_options(g, preset))
+
+    # policies and expose choices: for all players or one per seated player, in every variant
+    policies, pol_settings = _policy_list(policies, g, rule_objs)
+    exposes = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
     variants = []
+    used_blocks = set()
     start = time.perf_counter()
     with _threads(threads):
-        for given, rule_obj in rule_objs:
-            for pol, (names, pol_ids) in zip(policies, pol_settings):
+        for (given, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings,
+                                                                exposes):
+            for names, pol_ids in settings:
                 label = _label(given, names if len(policies) > 1 else None)
                 c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
                                expose=exp_ids, session_rounds=session_rounds,
                                fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
+                # the blocks the run was cut into (equal blocks of whole batches: 150
+                # sessions asked in 100 blocks are 75 blocks of 2), as used, not as asked
+                used_blocks.add(next(iter(c["blocks"].values())).shape[0])
                 variants.append((label or "baseline", g.quantities(c, rule_obj),
                                  block_estimates(g.quantities, c, rule_obj)))
+    blocks = used_blocks.pop() if len(used_blocks) == 1 else blocks
     df = comparison_table(g.name, variants)
     _table.add_labels(df)
     df["rounds"] = rounds
@@ -505,11 +623,14 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     import numba
 
     from . import __version__
-    all_notes = variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
+    all_notes = (variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
+                 + whole_sessions_note(g, rounds, session_rounds))
+    all_notes += inert_notes
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
                          **_grid_attrs(grid, "compare", preset),
-                         policies=" vs ".join(str(p) for p in policies), expose=",".join(exp),
+                         policies=" vs ".join(str(p) for p in policies),
+                         expose=_played(exposes, expose),
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
@@ -542,13 +663,11 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     g = get_game(game)
     rounds = check_rounds(rounds)
     seed = normalize_seed(check_seed(seed))
-    pol, pol_ids = _policies(policy, g.n_players, g)
-    exp, exp_ids = _expose(expose, g.n_players, g)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
     progress = _check_flag(progress, "progress")
     threads = check_threads(threads)
-    grid = _grid(g, rules, sweep=True)
+    grid = _grid(g, rules, sweep=True, max_variants=max_variants, what="sweep")
     swept = [k for k, v in grid.items() if len(v) > 1]
     if not swept:
         raise ValueError("a sweep needs a rule with two or more values, e.g. "
@@ -559,15 +678,20 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                          + ", ".join(swept))
     if targets and not all(isinstance(v, (int, np.integer)) for v in grid[swept[0]]):
         raise ValueError(f"solve needs a numeric rule; {swept[0]!r} takes named values")
-    combos = _check_variants(grid, ["one policy"], max_variants, "sweep")
     base = _with_preset(g, {}, preset)
     rule_objs = [(dict(zip(grid, values)),
                   _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
-                 for values in combos]
+                 for values in _combos(grid)]
+    inert_notes = _rules.grid_inert_notes(
+        [(_label(given), r, _run(g, r, session_rounds, fixed_dealer)) for given, r in rule_objs],
+        grid)
+    # the policy and expose choice: for all players or one per seated player, in every variant
+    pols = _per_variant(lambda v, n: _policies(v, n, g), policy, g, rule_objs)
+    exps = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
     start = time.perf_counter()
     variants = []
     with _threads(threads):
-        for given, rule_obj in rule_objs:
+        for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps):
             c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
                            session_rounds=session_rounds, fixed_dealer=fixed_dealer,
                            progress=progress)
@@ -581,11 +705,15 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     fixed = {k: v[0] for k, v in grid.items() if len(v) == 1}
     all_notes = variant_notes(g, [(_label({k: given[k] for k in swept}), r)
                                   for given, r in rule_objs])
+    all_notes += inert_notes
+    all_notes += whole_sessions_note(g, rounds, session_rounds)
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
                          **_grid_attrs(grid, "sweep", preset),
                          fixed={k: _rules.value_text(v) for k, v in fixed.items()},
-                         policies=",".join(pol), expose=",".join(exp),
+                         # the players seated may differ between values: then one name
+                         # was given for all of them, and is recorded as given
+                         policies=_played(pols, policy), expose=_played(exps, expose),
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds,
                          dealing="fixed" if fixed_dealer else "winner",
@@ -593,6 +721,15 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                          notes=all_notes, wall_time_s=round(time.perf_counter() - start, 3)))
     df.attrs["solved"] = [_solve(df, q, t) for q, t in targets.items()]
     return df
+
+
+def _played(parsed, given) -> str:
+    """The names every variant played, or (variants seating different numbers of players)
+    the one setting given for all of them."""
+    names = {tuple(n) for n, _ in parsed}
+    if len(names) == 1:
+        return ",".join(names.pop())
+    return given.strip() if isinstance(given, str) else ",".join(map(str, given))
 
 
 def _grid_attrs(grid, run_type, preset=None) -> dict:
@@ -622,12 +759,13 @@ def _targets(solve) -> dict:
                         f"{_show(solve)}")
     out = {}
     for q, t in solve.items():
-        try:
+        if isinstance(t, str):
+            value = decimal(t)  # ASCII digits, as every number (hanasim.numtext)
+        elif isinstance(t, (int, float, np.integer, np.floating)):
             value = float(t)
-        except (TypeError, ValueError):
-            raise ValueError(f"solve: the target of {q!r} must be a number, got "
-                             f"{_show(t)}") from None
-        if isinstance(t, bool) or not np.isfinite(value):
+        else:
+            value = None
+        if value is None or isinstance(t, bool) or not np.isfinite(value):
             raise ValueError(f"solve: the target of {q!r} must be a number, got {_show(t)}")
         out[str(q)] = value
     return out

@@ -52,7 +52,8 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh, printed)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random, greedy or lookahead[:K], or one per player: greedy,random "
+                   help="random, greedy or lookahead[:K] for every player, or one per seated "
+                   "player: greedy,random "
                    "(default random); "
                    "koi-koi adds the stop-or-continue choice: greedy/stop, random/continue3, "
                    "greedy/threshold5")
@@ -65,7 +66,9 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
                    help="players at the table, for a game with a 'players' rule (kushiro_toppa: "
                         "2 to 4); the same as --rule players=N")
     p.add_argument("--session-rounds", default=1, metavar="L",
-                   help="rounds per session: the winner deals the next round (default 1)")
+                   help="rounds per session: the winner deals the next round (default 1); "
+                   "session quantities count whole sessions only (a cut-off last session's "
+                   "rounds count per round, and the table says so)")
     p.add_argument("--fixed-dealer", action="store_true",
                    help="player 1 deals every round (measure a policy pairing by seat)")
 
@@ -330,11 +333,9 @@ def _cmd_simulate(a):
         store.check_store(a.store)
     if a.checkpoint:
         api._outside_store(a.checkpoint, "checkpoint", a.store)
+    given = with_players(rules.parse_assignments(a.rule), getattr(a, "players", None))
     _compile_notice(a.game)
 
-    given = rules.parse_assignments(a.rule)
-    if getattr(a, "players", None) is not None:
-        given["players"] = a.players
     df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
                       rules=given,
                       session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
@@ -356,6 +357,22 @@ def _cmd_simulate(a):
     return rc
 
 
+def with_players(given: dict, players) -> dict:
+    """``--players N`` is ``--rule players=N``: given both, they must say the same (a flag
+    that quietly loses to a rule, or a rule to a flag, runs a game nobody asked for)."""
+    if players is None:
+        return given
+    if "players" in given:
+        from .numtext import is_whole
+
+        rule, flag = str(given["players"]).strip(), str(players).strip()
+        same = int(rule) == int(flag) if is_whole(rule) and is_whole(flag) else rule == flag
+        if not same:
+            raise ValueError(f"--players {flag} contradicts --rule players={rule}: give one "
+                             "of them")
+    return {**given, "players": given.get("players", players)}
+
+
 def parse_grid(items, what="--rule", example="name=value1,value2") -> dict:
     """``["a=1,2", "b=x"]`` to ``{"a": "1,2", "b": "x"}`` (the API splits the values)."""
     grid = {}
@@ -375,12 +392,13 @@ def _cmd_compare(a):
     grid = parse_grid(a.rule)
     if not a.no_save:
         store.check_store(a.store)
+    max_variants = (None if a.max_variants is None else
+                    api.check_rounds(a.max_variants, "--max-variants"))
     _compile_notice(a.game)
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,
-                     max_variants=None if a.max_variants is None else
-                     api.check_rounds(a.max_variants, "--max-variants"),
+                     max_variants=max_variants,
                      progress=not a.no_progress and sys.stderr.isatty())
     emit(lambda: _print_comparison(df, a))
     return 0 if a.no_save else save_or_say(df, a.store)
@@ -443,6 +461,12 @@ def _cmd_rules(a):
         print("presets (--preset NAME; 'hanasim rules GAME --preset NAME' shows one):")
         for name, doc in presets.items():
             print(f"  {name}: {doc}")
+    from .games import readings
+
+    text = readings(a.game)
+    if text:
+        print()
+        print(text.rstrip())
 
 
 def _cmd_games(a):
@@ -463,7 +487,12 @@ def _cmd_exact(a):
         g = get_game(a.game)
         if not hasattr(g, "removed_rules"):
             raise ValueError(f"--removed applies to taipa (a deck that shrinks), not {a.game}")
-        given.update(g.removed_rules(a.removed))
+        removed = g.removed_rules(a.removed)
+        both = [k for k in removed if k in given]
+        if both:  # the flag sets these rules: it must not quietly override a --rule
+            raise ValueError(f"--removed sets the removed_* rules, so it contradicts --rule "
+                             f"{both[0]}={given[both[0]]}: give one of them")
+        given.update(removed)
     df = api.exact(a.game, rules=given, preset=a.preset)
     if a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))

@@ -43,14 +43,13 @@ def register(sub) -> None:
 
 def cmd_sweep(a):
     from . import api, outputs, store
-    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, write_chart,
-                      write_out)
+    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, with_players,
+                      write_chart, write_out)
     from .games import get_game
 
     g = get_game(a.game)
-    grid = parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2")
-    if getattr(a, "players", None) is not None:
-        grid.setdefault("players", a.players)
+    grid = with_players(parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2"),
+                        getattr(a, "players", None))
     solve = parse_grid(a.solve, "--solve", "quantity=target")
     chart = None if a.chart is None else outputs.chart_format(a.chart)
     fmt = check_output(a, a.store, others={"--chart": a.chart})  # never the same file twice

@@ -32,6 +32,7 @@ from .engine.jit import hot
 
 from .engine.bits import count, lowest, nth_card
 from .engine.rng import below, below_word
+from .numtext import is_digits
 
 RANDOM, GREEDY = 0, 1
 # lookahead (engine.lookahead): K determinisations a decision, in bits 32-47 of the id
@@ -61,7 +62,7 @@ def policy_id(name: str) -> int:
     if word == "lookahead":
         if not sep:
             return LOOKAHEAD | DEFAULT_K << K_SHIFT
-        if k.isdigit() and 1 <= int(k) <= MAX_K:
+        if is_digits(k) and 1 <= int(k) <= MAX_K:  # ASCII digits only (hanasim.numtext)
             return LOOKAHEAD | int(k) << K_SHIFT
         raise ValueError(f"policy {text!r}: lookahead:K takes K, the determinisations a "
                          f"decision, a whole number from 1 to {MAX_K}")

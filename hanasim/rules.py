@@ -22,6 +22,15 @@ fraction, a list of months) is one more :class:`Kind` subclass with ``coerce`` a
 the chaff cards that count) is the Rules class's ``check()`` method, run by
 :func:`make_rules`.  Users' strings are validated here, once, at the edge; kernels only ever
 see the ints that a game lowers the rules to.
+
+No option silently does nothing.  Either declaration takes ``inert=``: a function ``(rules,
+run) -> reason or None`` saying why the option cannot change the result of ``run`` (a
+:class:`Run`: the seated players, the session's rounds, a fixed dealer) under ``rules`` (``"with
+2 players nobody drops out"``), or None when it can.  :func:`inert_options` evaluates every
+declaration of a Rules class (also those :func:`declare_inert` adds after the class); the API
+evaluates them once per run, at the edge: an option the user asked for by name is refused with
+the reason, one a preset or a compare/sweep grid gave is named in the table's notes.  A new
+option declares when it applies and gets both for free.
 """
 from __future__ import annotations
 
@@ -38,6 +47,30 @@ class RuleError(ValueError):
 
 class RuleTypeError(RuleError, TypeError):
     """A rule value of a type no option takes (None, a float, a list...)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """What a run is besides its rules: what an option's applicability may depend on.
+
+    ``players``: the players seated (a game's fixed count, or its ``players`` rule);
+    ``session_rounds``: rounds a session plays (the deal passes only within a session);
+    ``fixed_dealer``: player 1 deals every round (no first-dealer draw, the deal never passes).
+    """
+
+    players: int
+    session_rounds: int = 1
+    fixed_dealer: bool = False
+
+    def deal_never_passes(self):
+        """Why the next dealer is never chosen in this run, or None (it is); for a game whose
+        sessions are ``session_rounds`` rounds (a game of its own length reads only
+        ``fixed_dealer``)."""
+        if self.fixed_dealer:
+            return "player 1 deals every round (fixed dealer)"
+        if self.session_rounds == 1:
+            return "each session is one round, so the deal never passes"
+        return None
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
@@ -152,28 +185,113 @@ class Number(Kind):
         return values[0] if len(set(values)) == 1 else values
 
 
-def option(default, choices, doc: str):
-    """Declare a rule option: ``choices`` is a tuple of allowed values (ints or strings)."""
+def option(default, choices, doc: str, *, inert=None):
+    """Declare a rule option: ``choices`` is a tuple of allowed values (ints or strings);
+    ``inert``: ``(rules, run) -> why it cannot change the result, or None`` (module doc)."""
     if default not in choices:
         raise AssertionError(f"default {default!r} not in {choices!r}")
     return dataclasses.field(default=default, metadata={
-        "choices": tuple(choices), "doc": doc, "kind": Choice(tuple(choices))})
+        "choices": tuple(choices), "doc": doc, "kind": Choice(tuple(choices)), "inert": inert})
 
 
 def number(default: int, doc: str, *, low: int, high: int, step: int = 1,
            readings: Mapping | None = None, aliases: Mapping | None = None,
-           per_seat: bool = False):
+           per_seat: bool = False, inert=None):
     """Declare a numeric rule option: any whole number in ``low..high``, a multiple of ``step``.
 
     ``readings``: ``{value: what the seed calls it}`` for the values the seed names;
     ``aliases``: ``{word: value}``; ``per_seat``: one value, or one per seat of the Rules class's
-    ``seats`` (the canonical value is an int when all seats agree, else a tuple)."""
+    ``seats`` (the canonical value is an int when all seats agree, else a tuple); ``inert``: as
+    in :func:`option`."""
     kind = Number(low, high, step, tuple((readings or {}).items()),
                   tuple((aliases or {}).items()), per_seat)
     if kind.one("default", default) != default:
         raise AssertionError(f"default {default!r} is not allowed by {kind.describe()}")
     return dataclasses.field(default=default, metadata={"choices": None, "doc": doc,
-                                                        "kind": kind})
+                                                        "kind": kind, "inert": inert})
+
+
+def when_zero(option: str, what: str = "that yaku is never scored"):
+    """An ``inert=`` function: the option cannot change the result while ``option`` is 0."""
+    def why(rules, run):
+        return f"{option}=0: {what}" if getattr(rules, option) == 0 else None
+    return why
+
+
+def no_first_draw(rules, run):
+    """An ``inert=`` function for how the first dealer is drawn: not at all with a fixed
+    dealer."""
+    return "player 1 deals every round (fixed dealer): no first-dealer draw" if (
+        run.fixed_dealer) else None
+
+
+def declare_inert(rules_cls, **when):
+    """Declare, after the class, when options of ``rules_cls`` cannot change the result:
+    ``declare_inert(TaoshiRules, drop_fee=lambda r, run: ...)``, the same functions as
+    ``inert=`` (for a module whose option lines are best left as they are)."""
+    names = {f.name for f in dataclasses.fields(rules_cls)}
+    for name in when:
+        if name not in names:
+            raise AssertionError(f"{rules_cls.__name__} has no option {name!r}")
+    rules_cls._inert = {**getattr(rules_cls, "_inert", {}), **when}
+
+
+def inert_options(rules, run: Run) -> dict:
+    """``{option: why it cannot change the result}`` for the options of ``rules`` that cannot
+    in ``run`` (:class:`Run`), in declaration order."""
+    later = getattr(type(rules), "_inert", {})
+    out = {}
+    for f in dataclasses.fields(rules):
+        when = f.metadata.get("inert") or later.get(f.name)
+        why = when(rules, run) if when is not None else None
+        if why:
+            out[f.name] = why
+    return out
+
+
+def check_inert(rules, run: Run, asked=(), preset=None, preset_options=()) -> list[str]:
+    """No option silently does nothing (:func:`inert_options`): an option the user asked for by
+    name (``asked``: the names in their rules) that cannot change the result of ``run`` is
+    refused, one line naming why (:class:`RuleError`); for one that the preset ``preset`` set
+    (``preset_options``), the notes sentence is returned instead."""
+    idle = inert_options(rules, run)
+    if not idle:
+        return []
+    named = {option_name(type(rules), k) for k in asked}
+    refused = [k for k in idle if k in named]
+    if refused:
+        raise RuleError("; ".join(f"rule {k!r} cannot change the result here: {idle[k]}"
+                                  for k in refused) + " (leave it out)")
+    return [f"rule {k}={value_text(getattr(rules, k))} (from the preset {preset}) cannot change "
+            f"the result here: {why}" for k, why in idle.items() if k in preset_options]
+
+
+def grid_inert_notes(variants, grid, preset=None, preset_options=()) -> list[str]:
+    """The notes of a compare or sweep (``variants``: ``[(label, rules, run)]``): each option of
+    the ``grid`` (or set by the preset) that cannot change the result in some variants, one
+    sentence each, never refused (the other variants may need it)."""
+    if not variants:
+        return []
+    cls = type(variants[0][1])
+    grid_names = {option_name(cls, k) for k in grid}
+    where = {}
+    for label, rules, run in variants:
+        for k, why in inert_options(rules, run).items():
+            if k in grid_names or k in preset_options:
+                where.setdefault(k, ([], why))[0].append(label)
+    out = []
+    for k, (labels, why) in where.items():
+        source = "the grid" if k in grid_names else f"the preset {preset}"
+        scope = ("in every variant" if len(labels) == len(variants) else
+                 f"in {len(labels)} of {len(variants)} variants (" + ", ".join(labels[:4])
+                 + (f" and {len(labels) - 4} more" if len(labels) > 4 else "") + ")")
+        out.append(f"rule {k} (from {source}) cannot change the result {scope}: {why}")
+    return out
+
+
+def option_name(rules_cls, name) -> str:
+    """The option a rule name sets (``"par.dealer"`` sets ``par``)."""
+    return _split_name(rules_cls, name)[0].name
 
 
 def kind_of(field) -> Kind:

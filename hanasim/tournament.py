@@ -10,6 +10,7 @@ means A beats B at this game.
 from __future__ import annotations
 
 import time
+from typing import Mapping
 
 import pandas as pd
 
@@ -57,7 +58,12 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
         raise ValueError(f"a policy is given twice: {', '.join(names)}")
     rounds = api.check_rounds(rounds)
     seed = api.normalize_seed(api.check_seed(seed))
+    if rules is not None and not isinstance(rules, Mapping):
+        raise TypeError(f"rules must be a dict of {{option: value}} (e.g. {{'five_brights': "
+                        f"40}}), got {api._show(rules)}")
     n = seated(g, rules, preset)
+    api._expose(expose, n, g)
+    threads = api.check_threads(threads)
     # Every pairing is checked before the first one runs.
     pairings = [(a, b) for a in names for b in names if a != b]
     for a, b in pairings:
@@ -92,7 +98,7 @@ def seated(g, rules=None, preset=None) -> int:
     from . import rules as _rules
 
     rule_obj = _rules.make_rules(g.Rules, {**api._with_preset(g, {}, preset), **(rules or {})})
-    return g.players_of(rule_obj) if hasattr(g, "players_of") else g.n_players
+    return api.seated(g, rule_obj)
 
 
 def strength_quantity(df: pd.DataFrame) -> str:

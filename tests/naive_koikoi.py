@@ -51,7 +51,7 @@ DEFAULTS = dict(yaku="seed", meld_growth="none", viewing="off", viewing_points=5
                 first_dealer="later_month", target=50, game_rounds=0, stake=0,
                 omit_yaku="none", double_chaff="none", koikoi_calls=0,
                 improve_call="koikoi_or_stop", turn_structure="standard", after_hands="end",
-                wild_lightning="off")
+                wild_lightning="off", must_match="yes", misdeal="hand_or_field")
 
 
 def full_rules(rules=None):
@@ -256,13 +256,19 @@ def pairs(cards):
 
 
 def is_misdeal(order, rules):
+    """A deal thrown in: a four of a month on the field (field_four=misdeal) unless
+    misdeal=none; four pairs on the field (field_pairs=misdeal); a four in a hand when it is
+    no lucky hand and misdeal=hand_or_field, or under lucky_hands=misdeal, which also throws
+    in four pairs in a hand."""
     r = full_rules(rules)
     d, o, f, _ = deal_groups(order, r["hand_size"])
-    if r["field_four"] == "misdeal" and four(f):
+    if r["field_four"] == "misdeal" and r["misdeal"] != "none" and four(f):
         return True
     if r["field_pairs"] == "misdeal" and pairs(f):
         return True
-    if r["lucky_hands"] in ("none", "misdeal") and (four(d) or four(o)):
+    hand_four = r["lucky_hands"] == "misdeal" or (r["lucky_hands"] == "none"
+                                                  and r["misdeal"] == "hand_or_field")
+    if hand_four and (four(d) or four(o)):
         return True
     return r["lucky_hands"] == "misdeal" and (pairs(d) or pairs(o))
 
@@ -289,14 +295,37 @@ def put(card, field, policy, weights, r, wild):
     return play_card(card, field, policy, weights, r & 1)
 
 
-def koikoi_turn(policy, hand, field, drawn, weights, rng, wild, structure, pile_only):
+def captures_something(card, field, wild):
+    """Whether playing ``card`` onto ``field`` takes a card: a field card of its month; when
+    the Lightning is wild, the Lightning onto a field with no willow (and some card), or any
+    other non-willow card onto a field holding the Lightning."""
+    if matches_of(card, field):
+        return True
+    if wild:
+        if card == LIGHTNING:
+            return bool(field) and not (field & WILLOW)
+        return LIGHTNING in field and month(card) != 11
+    return False
+
+
+def choices(hand, field, wild, r):
+    """The hand cards a player may choose from: under must_match=yes those that capture, if
+    any (seed: 'if he can't make a match, he discards one to the table'), else the hand."""
+    if r["must_match"] == "yes":
+        matching = {c for c in hand if captures_something(c, field, wild)}
+        if matching:
+            return matching
+    return set(hand)
+
+
+def koikoi_turn(policy, hand, field, drawn, weights, rng, wild, structure, pile_only, rules):
     """One turn by ``turn_structure`` (hand and field updated in place); the captured cards."""
     r = int(next64(rng)) if policy == RANDOM else 0
     if pile_only:
         return put(drawn, field, policy, weights, r >> 1, wild)
     if structure == "draw_then_two":
         hand.add(drawn)
-    card = choose_hand(policy, hand, field, weights, r)
+    card = choose_hand(policy, choices(hand, field, wild, rules), field, weights, r)
     hand.remove(card)
     cap = put(card, field, policy, weights, r, wild)
     if structure == "standard":
@@ -310,7 +339,7 @@ def koikoi_turn(policy, hand, field, drawn, weights, rng, wild, structure, pile_
             return cap | got
         hand.add(drawn)  # it captures nothing: into the hand, and a second hand card
     r = int(next64(rng)) if policy == RANDOM else 0
-    card = choose_hand(policy, hand, field, weights, r)
+    card = choose_hand(policy, choices(hand, field, wild, rules), field, weights, r)
     hand.remove(card)
     return cap | put(card, field, policy, weights, r, wild)
 
@@ -364,7 +393,7 @@ def play_round(order, dealer, round_month, policy, decide, expose, rules, weight
                 pay(w, v)
                 out.update(winner=w, points=v, end=END_LUCKY)
             return finish()
-    if four(field):
+    if four(field) and r["field_four"] != "misdeal":  # misdeal=none: the four stays
         if r["field_four"] == "dealer_wins":
             pay(0, 6)
             out.update(winner=0, points=6, end=END_FIELD)
@@ -403,7 +432,7 @@ def play_round(order, dealer, round_month, policy, decide, expose, rules, weight
             extra = (rest + (1 if seat == 0 else 0)) // 2
         p = player[seat]
         cap = koikoi_turn(policy[p], hands[seat], field, int(order[top]), weights, rng, wild,
-                          r["turn_structure"], pile_only)
+                          r["turn_structure"], pile_only, r)
         top += 1
         out["turns"] += 1
         piles[seat] |= cap

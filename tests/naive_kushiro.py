@@ -40,7 +40,8 @@ TEY_BIT = {"three_pairs": 0, "one_ribbon": 1, "one_animal": 2, "one_bright": 3, 
 
 DEFAULTS = dict(players=2, dealer_next="scorer", swap_pick="random", dropped_cards="under_pile",
                 undecided="forced_in", teyaku_reading="ten_card", three_pairs="exact",
-                teyaku_value=1, teyaku_effect="play_on", decision_on="new", exhausted="nobody",
+                teyaku_value=1, teyaku_effect="play_on", decision_on="new", last_card="yoroshii_only",
+                exhausted="nobody",
                 five_brights=3, four_brights=2, rainy_four_brights=1, poetry_ribbons=1,
                 blue_ribbons=1, seven_ribbons=2, seven_ribbons_extra=1, chaff=1, chaff_count=12,
                 chaff_extra=1, willow_chaff="none")
@@ -183,6 +184,20 @@ def expose(e, rng):
     return e == 1
 
 
+def first_dealer(drng, n):
+    """Each player draws a card (player q the q-th of a fresh partial shuffle of the whole deck,
+    starting from the order 0..47, each redraw from the order the last one left); the earliest
+    month deals; players tied on it draw again, the others are out."""
+    cand = list(range(n))
+    order = list(range(48))
+    while True:
+        shuffle(drng, order, 0, n)
+        best = min(month(order[q]) for q in cand)
+        cand = [q for q in cand if month(order[q]) == best]
+        if len(cand) == 1:
+            return cand[0]
+
+
 def play_round(drng, rng, dealer, pols, rules, weights):
     """One round from the deck in order 0..47; returns a dict of the kernel's result fields."""
     r = full_rules(rules)
@@ -314,7 +329,9 @@ def play_round(drng, rng, dealer, pols, rules, weights):
                 if improved:
                     decisions += 1
                     om = missing(pb if cur == 0 else pa, r) if pol["dec"] == 3 else 99
-                    if decide(pol, bool(hand), len(hand), v, om, rng):
+                    # with no card left only Yoroshii, unless last_card=free
+                    both = bool(hand) or r["last_card"] == "free"
+                    if decide(pol, both, len(hand), v, om, rng):
                         last = cur
                         calls[cur] += 1
                     else:

@@ -1,5 +1,5 @@
-"""A slow, plain-Python Taoshi round written from the rules (seed 003_9adff6e6778a6a03, the rule
-page and the options documented in ``hanasim/games/taoshi.py``), not from the kernel: cards are
+"""A slow, plain-Python Taoshi round written from the rules (the Taoshi rule page, the Taoshi seed
+text and the options documented in ``hanasim/games/taoshi.py``), not from the kernel: cards are
 ints, hands and piles are lists and sets, a card's number and flags are read from the deck's
 arrays, teyaku come from ``taoshi.teyaku_reference`` (brute force over the bakefuda's roles,
 no bit tricks).
@@ -11,8 +11,15 @@ shared, as in every reference here):
   again after a field misdeal, then over the rest of the deck; with 4-6 players, the draw pile
   (the dropped hands on top of the undealt cards) is shuffled the same way unless on_top;
 * the play stream ``rng``: join decisions (random: ``below(rng, 2) == 1`` joins), teyaku
-  claims (random: ``below(rng, 2) == 1``), then one word per random player's turn (its high
-  half picks the hand card, bits 0 and 1 the two-way matches).
+  claims (random: ``below(rng, 2) == 1``), then (forced_out_botta=claimed) the forced-out
+  botta holders' claims in seat order, then one word per random player's turn (its high half
+  picks the hand card, bits 0 and 1 the two-way matches), then (tie_winner=random, a shared
+  greatest score) ``below(rng, k)`` picks among the k tied.
+
+Scoring follows the Taoshi rule page's "End of Round and Scoring" and "Dekiyaku": a player
+scores Four '2's (12) when its captured cards hold the four 2s, Four '3's (12) when they hold
+the four 3s and it is the third to play (the dealer's left); yaku (teyaku claimed, dekiyaku)
+pay 2 x own - the others'.
 """
 from __future__ import annotations
 
@@ -25,8 +32,9 @@ from hanasim.games.taoshi import (BURDENS, TEYAKU, TEYAKU_VALUES, best_reference
 
 RANDOM, GREEDY = 0, 1
 VALUE = dict(zip(TEYAKU, TEYAKU_VALUES), none=0)
-DEFAULTS = dict(players=3, bakefuda="literal", reds_overlap="yes", burden="steps10",
-                dropped_cards="shuffled", drop_fee=0, forced_out_pay=0)
+DEFAULTS = dict(players=3, bakefuda="literal", reds_overlap="yes", burden="page",
+                dekiyaku="page", dropped_cards="shuffled", drop_fee=0, forced_out_pay=0,
+                botta_teyaku="void", forced_out_botta="lost", tie_winner="first")
 UNIT = {"proportional": 11}
 
 
@@ -83,6 +91,22 @@ def choose_hand(policy, hand, field, weights, r):
     if best_c is not None:
         return best_c
     return min(cards, key=lambda c: (weights[c], c))
+
+
+def dekiyaku(pile, j, r):
+    """Bits of the dekiyaku the pile of the j-th player in turn order scores: 1 Four '2's (any
+    player), 2 Four '3's (only the dealer's left, the third to play)."""
+    if r["dekiyaku"] == "none":
+        return 0
+    nums = [number(c) for c in pile]
+    d = 1 if nums.count(2) == 4 else 0
+    if j == 2 and nums.count(3) == 4:
+        d |= 2
+    return d
+
+
+def dekiyaku_points(d):
+    return 12 * bin(d).count("1")
 
 
 def burdens(r):
@@ -173,17 +197,31 @@ def play_round(drng, rng, dealer, pols, rules):
             if e == 1 or (e == 2 and below(rng, 2) == 1):
                 claim[s] = 1
                 yaku[j] = VALUE[t]
+    # a forced-out player's botta, after the actives' claims, in seat order
+    forced_botta = []
+    if r["forced_out_botta"] == "claimed":
+        for s in range(n):
+            if choice[s] == 4 and VALUE[out["tey"][s]] == 100:
+                e = pols[(dealer + s) % n]["expose"]
+                if e == 1 or (e == 2 and below(rng, 2) == 1):
+                    claim[s] = 1
+                    forced_botta.append(s)
     out["claim"] = claim
     bur, unit = burdens(r)
     piles = [set(), set(), set()]
     hs = [set(hands[s]) for s in active]
     fld = set(field)
-    out["botta"] = int(100 in yaku)
+    deki = [0, 0, 0]
+    out["botta"] = int(100 in yaku or bool(forced_botta))
     if out["botta"]:
-        for j, s in enumerate(active):
-            if yaku[j] == 100:
-                for x in range(n):
-                    raw[x] += 100 * (n - 1) if x == s else -100
+        holders = [s for j, s in enumerate(active) if yaku[j] == 100] + forced_botta
+        for h in holders:
+            for x in range(n):
+                raw[x] += 100 * (n - 1) if x == h else -100
+        if r["botta_teyaku"] == "paid":
+            other = [y if y != 100 else 0 for y in yaku]
+            for j, s in enumerate(active):
+                raw[s] += 2 * other[j] - (sum(other) - other[j])
         score = [unit * x for x in raw]
         out["pts"] = [0, 0, 0]
         out["top"] = 0
@@ -201,16 +239,24 @@ def play_round(drng, rng, dealer, pols, rules):
             t += 1
         out["top"] = t
         out["pts"] = [pts(p) for p in piles]
-        ysum = sum(yaku)
+        deki = [dekiyaku(piles[j], j, r) for j in range(3)]
+        own = [yaku[j] + dekiyaku_points(deki[j]) for j in range(3)]
         for j, s in enumerate(active):
-            raw[s] += out["pts"][j] + 2 * yaku[j] - (ysum - yaku[j])
+            raw[s] += out["pts"][j] + 2 * own[j] - (sum(own) - own[j])
         score = [unit * x for x in raw]
         for j, s in enumerate(active):
             score[s] -= bur[j]
-    out.update(raw=raw, score=score, yaku=yaku, piles=piles, hands=hs, field=fld)
-    w = active[0]
-    for s in active[1:]:
-        if score[s] > score[w]:
-            w = s
-    out["winner"] = w
+    out.update(raw=raw, score=score, yaku=yaku, piles=piles, hands=hs, field=fld, deki=deki)
+    # the winner: the greatest score among the actives (turn order), then the forced-out
+    # botta claimers (seat order); a tie by tie_winner
+    cands = list(active) + forced_botta
+    top = max(score[s] for s in cands)
+    tied = [s for s in cands if score[s] == top]
+    out["tied"] = int(len(tied) > 1)
+    if r["tie_winner"] == "first" or len(tied) == 1:
+        out["winner"] = tied[0]
+    elif r["tie_winner"] == "last":
+        out["winner"] = tied[-1]
+    else:
+        out["winner"] = tied[below(rng, len(tied))]
     return out

@@ -90,7 +90,7 @@ def test_the_dealers_par_moves_the_dealers_mean_score_exactly(game, base_par):
             base.loc["par_balance.dealer", "estimate"] - d)
         # the pars no longer add up to the deck's 240 points: the table says so
         assert any("not zero-sum" in n for n in moved.attrs["notes"]), moved.attrs["notes"]
-    assert base.attrs["notes"] == []
+    assert not any("zero-sum" in n for n in base.attrs["notes"]), base.attrs["notes"]
 
 
 def test_a_handicap_that_adds_up_stays_zero_sum():

@@ -21,8 +21,8 @@ from hanasim.cli import main as cli_main
 from hanasim.decks import HANAFUDA as D
 from hanasim.engine.deal import deal
 from hanasim.games import koikoi as K
-from hanasim.policies import (DEC_CONTINUE, DEC_RANDOM, DEC_STOP, DEC_THRESHOLD, GREEDY, RANDOM,
-                              parse_policy, split_policy)
+from hanasim.policies import (DEC_CONTINUE, DEC_RANDOM, DEC_STOP, DEC_THRESHOLD, FORCED, GREEDY,
+                              RANDOM, parse_policy, split_policy)
 from hanasim.rules import RuleError, make_rules
 
 _TB = {}
@@ -84,7 +84,8 @@ RULE_SETS = [
     K.PRESETS["nintendo"],
     K.PRESETS["koikoi-japan"],
     dict(yaku="older", viewing="weather", yaku_counting="best", koikoi_bonus="own_x2",
-         field_multiplier="double", exhausted="last_yaku", sake_cup="animal_or_chaff"),
+         field_multiplier="double", exhausted="last_yaku", sake_cup="animal_or_chaff",
+         misdeal="none"),
     dict(meld_growth="all", scoring="zero_sum", opponent_stops="keeps",
          koikoi_bonus="anyone_x2", exhausted="dealer", dealer_privilege=6, draw_dealer="pass",
          lucky_hands="win6"),
@@ -95,13 +96,13 @@ RULE_SETS = [
          sake_cup="animal_or_chaff", yaku_counting="best", viewing="on", viewing_points=3,
          decision_on="bigger", last_turn="stop", seven_double="on"),
     dict(hand_size=10, meld_growth="counts", koikoi_bonus="add_per_call", decision_on="bigger",
-         field_pairs="misdeal", sake_cup="animal_and_chaff"),
+         field_pairs="misdeal", sake_cup="animal_and_chaff", misdeal="field"),
     dict(lucky_hands="misdeal", yaku="nintendo", viewing="on", viewing_after_call="3",
          exhausted="last_yaku", opponent_stops="keeps"),
     # the variations added last: turn structures, the wild Lightning, double chaff, old yaku,
     # the call limit, stop-only improvements, the dealer's privilege on a lucky-hand draw
     dict(turn_structure="draw_then_two", wild_lightning="on", double_chaff="lightning+paulownia",
-         koikoi_calls=1, yaku="modern", omit_yaku="nintendo_1960s"),
+         koikoi_calls=1, yaku="modern", omit_yaku="nintendo_1960s", must_match="no"),
     dict(turn_structure="unmatched_to_hand", after_hands="draw_pile",
          wild_lightning="august_field", decision_on="bigger", improve_call="stop_only",
          yaku="modern", sake_cup="animal_or_chaff", double_chaff="sake+lightning",
@@ -547,6 +548,115 @@ def test_sessions_against_reference(idx):
     assert got["scal"][K.C_GAMES] >= 2 and got["scal"][K.C_ROUNDS] == 2 * K.SERIES_ROUNDS
 
 
+# ================================================================ the forced match
+def mask(cards):
+    return np.uint64(sum(1 << c for c in cards))
+
+
+def played_cards(given, pol, hand, field, drawn, seeds, wild=False):
+    """{card: times played} by ``pol`` from ``hand`` onto ``field`` (a standard turn, the
+    turned card ``drawn``), one turn per random stream in ``seeds``."""
+    _, tb, _ = tables(**given)
+    out = {}
+    for seed in seeds:
+        rng = np.array([seed], np.uint64)
+        left, _, _ = K.kturn(pol, mask(hand), mask(field), drawn, rng, tb, wild, False)
+        (card,) = set(hand) - bits_to_set(left)
+        out[card] = out.get(card, 0) + 1
+    return out
+
+
+# pine chaff and plum chaff match the field's pine and plum; the wisteria and the paulownia
+# match nothing; the turned card (a maple) matches nothing either
+FORCED_HAND, FORCED_FIELD, FORCED_DRAWN = [2, 6, 13, 46], [3, 7, 33], 37
+
+
+def test_a_forced_match_with_two_matching_hand_cards():
+    """Seed: "Player matches a card from his hand with a table card of the same month-suit":
+    random plays one of the two matching cards, each half the time; greedy one of them.
+    Under must_match=no (the rule page) random plays any of the four."""
+    n = 4000
+    got = played_cards({}, RANDOM, FORCED_HAND, FORCED_FIELD, FORCED_DRAWN, range(n))
+    assert set(got) == {2, 6}
+    # uniform: a binomial(4000, 1/2) count is within 4.5 standard deviations of 2000
+    assert abs(got[2] - n / 2) < 4.5 * (n / 4) ** 0.5, got
+    free = played_cards({"must_match": "no"}, RANDOM, FORCED_HAND, FORCED_FIELD, FORCED_DRAWN,
+                        range(n))
+    assert set(free) == {2, 6, 13, 46}
+    chi2 = sum((free[c] - n / 4) ** 2 / (n / 4) for c in free)
+    assert chi2 < 16.3, free  # chi-square, 3 degrees of freedom, p = 0.001
+    for given in ({}, {"must_match": "no"}):
+        assert set(played_cards(given, GREEDY, FORCED_HAND, FORCED_FIELD, FORCED_DRAWN,
+                                [0])) <= {2, 6}
+
+
+def test_uniform_among_three_matching_cards():
+    """Three matching cards among five: each a third of the random plays (chi-square)."""
+    n = 6000
+    got = played_cards({}, RANDOM, [2, 6, 10, 13, 46], [3, 7, 11, 33], FORCED_DRAWN, range(n))
+    assert set(got) == {2, 6, 10}
+    assert sum((got[c] - n / 3) ** 2 / (n / 3) for c in got) < 13.8, got  # 2 d.f., p = 0.001
+
+
+def test_a_discard_only_when_nothing_matches():
+    """With no hand card matching the field, every hand card may be discarded (random plays
+    each); with one matching card, it is the only card played."""
+    n = 2000
+    got = played_cards({}, RANDOM, [13, 46, 22], [3, 7, 33], FORCED_DRAWN, range(n))
+    assert set(got) == {13, 46, 22}
+    got = played_cards({}, RANDOM, [13, 46, 22, 6], [3, 7, 33], FORCED_DRAWN, range(n))
+    assert got == {6: n}
+
+
+def test_the_forced_match_under_the_other_turn_structures():
+    """Every hand card a turn plays must match when one can.  unmatched_to_hand: the pine or
+    the August card first (each matches), the turned maple matches nothing and goes to the
+    hand, then the other match, never a discard.  draw_then_two: both matches."""
+    _, tb, _ = tables(turn_structure="unmatched_to_hand")
+    for seed in range(200):
+        rng = np.array([seed], np.uint64)
+        hand, _, cap = K.kturn(RANDOM, mask([2, 13, 46, 32]), mask([3, 34]), 36, rng, tb,
+                                   False, False)
+        assert bits_to_set(cap) == {2, 3, 32, 34} and bits_to_set(hand) == {13, 46, 36}
+    _, tb, _ = tables(turn_structure="draw_then_two")
+    for seed in range(200):
+        rng = np.array([seed], np.uint64)
+        hand, _, cap = K.kturn(RANDOM, mask([2, 6, 13, 46]), mask([3, 7]), 37, rng, tb,
+                                   False, False)
+        assert bits_to_set(cap) == {2, 3, 6, 7} and bits_to_set(hand) == {13, 46, 37}
+
+
+def test_the_forced_match_with_the_wild_lightning():
+    """A wild Lightning with no willow on the field captures: it is a match, so with nothing
+    else matching it must be played (greedy included); a card taking the Lightning off the
+    field is one too."""
+    wild = {"wild_lightning": "on"}
+    got = played_cards(wild, RANDOM, [43, 13, 46], [3, 33], FORCED_DRAWN, range(300), wild=True)
+    assert got == {43: 300}
+    assert played_cards(wild, GREEDY, [43, 13, 46], [3, 33], FORCED_DRAWN, [0],
+                        wild=True) == {43: 1}
+    # not wild this round: the Lightning matches nothing, any card may be discarded
+    got = played_cards(wild, RANDOM, [43, 13, 46], [3, 33], FORCED_DRAWN, range(300))
+    assert set(got) == {43, 13, 46}
+    # the Lightning on the field: every non-willow card takes it
+    got = played_cards(wild, RANDOM, [13, 46], [43, 33], FORCED_DRAWN, range(300), wild=True)
+    assert set(got) == {13, 46}
+
+
+@pytest.mark.parametrize("given", [{}, {"turn_structure": "unmatched_to_hand"}])
+def test_the_lookahead_chooses_among_matching_cards_only(given):
+    """The lookahead's candidate moves are the playable cards: with two matching hand cards
+    of four, every candidate plays one of them (and with must_match=no all four appear)."""
+    for rules, want in ((given, {2, 6}), (dict(given, must_match="no"), {2, 6, 13, 46})):
+        _, tb, _ = tables(**rules)
+        sc = K.new_look_scratch(tb, 48)
+        m = K.card_options(sc, np.int64(FORCED), K.F_CARD1, mask(FORCED_HAND),
+                           mask(FORCED_FIELD), False, tb)
+        cards = {K.forced_choices(sc.card[j])["card1"] for j in range(m)}
+        greedy = int(K.greedy_hand_card(mask(FORCED_HAND), mask(FORCED_FIELD), tb.gscore))
+        assert cards - {-1} | {greedy} == want
+
+
 # ================================================================ the deal
 def test_lucky_hands_and_field_fours_by_hand():
     rules, tb, names = tables(lucky_hands="stack12")
@@ -585,6 +695,13 @@ def test_lucky_hands_and_field_fours_by_hand():
     ({"lucky_hands": "win6"}, False, False, True, False),  # a lucky hand, not a misdeal
     ({"lucky_hands": "misdeal", "field_pairs": "misdeal"}, True, True, True, True),
     ({"field_four": "dealer_captures"}, True, False, False, False),
+    # the option misdeal: only the field's four, or no misdeal at all (the seed, literally)
+    ({"misdeal": "field"}, False, False, True, False),
+    ({"misdeal": "field", "field_pairs": "misdeal"}, False, False, True, True),
+    ({"misdeal": "field", "lucky_hands": "win6"}, False, False, True, False),
+    ({"misdeal": "none"}, False, False, False, False),
+    ({"misdeal": "none", "lucky_hands": "stack12", "field_four": "dealer_wins"},
+     False, False, False, False),
 ])
 def test_misdeal_rules(given, hand4, hpairs, f4, fpairs):
     _, tb, _ = tables(**given)
@@ -603,6 +720,79 @@ def test_misdeal_rules(given, hand4, hpairs, f4, fpairs):
     assert K.is_misdeal(groups, tb.params) == fpairs
 
 
+def deal_order(opponent, dealer, field):
+    """A deck order dealing these 8-card groups (the seed's four to the opponent, four to the
+    dealer, four to the field, twice), the other cards after them."""
+    order = []
+    for half in (slice(0, 4), slice(4, 8)):
+        order += opponent[half] + dealer[half] + field[half]
+    return order + [c for c in range(48) if c not in order]
+
+
+# the four pines in the opponent's hand, or on the field; no other four, no four pairs
+FOUR = [0, 1, 2, 3, 13, 17, 21, 25]
+OTHERS = ([4, 8, 12, 16, 20, 24, 28, 32], [5, 9, 14, 18, 22, 26, 30, 34])
+HAND_FOUR_ORDER = deal_order(FOUR, *OTHERS)
+FIELD_FOUR_ORDER = deal_order(OTHERS[1], OTHERS[0], FOUR)
+
+
+@pytest.mark.parametrize("given, order, played", [
+    ({}, HAND_FOUR_ORDER, False),
+    ({"misdeal": "field"}, HAND_FOUR_ORDER, True),
+    ({"misdeal": "field"}, FIELD_FOUR_ORDER, False),
+    ({"misdeal": "none"}, FIELD_FOUR_ORDER, True),
+    ({"misdeal": "none", "must_match": "no"}, HAND_FOUR_ORDER, True),
+])
+def test_each_misdeal_value_on_hand_built_deals(given, order, played):
+    """A deal the rules throw in is a misdeal; one they keep is played to its end, the same as
+    the reference plays it; under misdeal=none a field four stays on the field (no card of
+    its month is left to take it)."""
+    _, tb, _ = tables(**given)
+    assert NK.is_misdeal(order, given) == (not played)
+    groups = np.zeros(3, np.uint64)
+    deal(np.array(order, np.int8), tb.pattern, groups)
+    assert K.is_misdeal(groups, tb.params) == (not played)
+    if not played:
+        return
+    for pols in (("random", "random"), ("greedy/stop", "greedy/continue")):
+        want = compare_round_with(given, order, pols, seed=7)
+        assert want["turns"] >= 1
+        if order is FIELD_FOUR_ORDER:
+            assert {0, 1, 2, 3} <= want["field"]
+
+
+def compare_round_with(given, order, pols, seed, dealer=0, rmonth=1, expose=(1, 1)):
+    """The kernel's round against the reference's, field by field (as compare_round)."""
+    rules, tb, names = tables(**given)
+    card, decide = packed(pols)
+    res, k_state = kernel_round(tb, order, dealer, rmonth, card, decide, expose, seed)
+    got = res_facts(res, names)
+    rng = np.array([seed], dtype=np.uint64)
+    want = NK.play_round(order, dealer, rmonth, card, [tuple(x) for x in decide], expose,
+                         rules, tb.weights, rng)
+    for key in want:
+        assert got[key] == want[key], (key, got[key], want[key], given, pols)
+    assert k_state == int(rng[0])
+    return want
+
+
+def test_reference_under_both_must_match_values():
+    """The kernel equals the reference field by field on the same deals under must_match=yes
+    and no, random players (the ones the rule moves) and greedy ones."""
+    gen = np.random.default_rng(25)
+    moved = 0
+    for i in range(160):
+        order = [int(c) for c in gen.permutation(48)]
+        if NK.is_misdeal(order, {}):
+            continue
+        pols = POLICY_SETS[i % len(POLICY_SETS)]
+        seed = int(gen.integers(0, 2**63))
+        yes = compare_round_with({}, order, pols, seed)
+        no = compare_round_with({"must_match": "no"}, order, pols, seed)
+        moved += yes != no
+    assert moved > 10  # the rule changes many random rounds
+
+
 # ================================================================ exact deal-time values
 def test_exact_closed_forms():
     df = hanasim.exact("koikoi", rules={"lucky_hands": "win6"}).set_index(["quantity", "condition"])
@@ -617,6 +807,21 @@ def test_exact_closed_forms():
     n = (comb(12, 4) * 6 ** 4 + 12 * comb(11, 2) * 6 ** 2 + comb(12, 2))
     assert Fraction(df.loc[("teyaku.four_pairs", "all_deals"), "fraction"]) == Fraction(
         n, comb(48, 8))
+
+
+def test_exact_follows_the_misdeal_option():
+    """misdeal=none: no deal is thrown in; misdeal=field: only a four of a month among the 8
+    field cards, by inclusion-exclusion over the months."""
+    df = hanasim.exact("koikoi", rules={"misdeal": "none"}).set_index(["quantity", "condition"])
+    assert Fraction(df.loc[("misdeal_rate", "all_deals"), "fraction"]) == 0
+    df = hanasim.exact("koikoi", rules={"misdeal": "field"}).set_index(["quantity", "condition"])
+    p = sum((-1) ** (k + 1) * comb(12, k) * comb(48 - 4 * k, 8 - 4 * k) for k in (1, 2))
+    assert Fraction(df.loc[("misdeal_rate", "all_deals"), "fraction"]) == Fraction(
+        p, comb(48, 8))
+    # a hand's four is then dealt and played: its rate among played deals is not zero
+    assert Fraction(df.loc[("teyaku.four_of_a_kind", "no_misdeal"), "fraction"]) > 0
+    df = hanasim.exact("koikoi").set_index(["quantity", "condition"])
+    assert Fraction(df.loc[("teyaku.four_of_a_kind", "no_misdeal"), "fraction"]) == 0
 
 
 def test_exact_against_the_general_module():
@@ -687,18 +892,21 @@ def test_exact_against_brute_force_on_a_small_deck(flags):
         assert rows[(f"field_brights.{k}", "no_misdeal")] == Fraction(fb["no_misdeal"][k], played)
 
 
-@pytest.mark.parametrize("preset", ["seed004", "modern"])
-def test_deal_time_rates_agree_with_exact(preset, stat_rounds):
+@pytest.mark.parametrize("preset, rules", [("seed004", None), ("modern", None),
+                                           ("seed004", {"misdeal": "field"}),
+                                           ("seed004", {"misdeal": "none"})])
+def test_deal_time_rates_agree_with_exact(preset, rules, stat_rounds):
     sim = hanasim.simulate("koikoi", rounds=4 * stat_rounds, seed=31, preset=preset,
-                           deals_only=True).set_index("quantity")
-    ex = hanasim.exact("koikoi", preset=preset)
+                           rules=rules, deals_only=True).set_index("quantity")
+    ex = hanasim.exact("koikoi", preset=preset, rules=rules)
     want = ex[(ex.condition == "no_misdeal") | (ex.quantity == "misdeal_rate")]
     assert len(want) == 10
     for _, row in want.iterrows():
         s = sim.loc[row.quantity]
         assert s.ci_low <= row.value <= s.ci_high, (row.quantity, row.value, s.ci_low, s.ci_high)
     # played rounds deal the same way as the deals-only path
-    played = hanasim.simulate("koikoi", rounds=stat_rounds // 3, seed=32, preset=preset)
+    played = hanasim.simulate("koikoi", rounds=stat_rounds // 3, seed=32, preset=preset,
+                              rules=rules)
     played = played.set_index("quantity")
     for q in ("field_brights.1", "teyaku.four_pairs", "misdeal_rate"):
         s = played.loc[q]
@@ -967,6 +1175,8 @@ def test_both_lucky_dealer_privilege():
     dict(double_chaff="sake"), dict(improve_call="stop_only"),
     dict(after_hands="draw_pile", hand_size=10), dict(dealer_privilege=3, lucky_hands="win6"),
     dict(draw_dealer="pass", exhausted="dealer"),
+    dict(lucky_hands="misdeal", misdeal="field"), dict(lucky_hands="misdeal", misdeal="none"),
+    dict(field_pairs="misdeal", misdeal="none"),
 ])
 def test_contradictions_are_refused(given):
     with pytest.raises(RuleError, match="contradict"):

@@ -88,13 +88,15 @@ RULE_SETS = [
     {"players": 3},
     {"players": 4},
     {"players": 3, "dropped_cards": "shuffled", "teyaku_reading": "subset",
-     "three_pairs": "at_least", "exhausted": "last_caller", "decision_on": "bigger"},
+     "three_pairs": "at_least", "exhausted": "last_caller", "decision_on": "bigger",
+     "last_card": "free"},
     {"players": 4, "dropped_cards": "aside", "three_pairs": "pairs_in_sets",
      "teyaku_effect": "round_ends", "swap_pick": "lowest", "undecided": "redeal"},
     {"players": 3, "dropped_cards": "aside", "three_pairs": "disjoint", "teyaku_value": 2,
      "willow_chaff": "lightning", "chaff_count": 10, "five_brights": 0, "seven_ribbons_extra": 3},
     {"teyaku_reading": "off", "teyaku_effect": "round_ends", "exhausted": "last_caller",
      "dealer_next": "rotate", "willow_chaff": "all"},
+    {"last_card": "free"},
 ]
 POLICY_SETS = [
     (("random",), (2,)),
@@ -431,6 +433,100 @@ def test_iku_yoroshii_paths():
     assert paid > 0
 
 
+def last_card_state(opp_forms):
+    """Seat 0 holds one card (cherry chaff) that takes the cherry poetry ribbon, its third:
+    Poetry Ribbons on its last card.  Seat 1's last card (maple chaff) takes the maple blue
+    ribbon, its third (Blue Ribbons), when ``opp_forms``, else nothing (the maple ribbon is not
+    on the field).  No draw pile."""
+    field = ["cherry.poetry_ribbon", "wisteria.chaff1"] + (["maple.blue_ribbon"] if opp_forms
+                                                          else [])
+    return kstate([C("cherry.chaff1")], [C("maple.chaff1")], [C(x) for x in field],
+                  [C("pine.poetry_ribbon"), C("plum.poetry_ribbon")],
+                  [C("peony.blue_ribbon"), C("chrysanthemum.blue_ribbon")], [])
+
+
+def C(name):
+    return K.HANAFUDA.card(name)
+
+
+@pytest.mark.parametrize("last_card", ["yoroshii_only", "free"])
+@pytest.mark.parametrize("exhausted", ["nobody", "last_caller"])
+@pytest.mark.parametrize("opp_forms", [False, True])
+def test_last_card(last_card, exhausted, opp_forms):
+    """A dekiyaku formed on the last card: yoroshii_only stops it there (Iku is not offered to
+    a player who always says Iku); free lets Iku be said, and then the opponent's last card
+    forfeits it (Yoroshii on Blue Ribbons) or the hands run out (paid to the last caller under
+    exhausted=last_caller, else nobody scores)."""
+    rules = {"last_card": last_card, "exhausted": exhausted}
+    tb, _ = tables(rules)
+    ks, pile = last_card_state(opp_forms)
+    rows = pol_rows(["greedy/continue0", "greedy/stop"] * 2, [0] * 4)
+    rng = np.array([1], dtype=np.uint64)
+    K.play_from(ks, pile, rng, tb, rows, 0, 1, None)
+    end, stopper, points, hits = K.settle(ks, tb)
+    calls = int(ks[K.K_CALLS])
+    if last_card == "yoroshii_only":
+        assert (end, stopper, points, calls) == (K.END_STOP, 0, 1, 0)
+        assert int(ks[K.K_TURNS]) == 1  # the round ended on the stop
+    elif opp_forms:
+        assert (end, stopper, points, calls) == (K.END_STOP, 1, 1, 1)
+    elif exhausted == "last_caller":
+        assert (end, stopper, points, calls) == (K.END_EXHAUSTED, 0, 1, 1)
+    else:
+        assert (end, stopper, points, calls) == (K.END_EXHAUSTED, -1, 0, 1)
+
+
+def test_last_card_in_the_reference():
+    """The plain-Python reference reads last_card too: a policy that always says Iku calls on
+    last cards only under free (the reference and the kernel agree round by round above)."""
+    names = (["random/continue0"] * 4)
+    rows = pol_rows(names, [0] * 4)
+    last_calls = {}
+    for value in ("yoroshii_only", "free"):
+        n = 0
+        for i in range(200):
+            res, _, _ = run_kernel({"last_card": value}, rows, 0, 31, i)
+            want, _, _ = run_naive({"last_card": value}, rows, 0, 31, i)
+            g = kernel_dict(res, 2)
+            assert all(g[k] == v for k, v in want.items())
+            # a call with no card left: the caller's hand empty at the end of the round
+            n += g["end"] == K.END_EXHAUSTED and sum(g["cont"]) > 0 and g["turns"] == 20
+        last_calls[value] = n
+    assert last_calls["yoroshii_only"] == 0 or last_calls["free"] > last_calls["yoroshii_only"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_first_dealer_equals_reference_and_redraws_ties(n):
+    """The first-dealer draw (Choosing the Dealer: the earliest month deals) against the
+    reference, session stream by session stream; two cards of one month are not settled by
+    card: the tied players draw again, so among the tied draws the dealer is sometimes the
+    player whose first card was the higher one, and sometimes a player with the lower card."""
+    order = np.arange(48).astype(np.int8)
+    drng = np.zeros(1, dtype=np.uint64)
+    ties = 0
+    higher = 0
+    for s in range(3000):
+        key = np.uint64(stream_state(np.uint64(5), np.uint64(s)))
+        drng[0] = stream_state(key, np.uint64(2))
+        order[:] = np.arange(48)
+        got = int(K.first_dealer(drng, order, n))
+        d2 = np.array([stream_state(key, np.uint64(2))], dtype=np.uint64)
+        assert got == N.first_dealer(d2, n)
+        assert d2[0] == drng[0], "generator draws differ"
+        # the first draw of this session, again, to see whether it tied
+        d3 = np.array([stream_state(key, np.uint64(2))], dtype=np.uint64)
+        first = list(range(48))
+        N.shuffle(d3, first, 0, n)
+        months = [N.month(c) for c in first[:n]]
+        best = min(months)
+        tied = [q for q in range(n) if months[q] == best]
+        assert got in tied
+        if len(tied) > 1:
+            ties += 1
+            higher += first[got] != min(first[q] for q in tied)
+    assert ties > 20 and 0 < higher < ties
+
+
 def test_teyaku_round_ends():
     rules = {"teyaku_effect": "round_ends", "three_pairs": "disjoint"}
     rows = pol_rows(["random"] * 4, [1] * 4)
@@ -584,6 +680,21 @@ def test_lookahead_iku_and_yoroshii(heavy):
     ks, pile = kstate([45, 2], [46, 14], [44, 3], [21, 33, 37], pb, [15, 18, 19, 22],
                       held=(h, hb), best=(v, vb))
     assert K.lookahead_choice(LOOK_TB, ks, pile, 1, 16, v, h)[2] == 0
+
+
+def test_lookahead_last_card_free(heavy):
+    """last_card=free: a lookahead player who formed Poetry Ribbons on its last card is asked
+    (Iku is legal) and says Yoroshii: with no turn of its own left, Iku is worth nothing under
+    exhausted=nobody (and less than the chip if the opponent's last card forms a dekiyaku)."""
+    tb, _ = K.lower(make_rules(K.KushiroRules, {"last_card": "free"}))
+    pa = [C("pine.poetry_ribbon"), C("plum.poetry_ribbon"), C("cherry.poetry_ribbon"),
+          C("cherry.chaff1")]
+    v, h = score(pa)
+    assert v == 1
+    ks, pile = kstate([], [C("maple.chaff1")], [C("wisteria.chaff1"), C("maple.blue_ribbon")],
+                      pa, [C("peony.blue_ribbon"), C("chrysanthemum.blue_ribbon")], [],
+                      held=(h, 0), best=(v, 0))
+    assert K.lookahead_choice(tb, ks, pile, 1, 64, v, h)[2] == 0
 
 
 def test_lookahead_never_reads_a_hidden_card(heavy):

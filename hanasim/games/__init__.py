@@ -25,6 +25,17 @@ def get_game(name: str):
                           + ", ".join(available_games())) from None
 
 
+def readings(name: str) -> str:
+    """How hanasim reads the game's rules where the sources leave room (Markdown, from
+    ``games/readings/<game>.md``): the readings that are not plain options, the game's
+    quantities and what they showed; ``hanasim rules GAME`` prints it after the options."""
+    from importlib import resources
+
+    game = get_game(name)
+    path = resources.files(__package__).joinpath("readings", f"{game.name}.md")
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
 from . import toppa  # noqa: E402,F401  (registers)
 from . import baka  # noqa: E402,F401  (registers)
 from . import koikoi  # noqa: E402,F401  (registers)

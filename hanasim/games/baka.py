@@ -51,7 +51,7 @@ from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST
-from ..rules import number, option, seat_values
+from ..rules import no_first_draw, number, option, seat_values, when_zero
 from . import register
 from . import toppa
 
@@ -84,18 +84,18 @@ class BakaRules(toppa.YakuValues):
 
     game: ClassVar[str] = NAME
     seats: ClassVar[tuple] = SEATS
-    chaff_count: int = number(CHAFF_MIN, "chaff cards the Chaff dekiyaku needs: 'only ten (10) Chaff instead of twelve' (seed 000, Baka 'Dekiyaku'); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={CHAFF_MIN: toppa.SEED_VALUE, 12: "Toppa's count"})
+    chaff_count: int = number(CHAFF_MIN, "chaff cards the Chaff dekiyaku needs: 'only ten (10) Chaff instead of twelve' (seed 000, Baka 'Dekiyaku'); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={CHAFF_MIN: toppa.SEED_VALUE, 12: "Toppa's count"}, inert=when_zero("chaff"))
     par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,right,left); pars that do not add up to the deck's 240 points make the game not zero-sum (Baka 'End of Round and Scoring': 'par score of 80')", low=0, high=240, readings={PAR: toppa.SEED_VALUE}, per_seat=True)
     low_man_max: int = number(LOW_MAN_MAX, "Low Man Out: card points at or below which a player is the low man ('25 points or less') (Baka 'Low Man Out')", low=0, high=240, readings={LOW_MAN_MAX: toppa.SEED_VALUE})
     low_man_pay: int = number(LOW_MAN_PAY, "Low Man Out: what each other player pays the low man ('paid 40 points each') (Baka 'Low Man Out')", low=0, high=400, readings={LOW_MAN_PAY: toppa.SEED_VALUE})
-    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff (10 chaff in Baka): none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type), all (every willow card, 'Optional') (Toppa 'List of Dekiyaku')")
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff (10 chaff in Baka): none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type), all (every willow card, 'Optional') (Toppa 'List of Dekiyaku')", inert=when_zero("chaff"))
     chaff_teyaku: str = option("seven_card", ("seven_card", "disabled"), "Toppa's chaff teyaku assume a 10-card hand ('one ribbon, nine chaff'): seven_card scales them to Baka's 7 cards (one ribbon/animal/bright + six chaff, seven chaff, valued as in Toppa; as Hachi-hachi's 7-card chaff teyaku); disabled: only the triplet teyaku (seed, Baka: teyaku 'as in Toppa')")
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Toppa 'Checking for Teyaku')")
     card_transfer: str = option("exact", ("exact", "total"), "exact: a payer hands each payee cards worth exactly the amount (disjoint sets of cards when paying two); total: cards worth at least the amounts, as a number (Baka 'Yaku Settlement': 'just like in 2-player Toppa')")
     yaku_rounding: str = option("nearest5", ("nearest5", "toward_zero5", "none"), "the average of three yaku scores is in thirds: the two players on the same side of the average settle their difference from it rounded to a multiple of 5 (the smallest card value), nearest5 to the nearest (never a tie), toward_zero5 toward zero, the third player settling the sum so it stays zero-sum; none: exact thirds, scores in fractions of a point, paid as a number (no set of cards is worth a third of a point, so a payer covers when his pile's points reach the amount) (Baka 'Yaku Settlement'; not specified)")
     uncovered: str = option("toppa", ("toppa", "in_points"), "a payer whose captured cards cannot cover his yaku payment pays it in points instead; toppa: and, as in Toppa's 'Settlement when Yaku Settlement cannot be Done' (loser pays the opponent's whole yaku score), loses the credit of his own yaku: he pays his amount plus his own yaku score, the extra shared by those he pays; in_points: only the amount")
     low_man_forfeit: str = option("no", ("no", "yes"), "Low Man Out (card points 25 or less: paid 40 by each other player): no: the round is then settled as usual; yes: as in Hachi-hachi's special cases, all other scoring of the round (yaku and card points) is cancelled (Baka 'Low Man Out': 'has not been attested')")
-    first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points (months 1-9 their number, 10-12 zero); most points deals, a tie for the most draws again (Toppa 'Choosing the Dealer': 'not specified')")
+    first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points (months 1-9 their number, 10-12 zero); most points deals, a tie for the most draws again (Toppa 'Choosing the Dealer': 'not specified')", inert=no_first_draw)
 
     def check(self):
         toppa.check_chaff_count(self)

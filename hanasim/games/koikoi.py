@@ -13,9 +13,13 @@ rules as plain arrays and ints, ``Tables``), and the ``@njit`` kernels: ``deal_r
 A round (seed: "hand")
 ----------------------
 * Deal: four cards to the opponent, four to the dealer, four to the field, twice (seed); the 24
-  left are the draw pile.  Misdeals (redeal) and lucky hands follow the options.
+  left are the draw pile.  Misdeals (redeal) and lucky hands follow the options (``misdeal``:
+  the seed names no misdeal; by default a four of a month in a hand or on the field is one).
 * Turns alternate, the dealer first: a hand card, then the top of the draw pile, each capturing
-  as in every fishing game (``engine.play.turn``).  After both cards the player's captured pile
+  as in every fishing game (``engine.play.turn``).  The hand card must capture when one can
+  (``must_match``, seed: "if he can't make a match, he discards one to the table"; the rule
+  page's body frees the choice), and every policy, the lookahead's choices and its rollouts
+  choose among those cards (:func:`playable`).  After both cards the player's captured pile
   is scored; if it holds a new yaku (or, under ``decision_on=bigger``, more points than before)
   the player collects, ending the round, or continues ("koi-koi"); that choice is a policy
   (``policies.choose_continue``).  Continuing forfeits the points unless the player collects
@@ -106,8 +110,8 @@ kernel (``play_from``, ``settle_round``) and picked by ``engine.lookahead._pick`
 choice unless another one's paired mean gain exceeds one standard error):
 
 * its turn (:func:`look_turn`), one choice after another as the player makes them: the hand
-  card with its take (two-way matches; the wild Lightning's pick of any field card), the turned
-  card unseen; then, the turned card seen, its take, or (``unmatched_to_hand`` when it takes
+  card with its take (two-way matches; the wild Lightning's pick of any field card; only the
+  cards ``must_match`` allows, :func:`playable`), the turned card unseen; then, the turned card seen, its take, or (``unmatched_to_hand`` when it takes
   nothing; ``draw_then_two``, whose drawn card is seen from the start) the second hand card
   with its take.  A turn of the draw pile alone (``after_hands=draw_pile``) has only the
   turned card's take.  The choices travel as one forced turn id (:func:`turn_forced`), which
@@ -223,6 +227,7 @@ class KoikoiRules:
     koikoi_calls: int = number(0, low=0, high=16, readings={0: "the seed: no limit", 1: "once a round"}, doc="koi-koi calls a player may make in a round; after that the only choice is to collect (rule page: 'In many rulesets, each player may call koi-koi as many times as they desire'); 0 = no limit (seed)")
     improve_call: str = option("koikoi_or_stop", ("koikoi_or_stop", "stop_only"), "decision_on=bigger only: an improved yaku (no new one) offers koikoi_or_stop (the rule page's body), or stop_only (rule page, 'Calling Koi-Koi': 'A player may only call koi-koi if they have formed a new yaku; improving an existing one does not count': the improvement lets the player collect but not continue)")
     opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the seed's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
+    must_match: str = option("yes", ("yes", "no"), "a player holding a hand card that captures something must play one: yes (seed: 'Player matches a card from his hand with a table card of the same month-suit; if he can't make a match, he discards one to the table'; random then picks uniformly among those cards), no (the rule page, 'Turns': 'there is no obligation to play a card that matches something': any hand card).  A card captures by month, and when the Lightning is wild (wild_lightning) also by the wild capture.  The turned card has no such choice: it captures whenever it can (seed: 'matches if he can'); which of two field cards it takes is a capture, not a discard")
     turn_structure: str = option("standard", ("standard", "draw_then_two", "unmatched_to_hand"), "a turn: standard (a hand card, then the turned top card of the draw pile: seed), draw_then_two (draw the top card into the hand, then play two hand cards), unmatched_to_hand (a turned card that captures nothing goes to the hand and a second hand card is played instead) (rule page, 'Turn Structure Variations')")
     after_hands: str = option("end", ("end", "draw_pile"), "when both hands are empty: end (the round is exhausted: seed), draw_pile (the players keep taking turns, each turning the top card of the draw pile, until it is exhausted: rule page, 'Turn Structure Variations')")
     wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (seed), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month (greedy's choice of hand card does not foresee the wild capture)")
@@ -231,9 +236,10 @@ class KoikoiRules:
     draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (seed: silent; rule page), or the deal passes (rule page, 'Draws')")
     # ---- deal
     hand_size: int = option(8, (8, 10), "cards dealt to each player: 8 (seed: 4 and 4), 10 (rule page, Setup Variations)")
-    lucky_hands: str = option("none", ("none", "win6", "stack12", "misdeal"), "four of a kind (teshi) and four pairs (kuttsuki: every month even in the hand; five pairs in a 10-card hand) in a dealt hand: none (the seed names no lucky hands: four of a month in a hand is a misdeal, four pairs an ordinary hand), win6 (declared, the holder wins 6), stack12 (both in one hand: 12), misdeal (either is a misdeal) (rule page, 'Checking for Lucky Hands')")
+    misdeal: str = option("hand_or_field", ("hand_or_field", "field", "none"), "where a dealt four of a month throws the deal in when no other option gives it an outcome (the seed names no misdeal; the rule page's body throws in a four on the field): hand_or_field (a four in a hand, under lucky_hands=none, or on the field, under field_four=misdeal: the reading that a hand's four is as the field's), field (only on the field: a hand's four is played as an ordinary hand), none (every deal is played, the seed read literally: a hand's four too, and a field four under field_four=misdeal stays on the field, where no card of its month is left to capture it; field_pairs=misdeal and lucky_hands=misdeal contradict it).  A lucky hand (lucky_hands=win6, stack12) or field_four=dealer_captures / dealer_wins gives a four its own outcome instead")
+    lucky_hands: str = option("none", ("none", "win6", "stack12", "misdeal"), "four of a kind (teshi) and four pairs (kuttsuki: every month even in the hand; five pairs in a 10-card hand) in a dealt hand: none (the seed names no lucky hands: four of a month in a hand is a misdeal where the option misdeal says so (the default), four pairs an ordinary hand), win6 (declared, the holder wins 6), stack12 (both in one hand: 12), misdeal (either is a misdeal) (rule page, 'Checking for Lucky Hands')")
     both_lucky: str = option("draw", ("draw", "dealer", "privilege"), "both players declare a lucky hand: draw (nobody scores: the rule page), dealer (the dealer's lucky hand wins), privilege (a draw in which the dealer scores dealer_privilege points and deals again: rule page, 'Draws', the dealer's privilege)")
-    field_four: str = option("misdeal", ("misdeal", "dealer_captures", "dealer_wins"), "four of a month dealt to the field: misdeal (seed: silent, as four in a hand; the rule page), dealer_captures (the dealer takes them and four more are dealt to the field), dealer_wins (the dealer wins 6) (rule page, Setup Variations)")
+    field_four: str = option("misdeal", ("misdeal", "dealer_captures", "dealer_wins"), "four of a month dealt to the field: misdeal (the rule page; seed: silent: thrown in unless misdeal=none, under which it stays on the field), dealer_captures (the dealer takes them and four more are dealt to the field), dealer_wins (the dealer wins 6) (rule page, Setup Variations)")
     field_pairs: str = option("ok", ("ok", "misdeal"), "four pairs dealt to the field: ok (seed: silent), misdeal (the rule page)")
     first_dealer: str = option("later_month", ("later_month", "earlier_month"), "each player cuts a card: the later month deals, a tie cuts again (seed); earlier_month (rule page; same month: the higher card)")
     # ---- game
@@ -278,40 +284,81 @@ class KoikoiRules:
                 "every exhausted round and no lucky-hand draw is left")
         if self.after_hands != "end" and self.hand_size == 10:
             bad("after_hands=draw_pile: 10-card hands leave no draw pile when the hands run out")
+        if self.lucky_hands == "misdeal" and self.misdeal != "hand_or_field":
+            bad(f"lucky_hands=misdeal throws in a deal with four of a month in a hand, but "
+                f"misdeal={self.misdeal} plays it")
+        if self.field_pairs == "misdeal" and self.misdeal == "none":
+            bad("field_pairs=misdeal throws in a deal with four pairs on the field, but "
+                "misdeal=none plays every deal")
         if self.lucky_hands == "misdeal" and self.hand_size != 8:
             bad("lucky_hands=misdeal is written for 8-card hands (four pairs), not hand_size=10")
 
 
 PRESETS = {
     "seed004": {},
-    # The body of the rule page: its yaku table with the viewing yaku and cards of the month (a
-    # 12-round game), 7-point doubling, x2 when the opponent called koi-koi, winner-only
-    # scoring, lucky hands win 6, a lucky hand dealt to the field is a misdeal, 12 rounds.
-    "modern": dict(yaku="modern", viewing="on", sake_cup="animal_and_chaff", cards_of_month="on",
-                   field_multiplier="off", seven_double="on", koikoi_bonus="opponent_x2",
-                   decision_on="bigger", lucky_hands="win6", field_pairs="misdeal",
-                   first_dealer="earlier_month", target=0, game_rounds=12),
-    "nintendo": dict(yaku="nintendo", viewing="on", sake_cup="animal_and_chaff",
-                     cards_of_month="on", field_multiplier="off", seven_double="on",
-                     koikoi_bonus="opponent_x2", decision_on="bigger", lucky_hands="win6",
-                     field_pairs="misdeal", first_dealer="earlier_month", target=0,
-                     game_rounds=12),
-    # The KoiKoi Japan PC game of published koi-koi AI research (issue 10).
-    "koikoi-japan": dict(yaku="koikoi_japan", viewing="on", viewing_points=1,
-                         viewing_after_call="3", sake_cup="animal_and_chaff",
+    # The body of the rule page: any hand card may be played, its yaku table with the viewing
+    # yaku and cards of the month (a 12-round game), 7-point doubling, x2 when the opponent
+    # called koi-koi, winner-only scoring, lucky hands win 6, a lucky hand dealt to the field
+    # is a misdeal, 12 rounds.
+    "modern": dict(yaku="modern", must_match="no", viewing="on", sake_cup="animal_and_chaff",
+                   cards_of_month="on", field_multiplier="off", seven_double="on",
+                   koikoi_bonus="opponent_x2", decision_on="bigger", lucky_hands="win6",
+                   field_pairs="misdeal", first_dealer="earlier_month", target=0,
+                   game_rounds=12),
+    "nintendo": dict(yaku="nintendo", must_match="no", viewing="on",
+                     sake_cup="animal_and_chaff", cards_of_month="on", field_multiplier="off",
+                     seven_double="on", koikoi_bonus="opponent_x2", decision_on="bigger",
+                     lucky_hands="win6", field_pairs="misdeal", first_dealer="earlier_month",
+                     target=0, game_rounds=12),
+    # The KoiKoi Japan PC game of published koi-koi AI research (issue 10), on the modern
+    # game's free choice of hand card.
+    "koikoi-japan": dict(yaku="koikoi_japan", must_match="no", viewing="on",
+                         viewing_points=1, viewing_after_call="3", sake_cup="animal_and_chaff",
                          field_multiplier="off", koikoi_bonus="add_per_call",
                          decision_on="bigger", last_turn="stop", exhausted="dealer",
                          dealer_privilege=1, scoring="zero_sum", target=0, game_rounds=8,
                          stake=30),
 }
 PRESET_DOCS = {
-    "seed004": "the seed's 1997 rules, read literally (the defaults)",
-    "modern": "the body of the rule page: modern yaku, 7-point doubling, opponent's koi-koi x2, "
-              "winner-only scoring, lucky hands win 6, 12 rounds",
+    "seed004": "the seed's 1997 rules, read literally (the defaults): a player must match "
+               "when he can",
+    "modern": "the body of the rule page: any hand card may be played, modern yaku, 7-point "
+              "doubling, opponent's koi-koi x2, winner-only scoring, lucky hands win 6, "
+              "12 rounds",
     "nintendo": "the modern rules with Nintendo's values (five brights 10, three brights 5)",
     "koikoi-japan": "the KoiKoi Japan PC game used in koi-koi AI research: 8 rounds from 30 "
                     "points each, zero-sum, +1 per own koi-koi call",
 }
+
+
+# When an option cannot change the result (``rules.inert_options``): refused when asked for by
+# name, named in the notes when a preset or a compare grid sets it.
+from ..rules import declare_inert, no_first_draw  # noqa: E402  (kept apart: a local block)
+
+
+def _no_meld_grows(r, run):
+    """decision_on: new and bigger ask at the same turns when the points rise only with a new
+    meld: the seed's melds without growth, no viewing that the weather can take away and give
+    back, no call that raises a viewing yaku, no sake cup that may move between melds."""
+    if (r.yaku == "seed" and r.meld_growth == "none" and r.viewing != "weather"
+            and r.viewing_after_call == "same" and r.sake_cup != "animal_or_chaff"):
+        return ("under yaku=seed with meld_growth=none no meld grows: the points rise only "
+                "with a new meld")
+    return None
+
+
+def _every_four_settled(r, run):
+    """misdeal decides only the fours that no other option gives an outcome (misdeal_flags)."""
+    if r.lucky_hands != "none" and r.field_four != "misdeal":
+        return (f"every dealt four has its own outcome here (lucky_hands={r.lucky_hands}, "
+                f"field_four={r.field_four})")
+    return None
+
+
+declare_inert(KoikoiRules, decision_on=_no_meld_grows, first_dealer=no_first_draw,
+              misdeal=_every_four_settled,
+              draw_dealer=lambda r, run: "player 1 deals every round (fixed dealer)" if (
+                  run.fixed_dealer) else None)
 
 
 # ---------------------------------------------------------------- the deck as masks
@@ -440,8 +487,8 @@ class Tables(NamedTuple):
  P_MIS_HAND_FOUR, P_MIS_HAND_PAIRS, P_FIRST_EARLIER, P_TARGET, P_GAME_ROUNDS, P_STAKE,
  P_SHUFFLE_STOP, P_FIXED_DEALER, P_CHECKED, P_DEALS_ONLY, P_SERIES, P_CHAFF_ROW, P_CHAFF_GROW,
  P_WILD, P_TURN, P_AFTER_PILE, P_CALLS_MAX, P_IMPROVE_STOP, P_ROLL_DEC, P_ROLL_PARAM,
- P_LOOK_OFF) = range(43)
-P_N = 43
+ P_LOOK_OFF, P_MUST_MATCH, P_MIS_FIELD_FOUR) = range(45)
+P_N = 45
 VIEW_OFF, VIEW_ON, VIEW_NEED_OTHER, VIEW_WEATHER = 0, 1, 2, 3
 COUNT_ALL, COUNT_BEST, COUNT_BOTH = 0, 1, 2
 FMULT_COUNT, FMULT_DOUBLE, FMULT_OFF = 0, 1, 2
@@ -489,10 +536,12 @@ def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=F
     p[P_LUCKY] = ("none", "win6", "stack12", "misdeal").index(rules.lucky_hands)
     p[P_BOTH_DEALER] = ("draw", "dealer", "privilege").index(rules.both_lucky)
     p[P_FIELD_FOUR] = ("misdeal", "dealer_captures", "dealer_wins").index(rules.field_four)
-    p[P_MIS_FIELD_PAIRS] = rules.field_pairs == "misdeal"
-    # The seed names no lucky hands; four of a month in a hand is a misdeal as on the field.
-    p[P_MIS_HAND_FOUR] = rules.lucky_hands in ("none", "misdeal")
-    p[P_MIS_HAND_PAIRS] = rules.lucky_hands == "misdeal"
+    flags = misdeal_flags(rules)
+    p[P_MIS_HAND_FOUR] = flags["hand_four_misdeal"]
+    p[P_MIS_HAND_PAIRS] = flags["hand_pairs_misdeal"]
+    p[P_MIS_FIELD_FOUR] = flags["field_four_misdeal"]
+    p[P_MIS_FIELD_PAIRS] = flags["field_pairs_misdeal"]
+    p[P_MUST_MATCH] = rules.must_match == "yes"
     p[P_FIRST_EARLIER] = rules.first_dealer == "earlier_month"
     p[P_TARGET] = rules.target
     p[P_GAME_ROUNDS] = rules.game_rounds
@@ -535,6 +584,20 @@ def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=F
     tables = Tables(_D.month.astype(np.int8), ymasks, yints, ymasks2, yints2, cards, pattern, p,
                     weights, *greedy_tables(weights))
     return tables, names + SPECIAL_YAKU
+
+
+def misdeal_flags(rules: KoikoiRules) -> dict:
+    """Which dealt fours and pairs throw the deal in (the kernel's and ``hanasim exact``'s):
+    a four in a hand under lucky_hands=misdeal, or under lucky_hands=none where ``misdeal``
+    reaches the hands; four pairs in a hand under lucky_hands=misdeal; a four on the field
+    under field_four=misdeal unless misdeal=none; four pairs on the field under
+    field_pairs=misdeal."""
+    return dict(
+        hand_four_misdeal=(rules.lucky_hands == "misdeal"
+                           or (rules.lucky_hands == "none" and rules.misdeal == "hand_or_field")),
+        hand_pairs_misdeal=rules.lucky_hands == "misdeal",
+        field_four_misdeal=rules.field_four == "misdeal" and rules.misdeal != "none",
+        field_pairs_misdeal=rules.field_pairs == "misdeal")
 
 
 def max_turns(rules: KoikoiRules) -> int:
@@ -749,6 +812,28 @@ def put(pol, card, field, r, wild, tb):
     return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
 
 
+MONTH_LOW = np.uint64(0x111111111111)  # the lowest card of every month
+
+
+@hot(inline="always")
+def playable(hand, field, wild, tb):
+    """The hand cards a player may play: under ``must_match=yes`` the cards that capture
+    something (by month; when the Lightning is ``wild``, also its wild capture and a card
+    taking the Lightning), or the whole hand when none does; under ``must_match=no`` the whole
+    hand."""
+    if tb.params[P_MUST_MATCH] == 0:
+        return hand
+    x = (field | (field >> ONE) | (field >> np.uint64(2)) | (field >> np.uint64(3))) & MONTH_LOW
+    m = hand & (x * np.uint64(15))  # the hand's cards of a month the field holds
+    if wild:
+        light = tb.cards[K_LIGHTNING]
+        if (field & light) != ZERO:
+            m |= hand & ~tb.cards[K_WILLOW]  # each takes the Lightning or its own month
+        elif (field & tb.cards[K_WILLOW]) == ZERO and field != ZERO:
+            m |= hand & light  # the Lightning takes any field card
+    return m if m != ZERO else hand
+
+
 @hot
 def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
     """The turns other than the standard one (a call, not inlined: see :func:`put_wild`):
@@ -772,7 +857,7 @@ def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
             continue
         if step == 2:
             r = next64(rng) if pol == RANDOM else ZERO
-        card = hand_card(pol, hand, field, r, tb.gscore)
+        card = hand_card(pol, playable(hand, field, wild, tb), field, r, tb.gscore)
         hand &= ~bit(card)
         field, c = put(pol, card, field, r, wild, tb)
         cap |= c
@@ -853,7 +938,7 @@ def turn_forced(pol, hand, field, drawn, tb, wild, pile_only):
         sh = F_CARD1 if step == 0 else F_CARD2
         card = given(pol, sh)
         if card < 0:
-            card = greedy_hand_card(hand, field, tb.gscore)
+            card = greedy_hand_card(playable(hand, field, wild, tb), field, tb.gscore)
         hand &= ~bit(card)
         field, c = put_as(card, field, given(pol, sh + 8), wild, tb)
         cap |= c
@@ -872,7 +957,7 @@ def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
         return turn_forced(pol, hand, field, drawn, tb, wild, pile_only)
     if pile_only or tb.params[P_TURN] != TURN_STANDARD:
         return turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only)
-    card = hand_card(pol, hand, field, r, tb.gscore)
+    card = hand_card(pol, playable(hand, field, wild, tb), field, r, tb.gscore)
     hand &= ~bit(card)
     field, c1 = put(pol, card, field, r, wild, tb)
     field, c2 = put(pol, drawn, field, r >> ONE, wild, tb)
@@ -1098,8 +1183,9 @@ def look_eval(st, order, rng, tb, seat, k, look, m, seen):
 @hot
 def card_options(sc, pol, sh, hand, field, wild, tb):
     """Into ``sc.card``: the forced turn ``pol`` with the hand card at shift ``sh`` (and its
-    take at ``sh + 8``) left to greedy (choice 0), then every other (hand card, take);
-    returns how many (at most ``lookahead.MAX_CHOICES``)."""
+    take at ``sh + 8``) left to greedy (choice 0), then every other (hand card, take) the
+    rules allow (:func:`playable`); returns how many (at most ``lookahead.MAX_CHOICES``)."""
+    hand = playable(hand, field, wild, tb)
     g = greedy_hand_card(hand, field, tb.gscore)
     gt = np.int64(-1)
     if take_options(g, field, wild, tb) != ZERO:
@@ -1169,7 +1255,7 @@ def look_turn(st, order, rng, tb, seat, k, look):
         pol = look_eval(st, order, rng, tb, seat, k, look, m, seen)
         card = given(pol, F_CARD1)
         if card < 0:
-            card = greedy_hand_card(hand, field, tb.gscore)
+            card = greedy_hand_card(playable(hand, field, wild, tb), field, tb.gscore)
         hand &= ~bit(card)
         field, _ = put_as(card, field, given(pol, F_TAKE1), wild, tb)
     # the turned card is seen from here on
@@ -1451,7 +1537,8 @@ def lucky_end(d0, d1, l0, l1, res, tb):
 def field_four(st, order, res, tb):
     """A four of a month dealt to the field (``field_four``), after the lucky hands: False
     when it ends the round (dealer_wins), True when the round is played (the dealer having
-    captured any fours under dealer_captures)."""
+    captured any fours under dealer_captures; under field_four=misdeal a four reaches play
+    only under misdeal=none, and stays on the field)."""
     p = tb.params
     if not has_full_nibble(st[2]):
         return True
@@ -1461,6 +1548,8 @@ def field_four(st, order, res, tb):
         res[R_POINTS] = FIELD_WIN_POINTS
         res[R_END] = END_FIELD
         return False
+    if p[P_FIELD_FOUR] == FIELD4_MISDEAL:
+        return True  # misdeal=none: the deal stands and the four stays on the field
     # "the dealer immediately captures these four cards, and deals four more to the
     # table to replace them" (rule page): from the draw pile, until no four is left.
     # A replacement that would leave the pile short of the turns' draws is not made
@@ -1595,7 +1684,7 @@ def check_round(order, st, res, zero_sum):
 def is_misdeal(groups, p):
     """Four of a month / four pairs in a hand or on the field, as the options make them."""
     f = groups[FIELD]
-    bad = p[P_FIELD_FOUR] == FIELD4_MISDEAL and has_full_nibble(f)
+    bad = p[P_MIS_FIELD_FOUR] != 0 and has_full_nibble(f)
     bad = bad or (p[P_MIS_FIELD_PAIRS] != 0 and pairs_only(f))
     if p[P_MIS_HAND_FOUR] != 0:
         bad = bad or has_full_nibble(groups[0]) or has_full_nibble(groups[1])
@@ -1852,7 +1941,7 @@ class Koikoi:
     # structure and the wild Lightning), lucky-hand declarations and stop-or-continue by
     # lookahead (engine.lookahead; the module's "Lookahead")
     lookahead = True
-    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 4  # bump when a rule's behaviour, an option or a policy's play changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)
     edge_quantity = "dealer.mean_advantage"
@@ -1899,12 +1988,8 @@ class Koikoi:
 
         tracked = tuple(int(any(_D.kind[4 * m + j] == decks.BRIGHT for j in range(4)))
                         for m in range(12))
-        rows = koikoi_deal_probabilities(
-            rules.hand_size, 8, tracked=tracked,
-            hand_four_misdeal=rules.lucky_hands in ("none", "misdeal"),
-            hand_pairs_misdeal=rules.lucky_hands == "misdeal",
-            field_four_misdeal=rules.field_four == "misdeal",
-            field_pairs_misdeal=rules.field_pairs == "misdeal")
+        rows = koikoi_deal_probabilities(rules.hand_size, 8, tracked=tracked,
+                                         **misdeal_flags(rules))
         return rows_table(rows, NAME)
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,

@@ -1,5 +1,7 @@
-"""Kushiro Toppa: 2 to 4 players, two of whom play each round (seed 001_8b84054184cb1288; the
-fuller rule page ``shared/rule-pages/hanafuda_games_kushiro-toppa.md``, "the page").
+"""Kushiro Toppa: 2 to 4 players, two of whom play each round.  Two texts: seed
+001_8b84054184cb1288, the Kushiro Toppa page as it read in 2022 ("the 2022 text"), and its 2026
+revision ``shared/rule-pages/hanafuda_games_kushiro-toppa.md`` ("the page", "the rule page").
+They differ only in the chaff teyaku (``teyaku_reading``).
 
 A koi-koi variant that keeps Toppa's teyaku and dekiyaku and scores in chips only (no card
 points, no par).  Toppa's dekiyaku rows come from :func:`toppa.dekiyaku_table` (the seed:
@@ -33,8 +35,8 @@ A round
 5. Play: the playing seat first in turn order from the dealer moves first (the dealer, if
    playing); a turn is a hand card then the top of the draw pile (no draw once the pile is
    empty).  After a turn that forms a new dekiyaku (``decision_on``) the player says "Iku"
-   (continue) or "Yoroshii" (stop and claim): ``choose_continue``; with no card left only
-   Yoroshii is legal.  A stop ends the round: the stopper is paid their dekiyaku chips by the
+   (continue) or "Yoroshii" (stop and claim): ``choose_continue``; with no card left in hand
+   only Yoroshii is legal unless ``last_card=free``.  A stop ends the round: the stopper is paid their dekiyaku chips by the
    opponent; a player who had continued gets nothing ("their Dekiyaku is forfeited").  Hands
    run out with nobody stopping: ``exhausted``.  The play runs from a resumable state
    (``play_from``), which the lookahead policy copies, redeals and plays on.  A lookahead
@@ -46,9 +48,10 @@ Seats inside a round are relative to the dealer: seat 0 deals, seat k is k place
 dealer's right (turn order).  Players (who own the policies) are 0..players-1; seat s is player
 ``(dealer + s) % players``.
 
-Simulation unit: a session is ``session_rounds`` rounds; its first dealer is drawn (each player
-draws a card, the earliest month deals, a tie draws again among the tied), then ``dealer_next``
-passes the deal.  Round i of session s deals on stream 3i and plays on stream 3i+1 of the
+Simulation unit: a session is ``session_rounds`` rounds; its first dealer is drawn (both texts,
+Choosing the Dealer: each player draws a card, the earliest month deals; neither text settles
+two cards of one month: the tied players draw again, as the 1997 koi-koi text does for its cut,
+``first_dealer``), then ``dealer_next`` passes the deal.  Round i of session s deals on stream 3i and plays on stream 3i+1 of the
 session's key (the first-dealer draw: stream 3 * rounds + 2), so variants compared on one seed
 see the same deals round by round.
 """
@@ -76,7 +79,7 @@ from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, GREEDY, K_SHIFT,
                         LEGAL_BOTH, LEGAL_STOP, LOOKAHEAD, RANDOM, card_weights,
                         choose_continue, choose_expose, greedy_tables, hand_card, parse_policy,
                         policy_id, split_policy, take_high)
-from ..rules import number, option
+from ..rules import number, option, when_zero
 from . import register
 from . import toppa
 
@@ -85,39 +88,58 @@ MAX_PLAYERS = 4
 HAND_SIZE, FIELD_SIZE = 10, 8   # "Ten (10) cards ... to each player, and eight (8) to the table"
 SEATS = ("dealer", "seat1", "seat2", "seat3")  # seat k: k places to the dealer's right
 TEYAKU = ("three_pairs", "one_ribbon", "one_animal", "one_bright", "empty_hand")
-SEED = "the seed's value"
+BOTH = "both texts"  # a value the 2022 text and the rule page both give
 MAX_REDEALS = 1000  # undecided=redeal: after this many redeals in a row the last are forced in
+
+
+# When an option cannot change the result (``rules.inert_options``): asked for by name it is
+# refused with the reason; set by a compare grid it is named in the table's notes.
+def _two_players(r, run):
+    return "with 2 players nobody joins or drops out" if r.players == 2 else None
+
+
+def _no_swap(r, run):
+    return ("with 4 players no draw pile is left, so no four-in-hand swap"
+            if r.players == MAX_PLAYERS else None)
+
+
+def _no_teyaku(r, run):
+    return "teyaku_reading=off: no teyaku is scored" if r.teyaku_reading == "off" else None
 
 
 @dataclass(frozen=True)
 class KushiroRules:
-    """House rules of Kushiro Toppa; every default is the seed's reading or, where the seed is
-    silent, the reading issue 11 names as the default."""
+    """House rules of Kushiro Toppa.  Two texts: the 2022 text (the Kushiro Toppa page as it
+    read in 2022) and the Kushiro Toppa rule page (its 2026 revision; "the page").  They agree
+    but for the chaff teyaku, written for 8 cards in 2022 and for the 10-card hand on the page:
+    the default ``teyaku_reading`` follows the page.  Every other default is what both texts
+    say or, where both are silent, a reading named as such in its description."""
 
     game: ClassVar[str] = NAME
     seats: ClassVar[tuple] = SEATS
-    players: int = number(2, "players at the table (2 to 4); two play each round ('played by 2 to 4 people, although only 2 people participate in a round at once')", low=2, high=4, readings={2: "two players: no join/drop phase"})
-    dealer_next: str = option("scorer", ("scorer", "rotate"), "who deals next, not stated: scorer (the round's scorer deals next, a round nobody scores keeps the dealer), rotate (the deal passes to the dealer's right every round)")
-    swap_pick: str = option("random", ("random", "lowest"), "which of the four laid face down the other player picks (Distributing the Initial Cards: 'Another player then chooses one card'): random (uniform, they are face down), lowest (the lowest card id; a fixed reading for tests)")
-    dropped_cards: str = option("under_pile", ("under_pile", "shuffled", "aside"), "where a dropped player's hand goes, not stated: under_pile (under the draw pile, unseen, in random order), shuffled (shuffled into the draw pile), aside (out of play; turns after the pile runs out draw nothing)")
-    undecided: str = option("forced_in", ("forced_in", "redeal"), "when too few players are left undecided for two to play: forced_in (the last undecided players are forced in so that two play), redeal (if fewer than two join the cards are dealt again; after 1000 redeals in a row the last are forced in) (Join-in / Drop-out Phase: not stated)")
-    teyaku_reading: str = option("ten_card", ("ten_card", "subset", "off"), "the teyaku are written for 8 cards but the hand has 10 (Checking for Teyaku): ten_card (the 10-card analogues, as the page now reads: one ribbon + nine chaff, one animal + nine chaff, one bright + nine chaff, ten chaff), subset (some eight of the ten form it: at least one ribbon and at least seven chaff...; eight chaff for Empty Hand), off (no teyaku)")
-    three_pairs: str = option("exact", ("exact", "at_least", "pairs_in_sets", "disjoint"), "Three Pairs ('Three pairs of cards - a pair being two cards from the same month'): exact (exactly three months with exactly two cards), at_least (three or more months with exactly two), pairs_in_sets (three or more months with two or more), disjoint (three or more disjoint pairs, a four counting as two)")
-    teyaku_value: int = number(1, "chips for each teyaku held and exposed; teyaku add up (Checking for Teyaku: 1 'yaku' each)", low=0, high=20, readings={1: SEED})
-    teyaku_effect: str = option("play_on", ("play_on", "round_ends"), "what exposing a teyaku does ('NEEDS MORE DOCUMENTATION'): play_on (claim the chips and play on), round_ends (claim the chips; the round ends)")
-    decision_on: str = option("new", ("new", "bigger"), "when Iku/Yoroshii is asked: new (a dekiyaku not held before is formed: 'as soon as a Dekiyaku is formed'), bigger (the chips held grow)")
-    exhausted: str = option("nobody", ("nobody", "last_caller"), "hands exhausted with nobody stopping: nobody (no dekiyaku chips), last_caller (the last player to say Iku is paid the dekiyaku they hold)")
-    five_brights: int = number(3, "Five Brights, chips (Dekiyaku)", low=0, high=50, readings={3: SEED})
-    four_brights: int = number(2, "Four Brights without the rain man, chips (Dekiyaku)", low=0, high=50, readings={2: SEED})
-    rainy_four_brights: int = number(1, "Rainy Four Brights: the rain man and 3 other brights, chips (Dekiyaku)", low=0, high=50, readings={1: SEED})
-    poetry_ribbons: int = number(1, "Poetry Ribbons, chips (Dekiyaku)", low=0, high=50, readings={1: SEED})
-    blue_ribbons: int = number(1, "Blue Ribbons, chips (Dekiyaku)", low=0, high=50, readings={1: SEED})
-    seven_ribbons: int = number(2, "Seven Ribbons: any 7 ribbon and/or willow cards, chips (Dekiyaku)", low=0, high=50, readings={2: SEED})
-    seven_ribbons_extra: int = number(1, "Seven Ribbons: chips for each ribbon or willow card beyond the seventh (Dekiyaku)", low=0, high=20, readings={1: SEED})
-    chaff: int = number(1, "Chaff: 12 chaff cards, chips (Dekiyaku)", low=0, high=50, readings={1: SEED})
-    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs ('Any 12 Chaff cards')", low=1, high=27, readings={12: SEED})
-    chaff_extra: int = number(1, "Chaff: chips for each chaff card beyond chaff_count (Dekiyaku)", low=0, high=20, readings={1: SEED})
-    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards the Chaff dekiyaku (willow cards count towards Seven Ribbons): none (Toppa's main reading), lightning (by its printed type), all")
+    players: int = number(2, "players at the table (2 to 4); two play each round (both texts: 'played by 2 to 4 people, although only 2 people participate in a round at once')", low=2, high=4, readings={2: "two players: no join/drop phase"})
+    dealer_next: str = option("scorer", ("scorer", "rotate"), "who deals next, not stated by either text: scorer (a reading, the default: the round's scorer deals next, as in Toppa and koi-koi; a round nobody scores keeps the dealer), rotate (the deal passes to the dealer's right every round)", inert=lambda r, run: run.deal_never_passes())
+    swap_pick: str = option("random", ("random", "lowest"), "which of the four laid face down the other player picks (both texts, Distributing the Initial Cards: 'Another player then chooses one card'): random (a reading, the default: uniform, the four lie face down), lowest (the lowest card id; a fixed reading for tests)", inert=_no_swap)
+    dropped_cards: str = option("under_pile", ("under_pile", "shuffled", "aside"), "where a dropped player's hand goes, not stated by either text: under_pile (a reading, the default: under the draw pile, unseen, in random order), shuffled (shuffled into the draw pile), aside (out of play; turns after the pile runs out draw nothing)", inert=_two_players)
+    undecided: str = option("forced_in", ("forced_in", "redeal"), "when too few players are left undecided for two to play (Join-in / Drop-out Phase: not stated by either text): forced_in (a reading, the default: the last undecided players are forced in so that two play), redeal (if fewer than two join the cards are dealt again; after 1000 redeals in a row the last are forced in)", inert=_two_players)
+    teyaku_reading: str = option("ten_card", ("ten_card", "subset", "off"), "the chaff teyaku for a 10-card hand (Checking for Teyaku): ten_card (the default, the Kushiro Toppa rule page: one ribbon + nine chaff, one animal + nine chaff, one bright + nine chaff, ten chaff), subset (the 2022 text's 'one Ribbon card, seven Chaff' and 'Eight Chaff cards', written for 8 cards: some eight of the ten form it, at least one ribbon and at least seven chaff...; eight chaff for Empty Hand), off (no teyaku)")
+    three_pairs: str = option("exact", ("exact", "at_least", "pairs_in_sets", "disjoint"), "Three Pairs (both texts: 'Three pairs of cards - a pair being two cards from the same month'): exact (a reading, the default: exactly three months with exactly two cards), at_least (three or more months with exactly two), pairs_in_sets (three or more months with two or more), disjoint (three or more disjoint pairs, a four counting as two)", inert=_no_teyaku)
+    teyaku_value: int = number(1, "chips for each teyaku held and exposed; teyaku add up (both texts, Checking for Teyaku: 1 'yaku' each)", low=0, high=20, readings={1: BOTH}, inert=_no_teyaku)
+    teyaku_effect: str = option("play_on", ("play_on", "round_ends"), "what exposing a teyaku does (both texts: 'NEEDS MORE DOCUMENTATION', decide before the game): play_on (a reading, the default: claim the chips and play on), round_ends (claim the chips; the round ends)", inert=_no_teyaku)
+    decision_on: str = option("new", ("new", "bigger"), "when Iku/Yoroshii is asked: new (the default, both texts: 'as soon as a Dekiyaku is formed': a dekiyaku not held before), bigger (a reading: whenever the chips held grow)")
+    last_card: str = option("yoroshii_only", ("yoroshii_only", "free"), "a dekiyaku formed on a player's last card, with no card left in hand (not stated by either text): yoroshii_only (a reading, the default: only Yoroshii, since Iku has no turn of one's own left to pay off), free (Iku or Yoroshii as on any turn: Iku then lets the opponent's last turn forfeit it, or under exhausted=last_caller is paid when the hands run out)")
+    exhausted: str = option("nobody", ("nobody", "last_caller"), "hands exhausted with nobody stopping (not stated by either text): nobody (a reading, the default: no dekiyaku chips, as in koi-koi), last_caller (the last player to say Iku is paid the dekiyaku they hold)")
+    five_brights: int = number(3, "Five Brights, chips (both texts, Dekiyaku)", low=0, high=50, readings={3: BOTH})
+    four_brights: int = number(2, "Four Brights without the rain man, chips (both texts, Dekiyaku)", low=0, high=50, readings={2: BOTH})
+    rainy_four_brights: int = number(1, "Rainy Four Brights: the rain man and 3 other brights, chips (both texts, Dekiyaku)", low=0, high=50, readings={1: BOTH})
+    poetry_ribbons: int = number(1, "Poetry Ribbons, chips (both texts, Dekiyaku)", low=0, high=50, readings={1: BOTH})
+    blue_ribbons: int = number(1, "Blue Ribbons, chips (both texts, Dekiyaku)", low=0, high=50, readings={1: BOTH})
+    seven_ribbons: int = number(2, "Seven Ribbons: any 7 ribbon and/or willow cards, chips (both texts, Dekiyaku)", low=0, high=50, readings={2: BOTH})
+    seven_ribbons_extra: int = number(1, "Seven Ribbons: chips for each ribbon or willow card beyond the seventh (both texts, Dekiyaku)", low=0, high=20, readings={1: BOTH}, inert=when_zero("seven_ribbons"))
+    chaff: int = number(1, "Chaff: 12 chaff cards, chips (both texts, Dekiyaku)", low=0, high=50, readings={1: BOTH})
+    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs (both texts: 'Any 12 Chaff cards')", low=1, high=27, readings={12: BOTH}, inert=when_zero("chaff"))
+    chaff_extra: int = number(1, "Chaff: chips for each chaff card beyond chaff_count (both texts, Dekiyaku)", low=0, high=20, readings={1: BOTH}, inert=when_zero("chaff"))
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards the Chaff dekiyaku (both texts: willow cards count towards Seven Ribbons; whether also as chaff is not stated): none (a reading, the default: Toppa's main reading), lightning (by its printed type), all", inert=when_zero("chaff"))
 
     def check(self):
         toppa.check_chaff_count(self)
@@ -249,8 +271,9 @@ class Tables(NamedTuple):
 
 
 (P_PLAYERS, P_READING, P_PAIRS, P_TEY_VALUE, P_TEY_ENDS, P_DROPPED, P_UNDECIDED,
- P_EXHAUSTED, P_ROTATE, P_PICK_LOWEST, P_BIGGER, P_FIXED_DEALER, P_SESSION, P_DEALS_ONLY) = range(14)
-P_N = 14
+ P_EXHAUSTED, P_ROTATE, P_PICK_LOWEST, P_BIGGER, P_FIXED_DEALER, P_SESSION, P_DEALS_ONLY,
+ P_LAST_FREE) = range(15)
+P_N = 15
 READ_TEN, READ_SUBSET, READ_OFF = 0, 1, 2
 PAIRS_EXACT, PAIRS_AT_LEAST, PAIRS_IN_SETS, PAIRS_DISJOINT = 0, 1, 2, 3
 DROP_UNDER, DROP_SHUFFLED, DROP_ASIDE = 0, 1, 2
@@ -273,6 +296,7 @@ def lower(rules: KushiroRules, *, fixed_dealer=False, session_rounds=1, deals_on
     p[P_ROTATE] = rules.dealer_next == "rotate"
     p[P_PICK_LOWEST] = rules.swap_pick == "lowest"
     p[P_BIGGER] = rules.decision_on == "bigger"
+    p[P_LAST_FREE] = rules.last_card == "free"
     p[P_FIXED_DEALER] = bool(fixed_dealer)
     p[P_SESSION] = int(session_rounds)
     p[P_DEALS_ONLY] = bool(deals_only)
@@ -571,7 +595,8 @@ def _play(ks, pile, rng, tb, pol, qa, qb, look):
                                           tb.ghigh)
         improved, v, h = _end_turn(ks, cur, hand, field, cap, top, ym, yi, bigger)
         if improved:
-            legal = LEGAL_BOTH if hand != ZERO else LEGAL_STOP
+            # no card left: only Yoroshii, unless last_card=free
+            legal = LEGAL_BOTH if hand != ZERO or tb.params[P_LAST_FREE] != 0 else LEGAL_STOP
             dec = pol[q, PC_DEC]
             go = False
             asked = False
@@ -1193,7 +1218,10 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
 
 @hot
 def first_dealer(drng, order, n):
-    """Each player draws one card; the earliest month deals; tied players draw again."""
+    """The first dealer (both texts, Choosing the Dealer): each player draws one card, the
+    earliest month deals.  Neither text settles two cards of one month: the tied players draw
+    again (all cards back in the deck, a fresh draw of one card each; the others' cards of the
+    redraw are not read), as the 1997 koi-koi text does for its cut."""
     cand = (1 << n) - 1
     while True:
         shuffle_range(drng, order, 0, n)
@@ -1364,8 +1392,8 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, ks,
                 elif res[R_WINNER] >= 0:
                     dealer = dealer + res[R_WINNER]
                     dealer = dealer - n if dealer >= n else dealer
-        if p[P_DEALS_ONLY]:
-            continue
+        if p[P_DEALS_ONLY] or n_rounds < session:
+            continue  # deals only, or a session cut off by the end of the run: no session
         scal[C_SESSIONS] += 1
         ft = totals[first]
         scal[C_FIRST_TOTAL] += ft
@@ -1567,8 +1595,8 @@ class Kushiro:
 
     name = NAME
     title = "Kushiro Toppa (2-4 players, two play each round)"
-    source = ("seed 001_8b84054184cb1288 (Kushiro Toppa); fuller text: rule page "
-              "hanafuda_games_kushiro-toppa")
+    source = ("the Kushiro Toppa rule page (2026) and its 2022 text; they differ only in the "
+              "chaff teyaku")
     seed_file = "001_8b84054184cb1288"
     #: policies are given for up to 4 players; with fewer seated the first ``players`` are used
     n_players = MAX_PLAYERS
@@ -1576,7 +1604,7 @@ class Kushiro:
     Rules = KushiroRules
     par = None
     teyaku_names = TEYAKU
-    version = 2  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # every decision: swap, join/drop, expose, cards, picks, Iku/Yoroshii
     edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")

@@ -72,6 +72,7 @@ from numba.extending import overload
 
 from .. import decks
 from ..decks import TAIPA
+from ..numtext import is_digits
 from ..engine import lookahead, state
 from ..engine.lookahead import new_scratch, uses_lookahead
 from ..engine.bits import ONE, ZERO, bit, count, lowest
@@ -98,6 +99,19 @@ YAKU_POINTS = (3, 2, 1, 0)   # seed, "Yaku"
 COIN_LO, COIN_BINS = -100, 241  # histogram of player 1's final coins
 
 
+# When an option cannot change the result (``rules.inert_options``): refused when asked for.
+def _one_round(r, run):
+    """What a round leaves for the next (who plays first, which cards leave play) is never
+    read in a one-round game (how many leave is counted: exhausted_removal is not inert)."""
+    return "game_rounds=1: a game has no next round" if r.game_rounds == 1 else None
+
+
+def _never_short(r, run):
+    n = 48 - 3 * (r.removed_brights + r.removed_animals + r.removed_ribbons + r.removed_chaff)
+    return (f"game_rounds=1 with a deck of {n} cards: no round is short of cards"
+            if r.game_rounds == 1 and n >= DEALT + 12 else None)
+
+
 @dataclass(frozen=True)
 class TaipaRules:
     """House rules of Taipa hanafuda; every default is seed 002's reading."""
@@ -106,10 +120,10 @@ class TaipaRules:
     start_coins: int = number(10, low=1, high=100, readings={10: "the seed: five 1-point and one 5-point coin"}, doc="coins each player starts with (seed, 'Setup': 'a total of 10 points')")
     game_rounds: int = number(3, low=1, high=MAX_ROUNDS, readings={3: "the seed"}, doc="the game ends after this many rounds (seed, 'End of Game': 'after three rounds')")
     coin_cap: str = option("capped", ("capped", "uncapped"), "the winner takes at most the coins the opponent has (capped: coins are cards and cannot go below zero; the seed does not say) or the whole score (uncapped: the loser's total may go negative)")
-    tie_first: str = option("alternate", ("alternate", "same", "random"), "who plays first in the next round when both have the same coins (seed, 'Ending the round': 'do not mention what happens when the players' scores are tied'): alternate (the previous round's first player goes second), same (the same first player), random (rock-paper-scissors again)")
-    yaku_cards: str = option("random", ("random", "first", "choice"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (seed: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first), choice (the pile's owner chooses, a policy decision: a random player uniformly as 'random', a greedy one keeps the cards whose suits hold the most bright and animal points left in play for the next round, removing the others; ties: the lower card leaves).  Brights and animals of one suit are identical, so only ribbons and chaff need this")
+    tie_first: str = option("alternate", ("alternate", "same", "random"), "who plays first in the next round when both have the same coins (seed, 'Ending the round': 'do not mention what happens when the players' scores are tied'): alternate (the previous round's first player goes second), same (the same first player), random (rock-paper-scissors again)", inert=_one_round)
+    yaku_cards: str = option("random", ("random", "first", "choice"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (seed: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first), choice (the pile's owner chooses, a policy decision: a random player uniformly as 'random', a greedy one keeps the cards whose suits hold the most bright and animal points left in play for the next round, removing the others; ties: the lower card leaves).  Brights and animals of one suit are identical, so only ribbons and chaff need this", inert=_one_round)
     exhausted_removal: str = option("remove", ("remove", "keep"), "whether yaku completed in an exhausted round also leave play: remove (seed, 'Ending the round': 'Both players put all yaku they finished this round' aside, no exception), keep (only yaku of a scored round leave)")
-    short_deck: str = option("short_pile", ("short_pile", "end_game"), "a deck too small for a full round (fewer than 30 cards: 18 dealt and 12 draws; seed: silent): short_pile (deal as usual; once the draw pile is empty a turn is the hand card only), end_game (the game ends before that round).  A deck of fewer than 18 cards cannot be dealt: the game ends under both")
+    short_deck: str = option("short_pile", ("short_pile", "end_game"), "a deck too small for a full round (fewer than 30 cards: 18 dealt and 12 draws; seed: silent): short_pile (deal as usual; once the draw pile is empty a turn is the hand card only), end_game (the game ends before that round).  A deck of fewer than 18 cards cannot be dealt: the game ends under both", inert=_never_short)
     last_turn: str = option("choose", ("choose", "stop"), "a new yaku on a player's last turn: choose (agari or koi-koi as on any turn: the seed makes no exception; koi-koi there cannot pay, the caller has no turn left to call agari), stop (agari)")
 
     # not rules of the seed: a study of the shrunken decks of rounds 2 and 3 (the deal-time
@@ -1580,7 +1594,7 @@ class Taipa:
             if name not in opts:
                 raise ValueError(f"--removed: unknown yaku {name!r}; give yaku names from "
                                  f"{', '.join(YAKU)}, each once per yaku or as NAME*N")
-            if times and not times.strip().isdigit():
+            if times and not is_digits(times.strip()):  # ASCII digits (hanasim.numtext)
                 raise ValueError(f"--removed: {item.strip()!r}: N in NAME*N is a whole number")
             out[opts[name]] += int(times) if times else 1
         return out

@@ -1,6 +1,11 @@
-"""Taoshi: 3 to 6 players, three of whom play each round, on the mekurifuda deck (seed
-003_9adff6e6778a6a03, "the seed"; the rule page ``shared/rule-pages/mekurifuda_games_taoshi.md``;
-issue 13).
+"""Taoshi: 3 to 6 players, three of whom play each round, on the mekurifuda deck.
+
+Two sources: the Taoshi seed text (``shared/seeds/003_9adff6e6778a6a03.txt``, the rule page as
+it stood in 2022, whose "End of Round and Scoring" is Sudaoshi's: a 330-point deck, burdens
+100/110/120, hanafuda yaku) and the Taoshi rule page (``shared/rule-pages/
+mekurifuda_games_taoshi.md``, revised 2025-09-27: the same game with the mekurifuda deck's
+burdens 72/78/84 and its two dekiyaku).  The defaults follow the rule page where it speaks;
+every option's text names its source.
 
 The deck is data (``decks.MEKURIFUDA``): 4 suits x numbers 1-12, matched by number, Taoshi's
 card points (234 in all), the reds and the two bakefuda as flags.  Nothing here assumes months:
@@ -27,19 +32,25 @@ A round
    player they are the claimer's known cards in the play's state (``engine.state.known``),
    which a lookahead opponent keeps in that hand when it determinises.  A claimed 100
    ("botta!") ends the round before play: every other seated player, active or not, pays its
-   holder 100 (other teyaku of that round are not paid: the round ends at the declaration).
-   Otherwise a claimed teyaku is paid by each other active player.
+   holder 100; the round's other claimed teyaku are not paid (``botta_teyaku=void``: the round
+   ends at the declaration) or are (``paid``).  A forced-out player's botta is lost
+   (``forced_out_botta=lost``: only the active players claim) or claimed after the active
+   players' claims (``claimed``).  Otherwise a claimed teyaku is paid by each other active
+   player.
 4. Play ("Gameplay"): the active players in turn order from the dealer (the dealer first if
    active), hana-awase capture by number (``engine.play``, from a resumable state that the
    lookahead policy copies and plays on); the hands run out together and the field is then
    empty (every number has four cards), so the 234 points are all captured.
 5. Score ("End of Round and Scoring"): captured card points + 2 x own yaku - the other active
-   players' yaku - burden, where yaku are the claimed teyaku (and dekiyaku: ``dekiyaku``,
-   none).  The burdens go to the active players by their place in the turn order: the first
-   to play carries the dealer's, the second the right's, the third the left's (with three
-   players these are the dealer, right and left seats).  ``burden`` (the seed's 100/110/120
-   are for the 330-point hanafuda deck of Sudaoshi).  The highest score among the active
-   players wins (a tie: the first of them in turn order) and deals next.
+   players' yaku - burden, where yaku are the claimed teyaku and the captured dekiyaku
+   (``dekiyaku=page``, the rule page's "Dekiyaku": Four '2's, 12, for any player; Four '3's,
+   12, only for the dealer's left).  The burdens go to the active players by their place in
+   the turn order: the first to play carries the dealer's, the second the right's, the third
+   the left's (with three players these are the dealer, right and left seats); the same
+   third player is "the player to the dealer's left" of Four '3's.  ``burden=page``
+   (72/78/84, the rule page; the seed text's 100/110/120 are for Sudaoshi's 330-point deck).
+   The highest score among the active players (and a forced-out botta claimer) wins and deals
+   next; a tie goes by ``tie_winner`` (default: the first of them in turn order).
 
 Seats are relative to the dealer: seat 0 deals, seat k is k places to the dealer's right
 (anticlockwise, the turn order).  Players (who own the policies) are 0..players-1; seat s is
@@ -102,12 +113,23 @@ BOTTA = 100
 
 BAKEFUDA_READINGS = ("literal", "in_sets", "everywhere", "no_number")
 BURDENS = {  # dealer, right, left
-    "steps10": (68, 78, 88),
-    "equal": (78, 78, 78),
+    "page": (72, 78, 84),      # the Taoshi rule page, "End of Round and Scoring"
+    "steps10": (68, 78, 88),   # neither source: the seed text's 10-point steps, summing to 234
+    "equal": (78, 78, 78),     # neither source
     "proportional": (Fraction(100 * 234, 330), Fraction(110 * 234, 330), Fraction(120 * 234, 330)),
-    "sudaoshi": (100, 110, 120),
+    "sudaoshi": (100, 110, 120),  # the Taoshi seed text (Sudaoshi's, for its 330-point deck)
 }
 BURDEN_UNIT = {"proportional": 11}  # 234/330 = 78/110: burdens are whole elevenths
+
+# The dekiyaku (the Taoshi rule page, "Dekiyaku": "There are only 2 dekiyaku in Taoshi"): Four
+# '2's ("Four cards with the number 2"), 12, for any player; Four '3's ("Four cards with the
+# number 3. Only the player to the dealer's left may avail this dekiyaku"), 12.  They are
+# captured: a player scores one when its score pile holds the four cards of that number.
+DEKIYAKU = ("four_twos", "four_threes")
+DEKIYAKU_NUMBERS = (2, 3)
+DEKIYAKU_VALUE = 12
+DEKIYAKU_READINGS = ("page", "none")
+TIE_READINGS = ("first", "last", "random")
 
 
 @dataclass(frozen=True)
@@ -161,22 +183,42 @@ def burden_unit(rules) -> int:
 
 @dataclass(frozen=True)
 class TaoshiRules:
-    """House rules of Taoshi; every default is the seed's reading or, where the seed is silent
-    or does not fit the deck, the reading issue 13 names as the default."""
+    """House rules of Taoshi.  Two sources: the Taoshi seed text (the rule page as it stood in
+    2022, whose "End of Round and Scoring" is Sudaoshi's) and the Taoshi rule page (its
+    2025-09-27 revision, which gives the mekurifuda deck's burdens and dekiyaku).  Each option's
+    text says which source its default follows; where neither says, the default is hanasim's
+    reading, named as such."""
 
     game: ClassVar[str] = NAME
     seats: ClassVar[tuple] = SEATS
-    players: int = number(3, "players at the table (3 to 6); three play each round ('3 to 6 players, although only 3 players play at once')", low=3, high=6, readings={3: "three players: no join/drop phase"})
-    bakefuda: str = option("literal", BAKEFUDA_READINGS, "where the bakefuda (1 and 12 of clubs) are wild (Bakefuda: 'can be used as cards of any suit in three of the Teyaku ... Triplet, Four-of-a-kind, and Five-of-a-kind'): literal (wild only in the stand-alone Triplet, Four and Five of a Kind; elsewhere each counts as its printed number, 1 or 12), in_sets (also wild in the set part of Four-Three, Two Triplets, Triplet + Two Pairs and the Reds + Triplet teyaku; pairs natural), everywhere (also in pairs), no_number (as literal, but outside the wild uses a bakefuda has no number)")
-    reds_overlap: str = option("yes", ("yes", "no"), "whether the cards of the triplet also count as reds in Four/Five Reds + Triplet (Group C: 'Four reds and a Triplet'): yes (reds are counted over the whole hand), no (the triplet's cards are not counted as reds)")
-    burden: object = burden_option("steps10", "the point burden of the active players by turn order ('End of Round and Scoring' was copied from Sudaoshi, whose 330-point deck takes 100/110/120; the mekurifuda deck has 234): steps10 (68/78/88: the seed's 10-point steps, summing to 234), equal (78 each), proportional (100/110/120 x 234/330, fractional), sudaoshi (100/110/120 literally: not zero-sum, every seat loses on average), or three numbers dealer,right,left")
-    dropped_cards: str = option("shuffled", ("shuffled", "on_top"), "the dropped players' hands go on top of the draw pile, which 'should then probably be shuffled' (Join/Drop Phase): shuffled (the whole draw pile is shuffled), on_top (not shuffled: the dropped hands, in seat order, on top)")
-    drop_fee: int = number(0, "points each player who chooses to drop pays to each active player (Join/Drop Phase: 'Dropout penalties were not attested'; forced-out players pay none)", low=0, high=100, readings={0: "not attested: none"})
-    forced_out_pay: int = number(0, "points each active player pays to each forced-out player (Join/Drop Phase: 'Forced-out compensations were not attested')", low=0, high=100, readings={0: "not attested: none"})
-    dekiyaku: str = option("none", ("none",), "the two dekiyaku ('only one that is capturable by any player, and another that can only be captured by the player to the left of the dealer'): the seed's yaku section is Sudaoshi's, on hanafuda cards, and does not say which mekurifuda cards form them, so none is scored")
+    players: int = number(3, "players at the table (3 to 6); three play each round ('3 to 6 players, although only 3 players play at once': both sources)", low=3, high=6, readings={3: "three players: no join/drop phase"})
+    bakefuda: str = option("literal", BAKEFUDA_READINGS, "where the bakefuda (1 and 12 of clubs) are wild (Bakefuda, both sources: 'can be used as cards of any suit in three of the Teyaku ... Triplet, Four-of-a-kind, and Five-of-a-kind'): literal (default, the text as written: wild only in the stand-alone Triplet, Four and Five of a Kind; elsewhere each counts as its printed number, 1 or 12), in_sets (also wild in the set part of Four-Three, Two Triplets, Triplet + Two Pairs and the Reds + Triplet teyaku; pairs natural), everywhere (also in pairs), no_number (as literal, but outside the wild uses a bakefuda has no number)")
+    reds_overlap: str = option("yes", ("yes", "no"), "whether the cards of the triplet also count as reds in Four/Five Reds + Triplet (Group C, both sources: 'Four reds and a Triplet'): yes (default, hanasim's reading: reds are counted over the whole hand), no (the triplet's cards are not counted as reds)")
+    burden: object = burden_option("page", "the point burden of the active players by turn order (the first to play carries the dealer's, the second the right's, the third the left's): page (default, 72/78/84: the Taoshi rule page, 'End of Round and Scoring', for the 234-point mekurifuda deck), steps10 (68/78/88: neither source; the Taoshi seed text's 10-point steps centred on 78 to sum to 234, hanasim's default before the rule page gave its burdens), equal (78 each: neither source), proportional (the Taoshi seed text's 100/110/120 x 234/330, fractional), sudaoshi (100/110/120 as the Taoshi seed text writes them: Sudaoshi's burdens for its 330-point hanafuda deck, not zero-sum, every seat loses on average), or three numbers dealer,right,left")
+    dekiyaku: str = option("page", DEKIYAKU_READINGS, "the dekiyaku, scored like teyaku (2 x own - the others'): page (default, the Taoshi rule page, 'Dekiyaku': Four '2's, 12, for a player whose captured cards hold all four 2s; Four '3's, 12, the same with the four 3s, only for 'the player to the dealer's left', read as the third active player in turn order, the one who carries the left's burden), none (the Taoshi seed text: its yaku section is Sudaoshi's, on hanafuda cards, and names no mekurifuda dekiyaku)")
+    dropped_cards: str = option("shuffled", ("shuffled", "on_top"), "the dropped players' hands go on top of the draw pile, which 'should then probably be shuffled' (Join/Drop Phase, both sources): shuffled (default: the whole draw pile is shuffled), on_top (not shuffled: the dropped hands, in seat order, on top)")
+    drop_fee: int = number(0, "points each player who chooses to drop pays to each active player (Join/Drop Phase, both sources: 'Dropout penalties were not attested'; forced-out players pay none)", low=0, high=100, readings={0: "not attested: none"})
+    forced_out_pay: int = number(0, "points each active player pays to each forced-out player (Join/Drop Phase, both sources: 'Forced-out compensations were not attested')", low=0, high=100, readings={0: "not attested: none"})
+    botta_teyaku: str = option("void", ("void", "paid"), "the other claimed teyaku of a round that ends in a botta (Teyaku Showdown, both sources: a botta 'ends the round prematurely'; neither says whether the round's other claims are still paid): void (default, hanasim's reading: the round ends at the declaration, only botta is paid), paid (each other claimed teyaku is still paid by each other active player)")
+    forced_out_botta: str = option("lost", ("lost", "claimed"), "a forced-out player's botta teyaku (4-6 players; both sources: a botta is paid by 'all other players, including inactive ones', but the showdown is the active players'): lost (default, hanasim's reading: only active players claim), claimed (a forced-out player may claim its botta after the active players' claims, as its claim choice says; every other player pays it 100 and the round ends)")
+    tie_winner: str = option("first", TIE_READINGS, "the round's winner, who deals next, when the greatest score is shared ('The winner of the round is the one whose score ... is the greatest', both sources; no tie-break given): first (default, hanasim's reading: the tied player who plays first, so a tied dealer keeps the deal), last (the tied player who plays last), random (one of the tied, uniformly, a draw on the play stream)")
 
     def check(self):
         pass
+
+
+# When an option cannot change the result (``rules.inert_options``): refused when asked for by
+# name, named in the notes when a preset or a compare grid sets it.
+from ..rules import declare_inert  # noqa: E402  (kept apart: a local block)
+
+
+def _three_play(r, run):
+    return ("with 3 players all three play: nobody drops out or is forced out"
+            if r.players == 3 else None)
+
+
+declare_inert(TaoshiRules, drop_fee=_three_play, forced_out_pay=_three_play,
+              dropped_cards=_three_play, forced_out_botta=_three_play)
 
 
 # ---------------------------------------------------------------- policies
@@ -265,8 +307,10 @@ class Tables(NamedTuple):
 
 
 (P_PLAYERS, P_READING, P_OVERLAP_NO, P_ON_TOP, P_DROP_FEE, P_FORCED_PAY, P_UNIT,
- P_FIXED_DEALER, P_SESSION, P_DEALS_ONLY, P_RED, P_BAKE) = range(12)
-P_N = 12
+ P_FIXED_DEALER, P_SESSION, P_DEALS_ONLY, P_RED, P_BAKE, P_DEKIYAKU, P_BOTTA_PAID,
+ P_FORCED_BOTTA, P_TIE, P_TWOS, P_THREES) = range(18)
+P_N = 18
+TIE_FIRST, TIE_LAST, TIE_RANDOM = range(3)
 READ_LITERAL, READ_IN_SETS, READ_EVERYWHERE, READ_NO_NUMBER = range(4)
 
 
@@ -293,6 +337,12 @@ def lower(rules: TaoshiRules, *, fixed_dealer=False, session_rounds=1, deals_onl
     p[P_DEALS_ONLY] = bool(deals_only)
     p[P_RED] = np.int64(DECK.flag_mask(RED))
     p[P_BAKE] = np.int64(DECK.flag_mask(BAKEFUDA))
+    p[P_DEKIYAKU] = rules.dekiyaku == "page"
+    p[P_BOTTA_PAID] = rules.botta_teyaku == "paid"
+    p[P_FORCED_BOTTA] = rules.forced_out_botta == "claimed"
+    p[P_TIE] = TIE_READINGS.index(rules.tie_winner)
+    p[P_TWOS], p[P_THREES] = (np.int64(DECK.mask(np.flatnonzero(DECK.month == m)))
+                              for m in DEKIYAKU_NUMBERS)
     burden = np.array([int(b * unit) for b in burdens_of(rules)], dtype=np.int64)
     assert all(Fraction(int(b * unit)) == b * unit for b in burdens_of(rules))
     points = DECK.points.astype(np.int64)
@@ -485,8 +535,11 @@ R_SCORE, R_RAW, R_CHOICE, R_POS, R_TEY, R_CLAIM = (0, 6, 12, 18, 24, 30)
 R_PTS, R_YAKU, R_ACT_SEAT = 36, 39, 42
 (R_WINNER, R_BOTTA, R_MISDEALS, R_FIELD, R_TOP, R_PILE0, R_PILE1, R_PILE2, R_HAND0, R_HAND1,
  R_HAND2, R_N_PLAYERS) = range(45, 57)
-R_N = 57
+R_DEKI, R_TIED = 57, 60
+R_N = 61
 # R_SCORE: score in 1/unit points (burden included); R_RAW: score without the burden (points)
+# R_DEKI: per active position, the dekiyaku scored (bit 0 Four '2's, bit 1 Four '3's)
+# R_TIED: 1 when the greatest score of the round's candidates for winner is shared
 # R_CHOICE: 0 seated (3 players), 1 chose join, 2 chose drop, 3 forced in, 4 forced out
 CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT = 0, 1, 2, 3, 4
 PBUF = 21  # the draw pile after the drops: 48 - 3 x 7 - 6
@@ -640,43 +693,151 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
                                                              p[P_READING], p[P_OVERLAP_NO])
                 if tb.values[t] == BOTTA:
                     botta += 1
-    unit = p[P_UNIT]
-    if botta:
-        # "botta!": every other player, active or not, pays 100; no play, no burden
-        res[R_BOTTA] = 1
-        for j in range(ACTIVE):
-            if res[R_YAKU + j] == BOTTA:
-                h = res[R_ACT_SEAT + j]
-                for s in range(n):
-                    res[R_RAW + s] += BOTTA * (n - 1) if s == h else -BOTTA
+    # a forced-out player's botta (forced_out_botta=claimed): after the active players' claims,
+    # in seat order, as its claim choice says (a lookahead claimer always claims: the botta is
+    # paid by every other player and changes nothing else of its round)
+    if p[P_FORCED_BOTTA] != 0 and n > ACTIVE:
         for s in range(n):
-            res[R_SCORE + s] = unit * res[R_RAW + s]
+            if res[R_CHOICE + s] == CH_FORCED_OUT and tb.values[res[R_TEY + s]] == BOTTA:
+                e = pol[(dealer + s) % n, PC_EXPOSE]
+                if e == EXPOSE_LOOKAHEAD or e == EXPOSE_ALWAYS or \
+                        (e == EXPOSE_RANDOM and below(rng, 2) == 1):
+                    res[R_CLAIM + s] = 1
+                    botta += 1
+    if botta:
+        settle_botta(res, n, tb)
         for j in range(ACTIVE):
             res[R_HAND0 + j] = np.int64(hands[res[R_ACT_SEAT + j]])
         res[R_FIELD] = np.int64(field)
     else:
         play_from(st, pbuf, rng, pol3, tb, look)
-        ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
+        settle_play(st, res, n, tb)
+    round_winner(res, n, p[P_TIE], rng)
+
+
+@hot
+def settle_botta(res, n, tb):
+    """A botta round's scores ("botta!"): every other player, active or not, pays each botta
+    holder 100; no play, no burden; under ``botta_teyaku=paid`` the other claimed teyaku are
+    paid by each other active player.  ``res``: the round's seats, choices and claims (R_RAW
+    holds the fees)."""
+    p = tb.params
+    res[R_BOTTA] = 1
+    for h in range(n):
+        if _botta_holder(res, h):
+            for s in range(n):
+                res[R_RAW + s] += BOTTA * (n - 1) if s == h else -BOTTA
+    if p[P_BOTTA_PAID]:
+        ysum = 0
         for j in range(ACTIVE):
-            s = res[R_ACT_SEAT + j]
-            pts = hand_points(st[ACTIVE + 1 + j], tb.pmask)
-            res[R_PTS + j] = pts
-            y = res[R_YAKU + j]
-            res[R_RAW + s] += pts + 3 * y - ysum  # 2 x own - the others'
-            res[R_PILE0 + j] = np.int64(st[ACTIVE + 1 + j])
-            res[R_HAND0 + j] = np.int64(st[j])
-        for s in range(n):
-            res[R_SCORE + s] = unit * res[R_RAW + s]
-            if res[R_POS + s] >= 0:
-                res[R_SCORE + s] -= tb.burden[res[R_POS + s]]
-        res[R_FIELD] = np.int64(st[ACTIVE])
-        res[R_TOP] = np.int64(st[2 * ACTIVE + 1])
-    # the winner: the highest score among the active players, ties to the first to play
-    w = res[R_ACT_SEAT]
-    for j in range(1, ACTIVE):
+            ysum += _non_botta(res[R_YAKU + j])
+        for j in range(ACTIVE):
+            res[R_RAW + res[R_ACT_SEAT + j]] += 3 * _non_botta(res[R_YAKU + j]) - ysum
+    for s in range(n):
+        res[R_SCORE + s] = p[P_UNIT] * res[R_RAW + s]
+
+
+@hot
+def settle_play(st, res, n, tb):
+    """A played round's scores from the final play state ``st`` (the active positions' score
+    piles): "(captured card points) + (2 x captured yaku points) - (opponents' captured yaku
+    points) - (point burden)" (the Taoshi rule page), where a position's yaku are its claimed
+    teyaku (R_YAKU) and its dekiyaku (``dekiyaku_formed``, recorded in R_DEKI)."""
+    p = tb.params
+    ysum = 0
+    for j in range(ACTIVE):
+        d = dekiyaku_formed(st[ACTIVE + 1 + j], j, p)
+        res[R_DEKI + j] = d
+        ysum += res[R_YAKU + j] + dekiyaku_value(d)
+    for j in range(ACTIVE):
         s = res[R_ACT_SEAT + j]
-        if res[R_SCORE + s] > res[R_SCORE + w]:
-            w = s
+        pts = hand_points(st[ACTIVE + 1 + j], tb.pmask)
+        res[R_PTS + j] = pts
+        y = res[R_YAKU + j] + dekiyaku_value(res[R_DEKI + j])
+        res[R_RAW + s] += pts + 3 * y - ysum  # 2 x own yaku - the others'
+        res[R_PILE0 + j] = np.int64(st[ACTIVE + 1 + j])
+        res[R_HAND0 + j] = np.int64(st[j])
+    for s in range(n):
+        res[R_SCORE + s] = p[P_UNIT] * res[R_RAW + s]
+        if res[R_POS + s] >= 0:
+            res[R_SCORE + s] -= tb.burden[res[R_POS + s]]
+    res[R_FIELD] = np.int64(st[ACTIVE])
+    res[R_TOP] = np.int64(st[2 * ACTIVE + 1])
+
+
+@hot
+def _non_botta(y):
+    return 0 if y == BOTTA else y
+
+
+@hot
+def _botta_holder(res, s):
+    """Whether seat ``s`` claimed a botta: an active player's claimed 100, or a forced-out
+    player's claim (only a botta is ever claimed by one)."""
+    j = res[R_POS + s]
+    if j >= 0:
+        return res[R_YAKU + j] == BOTTA
+    return res[R_CHOICE + s] == CH_FORCED_OUT and res[R_CLAIM + s] != 0
+
+
+@hot
+def dekiyaku_formed(pile, j, params):
+    """The dekiyaku a score pile scores for active position ``j`` (the Taoshi rule page,
+    "Dekiyaku"): bit 0 Four '2's (all four 2s captured; any player), bit 1 Four '3's (all four
+    3s; only the dealer's left, the third to play).  None under ``dekiyaku=none``."""
+    if params[P_DEKIYAKU] == 0:
+        return 0
+    d = 0
+    twos = np.uint64(params[P_TWOS])
+    threes = np.uint64(params[P_THREES])
+    if pile & twos == twos:
+        d |= 1
+    if j == ACTIVE - 1 and pile & threes == threes:
+        d |= 2
+    return d
+
+
+@hot
+def dekiyaku_value(d):
+    return DEKIYAKU_VALUE * ((d & 1) + ((d >> 1) & 1))
+
+
+@hot
+def round_winner(res, n, tie, rng):
+    """The round's winner ("End of Round and Scoring": the greatest score): the candidates are
+    the active players in turn order, then (a botta round) the forced-out players who claimed a
+    botta, in seat order; a shared greatest score goes by ``tie_winner`` (first or last of the
+    tied in that order, or one of them uniformly: a draw on the play stream)."""
+    best = res[R_SCORE + res[R_ACT_SEAT]]
+    k = 0
+    for s in range(n):
+        if res[R_POS + s] >= 0 or _botta_holder(res, s):
+            if res[R_SCORE + s] > best:
+                best = res[R_SCORE + s]
+    # the tied candidates, in order: actives by turn order, then forced-out claimers by seat
+    w = -1
+    pick = 0
+    for rep in range(2):
+        k2 = 0
+        for i in range(ACTIVE + n):
+            if i < ACTIVE:
+                s = res[R_ACT_SEAT + i]
+            else:
+                s = i - ACTIVE
+                if res[R_POS + s] >= 0 or not _botta_holder(res, s):
+                    continue
+            if res[R_SCORE + s] != best:
+                continue
+            if rep == 0:
+                k += 1
+            else:
+                if (tie == TIE_FIRST and k2 == 0) or (tie == TIE_LAST and k2 == k - 1) or \
+                        (tie == TIE_RANDOM and k2 == pick):
+                    w = s
+                k2 += 1
+        if rep == 0 and tie == TIE_RANDOM and k > 1:
+            pick = below(rng, k)
+    res[R_TIED] = k > 1
     res[R_WINNER] = w
 
 
@@ -686,24 +847,35 @@ ST_N = state.size(ACTIVE)
 @overload(round_value)
 def _round_value(tables, st, seat, res):
     """The lookahead's rollout value for the active player at turn position ``seat``: its card
-    points + 3 x its claimed teyaku - every claimed teyaku (2 x own - the others') - its burden
-    ("End of Round and Scoring"), in the kernel's 1/unit points; with a botta claimed in
-    ``res`` (a claim by lookahead scores one), the botta's payments instead (the round ends
-    before play: no card points, no burden).  Fees are the same whatever it decides, so they
-    are left out."""
+    points + 3 x its yaku (claimed teyaku and dekiyaku) - every yaku (2 x own - the others') -
+    its burden ("End of Round and Scoring"), in the kernel's 1/unit points; with a botta claimed
+    in ``res`` (a claim by lookahead scores one), the botta's payments instead (the round ends
+    before play: no card points, no dekiyaku, no burden) and, under ``botta_teyaku=paid``, the
+    other claims' payments.  Fees are the same whatever it decides, so they are left out."""
     if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
         def value(tables, st, seat, res):
+            p = tables.params
             paid = 0
             botta = False
+            nb = 0
             for j in range(ACTIVE):
+                nb += _non_botta(res[R_YAKU + j])
                 if res[R_YAKU + j] == BOTTA:
                     botta = True
-                    paid += BOTTA * (tables.params[P_PLAYERS] - 1) if j == seat else -BOTTA
+                    paid += BOTTA * (p[P_PLAYERS] - 1) if j == seat else -BOTTA
             if botta:
-                return tables.params[P_UNIT] * paid
-            ysum = res[R_YAKU] + res[R_YAKU + 1] + res[R_YAKU + 2]
-            raw = hand_points(st[ACTIVE + 1 + seat], tables.pmask) + 3 * res[R_YAKU + seat] - ysum
-            return tables.params[P_UNIT] * raw - tables.burden[seat]
+                if p[P_BOTTA_PAID]:
+                    paid += 3 * _non_botta(res[R_YAKU + seat]) - nb
+                return p[P_UNIT] * paid
+            ysum = 0
+            own = 0
+            for j in range(ACTIVE):
+                y = res[R_YAKU + j] + dekiyaku_value(dekiyaku_formed(st[ACTIVE + 1 + j], j, p))
+                ysum += y
+                if j == seat:
+                    own = y
+            raw = hand_points(st[ACTIVE + 1 + seat], tables.pmask) + 3 * own - ysum
+            return p[P_UNIT] * raw - tables.burden[seat]
         return value
 
 
@@ -736,9 +908,11 @@ def _join_value(sc, tb, s, n, res, join, x, r):
     seats' hands in ``sc.high``, dealt in order from ``sc.cards``; the undealt cards from
     ``sc.cards[x]``) when it joins (``join``) or drops.  The earlier seats' choices are as
     they spoke, the later seats speak by greedy's threshold (``sc.aux[A_STRONG + o]``), and
-    the forced-in/-out rule applies; every active player claims its teyaku; a botta is paid
-    by every seat, active or not, and ends the round; otherwise, if ``s`` plays, the round
-    is played by greedy.  Fees (``drop_fee``, ``forced_out_pay``) count: a dropping seat's
+    the forced-in/-out rule applies; every active player claims its teyaku (and, under
+    ``forced_out_botta=claimed``, a forced-out player its botta); a botta is paid by every
+    seat, active or not, and ends the round (``botta_teyaku=paid``: the other claims are
+    paid too); otherwise, if ``s`` plays, the round is played by greedy and scored with its
+    dekiyaku.  Fees (``drop_fee``, ``forced_out_pay``) count: a dropping seat's
     result is its fee and any botta it pays.  Returns (score, the generator state ``r``)."""
     p = tb.params
     joined = 0
@@ -777,18 +951,27 @@ def _join_value(sc, tb, s, n, res, join, x, r):
                 fee += p[P_DROP_FEE]
             elif sc.aux[A_CHOICE + o] == CH_FORCED_OUT:
                 fee -= p[P_FORCED_PAY]
-    # claims (all) and a botta
+    # claims (all), a botta, and (forced_out_botta=claimed) a forced-out player's botta
     ysum = 0
+    nb = 0
     paid = 0
     botta = False
     for j in range(ACTIVE):
         y = sc.aux[A_TEY + sc.aux[A_ACTIVE + j]]
         ysum += y
+        nb += _non_botta(y)
         if y == BOTTA:
             botta = True
             paid += BOTTA * (n - 1) if j == me else -BOTTA
+    if p[P_FORCED_BOTTA] != 0:
+        for o in range(n):
+            if sc.aux[A_CHOICE + o] == CH_FORCED_OUT and sc.aux[A_TEY + o] == BOTTA:
+                botta = True
+                paid += BOTTA * (n - 1) if o == s else -BOTTA
     unit = p[P_UNIT]
     if botta:
+        if me >= 0 and p[P_BOTTA_PAID]:
+            paid += 3 * _non_botta(sc.aux[A_TEY + s]) - nb
         return unit * (paid + fee), r
     if me < 0:
         return unit * fee, r
@@ -815,6 +998,11 @@ def _join_value(sc, tb, s, n, res, join, x, r):
     play_out(sc.st, ACTIVE, sc.order, sc.rng, sc.greedy, 0, tb.gscore, tb.ghigh, None)
     pts = hand_points(sc.st[ACTIVE + 1 + me], tb.pmask)
     y = sc.aux[A_TEY + s]
+    for j in range(ACTIVE):
+        d = dekiyaku_value(dekiyaku_formed(sc.st[ACTIVE + 1 + j], j, p))
+        ysum += d
+        if j == me:
+            y += d
     return unit * (pts + 3 * y - ysum + fee) - tb.burden[me], r
 
 
@@ -882,6 +1070,13 @@ def lookahead_claim(tb, st, pbuf, j, res, seed, k, v):
 
 
 @njit(cache=True)
+def lookahead_value(tb, st, j, res):
+    """The lookahead's rollout value (``round_value``) of active position ``j`` for the final
+    play state ``st`` and the claims in ``res``.  For tests."""
+    return round_value(tb, st, j, res)
+
+
+@njit(cache=True)
 def lookahead_views(st, pbuf, j, seed, k):
     """``k`` determinisations of the play state ``st`` (draw pile ``pbuf``) as the lookahead
     player at active position ``j`` deals them (``engine.lookahead.determinise``, as every
@@ -942,10 +1137,12 @@ def first_dealer(drng, order, n):
 
 # counters
 (C_DEALS, C_MISDEALS, C_ROUNDS, C_BOTTA, C_PLAYED, C_SESSIONS, C_CLAIMS, C_FIRST_TOTAL,
- C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_SUM_SCORE, C_SUM_SCORE_SQ) = range(12)
+ C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_SUM_SCORE, C_SUM_SCORE_SQ, C_TWOS, C_THREES,
+ C_TIES) = range(15)
 C_POS = 16
-(K_RAW, K_RAW_SQ, K_SCORE, K_SCORE_SQ, K_PTS, K_PTS_SQ, K_YAKU, K_YAKU_SQ, K_WINS) = range(9)
-K_N = 9
+(K_RAW, K_RAW_SQ, K_SCORE, K_SCORE_SQ, K_PTS, K_PTS_SQ, K_YAKU, K_YAKU_SQ, K_WINS, K_DEKI,
+ K_DEKI_SQ) = range(11)
+K_N = 11
 C_SEAT = C_POS + K_N * ACTIVE
 (S_SCORE, S_SCORE_SQ, S_WINS, S_PLAYS, S_JOIN, S_DROP, S_FORCED_IN, S_FORCED_OUT, S_BOTTA_PAID,
  S_JOIN_STRENGTH) = range(10)
@@ -1007,6 +1204,13 @@ def tally_round(scal, res, dealer, n):
         scal[b + K_YAKU_SQ] += x * x
         scal[b + K_WINS] += w == s
         scal[C_CLAIMS] += res[R_CLAIM + s]
+        d = res[R_DEKI + j]
+        x = dekiyaku_value(d)
+        scal[b + K_DEKI] += x
+        scal[b + K_DEKI_SQ] += x * x
+        scal[C_TWOS] += d & 1
+        scal[C_THREES] += (d >> 1) & 1
+    scal[C_TIES] += res[R_TIED]
     for s in range(n):
         x = res[R_SCORE + s]
         tot += x
@@ -1065,8 +1269,8 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, hands, pbuf, st,
             if p[P_FIXED_DEALER] == 0:
                 dealer = dealer + res[R_WINNER]
                 dealer = dealer - n if dealer >= n else dealer
-        if p[P_DEALS_ONLY]:
-            continue
+        if p[P_DEALS_ONLY] or n_rounds < session:
+            continue  # deals only, or a session cut off by the end of the run: no session
         scal[C_SESSIONS] += 1
         ft = totals[first]
         scal[C_FIRST_TOTAL] += ft
@@ -1274,8 +1478,8 @@ class Taoshi:
 
     name = NAME
     title = "Taoshi (mekurifuda, 3-6 players, three play each round)"
-    source = ("seed 003_9adff6e6778a6a03 (Taoshi); rule pages mekurifuda_games_taoshi, "
-              "mekurifuda, hanafuda_games_sudaoshi; issue 13")
+    source = ("the Taoshi rule page (2025-09-27) and the Taoshi seed text (its 2022 form); the "
+              "mekurifuda and Sudaoshi rule pages")
     seed_file = "003_9adff6e6778a6a03"
     #: policies are given for up to 6 players; with fewer seated the first ``players`` are used
     n_players = MAX_PLAYERS
@@ -1285,7 +1489,7 @@ class Taoshi:
     teyaku_names = TEYAKU
     lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
     # seeing the cards the other active players' claims showed
-    version = 2  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
                       "fair_burden.dealer", "fair_burden.right", "fair_burden.left")
@@ -1305,6 +1509,10 @@ class Taoshi:
                        "99.9% CI): " + "; ".join(parts) + ".")
         if "botta_rate" in by.index:
             out.append(f"{by.loc['botta_rate', 'estimate']:.2%} of rounds end in a botta.")
+        if "dekiyaku.four_twos" in by.index and by.loc["dekiyaku.four_twos", "estimate"] > 0:
+            out.append(f"Four '2's is captured in {by.loc['dekiyaku.four_twos', 'estimate']:.1%}"
+                       f" of played rounds, Four '3's by the dealer's left in "
+                       f"{by.loc['dekiyaku.four_threes', 'estimate']:.1%}.")
         return out
 
     deck_points = DECK_POINTS  # what the burdens must add up to for the game to be zero-sum
@@ -1396,6 +1604,9 @@ class Taoshi:
         played = s[C_PLAYED]
         rows += [T.prop("botta_rate", s[C_BOTTA], r),
                  T.prop("teyaku.claim_rate", s[C_CLAIMS], ACTIVE * r),
+                 T.prop("dekiyaku.four_twos", s[C_TWOS], played),
+                 T.prop("dekiyaku.four_threes", s[C_THREES], played),
+                 T.prop("winner_tie_rate", s[C_TIES], r),
                  T.scaled(T.mean("round.score_sum", s[C_SUM_SCORE], s[C_SUM_SCORE_SQ], r), unit)]
         applied = played / r if r else 1.0
         burdens = burdens_of(rules)
@@ -1407,6 +1618,7 @@ class Taoshi:
                 T.prop(f"{name}.win_rate", s[b + K_WINS], r),
                 T.mean(f"card_points.{name}", s[b + K_PTS], s[b + K_PTS_SQ], played),
                 T.mean(f"teyaku_score.{name}", s[b + K_YAKU], s[b + K_YAKU_SQ], r),
+                T.mean(f"dekiyaku_score.{name}", s[b + K_DEKI], s[b + K_DEKI_SQ], played),
                 T.shifted_mean(f"burden_balance.{name}", s[b + K_PTS], s[b + K_PTS_SQ], played,
                                float(burdens[k])),
                 _fair_burden(f"fair_burden.{name}",

@@ -37,7 +37,7 @@ from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divi
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
                            D_EXTRA_FROM, D_MIN, D_PER_EXTRA, D_REQUIRED, NEVER, TEY_KINDS,
                            TEY_MONTHS, DekiyakuTable, at_least, has_all)
-from ..rules import RuleError, number, option, seat_values
+from ..rules import RuleError, no_first_draw, number, option, seat_values, when_zero
 from ..stats.labels import display
 from . import register
 
@@ -81,12 +81,12 @@ class YakuValues:
     poetry_ribbons: int = yaku_value(20, "Poetry Ribbons (List of Dekiyaku)", readings={20: SEED_VALUE})
     blue_ribbons: int = yaku_value(20, "Blue Ribbons (List of Dekiyaku)", readings={20: SEED_VALUE})
     real_seven_ribbons: int = yaku_value(40, "Real Seven Ribbons (7 true ribbons); the seed gives '40 or 30' (List of Dekiyaku)", readings={40: SEED_VALUE, 30: SEED_ALTERNATIVE})
-    real_seven_ribbons_extra: int = number(10, "Real Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE})
+    real_seven_ribbons_extra: int = number(10, "Real Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE}, inert=when_zero("real_seven_ribbons"))
     seven_ribbons: int = yaku_value(20, "Seven Ribbons (7 ribbons and willow cards) (List of Dekiyaku)", readings={20: SEED_VALUE})
-    seven_ribbons_extra: int = number(10, "Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE})
+    seven_ribbons_extra: int = number(10, "Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE}, inert=when_zero("seven_ribbons"))
     chaff: int = yaku_value(20, "Chaff (List of Dekiyaku)", readings={20: SEED_VALUE})
-    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs: 'Any 12 Chaff cards' (List of Dekiyaku); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={12: SEED_VALUE})
-    chaff_extra: int = number(10, "Chaff: points for each chaff card beyond chaff_count (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE})
+    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs: 'Any 12 Chaff cards' (List of Dekiyaku); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={12: SEED_VALUE}, inert=when_zero("chaff"))
+    chaff_extra: int = number(10, "Chaff: points for each chaff card beyond chaff_count (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE}, inert=when_zero("chaff"))
     wisteria_row: int = yaku_value(20, "Wisteria Row: the four wisteria cards (List of Dekiyaku)", readings={20: SEED_VALUE})
     iris_row: int = yaku_value(20, "Iris Row: the four iris cards (List of Dekiyaku)", readings={20: SEED_VALUE})
     bush_clover_row: int = yaku_value(20, "Bush Clover Row: the four bush clover cards (List of Dekiyaku)", readings={20: SEED_VALUE})
@@ -104,12 +104,12 @@ class ToppaRules(YakuValues):
     game: ClassVar[str] = NAME
     seats: ClassVar[tuple] = SEATS
     par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,opponent; a handicap); pars that do not add up to the deck's 240 points make the game not zero-sum (End of Round and Scoring: 'par score of 120')", low=0, high=240, readings={PAR: SEED_VALUE}, per_seat=True)
-    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff: none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type, chaff), all (every willow card, 'after determining if they have Real Seven Ribbons or Seven Ribbons', 'Optional') (List of Dekiyaku)")
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff: none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type, chaff), all (every willow card, 'after determining if they have Real Seven Ribbons or Seven Ribbons', 'Optional') (List of Dekiyaku)", inert=when_zero("chaff"))
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Checking for Teyaku)")
     card_transfer: str = option("exact", ("exact", "total"), "exact: the loser must hand over cards worth exactly the yaku difference; total: cards worth at least it, as a number (Yaku Settlement)")
     uncovered: str = option("opponent_yaku", ("opponent_yaku", "difference"), "when the loser's captured cards cannot cover the yaku difference: opponent_yaku (the seed's formula: loser's score = card points - opponent's yaku score - par; the winner's is his card points + his yaku score - his par, the opposite when the pars add up to 240), difference (the loser pays only the difference, as a number) (Settlement when Yaku Settlement cannot be Done)")
-    first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points; ties draw again (Choosing the Dealer: 'not specified')")
-    tie_dealer: str = option("keep", ("keep", "pass"), "after a tied round (both 0) the dealer keeps the deal, or passes it; the seed only says the winner deals (Choosing the Dealer)")
+    first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points; ties draw again (Choosing the Dealer: 'not specified')", inert=no_first_draw)
+    tie_dealer: str = option("keep", ("keep", "pass"), "after a tied round (both 0) the dealer keeps the deal, or passes it; the seed only says the winner deals (Choosing the Dealer)", inert=lambda r, run: run.deal_never_passes())
 
     def check(self):
         check_chaff_count(self)
@@ -620,6 +620,8 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
         if not params[P_FIXED_DEALER]:
             if d < 0 or (d == 0 and params[P_TIE_PASS]):
                 dealer = 1 - dealer
+    if n_rounds < params[P_SESSION]:
+        return  # a session cut off by the end of the run: its rounds count, it does not
     scal[C_SESSIONS] += 1
     scal[C_FIRST_TOTAL] += first_total
     scal[C_FIRST_TOTAL_SQ] += first_total * first_total
@@ -697,7 +699,7 @@ class Toppa:
     par = PAR
     teyaku_names = TEYAKU
     lookahead = True  # the lookahead policy plays this game (engine.lookahead)
-    version = 6  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 7  # bump when a rule's behaviour, an option or a policy's play changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("dealer.mean_score", "dealer.win_rate", "round_score.sd")
 

@@ -445,8 +445,11 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
         raise ValueError("a preset belongs to one game: give the game (e.g. 'hanasim report "
                          "koikoi --preset modern'), not 'all'")
     for name in games:  # fail on a bad option before simulating anything (or making folders)
-        _rules.make_rules(get_game(name).Rules, api._with_preset(get_game(name), rules, preset))
-        names, _ = api._policies(policy, get_game(name).n_players, get_game(name))
+        g = get_game(name)
+        rule_obj = _rules.make_rules(g.Rules, api._with_preset(g, rules, preset))
+        _rules.check_inert(rule_obj, api._run(g, rule_obj), rules)  # as simulate will refuse
+        # one policy for all players or one per seated player (api.seated), as simulate
+        names, _ = api._policies(policy, api.seated(g, rule_obj), g)
     if not isinstance(policy, str):
         policy = ",".join(names)
     stem = game_arg

@@ -84,6 +84,9 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
     distribution.  Empty when the table holds no distributions (a CSV keeps no attrs)."""
     from .labels import label_of, seat_of
 
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"distributions needs a table from hanasim.simulate (a pandas "
+                        f"DataFrame), got {type(df).__name__}")
     rows = []
     for name, h in (df.attrs.get("distributions") or {}).items():
         counts = np.asarray(h["counts"], dtype=np.int64)
