@@ -682,7 +682,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
         all_notes.append(_precision.note(reached))
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
-                         **_grid_attrs(grid, "compare"),
+                         **_grid_attrs(grid, "compare", preset),
                          policies=" vs ".join(str(p) for p in policies),
                          expose=_played(exposes, expose),
                          **({"preset": preset.strip()} if preset else {}),
@@ -696,16 +696,19 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
           seed: int | None = None, *, policy="random", expose="always", session_rounds: int = 1,
           fixed_dealer: bool = False, solve: Mapping | str | None = None,
           progress: bool = False, max_variants: int | None = None,
-          threads: int | None = None, precision=None) -> pd.DataFrame:
+          preset: str | None = None, threads: int | None = None,
+          precision=None) -> pd.DataFrame:
     """Simulate every value of one or more rules on the same deals (common random numbers).
 
     ``rules``: ``{name: values}``; values are a list, a ``range``, or text ``"A:B:STEP"`` (A to
     B by STEP) or ``"v1,v2"``; a single value is held fixed; names may address one seat of a
     per-seat rule (``"par.dealer"``).  ``solve``: ``{quantity: target}`` or the text
     ``"quantity=target"``: where each quantity crosses its target, with an interval (see
-    :func:`solve`).  ``precision`` (``{quantity: half-width}``): stages of rounds, doubling, until
-    every value's 99.9% interval of the quantity is at most that half-width, ``rounds`` (per
-    value) being the cap.  Other arguments as in :func:`simulate`.
+    :func:`solve`).  ``preset``: the game's named option set under every value (a value row
+    equals :func:`simulate` with the same preset, rules and seed).  ``precision``
+    (``{quantity: half-width}``): stages of rounds, doubling, until every value's 99.9%
+    interval of the quantity is at most that half-width, ``rounds`` (per value) being the
+    cap.  Other arguments as in :func:`simulate`.
 
     Returns a tidy table, one row per combination of values and quantity: one column per swept
     rule (its value), then game, quantity, seat, label, estimate, std_error, ci_low, ci_high, n
@@ -736,7 +739,9 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                          + ", ".join(swept))
     if targets and not all(isinstance(v, (int, np.integer)) for v in grid[swept[0]]):
         raise ValueError(f"solve needs a numeric rule; {swept[0]!r} takes named values")
-    rule_objs = [(dict(zip(grid, values)), _rules.make_rules(g.Rules, dict(zip(grid, values))))
+    base = _with_preset(g, {}, preset)
+    rule_objs = [(dict(zip(grid, values)),
+                  _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
                  for values in _combos(grid)]
     inert_notes = _rules.grid_inert_notes(
         [(_label(given), r, _run(g, r, session_rounds, fixed_dealer)) for given, r in rule_objs],
@@ -780,11 +785,12 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
         all_notes.append(_precision.note(reached))
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
-                         **_grid_attrs(grid, "sweep"),
+                         **_grid_attrs(grid, "sweep", preset),
                          fixed={k: _rules.value_text(v) for k, v in fixed.items()},
                          # the players seated may differ between values: then one name
                          # was given for all of them, and is recorded as given
                          policies=_played(pols, policy), expose=_played(exps, expose),
+                         **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds,
                          dealing="fixed" if fixed_dealer else "winner",
                          hanasim_version=__version__, numba_version=numba.__version__,
@@ -802,11 +808,13 @@ def _played(parsed, given) -> str:
     return given.strip() if isinstance(given, str) else ",".join(map(str, given))
 
 
-def _grid_attrs(grid, run_type) -> dict:
-    """The ``grid`` and ``rules`` attributes of a compare or sweep table (as text)."""
+def _grid_attrs(grid, run_type, preset=None) -> dict:
+    """The ``grid`` and ``rules`` attributes of a compare or sweep table (as text); a preset
+    under every variant is named first (the saved run's list shows it)."""
     return dict(grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
-                rules=f"{run_type} " + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
-                                                for k, v in grid.items()))
+                rules=f"{run_type} " + (f"preset={preset.strip()} " if preset else "")
+                + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
+                           for k, v in grid.items()))
 
 
 def _targets(solve) -> dict:

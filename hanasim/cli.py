@@ -258,20 +258,27 @@ def emit(write) -> None:
         write()
         sys.stdout.flush()
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # later writes (and the exit flush) go nowhere
+        _stdout_gone()
 
 
-def check_output(a, store_dir):
-    """Check ``--out``/``--format`` before any work; return the format to write --out in."""
-    from . import store
+def _stdout_gone() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # later writes (and the exit flush) go nowhere
+
+
+def check_output(a, store_dir, others=None, checkpoint=None):
+    """Check ``--out``/``--format`` and the command's other output files (``others``:
+    ``{"--chart": path}``) before any work, with the check every command shares
+    (:func:`hanasim.outputs.check_outputs`); return the format to write --out in."""
+    from . import outputs, store
 
     if a.format == "parquet" and not a.out:
         raise ValueError("--format parquet needs --out PATH (- for stdout)")
-    if a.out is None:
-        return None
-    fmt = store.output_format(a.out, None if a.format in (None, "table") else a.format)
-    store.output_target(a.out, force=a.force, store=store.store_path(store_dir))
+    fmt = None
+    if a.out is not None:
+        fmt = store.output_format(a.out, None if a.format in (None, "table") else a.format)
+    outputs.check_outputs({"--out": a.out, **(others or {})}, force=a.force,
+                          store=store.store_path(store_dir), checkpoint=checkpoint)
     return fmt
 
 
@@ -282,6 +289,9 @@ def write_out(df, a, fmt, store_dir) -> int:
 
     try:
         kind = store.write_table(df, a.out, fmt, force=a.force, store=store.store_path(store_dir))
+    except BrokenPipeError:  # --out - read by e.g. `head`, which stopped reading: as emit does
+        _stdout_gone()
+        return 0
     except (OSError, ValueError) as e:
         sys.stderr.write(f"hanasim: error: {e}\n")
         emit(lambda: df.to_csv(sys.stdout, index=False))
@@ -292,11 +302,37 @@ def write_out(df, a, fmt, store_dir) -> int:
     return 0
 
 
+def write_chart(path, fmt, figure, *, force=False, store_dir=None) -> int:
+    """Draw ``figure()`` into the chart file ``path`` (checked before the work) the way --out
+    is written (atomically; a symlink's target, a FIFO written through); a chart that cannot
+    be drawn or written is one line naming the path, and exit code 1: the run itself (the
+    table, the saved run) is never lost with it."""
+    from . import outputs, plot, store
+
+    try:
+        fig = figure()
+        try:
+            data = plot.figure_bytes(fig, fmt)
+        finally:
+            import matplotlib.pyplot as plt
+
+            plt.close(fig)
+        outputs.write_output(path, data, force=force, store=store.store_path(store_dir))
+    except OSError as e:
+        sys.stderr.write(f"hanasim: error: the chart was not written: {e}\n")
+        return EXIT_FAILURE
+    except ValueError as e:
+        sys.stderr.write(f"hanasim: error: the chart {path} was not written: {e}\n")
+        return EXIT_FAILURE
+    print(f"wrote the chart to {path}", file=sys.stderr)
+    return 0
+
+
 def _cmd_simulate(a):
-    from . import api, cli_precision, rules, store
+    from . import api, cli_precision, outputs, rules, store
 
     # Everything is checked before the work: a bad output must not cost a finished run.
-    fmt = check_output(a, a.store)
+    fmt = check_output(a, a.store, checkpoint=a.checkpoint)
     if not a.no_save:
         store.check_store(a.store)
     if a.checkpoint:
@@ -316,7 +352,7 @@ def _cmd_simulate(a):
     rc = 0
     if a.out is not None:
         rc = write_out(df, a, fmt, a.store)
-        if a.format in (None, "table") and a.out not in ("-", "/dev/stdout"):
+        if a.format in (None, "table") and not outputs.is_stdout(a.out):  # stdout is the file
             emit(lambda: _print_table(df))
     elif a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))

@@ -42,37 +42,25 @@ def register(sub) -> None:
     p.set_defaults(handler=cmd_sweep)
 
 
-def _chart_target(path, force):
-    """Check the chart's path before any work (its extension picks the format)."""
-    from . import store
-
-    if path is None:
-        return None
-    ext = path.lower().rsplit(".", 1)[-1] if "." in path else ""
-    if ext not in ("png", "svg"):
-        raise ValueError(f"--chart {path}: name a .png or .svg file")
-    store.output_target(path, force=force)
-    return ext
-
-
 def cmd_sweep(a):
-    from . import api, cli_precision, store
+    from . import api, cli_precision, outputs, store
     from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, with_players,
-                      write_out)
+                      write_chart, write_out)
     from .games import get_game
 
     g = get_game(a.game)
     grid = with_players(parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2"),
                         getattr(a, "players", None))
     solve = parse_grid(a.solve, "--solve", "quantity=target")
-    fmt = check_output(a, a.store)
-    chart = _chart_target(a.chart, a.force)
+    chart = None if a.chart is None else outputs.chart_format(a.chart)
+    fmt = check_output(a, a.store, others={"--chart": a.chart})  # never the same file twice
     if not a.no_save:
         store.check_store(a.store)
     _compile_notice(a.game)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
+                   preset=a.preset,
                    max_variants=None if a.max_variants is None else
                    api.check_rounds(a.max_variants, "--max-variants"),
                    precision=cli_precision.goal(a),
@@ -92,15 +80,13 @@ def cmd_sweep(a):
         rc = write_out(df, a, fmt, a.store)
     if a.format == "csv" and a.out is None:
         emit(lambda: df.to_csv(sys.stdout, index=False))
-    elif a.format in (None, "table") and a.out != "-":  # the readable table, on the terminal
+    elif a.format in (None, "table") and not outputs.is_stdout(a.out):  # the readable table
         emit(lambda: print_sweep(df, wanted))
-    if chart:
+    if chart:  # a chart that fails says so and still keeps the table and the saved run
         from . import plot
-        from .store import write_bytes
 
-        fig = plot.sweep_figure(df, wanted)
-        write_bytes(a.chart, plot.figure_bytes(fig, chart))
-        print(f"wrote the chart to {a.chart}", file=sys.stderr)
+        rc = write_chart(a.chart, chart, lambda: plot.sweep_figure(df, wanted), force=a.force,
+                         store_dir=a.store) or rc
     if not a.no_save:
         rc = save_or_say(df, a.store) or rc
     return rc
@@ -118,6 +104,7 @@ def print_sweep(df, quantities):
     print(f"{meta['game']}: sweep of {', '.join(swept)} ({n_values} values) on the same deals: "
           f"{meta['rounds']:,} rounds per value, seed {meta['seed']}, policies "
           f"{meta['policies']}, {meta['wall_time_s']} s"
+          + (f"; preset {meta['preset']}" if meta.get("preset") else "")
           + (f"; held fixed: {fixed}" if fixed else ""))
     print_notes(meta)
     print("estimate [99.9% interval] of each value")

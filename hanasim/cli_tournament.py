@@ -35,6 +35,7 @@ def register(sub) -> None:
     p.add_argument("--chart", default=None, metavar="PATH",
                    help="draw player 1's mean score (koi-koi: less the opponent's) per pairing "
                    "into PATH (.png or .svg)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --chart file")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     cli.add_threads_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -42,20 +43,22 @@ def register(sub) -> None:
 
 
 def cmd_tournament(a):
-    from . import plot
-    from .cli import _compile_notice, parse_grid
-    from .cli_sweep import _chart_target
+    from . import outputs, plot
+    from .cli import _compile_notice, emit, parse_grid, write_chart
     from .tournament import STRENGTH_WORDS, strength_quantity, strength_table, tournament
 
     rules = parse_grid(a.rule, example="name=value")
-    chart = _chart_target(a.chart, False)
+    chart = None if a.chart is None else outputs.chart_format(a.chart)
+    outputs.check_outputs({"--chart": a.chart}, force=a.force)  # before the work
     _compile_notice(a.game)
     df = tournament(a.game, a.policy, rounds=a.rounds, seed=a.seed, rules=rules or None,
                     preset=a.preset, expose=a.expose, threads=a.threads,
                     progress=not a.no_progress and sys.stderr.isatty())
-    if a.format == "csv":
-        df.to_csv(sys.stdout, index=False)
-    else:
+
+    def show():
+        if a.format == "csv":
+            df.to_csv(sys.stdout, index=False)
+            return
         m = df.attrs
         print(f"{m['game']}: {m['rounds']:,} rounds per pairing on the same deals, seed "
               f"{m['seed']}; player 1 plays the policy, every other seat the opponent")
@@ -66,8 +69,8 @@ def cmd_tournament(a):
         what = STRENGTH_WORDS[strength_quantity(df)]
         print(f"\nplayer 1's {what} (rows: player 1's policy, columns: the opponents')")
         print(strength_table(df).to_string(float_format=lambda v: f"{v:+.2f}", na_rep="."))
+
+    emit(show)  # a reader that stops early (| head) does not stop the chart
     if chart:
-        ax = plot.tournament(df)
-        ax.figure.savefig(a.chart, format=chart, bbox_inches="tight")
-        print(f"chart: {a.chart}", file=sys.stderr)
+        return write_chart(a.chart, chart, lambda: plot.tournament(df).figure, force=a.force)
     return 0

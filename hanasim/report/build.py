@@ -1,21 +1,22 @@
 """``hanasim report``: simulate, compare with the exact values, chart, and write HTML + Markdown.
 
-Layout of the output directory for ``build_report("toppa", out="reports")``::
+Layout of the report folder for ``build_report("toppa", out="reports")``::
 
-    reports/toppa.html              self-contained (charts embedded as base64 PNG)
-    reports/toppa.md                the same content; charts are the PNG files below
-    reports/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png,
-                        toppa-distribution.png       (PNG at twice screen resolution)
-    reports/toppa-files/toppa-table.csv      the tidy table, for reuse
+    reports/toppa/toppa.html        self-contained (charts embedded as base64 PNG)
+    reports/toppa/toppa.md          the same content; charts are the PNG files below
+    reports/toppa/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png,
+                              toppa-distribution.png       (PNG at twice screen resolution)
+    reports/toppa/toppa-files/toppa-table.csv      the tidy table, for reuse
+    reports/toppa/hanasim-report.json              what the folder holds (seed, command...)
 
-``build_report("all")`` writes ``all.html`` / ``all.md`` / ``all-files/`` with one section per
-game.  Every file is written atomically.
+``build_report("all")`` writes ``reports/all/`` (``all.html``, ``all.md``, ``all-files/``) with
+one section per game.  The folder is written whole or not at all: a new report replaces an
+older one in one step (:mod:`.folder`).
 """
 from __future__ import annotations
 
 import datetime as _dt
 import shlex
-from pathlib import Path
 
 import pandas as pd
 
@@ -413,19 +414,26 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
 def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, policy="random",
                  rules=None, out="reports", progress: bool = False,
                  threads: int | None = None, preset: str | None = None,
-                 skill: bool = True) -> dict:
-    """Simulate ``game`` (or every game, ``"all"``), write ``<out>/<game>.html`` and
-    ``<out>/<game>.md`` with charts and tables, and return the paths written
-    (``html``, ``markdown``, ``charts``, ``data``, ``files_dir``) and the simulated
-    ``tables`` (to save in the results store).  ``skill``: add the "does skill change the
-    answer?" section (:func:`skill_section`) for games the lookahead policy plays."""
-    import numba
+                 skill: bool = True, store=None, on_run=None) -> dict:
+    """Simulate ``game`` (or every game, ``"all"``) and write the report folder
+    ``<out>/<game>/``: ``<game>.html`` and ``<game>.md`` with charts and tables, the charts and
+    the table in ``<game>-files/``, and ``hanasim-report.json`` (what the folder holds).
+    Return the paths written (``folder``, ``html``, ``markdown``, ``charts``, ``data``,
+    ``files_dir``) and the simulated ``tables`` (to save in the results store).  ``skill``: add
+    the "does skill change the answer?" section (:func:`skill_section`) for games the lookahead
+    policy plays.
 
+    The folder is written whole or not at all (see :mod:`hanasim.report.folder`): checked
+    before any simulation (not inside the results ``store``, default the project's), written
+    into a hidden folder next to it and swapped in, so a failure (a full disk, Ctrl-C,
+    ``kill -9``) leaves the earlier report as it was.  ``on_run``: called with each simulated
+    table as soon as it is made (the CLI saves it in the store), so a report that cannot be
+    written still keeps its runs."""
     from .. import __version__, api
     from .. import rules as _rules
     from ..engine.rng import normalize_seed
     from ..games import available_games, get_game
-    from ..store import write_bytes, write_table
+    from .folder import Staging, check_folder
 
     game_arg = str(game).strip().lower()
     games = available_games() if game_arg == "all" else [get_game(game_arg).name]
@@ -444,37 +452,62 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
         names, _ = api._policies(policy, api.seated(g, rule_obj), g)
     if not isinstance(policy, str):
         policy = ",".join(names)
-    out_dir = Path(out)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise OSError(f"cannot write the report into {out_dir}: it is a file, not a directory")
+    stem = game_arg
+    folder = check_folder(out, stem, store)  # before the work: a report that cannot be written
+    command = _reproduce(game_arg, rounds, seed, policy, rules, preset)
+    staging = Staging(folder, dict(report=stem, games=games, rounds=rounds, seed=seed,
+                                   policy=policy, preset=preset, rules=rules, command=command,
+                                   hanasim_version=__version__))
+    try:
+        paths = _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
+                              threads, progress, skill, on_run, command)
+        paths["replaced"] = staging.commit()
+    except BaseException:
+        staging.discard()  # the earlier report, if any, stays as it was
+        raise
+    paths.update(folder=str(folder), files_dir=str(folder / f"{stem}-files"),
+                 html=str(folder / f"{stem}.html"), markdown=str(folder / f"{stem}.md"),
+                 charts=[str(folder / c) for c in paths["charts"]],
+                 data=[str(folder / d) for d in paths["data"]])
+    return paths
+
+
+def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset, threads,
+                  progress, skill, on_run, command) -> dict:
+    """Simulate and write every file of the report into ``staging`` (paths relative to it)."""
+    import numba
+
+    from .. import __version__ as version, api
+    from ..games import get_game
+    from ..store import table_bytes
+
     stem = game_arg
     files_rel = f"{stem}-files"
-    files_dir = out_dir / files_rel
-    files_dir.mkdir(parents=True, exist_ok=True)
-
-    command = _reproduce(game_arg, rounds, seed, policy, rules, preset)
+    numba_version = numba.__version__
     title = ("hanasim report: all games" if game_arg == "all"
              else f"hanasim report: {get_game(games[0]).title}")
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     blocks = [Heading(1, title, "top"),
-              Para(f"Generated {generated} by hanasim {__version__} (numba {numba.__version__}). "
+              Para(f"Generated {generated} by hanasim {version} (numba {numba_version}). "
                    f"{rounds:,} simulated rounds per game, seed {seed}, policy {policy}"
                    + (f", preset {preset}" if preset else "")
                    + (", rule options " + ", ".join(f"{k}={v}" for k, v in rules.items())
                       if rules else ", default rule options" if not preset else "")
                    + ". Every interval is 99.9%."),
               Heading(2, "Reproduce", "reproduce"),
-              Para(f"This exact command (hanasim {__version__}) writes this report again with the "
+              Para(f"This exact command (hanasim {version}) writes this report again with the "
                    "same numbers: the same seed gives the same tables on any machine, thread "
                    "count or chunking."),
               Code(command),
               Para("The same tables from Python:"),
               Code(_python_calls(games, rounds, seed, policy, rules, preset))]
-    paths = dict(charts=[], data=[], files_dir=str(files_dir), tables=[])
+    paths = dict(charts=[], data=[], tables=[])
     for name in games:
         df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,
                           progress=progress, threads=threads, preset=preset)
         paths["tables"].append(df)
+        if on_run is not None:  # kept (saved) before anything can go wrong with the files
+            on_run(df)
         exact_df = api.exact(name, rules=rules, preset=preset)
         rules_df = api.rules_table(name)
         section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
@@ -485,15 +518,12 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
             pngs.update(more)
         blocks += section
         for fname, png in pngs.items():
-            write_bytes(files_dir / fname, png)
-            paths["charts"].append(str(files_dir / fname))
-        csv_path = files_dir / f"{name}-table.csv"
-        write_table(df, str(csv_path), "csv")
-        paths["data"].append(str(csv_path))
-
-    html_path, md_path = out_dir / f"{stem}.html", out_dir / f"{stem}.md"
-    write_bytes(html_path, to_html(title, blocks).encode("utf-8"))
-    write_bytes(md_path, to_markdown(blocks).encode("utf-8"))
-    paths.update(html=str(html_path), markdown=str(md_path), command=command, seed=seed,
-                 games=games)
+            staging.put(f"{files_rel}/{fname}", png)
+            paths["charts"].append(f"{files_rel}/{fname}")
+        csv_rel = f"{files_rel}/{name}-table.csv"
+        staging.put(csv_rel, table_bytes(df, "csv"))
+        paths["data"].append(csv_rel)
+    staging.put(f"{stem}.html", to_html(title, blocks).encode("utf-8"))
+    staging.put(f"{stem}.md", to_markdown(blocks).encode("utf-8"))
+    paths.update(command=command, seed=seed, games=games)
     return paths
