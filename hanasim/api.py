@@ -358,7 +358,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
                     progress=progress, deals_only=deals_only)
     if goals:  # the quantities are known before any lock or work
         per = _precision.check(goals, [(count, partial(g.quantities, rules=rule_obj))],
-                               "simulate")
+                               "simulate", sessions=session_rounds > 1)
     ck = None
     if checkpoint is not None:
         from .engine.runner import Checkpoint
@@ -644,7 +644,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                 blocks=blocks)))
     if goals:
         per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
-                                       for _, r, c in counts], "compare")
+                                       for _, r, c in counts], "compare",
+                               sessions=session_rounds > 1)
 
     def measure(rounds, grow=_precision.plain):
         variants, used_blocks = [], set()
@@ -755,7 +756,8 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
               for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps)]
     if goals:
         per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
-                                       for c, (_, r) in zip(counts, rule_objs)], "sweep")
+                                       for c, (_, r) in zip(counts, rule_objs)], "sweep",
+                               sessions=session_rounds > 1)
 
     def measure(rounds, grow=_precision.plain):
         return [({k: given[k] for k in swept}, _label(given),

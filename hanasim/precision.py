@@ -92,15 +92,17 @@ def plain(key, count):
     return count()
 
 
-def check(targets, probes, what: str) -> int:
+def check(targets, probes, what: str, sessions: bool = False) -> int:
     """Refuse a goal naming a quantity the run would not have, before it runs; return the
     rounds per session (the unit of every stage).
 
     ``probes``: ``[(count, quantities)]`` per variant: ``count(**more)`` runs it
     (``g.counters`` with its arguments bound), ``quantities(counters)`` gives its rows.  The
-    names come from a run of no sessions (nothing is played or compiled); a quantity only a
-    played run has (session quantities need a whole session) is looked for in a run of two
-    sessions.  ``what``: 'simulate', 'compare' (a quantity of every variant) or 'sweep'."""
+    names come from a run of no sessions (nothing is played or compiled, so a misspelt name is
+    refused at once).  ``sessions``: sessions of several rounds (``session_rounds`` > 1),
+    whose session quantities only a played session has: a name the empty run lacks is then
+    looked for in a run of two sessions.  ``what``: 'simulate', 'compare' (a quantity of every
+    variant) or 'sweep'."""
     import difflib
 
     pers, names = [], None
@@ -112,7 +114,7 @@ def check(targets, probes, what: str) -> int:
         names = have if names is None else names & have
     per = math.lcm(*pers)
     missing = [t.quantity for t in targets if t.quantity not in names]
-    if missing:
+    if missing and sessions:
         names = None
         for count, quantities in probes:
             c = count(rounds=2 * per, seed=0, blocks=None, progress=False)
@@ -125,7 +127,7 @@ def check(targets, probes, what: str) -> int:
                      "sweep": " at every value of this sweep"}.get(what, "")
             raise ValueError(f"precision: no quantity {q!r}{where}"
                              + (f"; did you mean {', '.join(near)}?" if near else "")
-                             + " (the table of a run lists them)")
+                             + " (a run's table lists every quantity)")
     return per
 
 

@@ -170,7 +170,13 @@ def test_a_session_quantity_is_found_although_it_needs_a_played_session():
     assert halfwidth(df, "session.first_dealer.win_rate") <= 0.05
 
 
-def test_unknown_quantity_is_refused_before_any_work(tmp_path):
+def test_unknown_quantity_is_refused_before_any_work(tmp_path, monkeypatch):
+    import hanasim.engine.runner as runner
+
+    def played(*args):
+        raise AssertionError("a batch was played before the goal was checked")
+
+    monkeypatch.setattr(runner, "run_batch", played)  # nothing is played (or compiled)
     ck = tmp_path / "ck"
     with pytest.raises(ValueError, match="no quantity 'dealer.mean_scor'.*dealer.mean_score"):
         api.simulate("toppa", seed=1, precision="dealer.mean_scor=0.5", checkpoint=str(ck))
