@@ -499,7 +499,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                 variants.append((label or "baseline", g.quantities(c, rule_obj),
                                  block_estimates(g.quantities, c, rule_obj)))
     df = comparison_table(g.name, variants)
-    _table.add_labels(df)
+    _table.add_labels(df, g, n_players if "players" not in grid or len(grid["players"]) == 1
+                      else None)
     df["rounds"] = rounds
     df["seed"] = seed
     import numba
@@ -540,13 +541,14 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     g = get_game(game)
     rounds = check_rounds(rounds)
     seed = normalize_seed(check_seed(seed))
-    pol, pol_ids = _policies(policy, g.n_players, g)
-    exp, exp_ids = _expose(expose, g.n_players, g)
+    grid = _grid(g, rules, sweep=True)
+    # one policy per seated player (a 3-player Taoshi sweep names three, not six)
+    pol, pol_ids = _policies(policy, _seated(g, grid), g)
+    exp, exp_ids = _expose(expose, _seated(g, grid), g)
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
     progress = _check_flag(progress, "progress")
     threads = check_threads(threads)
-    grid = _grid(g, rules, sweep=True)
     swept = [k for k, v in grid.items() if len(v) > 1]
     if not swept:
         raise ValueError("a sweep needs a rule with two or more values, e.g. "
@@ -570,7 +572,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
             variants.append(({k: given[k] for k in swept}, _label(given),
                              g.quantities(c, rule_obj)))
     df = sweep_table(g.name, swept, variants)
-    _table.add_labels(df)
+    _table.add_labels(df, g, _seated(g, grid) if "players" not in swept else None)
     import numba
 
     from . import __version__

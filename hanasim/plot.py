@@ -110,26 +110,32 @@ def exact_values(exact_df: pd.DataFrame | None) -> dict:
 
 # ------------------------------------------------------------------------- simulate tables
 
-#: per-seat metrics: (how to find a seat's row, reference line, its name)
+#: per-seat metrics and their names (a game's reading says which one is its edge)
 METRICS = {
     "mean_score": "mean score per round",
+    "mean_advantage": "mean score less the opponent's, per round",
+    "mean_net": "mean coins won per round (net)",
+    "mean_chips": "mean chips won per round",
     "win_rate": "win rate",
     "fair_par": "fair par",
     "fair_burden": "fair burden",
     "par_balance": "card points minus par",
+    "burden_balance": "card points minus burden",
     "card_points": "card points",
     "yaku_score": "yaku score",
 }
 
 
 def _seat_rows(df, metric):
-    """The per-round seat rows (relative to the dealer) of ``metric``, in seat order."""
+    """The per-round seat rows of ``metric``, in the order of the game's reading's seats."""
+    from .reading import reading_of
+
     g = _game(df)
-    seats = tuple(getattr(g, "seats", ())) or ("dealer", "opponent")
+    seats = tuple(reading_of(g).seats)
     by = df.set_index("quantity")
     rows = []
     for s in seats:
-        for q in (f"{s}.{metric}", f"seat.{s}.{metric}", f"{metric}.{s}"):
+        for q in (f"{s}.{metric}", f"seat.{s}.{metric}", f"{metric}.{s}", f"round.{s}.{metric}"):
             if q in by.index:
                 rows.append(by.loc[q].to_dict() | {"quantity": q, "seat": s})
                 break
@@ -147,52 +153,79 @@ def _pars(df, g, seats):
     return values * len(seats) if len(values) == 1 else values
 
 
-def seat_edges(df: pd.DataFrame, metric: str = "mean_score", ax=None):
-    """One row per seat (relative to the round's dealer: dealer, opponent / right, left) of
-    ``metric`` (mean_score, win_rate, fair_par, par_balance, card_points, yaku_score) with its
-    99.9% interval, and the line of fairness: 0 for a mean score, the equal share of untied
-    rounds for a win rate, the par played for a fair par, the deck's points shared equally for
-    card points.  Player rows (whoever sat where) and game totals are other questions."""
+def edge_reference(df: pd.DataFrame, metric: str) -> tuple[float | None, str]:
+    """The line of fairness :func:`seat_edges` draws for ``metric`` (a single value), from
+    the game's reading: ``(value or None, words)``."""
+    from .reading import reading_of
+
+    rows, g, seats = _seat_rows(df, metric)
+    reading = reading_of(g)
+    if metric == "card_points" and g is not None and hasattr(g, "deck_points"):
+        n = len(rows) or len(seats)
+        return g.deck_points / n, f"an equal share of the deck's points ({g.deck_points / n:g})"
+    return reading.reference(metric, df.set_index("quantity"), len(rows) or len(seats))
+
+
+def seat_edges(df: pd.DataFrame, metric: str | None = None, ax=None):
+    """One row per seat of ``metric`` with its 99.9% interval against the line of fairness
+    the game's reading declares (:mod:`hanasim.reading`).  ``metric`` defaults to the game's
+    edge (mean_score; koi-koi: mean_advantage, a seat's score less the opponent's; taipa:
+    mean_net coins; kushiro: mean_chips).  Lines: 0 for a score that can be negative (a
+    score that cannot, koi-koi's, is drawn against an equal share of the points scored); an
+    equal share of the rounds someone wins for a win rate; the par (or burden) played for a
+    fair par (burden); the deck's points shared equally for card points.  Seats are what the
+    reading says (relative to the round's dealer; Taoshi: the active players in turn order).
+    Player rows (whoever sat where) and game totals are other questions."""
+    from .reading import reading_of
+
+    if metric is None:
+        metric = reading_of(_game(df)).edge_metric
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
     rows, g, seats = _seat_rows(df, metric)
     if rows.empty:
         raise ValueError(f"this table has no per-seat {metric} rows")
+    reading = reading_of(g)
     ax = _axes(ax, (8, 0.5 * len(rows) + 1.6))
     est, err = _errors(rows)
     y = np.arange(len(rows))[::-1]
     ax.errorbar(est, y, xerr=err, fmt="o", color=SIM_COLOR, ecolor="black", capsize=4,
                 label="estimate, 99.9% interval")
-    n = len(seats)
-    by = df.set_index("quantity")
-    if metric == "win_rate":
-        tie_q = next((q for q in ("dealer.tie_rate", "seat.tie_rate") if q in by.index), None)
-        ties = float(by.loc[tie_q, "estimate"]) if tie_q else 0.0
-        ref = (1 - ties) / n
-        ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1,
-                   label=f"equal share of untied rounds ({ref:.1%}; {ties:.1%} tied)")
-        ax.xaxis.set_major_formatter(_percent())
-    elif metric == "fair_par":
-        pars = _pars(df, g, seats)
+    if metric == "fair_par":
+        pars = _pars(df, g, list(rows["seat"]))
         if len(set(pars)) == 1:
             ax.axvline(pars[0], color=REF_COLOR, linestyle="--", linewidth=1,
                        label=f"the par played ({pars[0]:g})")
         else:
             ax.scatter(pars, y, marker="|", s=300, color=REF_COLOR, label="the par played")
     elif metric == "fair_burden" and g is not None and hasattr(g, "burdens_played"):
-        played = g.burdens_played(df.attrs.get("rules", ""))
+        played = g.burdens_played(df.attrs.get("rules", ""))[:len(rows)]
         ax.scatter(played, y, marker="|", s=300, color=REF_COLOR, label="the burden played")
-    elif metric == "card_points" and g is not None and hasattr(g, "deck_points"):
-        ax.axvline(g.deck_points / n, color=REF_COLOR, linestyle="--", linewidth=1,
-                   label=f"an equal share ({g.deck_points / n:g})")
     else:
-        ax.axvline(0, color=REF_COLOR, linestyle="--", linewidth=1, label="no edge")
-    ax.set_yticks(y, [seat_label(s) for s in rows["seat"]])
+        ref, words = edge_reference(df, metric)
+        if ref is not None:
+            ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1, label=words)
+    if metric == "win_rate":
+        ax.xaxis.set_major_formatter(_percent())
+    ax.set_yticks(y, [seat_label(s, g, _players(df)) for s in rows["seat"]])
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel(METRICS[metric])
+    unit = f" ({reading.unit})" if metric in ("mean_score", "mean_advantage", "mean_net",
+                                              "mean_chips") else ""
+    ax.set_xlabel(METRICS[metric] + unit)
     ax.grid(axis="x", alpha=0.3)
     _legend_outside(ax, 2)
     return ax
+
+
+def _players(df) -> int | None:
+    """Players seated in the table's run (``players`` rule), if the game has the rule."""
+    from .rules import parse_rules_string
+
+    v = parse_rules_string(df.attrs.get("rules", "") or "").get("players")
+    try:
+        return int(v) if v is not None else None
+    except ValueError:
+        return None
 
 
 def _percent():
@@ -362,16 +395,31 @@ def _forest(rows, labels, ref, significant_label, xlabel, ax):
 def tournament(t: pd.DataFrame, quantity: str | None = None, ax=None):
     """Player 1's ``quantity`` (mean score, or in koi-koi mean advantage, by default; or win
     rate) for every pairing of a :func:`hanasim.tournament` table, with its 99.9% interval;
-    red when the interval excludes 0 (the policy beats that opponent, or loses to it)."""
-    from .tournament import strength_quantity
+    red when the interval excludes 0 (the policy beats that opponent, or loses to it).  The
+    title says the game, the policies and the rounds (:func:`hanasim.tournament.title`)."""
+    from .reading import reading_of
+    from .tournament import STRENGTH_WORDS, strength_quantity, title
 
     quantity = quantity or strength_quantity(t)
     rows = t[t["quantity"] == quantity].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"no {quantity!r} rows in this tournament table")
-    return _forest(rows, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])],
-                   0.5 if quantity == "win_rate" else 0, "significant",
-                   f"player 1's {quantity.replace('_', ' ')} ({rows['game'].iloc[0]})", ax)
+    g = _game(t)
+    words = (f"player 1's {STRENGTH_WORDS.get(quantity, quantity.replace('_', ' '))} "
+             f"({reading_of(g).unit} a round)" if quantity != "win_rate" else
+             "player 1's win rate")
+    ax = _forest(rows, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])],
+                 0.5 if quantity == "win_rate" else 0, "significant", words, ax)
+    if t.attrs.get("game"):
+        ax.set_title(_wrap(title(t), 70), fontsize=10, loc="left")
+    return ax
+
+
+def _wrap(text: str, width: int) -> str:
+    """A title on as many lines as it needs (a long title is wrapped, never clipped)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width)) or text
 
 
 def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None = None):
