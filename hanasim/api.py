@@ -1,6 +1,7 @@
 """The public Python API: validate at the edge, lower to arrays, run kernels, return tables."""
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
@@ -439,7 +440,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
             blocks: int = 100, progress: bool = False,
             max_variants: int | None = None, preset: str | None = None,
-            threads: int | None = None) -> pd.DataFrame:
+            threads: int | None = None, negligible: float | None = None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
     ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``, or the text
@@ -450,11 +451,15 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     (default :data:`MAX_VARIANTS`, 64) are refused.  Returns a tidy table: one ``value`` row
     per variant and quantity, and one ``difference`` row (variant − baseline) with a paired
     99.9% interval and ``significant``; ``seat`` and ``label`` as in :func:`simulate`.
-    ``preset``: the game's named option set under every variant.
+    ``preset``: the game's named option set under every variant.  ``negligible``: a
+    significant difference smaller than this many standard deviations of one round reads
+    "significant but negligible" (default :data:`hanasim.stats.compare.NEGLIGIBLE`, 0.01).
     """
     import sys
 
-    from .stats.compare import block_estimates, comparison_table
+    from .stats.compare import NEGLIGIBLE, block_estimates, comparison_table
+
+    negligible = _negligible(NEGLIGIBLE if negligible is None else negligible)
 
     # Every argument and every variant is checked before the first variant runs.
     g = get_game(game)
@@ -498,7 +503,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                                fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
                 variants.append((label or "baseline", g.quantities(c, rule_obj),
                                  block_estimates(g.quantities, c, rule_obj)))
-    df = comparison_table(g.name, variants)
+    df = comparison_table(g.name, variants, negligible)
     _table.add_labels(df, g, n_players if "players" not in grid or len(grid["players"]) == 1
                       else None)
     df["rounds"] = rounds
@@ -514,8 +519,22 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
+                         negligible=negligible,
                          wall_time_s=round(time.perf_counter() - start, 3)))
     return df
+
+
+def _negligible(value) -> float:
+    """The negligible-size threshold: a number of standard deviations, 0 or more."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"negligible must be a number of standard deviations (e.g. 0.01), "
+                         f"got {_show(value)}") from None
+    if isinstance(value, bool) or not math.isfinite(v) or v < 0:
+        raise ValueError(f"negligible must be 0 or more standard deviations, got "
+                         f"{_show(value)}")
+    return v
 
 
 def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_000,

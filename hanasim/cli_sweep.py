@@ -69,6 +69,8 @@ def cmd_sweep(a):
     if not a.no_save:
         store.check_store(a.store)
     _compile_notice(a.game)
+    if a.quantity or solve:  # a misspelt quantity must not cost the whole sweep
+        check_quantities(a, g, grid, list(a.quantity) + list(solve))
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
@@ -99,6 +101,31 @@ def cmd_sweep(a):
     if not a.no_save:
         rc = save_or_say(df, a.store) or rc
     return rc
+
+
+def check_quantities(a, g, grid, names) -> None:
+    """Raise ValueError naming the first of ``names`` a sweep would not have, before it runs:
+    the quantities are those of a few hundred rounds at the first and the last combination
+    of the swept values (the names, not the numbers, are what is checked)."""
+    import difflib
+
+    from . import api
+    from . import rules as _rules
+
+    values = api._grid(g, grid, sweep=True)
+    known = set()
+    for pick in (0, -1):
+        given = {k: _rules.value_text(v[pick]) for k, v in values.items()}
+        df = api.simulate(g.name, rounds=256, seed=0, policy=a.policy, expose=a.expose,
+                          rules=given, session_rounds=a.session_rounds,
+                          fixed_dealer=a.fixed_dealer, threads=a.threads)
+        known |= set(df["quantity"])
+    for q in names:
+        if q not in known:
+            near = difflib.get_close_matches(q, sorted(known), n=3)
+            raise ValueError(f"no quantity {q!r} in a {g.name} sweep"
+                             + (f"; did you mean {', '.join(near)}?" if near else "")
+                             + f" ('hanasim simulate {g.name} --all' lists them all)")
 
 
 def print_sweep(df, quantities):

@@ -21,9 +21,8 @@ def register(sub) -> None:
         "--policy random --policy greedy --policy lookahead:16")
     p.add_argument("game", help="game name (see 'hanasim games')")
     p.add_argument("--policy", action="append", default=[], metavar="P",
-                   help="a policy (repeat, at least twice): random, greedy, lookahead, "
-                   "lookahead:K (K determinisations a decision); koi-koi-style games take "
-                   "CARD/DECISION (greedy/stop)")
+                   help="one player's policy (repeat, at least twice). Forms: "
+                   + cli.POLICY_FORMS_HELP)
     p.add_argument("--rounds", default=20_000, metavar="N",
                    help="rounds per pairing (default 20,000)")
     p.add_argument("--seed", default=None, metavar="S",
@@ -31,9 +30,7 @@ def register(sub) -> None:
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a house-rule option for every pairing (repeatable)")
     cli._add_preset(p)
-    p.add_argument("--expose", default="always", metavar="E",
-                   help="expose held teyaku: always, never, random (lookahead players decide "
-                   "for themselves)")
+    p.add_argument("--expose", default="always", metavar="E", help=cli.EXPOSE_HELP)
     p.add_argument("--chart", default=None, metavar="PATH",
                    help="draw player 1's mean score (koi-koi: less the opponent's) per pairing "
                    "into PATH (.png or .svg)")

@@ -79,8 +79,21 @@ def _labels(rows: pd.DataFrame) -> list:
 
 
 def _legend_outside(ax, ncol=3):
-    """The legend outside the data, to the right (it never covers a row or a marker)."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    """The legend outside the data, to the right (it never covers a row or a marker), listing
+    only what is drawn (an empty group, e.g. no significant pairing, is left out)."""
+    kept = [(h, lab) for h, lab in zip(*ax.get_legend_handles_labels()) if _drawn(h)]
+    if kept:
+        ax.legend([h for h, _ in kept], [lab for _, lab in kept], loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+
+
+def _drawn(artist) -> bool:
+    """Whether a legend handle's artist shows anything (a scatter of no points does not)."""
+    if hasattr(artist, "get_offsets"):
+        return len(artist.get_offsets()) > 0
+    if hasattr(artist, "get_xdata"):
+        return len(artist.get_xdata()) > 0
+    return True
 
 
 def _game(df):
@@ -437,13 +450,18 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
     numeric = rows["x"].notna().all()
     rows = rows.sort_values("x") if numeric else rows.assign(x=np.arange(len(rows)))
     ax = _axes(ax, (8, 4))
-    ax.fill_between(rows["x"], rows["ci_low"], rows["ci_high"], color=SIM_COLOR, alpha=0.2,
-                    label="99.9% interval")
-    ax.plot(rows["x"], rows["estimate"], "o-", color=SIM_COLOR, markersize=3.5,
-            label="estimate")
-    if not numeric:
+    if numeric:  # a curve: values in between mean something
+        ax.fill_between(rows["x"], rows["ci_low"], rows["ci_high"], color=SIM_COLOR,
+                        alpha=0.2, label="99.9% interval")
+        ax.plot(rows["x"], rows["estimate"], "o-", color=SIM_COLOR, markersize=3.5,
+                label="estimate")
+    else:  # named values: points with their intervals, no line between categories
+        est, err = _errors(rows)
+        ax.errorbar(rows["x"], est, yerr=err, fmt="o", color=SIM_COLOR, ecolor="black",
+                    capsize=4, label="estimate, 99.9% interval")
         ax.set_xticks(rows["x"], list(rows[rule]))
-    else:
+        ax.set_xlim(-0.5, len(rows) - 0.5)
+    if numeric:
         seen = [v for v, _ in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
         for k, v in enumerate(seen):
             ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
@@ -499,7 +517,8 @@ def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
         sweep_curve(sw, q, ax=ax)
         ax.set_title(label_of(q), fontsize=10, loc="left")
     g = _game(sw)
-    fig.suptitle(f"{g.title if g else sw.attrs.get('game')}: sweep of "
-                 f"{', '.join(sw.attrs.get('swept', []))} "
-                 f"({sw.attrs.get('rounds', 0):,} rounds per value, same deals)")
+    fig.suptitle(_wrap(f"{g.title if g else sw.attrs.get('game')}: sweep of "
+                       f"{', '.join(sw.attrs.get('swept', []))} "
+                       f"({sw.attrs.get('rounds', 0):,} rounds per value, same deals)",
+                       int(width * 11)), fontsize=11)
     return fig

@@ -13,7 +13,7 @@ def run(*args):
 
 
 def test_simulate_prints_a_table():
-    r = run("simulate", "toppa", "--rounds", "20000", "--seed", "7")
+    r = run("simulate", "toppa", "--rounds", "20000", "--seed", "7", "--all")
     assert r.returncode == 0, r.stderr
     assert "misdeal_rate" in r.stdout and "teyaku.any" in r.stdout and "dealer.mean_score" in r.stdout
     assert "seed 7" in r.stdout

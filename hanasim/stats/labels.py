@@ -149,6 +149,9 @@ def label_of(quantity: str, game=None, players: int | None = None) -> str:
     toks = str(quantity).split(".")
     if len(toks) > 2 and toks[0] == "round" and toks[1].isdigit():  # round.2.x: round 2 only
         return f"Round {toks[1]}: " + label_of(".".join(toks[2:]), game, players)
+    if toks[0] in ("teyaku", "dekiyaku", "yaku") and len(toks) == 2 and \
+            toks[1].endswith("_rate"):  # teyaku.claim_rate: a rate, not a yaku's name
+        return f"{toks[0].capitalize()}: {toks[1][:-5].replace('_', ' ')} rate"
     if toks[0] in ("teyaku", "dekiyaku", "yaku") and len(toks) == 2:
         return f"{toks[0].capitalize()}: {display(toks[1])}"
     if toks[0] == "deal" and len(toks) == 3 and toks[1] in DEAL_PLACES:  # taipa's deal odds
