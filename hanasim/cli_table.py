@@ -143,3 +143,13 @@ def print_readable(df: pd.DataFrame, out) -> None:
         print(f"\n{group}", file=out)
         for r in part.itertuples(index=False):
             print(f"  {r.quantity:<{width}}  {r.estimate:>{est_w}}  {r.interval}", file=out)
+
+
+def columns_text(df: pd.DataFrame) -> str:
+    """A small table of text cells in left-aligned columns (headers over their cells)."""
+    cols = [str(c) for c in df.columns]
+    cells = [[str(v) for v in row] for row in df.itertuples(index=False)]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip()]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in cells]
+    return "\n".join(lines)

@@ -78,13 +78,10 @@ def cmd_tournament(a):
 
 
 def print_tournament(df):
-    import pandas as pd
-
+    from .cli_table import columns_text
     from .tournament import pairing_table, title
 
     print(title(df))
     print("player 1 plays the first policy, every other seat the second; estimates "
           "[99.9% intervals]")
-    with pd.option_context("display.max_rows", None, "display.width", 220,
-                           "display.max_colwidth", 60):
-        print(pairing_table(df).to_string(index=False))
+    print(columns_text(pairing_table(df)))

@@ -393,20 +393,12 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
     pairs = pairing_table(t)
-    keys = [line for line in rd.headline][:4]
-    rows, by_skill = [], {}
+    by_skill = {}
     for skill in ("greedy", "lookahead:16"):
         df = api.simulate(game, rounds=look_rounds, seed=seed, rules=rules or None,
                           preset=preset, threads=threads, policy=skill)  # every seat
-        d = df.set_index("quantity")
-        by_skill[skill] = d
-        for line in keys:
-            if line.quantity not in d.index:
-                continue
-            r = d.loc[line.quantity]
-            rows.append({"every seat plays": skill, "quantity": d.loc[line.quantity, "label"],
-                         "estimate": fmt(r.estimate),
-                         "99.9% interval": f"{fmt(r.ci_low)} to {fmt(r.ci_high)}"})
+        by_skill[skill] = df.set_index("quantity")
+    rows = key_rows(rd, by_skill)
     n = len(pairs)
     fig, axes = plot.new_figure(9, 0.45 * n + 2.2)
     plot.tournament(t, ax=axes[0, 0])
@@ -430,6 +422,27 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
                     f"{title}: key quantities by skill", f"{game}-skill-keys"),
               Para(skill_answer(rd, by_skill, pairs))]
     return blocks, {name: png}, t
+
+
+def key_rows(rd, by_skill: dict) -> list[dict]:
+    """The "key quantities by skill" rows: the game's headline quantities (its reading, up to
+    four) for every skill, as printed."""
+    from ..cli_table import is_share, number
+
+    rows = []
+    for skill, d in by_skill.items():
+        for line in rd.headline[:4]:
+            if line.quantity not in d.index:
+                continue
+            r = d.loc[line.quantity]
+            share = is_share(line.quantity)
+            rows.append({"every seat plays": skill,
+                         "quantity": d.loc[line.quantity, "label"] if "label" in d.columns
+                         else line.quantity,
+                         "estimate": number(r.estimate, share),
+                         "99.9% interval": f"{number(r.ci_low, share)} to "
+                                           f"{number(r.ci_high, share)}"})
+    return rows
 
 
 def skill_answer(rd, by_skill: dict, pairs: pd.DataFrame) -> str:
