@@ -43,9 +43,9 @@ def fmt(v) -> str:
         return f"{int(f):,}"
     if f == 0:
         return "0"
-    if abs(f) >= 1e5:
-        return f"{f:,.0f}"
-    return f"{f:.4g}"
+    from ..cli_table import number
+
+    return number(f)  # 4 significant digits, never e-notation (0.0000108, not 1.08e-05)
 
 
 def _pm(row) -> str:
