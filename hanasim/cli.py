@@ -401,17 +401,32 @@ def _print_comparison(df, a):
     with pd.option_context("display.max_rows", None, "display.width", 200):
         for variant, part in diffs.groupby("variant", sort=False):
             print(f"\n{variant}  vs  {part.baseline.iloc[0]}  (difference, 99.9% paired interval)")
-            shown = part[["quantity", "estimate", "ci_low", "ci_high", "per_100", "size_sd",
-                          "verdict"]].copy()
-            shown.insert(1, "baseline", shown.quantity.map(values[part.baseline.iloc[0]]))
-            shown.insert(2, "variant", shown.quantity.map(values[variant]))
-            shown = shown.rename(columns={"estimate": "difference", "per_100": "per 100 rounds",
-                                          "size_sd": "in round SDs"})
-            print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-    print(f"\n'per 100 rounds': the difference over 100 rounds (or hands, decisions: the "
+            from .cli_table import columns_text, is_share, number
+
+            base_values = values[part.baseline.iloc[0]]
+            shown = pd.DataFrame({
+                "quantity": part.quantity,
+                "baseline": [number(base_values[q], is_share(q)) for q in part.quantity],
+                "variant": [number(values[variant][q], is_share(q)) for q in part.quantity],
+                "difference": [_diff(v, q) for v, q in zip(part.estimate, part.quantity)],
+                "99.9% interval": [f"{_diff(lo, q)} to {_diff(hi, q)}" for lo, hi, q in
+                                   zip(part.ci_low, part.ci_high, part.quantity)],
+                "per 100 rounds": [number(v) for v in part.per_100],
+                "in round SDs": [number(v) for v in part.size_sd],
+                "verdict": part.verdict})
+            print(columns_text(shown))
+    print(f"\n'pt': percentage points; 'per 100 rounds': the difference over 100 rounds (or "
+          "hands, decisions: the "
           f"quantity's unit); 'in round SDs': the difference in standard deviations of one "
           f"round; a significant difference below {meta.get('negligible', 0.01):g} of them is "
           "'significant but negligible' (--negligible)")
+
+
+def _diff(v, quantity) -> str:
+    """A difference as a reader writes it: a share's in percentage points."""
+    from .cli_table import is_share, number
+
+    return f"{number(100 * v)} pt" if is_share(quantity) else number(v)
 
 
 def _cmd_rules(a):

@@ -82,8 +82,8 @@ def _legend_outside(ax, ncol=3):
     """The legend outside the data, to the right (it never covers a row or a marker), listing
     only what is drawn (an empty group, e.g. no significant pairing, is left out)."""
     kept = [(h, lab) for h, lab in zip(*ax.get_legend_handles_labels()) if _drawn(h)]
-    if kept:
-        ax.legend([h for h, _ in kept], [lab for _, lab in kept], loc="upper left",
+    if kept:  # long labels wrapped: the legend never squeezes the data to a sliver
+        ax.legend([h for h, _ in kept], [_wrap(lab, 34) for _, lab in kept], loc="upper left",
                   bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
 
@@ -219,8 +219,11 @@ def seat_edges(df: pd.DataFrame, metric: str | None = None, ax=None):
         if ref is not None:
             ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1, label=words)
     if metric == "win_rate":
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(5))  # percentages never run into each other
         ax.xaxis.set_major_formatter(_percent())
-    ax.set_yticks(y, [seat_label(s, g, _players(df)) for s in rows["seat"]])
+    ax.set_yticks(y, [_seat_name(s, g, _players(df)) for s in rows["seat"]])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     unit = f" ({reading.unit})" if metric in ("mean_score", "mean_advantage", "mean_net",
                                               "mean_chips") else ""
@@ -228,6 +231,13 @@ def seat_edges(df: pd.DataFrame, metric: str | None = None, ax=None):
     ax.grid(axis="x", alpha=0.3)
     _legend_outside(ax, 2)
     return ax
+
+
+def _seat_name(seat, g, players) -> str:
+    """A per-round seat as the game's reading names it (Taoshi's active players)."""
+    from .stats.labels import position_label
+
+    return position_label(seat, g, players)
 
 
 def _players(df) -> int | None:

@@ -462,13 +462,15 @@ def skill_answer(rd, by_skill: dict, pairs: pd.DataFrame) -> str:
     overlap = not (ra.ci_high < rb.ci_low or rb.ci_high < ra.ci_low)
     change = ("skill does not detectably change it at this many rounds" if overlap else
               "skill changes the answer")
-    beat = pairs[(pairs["player 1 plays"] == "lookahead:16") &
-                 (pairs["every other seat plays"] == "greedy")]
+    both = {"lookahead:16", "greedy"}
+    beat = pairs[[{a, b} == both for a, b in zip(pairs["player 1 plays"],
+                                                   pairs["every other seat plays"])]]
     beat_text = ""
     if not beat.empty:
         col = [c for c in beat.columns if c.startswith("player 1's") and "win" not in c][0]
-        beat_text = (f"; lookahead:16 against greedy: {beat[col].iloc[0]} {rd.unit} a round "
-                     f"({beat['verdict'].iloc[0]})")
+        a = beat["player 1 plays"].iloc[0]
+        beat_text = (f"; {a} as player 1 against {({*both} - {a}).pop()}: "
+                     f"{beat[col].iloc[0]} {rd.unit} a round ({beat['verdict'].iloc[0]})")
     return (f"The answer: with every player greedy, {said[:1].lower() + said[1:]}; with every "
             f"player lookahead:16, {value_text(rb, kind)}: {change}{beat_text}.")
 
