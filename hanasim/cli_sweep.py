@@ -144,8 +144,11 @@ def print_sweep(df, quantities):
     print_notes(meta)
     print("estimate [99.9% interval] of each value")
     rows = df[df["quantity"].isin(quantities)]
-    cells = rows.assign(cell=[f"{e:.4g} [{lo:.4g}, {hi:.4g}]" for e, lo, hi in
-                              zip(rows.estimate, rows.ci_low, rows.ci_high)])
+    from .cli_table import is_share, number
+
+    cells = rows.assign(cell=[f"{number(e, is_share(q))} [{number(lo, is_share(q))}, "
+                              f"{number(hi, is_share(q))}]" for q, e, lo, hi in
+                              zip(rows.quantity, rows.estimate, rows.ci_low, rows.ci_high)])
     table = cells.pivot_table(index=swept, columns="quantity", values="cell", aggfunc="first",
                               sort=False)
     table = table[[q for q in quantities if q in table.columns]]

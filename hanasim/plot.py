@@ -492,7 +492,11 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                         fmt="D", color=EXACT_COLOR, capsize=5,
                         label=f"crosses at {s['value']:.4g} [{lo:.4g}, {hi:.4g}]")
     ax.set_xlabel(_rule_label(rule))
-    ax.set_ylabel(label_of(quantity))
+    ax.set_ylabel(_wrap(label_of(quantity, _game(sw)), 34))
+    from .cli_table import is_share
+
+    if is_share(quantity):
+        ax.yaxis.set_major_formatter(_percent())
     ax.grid(alpha=0.3)
     _legend_outside(ax, 2)
     return ax

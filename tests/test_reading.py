@@ -221,7 +221,8 @@ def test_taoshi_and_kushiro_seats_are_named_by_what_they_are():
     assert label_of("fair_burden.dealer", "taoshi", 3) == "Dealer: fair burden"
     assert label_of("seat1.mean_chips", "kushiro_toppa", 2).startswith("Opponent")
     assert label_of("seat3.mean_chips", "kushiro_toppa", 4).startswith("Dealer's left")
-    assert label_of("seat2.mean_chips", "kushiro_toppa", 4).startswith("Seat 2 (2nd")
+    assert label_of("seat2.mean_chips", "kushiro_toppa", 4).startswith("Opposite the dealer")
+    assert label_of("seat.seat2.mean_score", "taoshi", 5).startswith("Seat 2 (2nd to the")
     df = hanasim.simulate("taoshi", rounds=300, seed=1, rules={"players": 4}, threads=1)
     lab = df.set_index("quantity")["label"]
     assert lab["fair_burden.dealer"] == "First active player: fair burden"

@@ -83,6 +83,8 @@ def seat_label(seat: str, game=None, players: int | None = None) -> str:
             return "Dealer's right (seat 1)"
         if k == players - 1:
             return f"Dealer's left (seat {k})"
+        if 2 * k == players:
+            return f"Opposite the dealer (seat {k})"
         return f"Seat {k} ({_ordinal(k)} to the dealer's right)"
     return SEATS.get(seat, display(seat))
 
