@@ -70,7 +70,7 @@ def cmd_sweep(a):
         store.check_store(a.store)
     _compile_notice(a.game)
     if a.quantity or solve:  # a misspelt quantity must not cost the whole sweep
-        check_quantities(a, g, grid, list(a.quantity) + list(solve))
+        check_quantities(a, g, grid, list(a.quantity) + list(solve), solve)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
@@ -103,7 +103,7 @@ def cmd_sweep(a):
     return rc
 
 
-def check_quantities(a, g, grid, names) -> None:
+def check_quantities(a, g, grid, names, solve=None) -> None:
     """Raise ValueError naming the first of ``names`` a sweep would not have, before it runs:
     the quantities are those of a few hundred rounds at the first and the last combination
     of the swept values (the names, not the numbers, are what is checked)."""
@@ -112,7 +112,13 @@ def check_quantities(a, g, grid, names) -> None:
     from . import api
     from . import rules as _rules
 
+    # the sweep's own argument checks first: their messages come before any probe
+    api.check_rounds(a.rounds)
+    api.check_seed(a.seed)
+    api._targets(solve)
     values = api._grid(g, grid, sweep=True)
+    api._check_variants(values, ["one policy"], None if a.max_variants is None else
+                        api.check_rounds(a.max_variants, "--max-variants"), "sweep")
     known = set()
     for pick in (0, -1):
         given = {k: _rules.value_text(v[pick]) for k, v in values.items()}
