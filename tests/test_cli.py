@@ -137,7 +137,7 @@ def test_out_parquet_is_parquet_by_its_extension(tmp_path):
     assert out.read_bytes()[:4] == b"PAR1"  # Parquet's magic number, not CSV text
     df = pq.read_table(out).to_pandas()
     assert {"seat", "label"} <= set(df.columns) and "dealer.mean_score" in set(df.quantity)
-    assert "dealer.mean_score" in r.stdout  # and the readable table on the terminal
+    assert "Dealer: mean score per round" in r.stdout  # and the readable table on the terminal
     csv = tmp_path / "t.csv"
     assert run("simulate", "toppa", "--rounds", "3000", "--seed", "3", "--out", str(csv),
                "--no-save").returncode == 0
