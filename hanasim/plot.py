@@ -144,15 +144,11 @@ def _seat_rows(df, metric):
     from .reading import reading_of
 
     g = _game(df)
-    seats = tuple(reading_of(g).seats)
+    rd = reading_of(g)
     by = df.set_index("quantity")
-    rows = []
-    for s in seats:
-        for q in (f"{s}.{metric}", f"seat.{s}.{metric}", f"{metric}.{s}", f"round.{s}.{metric}"):
-            if q in by.index:
-                rows.append(by.loc[q].to_dict() | {"quantity": q, "seat": s})
-                break
-    return pd.DataFrame(rows), g, seats
+    rows = [by.loc[q].to_dict() | {"quantity": q, "seat": s}
+            for s, q in rd.seat_quantities(metric, by.index)]
+    return pd.DataFrame(rows), g, tuple(rd.seats)
 
 
 def _pars(df, g, seats):

@@ -71,6 +71,18 @@ class Reading:
             return self.labels[f"{head}.{{k}}"].format(k=k)
         return None
 
+    def seat_quantities(self, metric: str, index) -> list[tuple[str, str]]:
+        """``(seat, quantity)`` of every seat whose ``metric`` row is in ``index``, in seat
+        order (``dealer.x``, ``seat.dealer.x``, ``x.dealer`` or ``round.dealer.x``)."""
+        out = []
+        for s in self.seats:
+            for q in (f"{s}.{metric}", f"seat.{s}.{metric}", f"{metric}.{s}",
+                      f"round.{s}.{metric}"):
+                if q in index:
+                    out.append((s, q))
+                    break
+        return out
+
     # ---------------------------------------------------------------- reference lines
     def reference(self, metric: str, by, n_seats: int) -> tuple[float | None, str]:
         """The line of fairness for a per-seat ``metric`` in a table indexed by quantity

@@ -131,10 +131,9 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
     game and rules (optional); ``g``: the game (name or object; default ``df.attrs["game"]``).
     """
     from ..games import get_game
+    from ..reading import reading_of, rules_dict, verdict as _verdict
     from ..rules import parse_rules_string
     from ..stats.labels import display, seat_label
-
-    from ..reading import reading_of, rules_dict, verdict as _verdict
     from ..stats.table import players_of
 
     if g is None or isinstance(g, str):
@@ -190,10 +189,7 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
             verb = "scores" if rd.unit == "points" else "wins"
             out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {_signed(r)} {rd.unit} a round "
                        f"on average: {verdict}.")
-    m = rd.edge_metric
-    seats = [next(q for q in (f"{s}.{m}", f"seat.{s}.{m}", f"round.{s}.{m}") if q in by.index)
-             for s in rd.seats
-             if any(q in by.index for q in (f"{s}.{m}", f"seat.{s}.{m}", f"round.{s}.{m}"))]
+    seats = [q for _, q in rd.seat_quantities(rd.edge_metric, by.index)]
     if len(seats) > 1:
         parts = [f"{_who(q, g, players).lower()} {by.loc[q, 'estimate']:+.2f}" for q in seats]
         what = {"mean_advantage": "Mean score less the opponent's",
