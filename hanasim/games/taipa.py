@@ -1556,7 +1556,13 @@ READING = Reading(
         Line("game.first_player.win_rate", "Round 1's first player wins {value} of games",
              "rate"),
         Line("game.minutes.mean", "A game lasts {value} minutes"),
-    ))
+    ),
+    labels={"round.exhausted_rate": "Round: exhausted (nobody scores)",
+            "round.first_player.mean_net": "Round's first player: mean coins won a round (net)",
+            "round.first_player.win_rate": "Round's first player: win rate",
+            "round.second_player.win_rate": "Round's second player: win rate",
+            "game.first_player.win_rate": "Round 1's first player: game win rate",
+            "game.first_player.mean_margin": "Round 1's first player: mean coin margin"})
 
 
 class Taipa:
