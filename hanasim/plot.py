@@ -221,8 +221,8 @@ def seat_edges(df: pd.DataFrame, metric: str | None = None, ax=None):
         ax.xaxis.set_major_formatter(_percent())
     ax.set_yticks(y, [_seat_name(s, g, _players(df)) for s in rows["seat"]])
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    unit = f" ({reading.unit})" if metric in ("mean_score", "mean_advantage", "mean_net",
-                                              "mean_chips") else ""
+    unit = f" ({reading.unit})" if metric.startswith("mean_") and \
+        reading.unit not in METRICS[metric] else ""
     ax.set_xlabel(METRICS[metric] + unit)
     ax.grid(axis="x", alpha=0.3)
     _legend_outside(ax, 2)

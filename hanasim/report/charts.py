@@ -112,7 +112,8 @@ def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
     lines = []
     for ax, metric in zip(axes[:, 0], panels):
         plot.seat_edges(df, metric, ax=ax)
-        unit = f" ({rd.unit})" if metric.startswith("mean_") else ""
+        name = PANEL_WORDS.get(metric, plot.METRICS[metric])
+        unit = f" ({rd.unit})" if metric.startswith("mean_") and rd.unit not in name else ""
         ax.set_title(PANEL_WORDS.get(metric, plot.METRICS[metric]) + unit, fontsize=10,
                      loc="left")
         ax.set_xlabel("")  # the panel's title says it
