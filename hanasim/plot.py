@@ -416,17 +416,14 @@ def tournament(t: pd.DataFrame, quantity: str | None = None, ax=None):
     rate) for every pairing of a :func:`hanasim.tournament` table, with its 99.9% interval;
     red when the interval excludes 0 (the policy beats that opponent, or loses to it).  The
     title says the game, the policies and the rounds (:func:`hanasim.tournament.title`)."""
-    from .reading import reading_of
-    from .tournament import STRENGTH_WORDS, strength_quantity, title
+    from .tournament import strength_quantity, strength_words, title
 
     quantity = quantity or strength_quantity(t)
     rows = t[t["quantity"] == quantity].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"no {quantity!r} rows in this tournament table")
-    g = _game(t)
-    words = (f"player 1's {STRENGTH_WORDS.get(quantity, quantity.replace('_', ' '))} "
-             f"({reading_of(g).unit} a round)" if quantity != "win_rate" else
-             "player 1's win rate")
+    words = (f"player 1's {strength_words(t)}" if quantity == strength_quantity(t) else
+             f"player 1's {quantity.replace('_', ' ')}")
     ax = _forest(rows, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])],
                  0.5 if quantity == "win_rate" else 0, "significant", words, ax)
     if t.attrs.get("game"):

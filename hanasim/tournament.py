@@ -121,14 +121,26 @@ def strength_table(df: pd.DataFrame, quantity: str | None = None) -> pd.DataFram
         index=order, columns=order)
 
 
+def strength_words(df: pd.DataFrame) -> str:
+    """How the strength quantity is said, in the game's unit: "mean score less the
+    opponent's (points a round)", "mean chips won (chips a round)"..."""
+    from .reading import reading_of
+
+    unit = reading_of(get_game(df.attrs.get("game") or df["game"].iloc[0])).unit
+    quantity = strength_quantity(df)
+    words = STRENGTH_WORDS[quantity] if unit == "points" or quantity != "mean_score" else \
+        f"mean {unit} won"
+    return f"{words} ({unit} a round)"
+
+
 def pairing_table(df: pd.DataFrame) -> pd.DataFrame:
     """One row per pairing of a tournament table, as a reader wants it: player 1's policy, the
     opponents', the strength (player 1's mean score, or in koi-koi its score less the
     opponent's) and the win rate, each with its 99.9% interval, and who wins it."""
-    from .reading import pct, reading_of
+    from .reading import pct
 
-    unit = reading_of(get_game(df.attrs.get("game") or df["game"].iloc[0])).unit
     quantity = strength_quantity(df)
+    column = f"player 1's {strength_words(df)}"
     rows = []
     for (a, b), part in df.groupby(["policy", "opponent"], sort=False):
         by = part.set_index("quantity")
@@ -142,8 +154,7 @@ def pairing_table(df: pd.DataFrame) -> pd.DataFrame:
             verdict = "no difference detectable"
         rows.append({
             "player 1 plays": a, "every other seat plays": b,
-            f"player 1's {STRENGTH_WORDS[quantity]} ({unit} a round)":
-                f"{s.estimate:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]",
+            column: f"{s.estimate:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]",
             "player 1's win rate": "" if w is None else
                 f"{pct(w.estimate)} [{pct(w.ci_low)}, {pct(w.ci_high)}]",
             "verdict": verdict})

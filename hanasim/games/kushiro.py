@@ -1582,7 +1582,8 @@ READING = Reading(
         Line("round.nobody_scores_rate", "Nobody scores in {value} of rounds", "rate"),
         Line("winner_chips.mean", "A won round pays the winner {value} {unit} on average"),
     ),
-    positions={"first_player": "First to play (of the two active players)"})
+    positions={"first_player": "First to play (of the two active players)"},
+    labels={"round.nobody_scores_rate": "Round: nobody scores"})
 
 
 class Kushiro:
