@@ -1,6 +1,7 @@
 """The public Python API: validate at the edge, lower to arrays, run kernels, return tables."""
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
@@ -475,6 +476,13 @@ def _grid(g, rules, sweep=False, *, n_policies=1, max_variants=None,
     return {name: _values(name, values, g) for name, values in raw.items()}
 
 
+def _seated_players(g, rule_objs):
+    """The players every variant seats (labels name seats by them), or None when the
+    variants seat different numbers."""
+    counts = {seated(g, r) for _, r in rule_objs}
+    return counts.pop() if len(counts) == 1 else None
+
+
 def seated(g, rule_obj) -> int:
     """How many players ``g`` seats under ``rule_obj`` (Kushiro Toppa and Taoshi: the
     ``players`` rule).  The one rule every command (simulate, compare, sweep, report,
@@ -543,7 +551,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
             blocks: int = 100, progress: bool = False,
             max_variants: int | None = None, preset: str | None = None,
-            threads: int | None = None) -> pd.DataFrame:
+            threads: int | None = None, negligible: float | None = None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
     ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``, or the text
@@ -554,11 +562,15 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     (default :data:`MAX_VARIANTS`, 64) are refused.  Returns a tidy table: one ``value`` row
     per variant and quantity, and one ``difference`` row (variant − baseline) with a paired
     99.9% interval and ``significant``; ``seat`` and ``label`` as in :func:`simulate`.
-    ``preset``: the game's named option set under every variant.
+    ``preset``: the game's named option set under every variant.  ``negligible``: a
+    significant difference smaller than this many standard deviations of one round reads
+    "significant but negligible" (default :data:`hanasim.stats.compare.NEGLIGIBLE`, 0.01).
     """
     import sys
 
-    from .stats.compare import block_estimates, comparison_table
+    from .stats.compare import NEGLIGIBLE, block_estimates, comparison_table
+
+    negligible = _negligible(NEGLIGIBLE if negligible is None else negligible)
 
     # Every argument and every variant is checked before the first variant runs.
     g = get_game(game)
@@ -616,8 +628,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                 variants.append((label or "baseline", g.quantities(c, rule_obj),
                                  block_estimates(g.quantities, c, rule_obj)))
     blocks = used_blocks.pop() if len(used_blocks) == 1 else blocks
-    df = comparison_table(g.name, variants)
-    _table.add_labels(df)
+    df = comparison_table(g.name, variants, negligible)
+    _table.add_labels(df, g, _seated_players(g, rule_objs))
     df["rounds"] = rounds
     df["seed"] = np.uint64(seed)  # exact for any seed (an int64 column stops at 2**63)
     import numba
@@ -634,8 +646,22 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
+                         negligible=negligible,
                          wall_time_s=round(time.perf_counter() - start, 3)))
     return df
+
+
+def _negligible(value) -> float:
+    """The negligible-size threshold: a number of standard deviations, 0 or more."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"negligible must be a number of standard deviations (e.g. 0.01), "
+                         f"got {_show(value)}") from None
+    if isinstance(value, bool) or not math.isfinite(v) or v < 0:
+        raise ValueError(f"negligible must be 0 or more standard deviations, got "
+                         f"{_show(value)}")
+    return v
 
 
 def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_000,
@@ -698,7 +724,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
             variants.append(({k: given[k] for k in swept}, _label(given),
                              g.quantities(c, rule_obj)))
     df = sweep_table(g.name, swept, variants)
-    _table.add_labels(df)
+    _table.add_labels(df, g, _seated_players(g, rule_objs))
     import numba
 
     from . import __version__

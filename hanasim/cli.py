@@ -44,6 +44,22 @@ def add_threads_option(p):
                    help="numba threads to use (default: all); the table does not depend on it")
 
 
+#: every policy form, for every --policy help (tests check it against each game's parser)
+POLICY_FORMS_HELP = (
+    "random, greedy or lookahead[:K] (K determinisations a decision); games with more "
+    "decisions add them after slashes: koikoi and taipa CARD/DECISION (DECISION: random, stop, "
+    "continue[K], threshold[T]; e.g. greedy/stop, greedy/threshold5), kushiro_toppa "
+    "CARD/DECISION/JOIN/SWAP (JOIN: join, random, threshold[K]; SWAP: always, never, random; "
+    "e.g. greedy/continue2/join), taoshi CARD/JOIN/CLAIM (e.g. greedy/threshold5/expose); "
+    "a lookahead CARD decides the rest by lookahead unless they are given")
+#: the games each run option applies to (tests check them against the registry)
+PLAYERS_HELP = ("players at the table, for a game with a 'players' rule (kushiro_toppa: 2 to "
+                "4; taoshi: 3 to 6); the same as --rule players=N")
+EXPOSE_HELP = ("expose held teyaku: always, never, random; or one per player (default always); "
+               "applies to toppa, baka, koikoi, kushiro_toppa and taoshi (a lookahead player "
+               "decides by lookahead); taipa has no teyaku, so no such decision")
+
+
 def add_run_options(p, rounds_default, per="played rounds to simulate"):
     """The options every simulating command shares (simulate, sweep)."""
     p.add_argument("game", help="game name (see 'hanasim games')")
@@ -52,19 +68,11 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh, printed)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random, greedy or lookahead[:K] for every player, or one per seated "
-                   "player: greedy,random "
-                   "(default random); "
-                   "koi-koi adds the stop-or-continue choice: greedy/stop, random/continue3, "
-                   "greedy/threshold5")
+                   help="one policy for every player, or one per seated player (greedy,random); "
+                   "default random. Forms: " + POLICY_FORMS_HELP)
     _add_preset(p)
-    p.add_argument("--expose", default="always", metavar="E",
-                   help="expose held teyaku: always, never, random; or one per player (default always; "
-                        "a lookahead player decides by lookahead in toppa, baka and koikoi; a game "
-                        "without teyaku, taipa, has no such decision)")
-    p.add_argument("--players", default=None, metavar="N",
-                   help="players at the table, for a game with a 'players' rule (kushiro_toppa: "
-                        "2 to 4); the same as --rule players=N")
+    p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
+    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L",
                    help="rounds per session: the winner deals the next round (default 1); "
                    "session quantities count whole sessions only (a cut-off last session's "
@@ -100,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="house rule option, repeatable (see 'hanasim rules GAME'); "
                    "par=104,136 sets one par per seat, par.dealer=104 one seat's")
     add_out_options(p)
+    p.add_argument("--all", action="store_true",
+                   help="print every quantity by its code name with standard errors and n (the "
+                   "default prints the game's answers first, then the quantities grouped and "
+                   "readable)")
     p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
     p.add_argument("--deals-only", action="store_true",
                    help="deal-time quantities only (misdeal, teyaku; taipa: yaku cards at round 1's "
@@ -120,13 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an option and the values to compare (repeatable; one value holds it "
                    "fixed; per-seat values are separated by |: par=120|104,136)")
     p.add_argument("--policy", action="append", default=[], metavar="P",
-                   help="a policy setting to compare, e.g. random or greedy,random (repeatable)")
+                   help="a policy setting to compare, e.g. random or greedy,random (repeatable). "
+                   "Forms: " + POLICY_FORMS_HELP)
     _add_preset(p)
     p.add_argument("--rounds", default=1_000_000, metavar="N", help="rounds per variant (default 1,000,000)")
     p.add_argument("--seed", default=None, metavar="S")
-    p.add_argument("--expose", default="always", metavar="E")
+    p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L")
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
+    p.add_argument("--negligible", default=None, metavar="SD",
+                   help="a significant difference smaller than SD standard deviations of one "
+                   "round reads 'significant but negligible' (default 0.01: over 100 rounds "
+                   "it moves a total by a tenth of the spread luck gives it)")
     p.add_argument("--max-variants", default=None, metavar="N",
                    help="allow more than 64 variants (rule combinations x policies)")
     p.add_argument("--format", choices=("table", "csv"), default="table")
@@ -203,7 +220,7 @@ def _has_expose(game) -> bool:
         return True
 
 
-def _print_table(df, out=None):
+def _print_table(df, out=None, show_all=False):
     import pandas as pd
 
     out = sys.stdout if out is None else out
@@ -218,6 +235,11 @@ def _print_table(df, out=None):
     print("rules: " + ("the defaults" if changed == "default" else f"{changed} (the rest "
                        "default)") + f"; 'hanasim rules {meta.get('game')}' lists them", file=out)
     print_notes(meta, out)
+    if not show_all:  # the answers first, then every quantity grouped and readable
+        from .cli_table import print_readable
+
+        print_readable(df, out)
+        return
     print("estimates with 99.9% intervals (Wilson for proportions)", file=out)
     cols = ["quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
     with pd.option_context("display.max_rows", None, "display.width", 200):
@@ -347,11 +369,11 @@ def _cmd_simulate(a):
     if a.out is not None:
         rc = write_out(df, a, fmt, a.store)
         if a.format in (None, "table") and not outputs.is_stdout(a.out):  # stdout is the file
-            emit(lambda: _print_table(df))
+            emit(lambda: _print_table(df, show_all=a.all))
     elif a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
-        emit(lambda: _print_table(df))
+        emit(lambda: _print_table(df, show_all=a.all))
     if not a.no_save:
         rc = save_or_say(df, a.store) or rc
     return rc
@@ -390,6 +412,8 @@ def _cmd_compare(a):
     from . import api, store
 
     grid = parse_grid(a.rule)
+    if a.negligible is not None:  # checked before the work
+        a.negligible = api._negligible(a.negligible)
     if not a.no_save:
         store.check_store(a.store)
     max_variants = (None if a.max_variants is None else
@@ -398,7 +422,7 @@ def _cmd_compare(a):
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,
-                     max_variants=max_variants,
+                     max_variants=max_variants, negligible=a.negligible,
                      progress=not a.no_progress and sys.stderr.isatty())
     emit(lambda: _print_comparison(df, a))
     return 0 if a.no_save else save_or_say(df, a.store)
@@ -429,12 +453,32 @@ def _print_comparison(df, a):
     with pd.option_context("display.max_rows", None, "display.width", 200):
         for variant, part in diffs.groupby("variant", sort=False):
             print(f"\n{variant}  vs  {part.baseline.iloc[0]}  (difference, 99.9% paired interval)")
-            shown = part[["quantity", "estimate", "ci_low", "ci_high", "significant"]].copy()
-            shown.insert(1, "baseline", shown.quantity.map(values[part.baseline.iloc[0]]))
-            shown.insert(2, "variant", shown.quantity.map(values[variant]))
-            shown = shown.rename(columns={"estimate": "difference"})
-            shown["significant"] = shown["significant"].map({True: "yes", False: "no"})
-            print(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
+            from .cli_table import columns_text, is_share, number
+
+            base_values = values[part.baseline.iloc[0]]
+            shown = pd.DataFrame({
+                "quantity": part.quantity,
+                "baseline": [number(base_values[q], is_share(q)) for q in part.quantity],
+                "variant": [number(values[variant][q], is_share(q)) for q in part.quantity],
+                "difference": [_diff(v, q) for v, q in zip(part.estimate, part.quantity)],
+                "99.9% interval": [f"{_diff(lo, q)} to {_diff(hi, q)}" for lo, hi, q in
+                                   zip(part.ci_low, part.ci_high, part.quantity)],
+                "per 100 rounds": [number(v) for v in part.per_100],
+                "in round SDs": [number(v) for v in part.size_sd],
+                "verdict": part.verdict})
+            print(columns_text(shown))
+    print(f"\n'pt': percentage points; 'per 100 rounds': the difference over 100 rounds (or "
+          "hands, decisions: the "
+          f"quantity's unit); 'in round SDs': the difference in standard deviations of one "
+          f"round; a significant difference below {meta.get('negligible', 0.01):g} of them is "
+          "'significant but negligible' (--negligible)")
+
+
+def _diff(v, quantity) -> str:
+    """A difference as a reader writes it: a share's in percentage points."""
+    from .cli_table import is_share, number
+
+    return f"{number(100 * v)} pt" if is_share(quantity) else number(v)
 
 
 def _cmd_rules(a):
@@ -472,9 +516,13 @@ def _cmd_rules(a):
 def _cmd_games(a):
     from .games import available_games, get_game
 
-    for name in available_games():
-        g = get_game(name)
-        print(f"{name:10s} {g.title}  ({g.source})")
+    names = available_games()
+    games = [get_game(n) for n in names]
+    w_name = max(len(n) for n in names)
+    w_title = max(len(g.title) for g in games)
+    print(f"{'name':<{w_name}}  {'game':<{w_title}}  source")
+    for name, g in zip(names, games):
+        print(f"{name:<{w_name}}  {g.title:<{w_title}}  {g.source}")
 
 
 def _cmd_exact(a):

@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
+from ..reading import Line, Reading
 from ..decks import HANAFUDA
 from ..engine import state
 from ..engine.bits import bit, count, has_full_nibble
@@ -801,8 +802,29 @@ def _fair_par(name, score_stats, applied, par):
     return (name, out)
 
 
+#: how Baka's numbers are read (hanasim.reading): points, three seats relative to the round's
+#: dealer, zero-sum with the default pars (0 lines), fair pars against the par played
+READING = Reading(
+    unit="points", seats=SEATS, edge_metric="mean_score",
+    edge_quantity="seat.dealer.mean_score",
+    no_winner=("seat.tie_rate",), no_winner_words="tied",
+    fair_metric="fair_par", fair_rule="par",
+    headline=(
+        Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
+             "signed", verdict=True),
+        Line("seat.right.mean_score", "The dealer's right scores {value} {unit} a round",
+             "signed"),
+        Line("seat.left.mean_score", "The dealer's left scores {value} {unit} a round",
+             "signed"),
+        Line("game.first_dealer.mean_total", "Over a three-round game the first dealer "
+             "totals {value} {unit}", "signed"),
+    ))
+
+
 class Baka:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    reading = READING
 
     name = NAME
     title = "Baka (3-player Toppa)"

@@ -1923,8 +1923,43 @@ def decode_policies(packed) -> tuple:
     return policy, decide
 
 
+from ..reading import Line, Reading  # noqa: E402  (kept with the declaration it serves)
+
+#: how koi-koi's numbers are read (hanasim.reading): only the player who collects scores, so a
+#: seat's own mean score is never negative: its edge is its score less the opponent's
+#: (dealer.mean_advantage, against 0) and win rates are against an equal share of the rounds
+#: someone scored; the field-multiplier rows mean something only with the multiplier on
+READING = Reading(
+    unit="points", seats=("dealer", "opponent"), edge_metric="mean_advantage",
+    edge_quantity="dealer.mean_advantage", nonnegative=True,
+    no_winner=("round.draw_rate",), no_winner_words="nobody scored",
+    won_words="someone scored",
+    headline=(
+        Line("dealer.mean_advantage", "The dealer scores {value} {unit} a round more than the "
+             "opponent", "signed", verdict=True),
+        Line("dealer.win_rate", "The dealer collects {value} of rounds", "rate"),
+        Line("opponent.win_rate", "The opponent collects {value} of rounds", "rate"),
+        Line("round.draw_rate", "Nobody scores in {value} of rounds", "rate"),
+        Line("winner_points.mean", "A scored round is worth {value} {unit} on average"),
+        Line("game.first_dealer.win_rate", "The first dealer wins {value} of games", "rate"),
+    ),
+    only_when={"field_brights.": ("field_multiplier", ("count", "double"))},
+    labels={"field_brights.{k}": "Field: {k} 20-point cards at the deal",
+            "end_turn.{k}": "Round ends at turn {k}",
+            "round.draw_rate": "Round: nobody scores",
+            "round.exhausted_rate": "Round: the hands ran out",
+            "winner_points.mean": "Points of a scored round: mean",
+            "winner_points.sd": "Points of a scored round: standard deviation",
+            "koikoi.calls_per_round": "Koi-koi calls per round",
+            "koikoi.call_rate": "Koi-koi: share of chances to collect continued",
+            "koikoi.paid_off_rate": "Koi-koi: share of calls that paid off",
+            "koikoi.opponent_kept_rate": "Koi-koi: opponent kept playing"})
+
+
 class Koikoi:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    reading = READING
 
     name = NAME
     title = "Koi-koi (2 players)"

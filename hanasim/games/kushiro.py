@@ -1590,8 +1590,34 @@ def deal_exact(reading="ten_card", pairs="exact", deck=HANAFUDA) -> list:
 
 
 # ---------------------------------------------------------------- public layer
+from ..reading import Line, Reading  # noqa: E402  (kept with the declaration it serves)
+
+#: how Kushiro Toppa's numbers are read (hanasim.reading): chips won minus paid by table seat
+#: (the dealer, then the seats to his right in turn order); two of the seated play a round, and
+#: a round nobody scores has no winner
+READING = Reading(
+    unit="chips", seats=("dealer", "seat1", "seat2", "seat3"),
+    seat_words="by table seat (the dealer, then the seats to his right in turn order)",
+    edge_metric="mean_chips", edge_quantity="dealer.mean_chips",
+    no_winner=("round.nobody_scores_rate",), no_winner_words="nobody scored",
+    won_words="someone scored",
+    headline=(
+        Line("dealer.mean_chips", "The dealer wins {value} {unit} a round on average",
+             "signed", verdict=True),
+        Line("dealer.play_rate", "The dealer plays {value} of rounds", "rate"),
+        Line("first_player.mean_chips", "The first of the two active players to play wins "
+             "{value} {unit} a round", "signed"),
+        Line("round.nobody_scores_rate", "Nobody scores in {value} of rounds", "rate"),
+        Line("winner_chips.mean", "A won round pays the winner {value} {unit} on average"),
+    ),
+    positions={"first_player": "First to play (of the two active players)"},
+    labels={"round.nobody_scores_rate": "Round: nobody scores"})
+
+
 class Kushiro:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    reading = READING
 
     name = NAME
     title = "Kushiro Toppa (2-4 players, two play each round)"
@@ -1606,7 +1632,6 @@ class Kushiro:
     teyaku_names = TEYAKU
     version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # every decision: swap, join/drop, expose, cards, picks, Iku/Yoroshii
-    edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")
 
     @property

@@ -82,6 +82,7 @@ from ..engine.rng import GOLDEN, below, mix64, next64, shuffle_first, stream_sta
 from ..engine.tally import tally_hits
 from ..policies import (CONTINUE, DEC_STOP, GREEDY, K_SHIFT, LEGAL_BOTH, LEGAL_STOP, RANDOM,
                         choose_continue, group_hand_card, group_pick, parse_policy, policy_id)
+from ..reading import Line, Reading
 from ..rules import RuleError, number, option
 from . import register
 
@@ -1550,6 +1551,34 @@ def deck_condition(rules) -> str:
     return f"deck_{count_py(start_deck(rules))}: removed " + ", ".join(taken)
 
 
+#: how Taipa's numbers are read (hanasim.reading): coins won minus lost (the opponent loses as
+#: much, so 0 is no edge); the seats are the round's first and second player; nobody wins an
+#: exhausted round
+READING = Reading(
+    unit="coins", seats=("first_player", "second_player"),
+    seat_words="by the round's first and second player", edge_metric="mean_net",
+    edge_quantity="round.first_player.mean_net", edge_title="First-player edge",
+    edge_who="the round's first player",
+    no_winner=("round.exhausted_rate",), no_winner_words="exhausted",
+    won_words="someone won",
+    headline=(
+        Line("round.first_player.mean_net", "The round's first player wins {value} {unit} a "
+             "round net", "signed", verdict=True),
+        Line("round.first_player.win_rate", "The round's first player wins {value} of rounds",
+             "rate"),
+        Line("round.exhausted_rate", "Nobody scores in {value} of rounds (exhausted)", "rate"),
+        Line("game.first_player.win_rate", "Round 1's first player wins {value} of games",
+             "rate"),
+        Line("game.minutes.mean", "A game lasts {value} minutes"),
+    ),
+    labels={"round.exhausted_rate": "Round: exhausted (nobody scores)",
+            "round.first_player.mean_net": "Round's first player: mean coins won a round (net)",
+            "round.first_player.win_rate": "Round's first player: win rate",
+            "round.second_player.win_rate": "Round's second player: win rate",
+            "game.first_player.win_rate": "Round 1's first player: game win rate",
+            "game.first_player.mean_margin": "Round 1's first player: mean coin margin"})
+
+
 class Taipa:
     """The registry entry."""
 
@@ -1576,8 +1605,7 @@ class Taipa:
     key_quantities = ("round.first_player.mean_net", "game.first_player.win_rate",
                       "game.minutes.mean", "game.early_end_rate")
     deals_only = True  # round 1's deal only (later decks depend on play: exact --removed)
-    edge_quantity = "round.first_player.mean_net"
-    edge_words = ("First-player edge", "the round's first player", "coins")
+    reading = READING
 
     @property
     def main_kernel(self):

@@ -1473,8 +1473,39 @@ def deal_exact(bakefuda="literal", reds_overlap="yes") -> list:
 
 
 # ---------------------------------------------------------------- public layer
+from ..reading import Line, Reading  # noqa: E402  (kept with the declaration it serves)
+
+#: how Taoshi's numbers are read (hanasim.reading): points with burdens; the per-round seats
+#: are the three active players in turn order (with three players: the dealer, his right, his
+#: left; with 4-6 the first, second and third to play, whoever sits there), each against an
+#: equal share of the round's score sum (0 when the burdens add up to the deck's points) and
+#: each fair burden against the burden played; seat.* rows are table seats
+READING = Reading(
+    unit="points", seats=SEATS,
+    seat_words="by active player in turn order (with three players: the dealer, his right, "
+               "his left)",
+    edge_metric="mean_score", edge_quantity="dealer.mean_score",
+    edge_title="First-player edge", edge_who="the first active player",
+    score_sum="round.score_sum",
+    fair_metric="fair_burden", fair_rule="burden",
+    headline=(
+        Line("dealer.mean_score", "The first active player in turn order scores {value} "
+             "{unit} a round", "signed", verdict=True),
+        Line("right.mean_score", "The second scores {value} {unit}", "signed"),
+        Line("left.mean_score", "The third scores {value} {unit}", "signed"),
+        Line("fair_burden.dealer", "The burden that makes the first active player's mean "
+             "score zero is {value}"),
+        Line("botta_rate", "{value} of rounds end in a botta", "rate"),
+    ),
+    positions={"dealer": "First active player", "right": "Second active player",
+               "left": "Third active player"},
+    positions_above=3)
+
+
 class Taoshi:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    reading = READING
 
     name = NAME
     title = "Taoshi (mekurifuda, 3-6 players, three play each round)"
@@ -1490,7 +1521,6 @@ class Taoshi:
     lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
     # seeing the cards the other active players' claims showed
     version = 3  # bump when a rule's behaviour, an option or a policy's play changes
-    edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
                       "fair_burden.dealer", "fair_burden.right", "fair_burden.left")
 
@@ -1502,11 +1532,11 @@ class Taoshi:
         out = []
         if all(f"fair_burden.{s}" in by.index for s in SEATS):
             parts = []
-            for s in SEATS:
+            for s, who in zip(SEATS, ("first", "second", "third")):
                 r = by.loc[f"fair_burden.{s}"]
-                parts.append(f"{s} {r.estimate:.1f} ({r.ci_low:.1f} to {r.ci_high:.1f})")
-            out.append("Fair burdens (the burdens that make each seat's expected score zero, "
-                       "99.9% CI): " + "; ".join(parts) + ".")
+                parts.append(f"{who} {r.estimate:.1f} ({r.ci_low:.1f} to {r.ci_high:.1f})")
+            out.append("Fair burdens by active player in turn order (the burdens that make "
+                       "each one's expected score zero, 99.9% CI): " + "; ".join(parts) + ".")
         if "botta_rate" in by.index:
             out.append(f"{by.loc['botta_rate', 'estimate']:.2%} of rounds end in a botta.")
         if "dekiyaku.four_twos" in by.index and by.loc["dekiyaku.four_twos", "estimate"] > 0:

@@ -23,6 +23,7 @@ from ..engine.jit import hot
 
 from .. import decks
 from ..decks import HANAFUDA
+from ..reading import Line, Reading
 from ..engine import state
 from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
@@ -685,8 +686,26 @@ def deal_kernel(tb, seed, rounds, first, n, chunk, out):
                     np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"])
 
 
+#: how Toppa's numbers are read (hanasim.reading): points, zero-sum with the default pars, so
+#: a seat's mean score is drawn against 0 and its fair par against the par played
+READING = Reading(
+    unit="points", seats=SEATS, edge_metric="mean_score", edge_quantity="dealer.mean_score",
+    no_winner=("dealer.tie_rate",), no_winner_words="tied",
+    fair_metric="fair_par", fair_rule="par",
+    headline=(
+        Line("dealer.mean_score", "The dealer scores {value} {unit} a round on average",
+             "signed", verdict=True),
+        Line("dealer.win_rate", "The dealer wins {value} of rounds", "rate"),
+        Line("fair_par.dealer", "The par that makes the dealer's mean score zero is {value} "
+             "card points"),
+        Line("round_score.sd", "A round's score has a standard deviation of {value} {unit}"),
+    ))
+
+
 class Toppa:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
+
+    reading = READING
 
     name = NAME
     title = "Toppa (2 players)"
