@@ -489,13 +489,15 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                  for values in combos]
     variants = []
     start = time.perf_counter()
+    from .engine.runner import variant
     with _threads(threads):
         for given, rule_obj in rule_objs:
             for pol, (names, pol_ids) in zip(policies, pol_settings):
                 label = _label(given, names if len(policies) > 1 else None)
-                c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
-                               expose=exp_ids, session_rounds=session_rounds,
-                               fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
+                with variant(len(variants), len(rule_objs) * len(policies)):
+                    c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
+                                   expose=exp_ids, session_rounds=session_rounds,
+                                   fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
                 variants.append((label or "baseline", g.quantities(c, rule_obj),
                                  block_estimates(g.quantities, c, rule_obj)))
     df = comparison_table(g.name, variants)
@@ -562,11 +564,13 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                  for values in combos]
     start = time.perf_counter()
     variants = []
+    from .engine.runner import variant
     with _threads(threads):
-        for given, rule_obj in rule_objs:
-            c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
-                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                           progress=progress)
+        for i, (given, rule_obj) in enumerate(rule_objs):
+            with variant(i, len(rule_objs)):
+                c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
+                               expose=exp_ids, session_rounds=session_rounds,
+                               fixed_dealer=fixed_dealer, progress=progress)
             variants.append(({k: given[k] for k in swept}, _label(given),
                              g.quantities(c, rule_obj)))
     df = sweep_table(g.name, swept, variants)

@@ -148,3 +148,230 @@ def test_a_full_kernel_cache_folder_runs_without_caching(tmp_path):
     (line,) = lines_of(r.stderr)
     assert "without caching" in line and "No space left" in line, line
     assert str(next(root.glob("hanasim-*"))) in line
+
+
+# ---- batch plans of any size -----------------------------------------------------------------
+
+HUGE_PLAN = """
+    import resource, sys
+    # a run of 10**12 sessions in batches of 16: 62.5 billion batches, which must never be
+    # listed (2 GB of address space would not hold the list)
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    from hanasim.engine.runner import Checkpoint, Interrupted, run_batches
+    calls = []
+
+    def kernel(first, n, chunk, out):
+        calls.append(first)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        out["x"][:] += 1
+
+    ck = Checkpoint(sys.argv[1], identity={"run": 1}) if len(sys.argv) > 1 else None
+    try:
+        run_batches(kernel, 10**12, {"x": (1,)}, chunk=1, checkpoint=ck)
+    except Interrupted as e:
+        print(e)
+    print(calls)
+"""
+
+
+@pytest.mark.parametrize("checkpoint", [False, True])
+def test_a_plan_of_billions_of_batches_is_never_listed(tmp_path, checkpoint):
+    script = tmp_path / "huge.py"
+    script.write_text(textwrap.dedent(HUGE_PLAN))
+    ck = [str(tmp_path / "ck")] if checkpoint else []
+    for expected in (["after 2 of 62500000000 batches", "[0, 16, 32]"],
+                     ["after 4 of 62500000000 batches", "[32, 48, 64]"]):
+        r = subprocess.run([sys.executable, str(script), *ck], capture_output=True, text=True,
+                           timeout=120, cwd=os.getcwd(),
+                           env=dict(os.environ, PYTHONPATH=os.getcwd()))
+        assert r.returncode == 0, r.stderr[-2000:]
+        out = r.stdout.splitlines()
+        if not checkpoint:  # nothing kept: the second run starts again from batch 0
+            expected = ["after 2 of 62500000000 batches", "[0, 16, 32]"]
+        assert expected[0] in out[0] and out[1] == expected[1], out
+        if checkpoint:
+            assert "run the same command again" in out[0]
+
+
+def test_dask_executor_keeps_a_bounded_number_of_batches_in_flight(monkeypatch):
+    """The executor takes batches from a generator as the cluster finishes them."""
+    pytest.importorskip("dask.distributed")
+    from hanasim import distributed
+
+    submitted = []
+
+    class Future:
+        def __init__(self, value):
+            self.key, self.value = len(submitted), value
+
+        def result(self):
+            return self.value
+
+    class Client:
+        def nthreads(self):
+            return {"w": 1}
+
+        def submit(self, fn, *a, pure=True):
+            submitted.append(a)
+            return Future(fn(*a))
+
+        def cancel(self, futures):
+            pass
+
+        def close(self, timeout=None):
+            pass
+
+    class AsCompleted:  # finishes futures in the order they were given
+        def __init__(self):
+            self.queue = []
+
+        def add(self, f):
+            self.queue.append(f)
+
+        def __iter__(self):
+            while self.queue:
+                yield self.queue.pop(0)
+
+    import dask.distributed
+
+    monkeypatch.setattr(distributed, "_client", lambda cluster: (Client(), None))
+    monkeypatch.setattr(dask.distributed, "as_completed", AsCompleted)
+    taken = []
+
+    def args():
+        for i in range(10**9):  # as many as a huge run has
+            taken.append(i)
+            yield (i,)
+
+    with distributed.dask_executor("local:1") as executor:
+        results = executor(lambda i: i * i, args())
+        assert [next(results) for _ in range(20)] == [i * i for i in range(20)]
+    assert len(taken) < 40  # the window: 4 per thread + 4
+
+
+# ---- checkpoints -------------------------------------------------------------------------------
+
+CK_RUN = ["simulate", "toppa", "--rounds", "600000", "--seed", "3", "--no-save", "--format",
+          "csv"]
+
+
+@pytest.fixture(scope="module")
+def kept_run(tmp_path_factory):
+    """A finished checkpoint folder of CK_RUN and its table."""
+    ck = tmp_path_factory.mktemp("kept") / "ck"
+    r = cli_run(*CK_RUN, "--checkpoint", str(ck))
+    assert r.returncode == 0, r.stderr
+    return ck, r.stdout
+
+
+def _zeroed_middle(p):
+    b = bytearray(p.read_bytes())
+    b[200:260] = bytes(60)
+    p.write_bytes(bytes(b))
+
+
+@pytest.mark.parametrize("damage, file, words", [
+    (lambda p: p.write_bytes(b"garbage"), "batch-00000001.npz", "damaged"),
+    (lambda p: p.write_bytes(b""), "batch-00000001.npz", "damaged"),
+    (_zeroed_middle, "batch-00000001.npz", "damaged"),
+    (lambda p: p.write_text('{"a": 1}'), "manifest.json", "damaged"),
+    (lambda p: p.write_text('{"format": 3,'), "manifest.json", "unreadable"),
+])
+def test_a_damaged_checkpoint_file_is_a_runtime_failure_naming_it(kept_run, tmp_path, damage,
+                                                                  file, words):
+    ck = tmp_path / "ck"
+    shutil.copytree(kept_run[0], ck)
+    damage(ck / file)
+    r = cli_run(*CK_RUN, "--checkpoint", str(ck))
+    (line,) = lines_of(r.stderr)
+    assert r.returncode == 1, r.stderr
+    assert str(ck / file) in line and words in line and "Traceback" not in line, line
+    assert "pickle" not in line  # numpy's guess that a non-archive is a pickle
+
+
+def test_a_full_disk_under_the_checkpoint_lock_names_the_folder(tmp_path, monkeypatch):
+    import errno
+
+    from hanasim.engine.runner import Checkpoint
+
+    def full(fd, data, offset):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "pwrite", full)
+    with pytest.raises(OSError) as e:
+        Checkpoint(str(tmp_path / "ck"))
+    assert str(tmp_path / "ck") in str(e.value) and "No space left" in str(e.value)
+    assert "[Errno" not in str(e.value)
+
+
+def test_os_errors_name_the_path_not_the_errno(capsys):
+    import errno
+
+    from hanasim import cli
+
+    class A:
+        command = "runs"
+
+    def handler(a):
+        raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), "/tmp/" + "a" * 300)
+
+    assert cli.run_handler(A(), handler) == 1
+    err = capsys.readouterr().err
+    assert "[Errno" not in err and "/tmp/aaa" in err and "File name too long" in err
+
+
+# ---- signals -----------------------------------------------------------------------------------
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_keep_the_batches_and_say_how_to_resume(kept_run, tmp_path, sig):
+    import signal
+    import time
+
+    ck = tmp_path / "ck"
+    args = [sys.executable, "-m", "hanasim", *CK_RUN[:2], "--rounds", "4000000",
+            *CK_RUN[4:], "--checkpoint", str(ck)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.time() + 240
+    while time.time() < end and len(list(ck.glob("batch-*.npz"))) < 2:
+        if proc.poll() is not None:
+            pytest.fail(proc.stderr.read())
+        time.sleep(0.05)
+    proc.send_signal(getattr(signal, sig))
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + getattr(signal, sig), err
+    (line,) = lines_of(err)
+    assert f"stopped by {sig}" in line and str(ck) in line, line
+    assert "run the same command again to resume" in line and "of 16 batches" in line, line
+
+
+def test_an_interrupted_sweep_counts_the_batches_of_the_whole_run(monkeypatch, capsys):
+    from hanasim import api, cli
+    from hanasim.engine.runner import run_batches
+    from hanasim.games import get_game
+
+    calls = []
+
+    def counters(self, rule_obj, **kw):
+        calls.append(1)
+
+        def kernel(first, n, chunk, out):
+            if len(calls) == 3 and first >= 32:
+                raise KeyboardInterrupt
+
+        return run_batches(kernel, 64, {"x": (1,)}, chunk=1)  # 4 batches of 16 sessions
+
+    monkeypatch.setattr(type(get_game("toppa")), "counters", counters)
+    monkeypatch.setattr(type(get_game("toppa")), "quantities", lambda self, c, r: {})
+
+    class A:
+        command = "sweep"
+
+    def handler(a):
+        api.sweep("toppa", rules={"par.dealer": "100:160:10"}, rounds=1000, seed=1)
+
+    assert cli.run_handler(A(), handler) == 130
+    line = capsys.readouterr().err.strip()
+    # variants 1 and 2 finished (8 batches), 2 batches of the third: 10 of 7 x 4
+    assert "after 10 of 28 batches" in line and "variant 3 of 7" in line, line
