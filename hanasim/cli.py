@@ -453,14 +453,19 @@ COMMANDS = {"simulate": _cmd_simulate, "compare": _cmd_compare, "rules": _cmd_ru
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    import hanasim
+    try:
+        args = build_parser().parse_args(argv)
+        import hanasim
 
-    if hanasim.ENV_PROBLEM:  # numba would not even import: say why, in one line
-        sys.stderr.write(f"hanasim: error: {hanasim.ENV_PROBLEM}\n")
-        return EXIT_USAGE
-    with _signals_stop_the_run():
-        return run_handler(args, getattr(args, "handler", None) or COMMANDS[args.command])
+        if hanasim.ENV_PROBLEM:  # numba would not even import: say why, in one line
+            sys.stderr.write(f"hanasim: error: {hanasim.ENV_PROBLEM}\n")
+            return EXIT_USAGE
+        with _signals_stop_the_run():
+            return run_handler(args, getattr(args, "handler", None) or COMMANDS[args.command])
+    except KeyboardInterrupt as e:  # Ctrl-C while modules load, before the command runs
+        signum = getattr(e, "signum", None) or signal.SIGINT
+        sys.stderr.write("hanasim: interrupted\n")
+        return 128 + signum
 
 
 @contextlib.contextmanager

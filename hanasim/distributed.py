@@ -107,18 +107,20 @@ def _client(cluster: str):
     check_address(cluster)
     if cluster.startswith("local:"):
         n = int(cluster.split(":", 1)[1])
-        # Worker processes share our stderr: only their errors belong there (a Ctrl-C makes
-        # them warn about every cancelled task).
+        # The scheduler and the worker processes share our stderr: Dask's logs stay out of it
+        # (a Ctrl-C makes workers warn about every cancelled task; dying workers make the
+        # scheduler log errors); a failure reaches the user as one line from the executor.
         try:
             lc = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                              dashboard_address=None, silence_logs=logging.ERROR)
+                              dashboard_address=None, silence_logs=logging.CRITICAL)
         except KeyboardInterrupt:
             _forget_clusters()
             raise
         except Exception as e:  # noqa: BLE001  (a nanny that fails to start, no free port...)
             _forget_clusters()
-            raise ExecutorError(f"cannot start a Dask cluster of {n} worker processes "
-                                f"({cluster}): {_first_line(e)}") from None
+            workers = f"{n} worker process" + ("es" if n != 1 else "")
+            raise ExecutorError(f"cannot start a Dask cluster of {workers} ({cluster}): "
+                                f"{_first_line(e)}") from None
         try:
             return Client(lc), lc
         except BaseException as e:
@@ -136,10 +138,20 @@ def _client(cluster: str):
         raise ValueError(f"cannot use the Dask scheduler at {cluster}: {_first_line(e)}") from None
 
 
+class _HalfStarted(logging.Filter):
+    """Drops asyncio's report, at exit, of the nannies a stopped start left unfinished."""
+
+    def filter(self, record):
+        return "Nanny failed to start" not in record.getMessage()
+
+
 def _forget_clusters():
     """A LocalCluster whose start failed (or was interrupted) is still registered for closing
     at exit, where closing it prints tracebacks about its half-started processes: close what
     can be closed now, quietly, and drop the rest from that list."""
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _HalfStarted) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_HalfStarted())
     with _quiet():
         try:
             from distributed.deploy import spec
@@ -168,20 +180,30 @@ def _failure(cluster: str, e: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def _quiet():
-    """Closing a client with tasks still running (after Ctrl-C) makes Dask log and warn about
-    cancelled futures; the user already knows the run was interrupted."""
-    loggers = [logging.getLogger(n) for n in ("distributed", "tornado", "asyncio")]
+def _no_logs():
+    """Dask's loggers silent: a client that loses its scheduler logs each reconnection
+    attempt with a traceback; what failed reaches the user as one line from the executor.
+    Dask configures some of its loggers one by one (``distributed.client``), so each is set."""
+    prefixes = ("distributed", "tornado", "asyncio")
+    names = [n for n in list(logging.root.manager.loggerDict) if n.startswith(prefixes)]
+    loggers = [logging.getLogger(n) for n in {*prefixes, *names}]
     levels = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.CRITICAL + 1)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
+        yield
     finally:
         for lg, level in zip(loggers, levels):
             lg.setLevel(level)
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Closing a client with tasks still running (after Ctrl-C) makes Dask log and warn about
+    cancelled futures; the user already knows the run was interrupted."""
+    with _no_logs(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 @contextlib.contextmanager
@@ -240,7 +262,8 @@ def dask_executor(cluster: str | None):
 
     failed = False
     try:
-        yield executor
+        with _no_logs():
+            yield executor
     except BaseException:
         failed = True
         raise

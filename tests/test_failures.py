@@ -375,3 +375,132 @@ def test_an_interrupted_sweep_counts_the_batches_of_the_whole_run(monkeypatch, c
     line = capsys.readouterr().err.strip()
     # variants 1 and 2 finished (8 batches), 2 batches of the third: 10 of 7 x 4
     assert "after 10 of 28 batches" in line and "variant 3 of 7" in line, line
+
+
+# ---- Dask clusters that fail -----------------------------------------------------------------
+
+def _fake_cluster(monkeypatch, failure):
+    """dask_executor on a fake client whose third batch fails with ``failure``."""
+    import dask.distributed
+
+    from hanasim import distributed
+
+    class Future:
+        def __init__(self, key, fn, a):
+            self.key, self.fn, self.a = key, fn, a
+
+        def result(self):
+            if self.key == 2:
+                raise failure
+            return self.fn(*self.a)
+
+    class Client:
+        n = 0
+
+        def nthreads(self):
+            return {"w": 1}
+
+        def submit(self, fn, *a, pure=True):
+            Client.n += 1
+            return Future(Client.n - 1, fn, a)
+
+        def cancel(self, futures):
+            pass
+
+        def close(self, timeout=None):
+            pass
+
+    class AsCompleted:
+        def __init__(self):
+            self.queue = []
+
+        def add(self, f):
+            self.queue.append(f)
+
+        def __iter__(self):
+            while self.queue:
+                yield self.queue.pop(0)
+
+    monkeypatch.setattr(distributed, "_client", lambda cluster: (Client(), None))
+    monkeypatch.setattr(dask.distributed, "as_completed", AsCompleted)
+
+
+def _killed_worker():
+    from distributed.scheduler import KilledWorker
+
+    return KilledWorker("run_batch-1", "tcp://127.0.0.1:1", "worker died")
+
+
+def _cancelled():
+    from distributed.client import FutureCancelledError
+
+    return FutureCancelledError("run_batch-1", "scheduler-connection-lost")
+
+
+@pytest.mark.parametrize("failure, words", [(_killed_worker, "workers of local:2 died"),
+                                            (_cancelled, "scheduler of local:2 stopped")])
+@pytest.mark.parametrize("checkpoint", [False, True])
+def test_a_dying_cluster_is_one_line_saying_what_was_kept(monkeypatch, tmp_path, capsys,
+                                                          failure, words, checkpoint):
+    pytest.importorskip("dask.distributed")
+    from hanasim import cli, distributed
+    from hanasim.engine.runner import Checkpoint, run_batches
+
+    _fake_cluster(monkeypatch, failure())
+
+    def kernel(first, n, chunk, out):
+        out["x"][:] += 1
+
+    class A:
+        command = "simulate"
+
+    def handler(a):
+        ck = Checkpoint(str(tmp_path / "ck"), identity={"run": 1}) if checkpoint else None
+        with distributed.dask_executor("local:2") as executor:
+            run_batches(kernel, 160, {"x": (1,)}, chunk=1, executor=executor, checkpoint=ck)
+
+    assert cli.run_handler(A(), handler) == 1
+    (line,) = lines_of(capsys.readouterr().err)
+    assert words in line and "Traceback" not in line, line
+    if checkpoint:
+        assert f"the 2 finished batches of 10 are kept in {tmp_path / 'ck'}" in line, line
+        assert "run the same command again to resume" in line
+        assert len(list((tmp_path / "ck").glob("batch-*.npz"))) == 2
+
+
+def test_a_cluster_that_cannot_start_is_one_line(tmp_path):
+    pytest.importorskip("dask.distributed")
+    r = cli_run("simulate", "toppa", "--rounds", "1000", "--seed", "1", "--no-save",
+                "--cluster", "local:1", env={"DASK_TEMPORARY_DIRECTORY": "/proc/no-such-folder"},
+                timeout=180)
+    (line,) = lines_of(r.stderr)
+    assert r.returncode == 1, r.stderr
+    assert "cannot start a Dask cluster of 1 worker process (local:1)" in line, line
+
+
+CTRL_C_AT_START = """
+    import os, signal, sys, threading
+    import dask.distributed
+    real = dask.distributed.LocalCluster.__init__
+
+    def start(self, *a, **k):  # Ctrl-C a moment into the cluster's start
+        threading.Timer(float(sys.argv[1]), os.kill, (os.getpid(), signal.SIGINT)).start()
+        real(self, *a, **k)
+
+    dask.distributed.LocalCluster.__init__ = start
+    from hanasim import cli
+    sys.exit(cli.main(["simulate", "toppa", "--rounds", "1000", "--seed", "1", "--no-save",
+                       "--cluster", "local:2"]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("after", ["0.2", "1.5"])
+def test_ctrl_c_while_a_local_cluster_starts_is_one_line(tmp_path, after):
+    pytest.importorskip("dask.distributed")
+    script = tmp_path / "start.py"
+    script.write_text(textwrap.dedent(CTRL_C_AT_START))
+    r = subprocess.run([sys.executable, str(script), after], capture_output=True, text=True,
+                       timeout=180, env=dict(os.environ, PYTHONPATH=os.getcwd()))
+    assert r.returncode == 130, r.stderr
+    assert lines_of(r.stderr) == ["hanasim: interrupted"], r.stderr
