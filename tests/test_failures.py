@@ -223,8 +223,8 @@ def test_dask_executor_keeps_a_bounded_number_of_batches_in_flight(monkeypatch):
             pass
 
     class AsCompleted:  # finishes futures in the order they were given
-        def __init__(self):
-            self.queue = []
+        def __init__(self, futures=()):
+            self.queue = list(futures)
 
         def add(self, f):
             self.queue.append(f)
@@ -241,6 +241,8 @@ def test_dask_executor_keeps_a_bounded_number_of_batches_in_flight(monkeypatch):
 
     def args():
         for i in range(10**9):  # as many as a huge run has
+            if i > 1000:  # (before the fix the executor submitted every one of them)
+                raise AssertionError("the executor takes the whole plan at once")
             taken.append(i)
             yield (i,)
 
@@ -411,8 +413,8 @@ def _fake_cluster(monkeypatch, failure):
             pass
 
     class AsCompleted:
-        def __init__(self):
-            self.queue = []
+        def __init__(self, futures=()):
+            self.queue = list(futures)
 
         def add(self, f):
             self.queue.append(f)
