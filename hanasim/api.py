@@ -614,14 +614,17 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     variants = []
     used_blocks = set()
     start = time.perf_counter()
+    from .engine.runner import variant
     with _threads(threads):
         for (given, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings,
                                                                 exposes):
             for names, pol_ids in settings:
                 label = _label(given, names if len(policies) > 1 else None)
-                c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
-                               expose=exp_ids, session_rounds=session_rounds,
-                               fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
+                n_runs = sum(len(s) for s in pol_settings)
+                with variant(len(variants), n_runs):
+                    c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
+                                   expose=exp_ids, session_rounds=session_rounds,
+                                   fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
                 # the blocks the run was cut into (equal blocks of whole batches: 150
                 # sessions asked in 100 blocks are 75 blocks of 2), as used, not as asked
                 used_blocks.add(next(iter(c["blocks"].values())).shape[0])
@@ -716,11 +719,14 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     exps = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
     start = time.perf_counter()
     variants = []
+    from .engine.runner import variant
     with _threads(threads):
-        for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps):
-            c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
-                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                           progress=progress)
+        for i, ((given, rule_obj), (pol, pol_ids), (exp, exp_ids)) in enumerate(
+                zip(rule_objs, pols, exps)):
+            with variant(i, len(rule_objs)):
+                c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
+                               expose=exp_ids, session_rounds=session_rounds,
+                               fixed_dealer=fixed_dealer, progress=progress)
             variants.append(({k: given[k] for k in swept}, _label(given),
                              g.quantities(c, rule_obj)))
     df = sweep_table(g.name, swept, variants)

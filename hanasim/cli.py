@@ -1,12 +1,15 @@
 """The ``hanasim`` command: argument parsing and error messages only; all logic is in the API.
 
 Exit codes: 0 success; 2 a usage error (a bad argument, named in one line); 1 a runtime
-failure (no such saved run, a file that cannot be written, a damaged store file); 130 Ctrl-C.
+failure (no such saved run, a file that cannot be written, a damaged store or checkpoint file,
+a Dask cluster that died); 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 
 EXIT_USAGE = 2
@@ -563,20 +566,62 @@ COMMANDS = {"simulate": _cmd_simulate, "compare": _cmd_compare, "rules": _cmd_ru
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    import hanasim
+    try:
+        args = build_parser().parse_args(argv)
+        import hanasim
 
-    if hanasim.ENV_PROBLEM:  # numba would not even import: say why, in one line
-        sys.stderr.write(f"hanasim: error: {hanasim.ENV_PROBLEM}\n")
-        return EXIT_USAGE
-    return run_handler(args, getattr(args, "handler", None) or COMMANDS[args.command])
+        if hanasim.ENV_PROBLEM:  # numba would not even import: say why, in one line
+            sys.stderr.write(f"hanasim: error: {hanasim.ENV_PROBLEM}\n")
+            return EXIT_USAGE
+        with _signals_stop_the_run():
+            return run_handler(args, getattr(args, "handler", None) or COMMANDS[args.command])
+    except KeyboardInterrupt as e:  # Ctrl-C while modules load, before the command runs
+        signum = getattr(e, "signum", None) or signal.SIGINT
+        sys.stderr.write("hanasim: interrupted\n")
+        return 128 + signum
+
+
+@contextlib.contextmanager
+def _signals_stop_the_run():
+    """SIGTERM and SIGHUP end a command the way Ctrl-C does (finished batches kept, one line
+    saying how to resume; exit code 128 + the signal), not silently.  A signal the caller
+    ignores (``nohup`` ignores SIGHUP) stays ignored."""
+    from .engine.runner import Stop
+
+    def stop(signum, frame):
+        raise Stop(signum)
+
+    installed = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        try:
+            if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+                installed[sig] = signal.signal(sig, stop)
+        except (ValueError, OSError):  # not the main thread: leave signals alone
+            pass
+    try:
+        yield
+    finally:
+        for sig, old in installed.items():
+            signal.signal(sig, old)
+
+
+def _oserror(e: OSError) -> str:
+    """An OSError in one line that names its path (Python's own text may give only the errno
+    text, "[Errno 28] No space left on device")."""
+    text = str(e)
+    if e.strerror and e.filename is not None and (text.startswith("[Errno")
+                                                  or str(e.filename) not in text):
+        return f"{e.filename}: {e.strerror}"
+    return text
 
 
 def run_handler(args, handler) -> int:
     """Run a subcommand: a bad argument is one line on stderr and exit code 2; a runtime
-    failure (a saved run that is not there, a file that cannot be written) one line and exit
-    code 1; Ctrl-C is 130."""
-    from .engine.runner import Interrupted
+    failure (a saved run that is not there, a file that cannot be written, a damaged
+    checkpoint, a Dask cluster that died) one line and exit code 1; Ctrl-C is 130, SIGTERM
+    143, SIGHUP 129."""
+    from .engine.runner import CheckpointError, ExecutorError, Interrupted
     from .store import StoreError
 
     try:
@@ -584,21 +629,26 @@ def run_handler(args, handler) -> int:
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
         return 0
-    except (StoreError, OSError) as e:  # the world, not the arguments: one line, exit 1
+    except OSError as e:  # the world, not the arguments: one line, exit 1
+        sys.stderr.write(f"hanasim: error: {_oserror(e)}\n")
+        return EXIT_FAILURE
+    except (StoreError, CheckpointError, ExecutorError) as e:
         sys.stderr.write(f"hanasim: error: {e}\n")
         return EXIT_FAILURE
     except (ValueError, TypeError) as e:  # bad input: one line, no traceback
         sys.stderr.write(f"hanasim: error: {e}\n")
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("hanasim: interrupted\n")
-        return 130
+    except KeyboardInterrupt as e:
+        signum = getattr(e, "signum", None)
+        sys.stderr.write("hanasim: interrupted\n" if signum is None else
+                         f"hanasim: stopped by {signal.Signals(signum).name}\n")
+        return 128 + (signum or signal.SIGINT)
     except Interrupted as e:
         hint = ""
         if not e.kept and args.command == "simulate":  # only simulate can keep batches
             hint = " (give --checkpoint DIR to make a long run resumable)"
         sys.stderr.write(f"hanasim: {e}{hint}\n")
-        return 130
+        return 128 + (e.signum or signal.SIGINT)
 
 
 if __name__ == "__main__":
