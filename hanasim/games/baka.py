@@ -211,8 +211,8 @@ def play_from(st, order, rng, tb, policy, dealer, look):
     """Play the round in state ``st`` (``engine.state``, 3 seats) to its end, updating ``st``.
 
     Dealer first, then anticlockwise (right, left); the round ends when all hands are empty
-    (the rule page, Baka "End of Round"); every turn draws one card, so 7 turns each use up the 21-card
-    pile.  Seat ``s`` is player ``(dealer + s) % 3``.  ``look``: None, or the lookahead
+    (the rule page, Baka "End of Round"); every turn draws one card, so 7 turns each use up the
+    21-card pile.  Seat ``s`` is player ``(dealer + s) % 3``.  ``look``: None, or the lookahead
     context (``engine.lookahead``) when a player plays by lookahead.
     """
     play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh, look)
@@ -527,7 +527,8 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
 @hot
 def check_round(order, hands, field, c0, c1, c2, top, res, params):
     """Checked mode: every card ends in exactly one place; pile consumed; the scores add up to
-    the card points minus the pars (zero-sum under the rule page's pars, and in a forfeited round)."""
+    the card points minus the pars (zero-sum under the rule page's pars, and in a forfeited
+    round)."""
     full = np.uint64(0)
     for c in order:
         full |= bit(c)
