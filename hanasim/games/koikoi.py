@@ -1719,9 +1719,10 @@ def deal_round(rng, order, groups, pattern, params):
 
 @hot
 def first_dealer(rng, order, earlier):
-    """Each player cuts a card (player 0 the first).  Seed: "whoever gets the card of the later
-    month is first dealer; repeat the process in the case of a tie".  ``earlier``: the earlier
-    month deals, and of one month the higher card (the lower card index) (rule page)."""
+    """Each player cuts a card (player 0 the first).  The 1997 text: "whoever gets the card of
+    the later month is first dealer; repeat the process in the case of a tie".  ``earlier``:
+    the earlier month deals, and of one month the higher card (the lower card index) (rule
+    page)."""
     while True:
         partial_shuffle(rng, order, 2)
         a = np.int64(order[0])
