@@ -8,8 +8,8 @@ that are actually played (no misdeal).
 
 Rule source for Toppa and Baka: the Toppa rule page (``shared/seeds/000_a569c68da0494d09.txt``;
 "Distributing the Initial Cards": Toppa deals 10/10 cards to the players and 8 to the field, Baka
-7/7/7 and 6; four cards of one month in a hand or on the field is a misdeal and the deal is redone; "Checking for Teyaku": triplet,
-one ribbon / animal / bright with nine chaff, empty hand).
+7/7/7 and 6; four cards of one month in a hand or on the field is a misdeal and the deal is
+redone; "Checking for Teyaku": triplet, one ribbon / animal / bright with nine chaff, empty hand).
 
 Method
 ------
