@@ -466,7 +466,7 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
     return over
 
 
-# ---------------------------------------------------------------- lookahead (issue 16)
+# ---------------------------------------------------------------- lookahead
 # A lookahead player (engine.lookahead) decides its hand card with the field card it takes,
 # the field card its turned card takes, and agari / koi-koi: each choice is scored by the
 # mean round result in coins for it (+ the coins it takes when it calls agari, - those it
