@@ -54,8 +54,3 @@ def dated(key: str) -> str:
     """The title of source ``key`` with its date ("the Toppa rule page (2025-04-13)")."""
     return SOURCES[key].dated()
 
-
-def value_of(key: str) -> str:
-    """What a numeric option's ``readings`` call the value source ``key`` gives: "the rule
-    page's value", "the 1997 Game Cabinet text's value"."""
-    return f"{SOURCES[key].title}'s value"
