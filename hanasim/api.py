@@ -129,8 +129,10 @@ def _with_preset(g, rules, preset):
         return rules
     presets = getattr(g, "presets", None) or {}
     if not isinstance(preset, str) or preset.strip() not in presets:
+        # the documented names (a former name stays accepted without being offered)
         raise ValueError(f"unknown preset {_show(preset)} for {g.name}; presets: "
-                         + (", ".join(presets) or "none (this game has none)"))
+                         + (", ".join(getattr(g, "preset_docs", None) or presets)
+                            or "none (this game has none)"))
     if rules is None:
         rules = {}
     if not isinstance(rules, Mapping):
@@ -292,8 +294,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         rule seats, as in every command; see :func:`seated`).
     expose : whether players expose a teyaku they hold: always, never, random (per player too).
     rules : house-rule options, ``{name: value}``; see :func:`rules_table`.
-    preset : a named set of rule options of the game (koi-koi: seed004, modern, nintendo,
-        koikoi-japan); ``rules`` are applied on top of it.
+    preset : a named set of rule options of the game (koi-koi: game-cabinet-1997, modern,
+        nintendo, koikoi-japan); ``rules`` are applied on top of it.
     session_rounds : rounds per session; within a session the winner deals next, each session
         starts with the first-dealer draw.  Session quantities count whole sessions only: when
         ``rounds`` is not a multiple, the cut-off last session's rounds count per round only,
@@ -821,9 +823,9 @@ def provenance(g, rule_obj, **extra) -> dict:
 
 def rules_table(game: str = "toppa", preset: str | None = None) -> pd.DataFrame:
     """The house-rule options of a game: option, default, allowed (in words), readings (the
-    values the seed names, and what it calls them), numeric (a number any value in range may
-    be given for: sweep it), description (citing the seed's section); with a ``preset``, also
-    the value the preset gives each option (column ``preset``)."""
+    values the rule texts name, and which text names them), numeric (a number any value in
+    range may be given for: sweep it), description (citing the rule text's section); with a
+    ``preset``, also the value the preset gives each option (column ``preset``)."""
     g = get_game(game)
     rows = _rules.options(g.Rules)
     df = pd.DataFrame([dict(option=r["name"], default=_rules.value_text(r["default"]),

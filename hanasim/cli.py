@@ -158,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_sweep.register(sub)
     cli_tournament.register(sub)
 
-    p = sub.add_parser("rules", help="list a game's house-rule options, defaults and the seed's readings")
+    p = sub.add_parser("rules", help="list a game's house-rule options, defaults and the values the rule texts name")
     p.add_argument("game")
     _add_preset(p)
 
@@ -492,9 +492,13 @@ def _cmd_rules(a):
     table = api.rules_table(a.game, preset=a.preset)
     print(f"{g.title}: house-rule options (source: {g.source})")
     presets = getattr(g, "preset_docs", None) or {}
-    print("NAME = DEFAULT   [allowed values]; 'readings' are the values the seed itself names")
+    print("NAME = DEFAULT   [allowed values]; 'readings' are the values the rule texts "
+          "themselves name")
     if a.preset:
-        print(f"preset {a.preset}: {presets.get(a.preset, '')}; options it changes are marked *")
+        new = (getattr(g, "preset_aliases", None) or {}).get(a.preset)  # a former name
+        doc = presets.get(new or a.preset, "") + (f" ({a.preset} is the former name of {new})"
+                                                   if new else "")
+        print(f"preset {a.preset}: {doc}; options it changes are marked *")
     for _, r in table.iterrows():
         if a.preset:
             mark = " *" if str(r.preset) != str(r.default) else ""
@@ -502,7 +506,7 @@ def _cmd_rules(a):
                   f"      {r.description}")
         else:
             print(f"  {r.option} = {r.default}   [{r.allowed}]\n      {r.description}")
-        if r.readings.count("(") > 1:  # the seed names more than one value
+        if r.readings.count("(") > 1:  # the rule texts name more than one value
             print(f"      readings: {r.readings}")
     if presets and not a.preset:
         print("presets (--preset NAME; 'hanasim rules GAME --preset NAME' shows one):")

@@ -440,7 +440,7 @@ def _wrap(text: str, width: int) -> str:
 
 def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None = None):
     """``quantity`` against the swept rule's value: estimates joined by a line, the 99.9% band,
-    the seed's own values (readings) marked, and where the curve crosses ``target`` (or the
+    the values the rule texts name (readings) marked, and where the curve crosses ``target`` (or the
     target the sweep solved for) with its interval."""
     swept = list(sw.attrs.get("swept") or [])
     if len(swept) != 1:
@@ -468,8 +468,8 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
         seen = [v for v, _ in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
         for k, v in enumerate(seen):
             ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
-                       label=None if k else ("the seed's values" if len(seen) > 1
-                                             else "the seed's value"))
+                       label=None if k else ("the rule texts' values" if len(seen) > 1
+                                             else "the rule text's value"))
     solved = [s for s in (sw.attrs.get("solved") or []) if s.get("quantity") == quantity]
     if target is not None:
         from .stats.sweep import solve
@@ -496,7 +496,7 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
 
 
 def _readings(sw, rule) -> list:
-    """The values the seed names for ``rule`` (``rules.number(readings=...)``)."""
+    """The values the rule texts name for ``rule`` (``rules.number(readings=...)``)."""
     from .rules import options
 
     g = _game(sw)

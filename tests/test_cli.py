@@ -194,11 +194,11 @@ def test_threads_do_not_change_the_table():
     assert one.returncode == 0 and one.stdout == every.stdout
 
 
-def test_rules_cite_the_seed_by_title_and_show_readings():
+def test_rules_cite_the_rule_page_by_title_and_show_readings():
     r = run("rules", "toppa")
     assert r.returncode == 0
-    assert "the 'Toppa' rules page" in r.stdout and "a569c68" not in r.stdout
-    assert "readings: 60 (the seed's value), 40 (the seed's alternative)" in r.stdout
+    assert "the Toppa rule page (2025-04-13)" in r.stdout and "a569c68" not in r.stdout
+    assert "readings: 60 (the rule page's value), 40 (the rule page's alternative)" in r.stdout
 
 
 def test_sweep_solves_and_charts(tmp_path):

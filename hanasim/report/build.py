@@ -302,7 +302,7 @@ def _rules_table(rt: pd.DataFrame, used: str) -> pd.DataFrame:
                  for o, d in zip(rt["option"], rt["default"])],
         "default": rt["default"].map(str),
         "allowed": rt["allowed"],
-        "the seed's readings": rt["readings"] if "readings" in rt.columns else "",
+        "the rule texts' values": rt["readings"] if "readings" in rt.columns else "",
         "description": rt["description"],
     })
 
