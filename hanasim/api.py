@@ -1,6 +1,7 @@
 """The public Python API: validate at the edge, lower to arrays, run kernels, return tables."""
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
@@ -128,8 +129,10 @@ def _with_preset(g, rules, preset):
         return rules
     presets = getattr(g, "presets", None) or {}
     if not isinstance(preset, str) or preset.strip() not in presets:
+        # the documented names (a former name stays accepted without being offered)
         raise ValueError(f"unknown preset {_show(preset)} for {g.name}; presets: "
-                         + (", ".join(presets) or "none (this game has none)"))
+                         + (", ".join(getattr(g, "preset_docs", None) or presets)
+                            or "none (this game has none)"))
     if rules is None:
         rules = {}
     if not isinstance(rules, Mapping):
@@ -292,8 +295,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         rule seats, as in every command; see :func:`seated`).
     expose : whether players expose a teyaku they hold: always, never, random (per player too).
     rules : house-rule options, ``{name: value}``; see :func:`rules_table`.
-    preset : a named set of rule options of the game (koi-koi: seed004, modern, nintendo,
-        koikoi-japan); ``rules`` are applied on top of it.
+    preset : a named set of rule options of the game (koi-koi: game-cabinet-1997, modern,
+        nintendo, koikoi-japan); ``rules`` are applied on top of it.
     session_rounds : rounds per session; within a session the winner deals next, each session
         starts with the first-dealer draw.  Session quantities count whole sessions only: when
         ``rounds`` is not a multiple, the cut-off last session's rounds count per round only,
@@ -499,6 +502,13 @@ def _grid(g, rules, sweep=False, *, n_policies=1, max_variants=None,
     return {name: _values(name, values, g) for name, values in raw.items()}
 
 
+def _seated_players(g, rule_objs):
+    """The players every variant seats (labels name seats by them), or None when the
+    variants seat different numbers."""
+    counts = {seated(g, r) for _, r in rule_objs}
+    return counts.pop() if len(counts) == 1 else None
+
+
 def seated(g, rule_obj) -> int:
     """How many players ``g`` seats under ``rule_obj`` (Kushiro Toppa and Taoshi: the
     ``players`` rule).  The one rule every command (simulate, compare, sweep, report,
@@ -567,7 +577,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
             blocks: int = 100, progress: bool = False,
             max_variants: int | None = None, preset: str | None = None,
-            threads: int | None = None, precision=None) -> pd.DataFrame:
+            threads: int | None = None, negligible: float | None = None,
+            precision=None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
     ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``, or the text
@@ -578,15 +589,19 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     (default :data:`MAX_VARIANTS`, 64) are refused.  Returns a tidy table: one ``value`` row
     per variant and quantity, and one ``difference`` row (variant − baseline) with a paired
     99.9% interval and ``significant``; ``seat`` and ``label`` as in :func:`simulate`.
-    ``preset``: the game's named option set under every variant.  ``precision``
-    (``{quantity: half-width}``): stages of rounds, doubling, until every difference row of the
-    quantity has a 99.9% interval at most that half-width, ``rounds`` being the cap (as in
-    :func:`simulate`; ``blocks`` is then made even: a stage's blocks are its predecessor's,
-    merged in pairs).
+    ``preset``: the game's named option set under every variant.  ``negligible``: a
+    significant difference smaller than this many standard deviations of one round reads
+    "significant but negligible" (default :data:`hanasim.stats.compare.NEGLIGIBLE`, 0.01).
+    ``precision`` (``{quantity: half-width}``): stages of rounds, doubling, until every
+    difference row of the quantity has a 99.9% interval at most that half-width, ``rounds``
+    being the cap (as in :func:`simulate`; ``blocks`` is then made even: a stage's blocks are
+    its predecessor's, merged in pairs).
     """
     import sys
 
-    from .stats.compare import block_estimates, comparison_table
+    from .stats.compare import NEGLIGIBLE, block_estimates, comparison_table
+
+    negligible = _negligible(NEGLIGIBLE if negligible is None else negligible)
 
     # Every argument and every variant is checked before the first variant runs.
     g = get_game(game)
@@ -650,7 +665,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     def measure(rounds, grow=_precision.plain):
         variants, used_blocks = [], set()
         for i, (label, rule_obj, count) in enumerate(counts):
-            c = grow(i, partial(count, rounds=rounds))
+            with variant(i, len(counts)):
+                c = grow(i, partial(count, rounds=rounds))
             # the blocks the run was cut into (equal blocks of whole batches: 150
             # sessions asked in 100 blocks are 75 blocks of 2), as used, not as asked
             used_blocks.add(next(iter(c["blocks"].values())).shape[0])
@@ -659,6 +675,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
         return variants, used_blocks
 
     start = time.perf_counter()
+    from .engine.runner import variant
     with _threads(threads):
         if goals:
             (variants, used_blocks), rounds, reached = _precision.run(
@@ -668,8 +685,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
         else:
             variants, used_blocks = measure(rounds)
     blocks = used_blocks.pop() if len(used_blocks) == 1 else blocks
-    df = comparison_table(g.name, variants)
-    _table.add_labels(df)
+    df = comparison_table(g.name, variants, negligible)
+    _table.add_labels(df, g, _seated_players(g, rule_objs))
     df["rounds"] = rounds
     df["seed"] = np.uint64(seed)  # exact for any seed (an int64 column stops at 2**63)
     import numba
@@ -689,8 +706,22 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
+                         negligible=negligible,
                          wall_time_s=round(time.perf_counter() - start, 3)))
     return df
+
+
+def _negligible(value) -> float:
+    """The negligible-size threshold: a number of standard deviations, 0 or more."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"negligible must be a number of standard deviations (e.g. 0.01), "
+                         f"got {_show(value)}") from None
+    if isinstance(value, bool) or not math.isfinite(v) or v < 0:
+        raise ValueError(f"negligible must be 0 or more standard deviations, got "
+                         f"{_show(value)}")
+    return v
 
 
 def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_000,
@@ -760,11 +791,16 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                                sessions=session_rounds > 1)
 
     def measure(rounds, grow=_precision.plain):
-        return [({k: given[k] for k in swept}, _label(given),
-                 g.quantities(grow(i, partial(count, rounds=rounds)), rule_obj))
-                for i, (count, (given, rule_obj)) in enumerate(zip(counts, rule_objs))]
+        variants = []
+        for i, (count, (given, rule_obj)) in enumerate(zip(counts, rule_objs)):
+            with variant(i, len(rule_objs)):
+                c = grow(i, partial(count, rounds=rounds))
+            variants.append(({k: given[k] for k in swept}, _label(given),
+                             g.quantities(c, rule_obj)))
+        return variants
 
     start = time.perf_counter()
+    from .engine.runner import variant
     with _threads(threads):
         if goals:
             variants, rounds, reached = _precision.run(
@@ -773,7 +809,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
         else:
             variants = measure(rounds)
     df = sweep_table(g.name, swept, variants)
-    _table.add_labels(df)
+    _table.add_labels(df, g, _seated_players(g, rule_objs))
     import numba
 
     from . import __version__
@@ -867,9 +903,9 @@ def provenance(g, rule_obj, **extra) -> dict:
 
 def rules_table(game: str = "toppa", preset: str | None = None) -> pd.DataFrame:
     """The house-rule options of a game: option, default, allowed (in words), readings (the
-    values the seed names, and what it calls them), numeric (a number any value in range may
-    be given for: sweep it), description (citing the seed's section); with a ``preset``, also
-    the value the preset gives each option (column ``preset``)."""
+    values the rule texts name, and which text names them), numeric (a number any value in
+    range may be given for: sweep it), description (citing the rule text's section); with a
+    ``preset``, also the value the preset gives each option (column ``preset``)."""
     g = get_game(game)
     rows = _rules.options(g.Rules)
     df = pd.DataFrame([dict(option=r["name"], default=_rules.value_text(r["default"]),

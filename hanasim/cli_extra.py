@@ -78,7 +78,8 @@ def register(sub) -> None:
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number (default: fresh, written into the report)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random or greedy, or one per player (default random)")
+                   help="one policy for every player, or one per player (default random). "
+                   "Forms: " + cli.POLICY_FORMS_HELP)
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="house rule option, repeatable (see 'hanasim rules GAME')")
     p.add_argument("--out", default="reports", metavar="DIR",

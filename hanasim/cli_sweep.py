@@ -57,6 +57,8 @@ def cmd_sweep(a):
     if not a.no_save:
         store.check_store(a.store)
     _compile_notice(a.game)
+    if a.quantity or solve:  # a misspelt quantity must not cost the whole sweep
+        check_quantities(a, g, grid, list(a.quantity) + list(solve), solve)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
@@ -92,6 +94,37 @@ def cmd_sweep(a):
     return rc
 
 
+def check_quantities(a, g, grid, names, solve=None) -> None:
+    """Raise ValueError naming the first of ``names`` a sweep would not have, before it runs:
+    the quantities are those of a few hundred rounds at the first and the last combination
+    of the swept values (the names, not the numbers, are what is checked)."""
+    import difflib
+
+    from . import api
+    from . import rules as _rules
+
+    # the sweep's own argument checks first: their messages come before any probe
+    api.check_rounds(a.rounds)
+    api.check_seed(a.seed)
+    api._targets(solve)
+    values = api._grid(g, grid, sweep=True)
+    api._check_variants(values, ["one policy"], None if a.max_variants is None else
+                        api.check_rounds(a.max_variants, "--max-variants"), "sweep")
+    known = set()
+    for pick in (0, -1):
+        given = {k: _rules.value_text(v[pick]) for k, v in values.items()}
+        df = api.simulate(g.name, rounds=256, seed=0, policy=a.policy, expose=a.expose,
+                          rules=given, session_rounds=a.session_rounds,
+                          fixed_dealer=a.fixed_dealer, threads=a.threads)
+        known |= set(df["quantity"])
+    for q in names:
+        if q not in known:
+            near = difflib.get_close_matches(q, sorted(known), n=3)
+            raise ValueError(f"no quantity {q!r} in a {g.name} sweep"
+                             + (f"; did you mean {', '.join(near)}?" if near else "")
+                             + f" ('hanasim simulate {g.name} --all' lists them all)")
+
+
 def print_sweep(df, quantities):
     import pandas as pd
 
@@ -109,8 +142,11 @@ def print_sweep(df, quantities):
     print_notes(meta)
     print("estimate [99.9% interval] of each value")
     rows = df[df["quantity"].isin(quantities)]
-    cells = rows.assign(cell=[f"{e:.4g} [{lo:.4g}, {hi:.4g}]" for e, lo, hi in
-                              zip(rows.estimate, rows.ci_low, rows.ci_high)])
+    from .cli_table import is_share, number
+
+    cells = rows.assign(cell=[f"{number(e, is_share(q))} [{number(lo, is_share(q))}, "
+                              f"{number(hi, is_share(q))}]" for q, e, lo, hi in
+                              zip(rows.quantity, rows.estimate, rows.ci_low, rows.ci_high)])
     table = cells.pivot_table(index=swept, columns="quantity", values="cell", aggfunc="first",
                               sort=False)
     table = table[[q for q in quantities if q in table.columns]]
