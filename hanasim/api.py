@@ -681,7 +681,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             (variants, used_blocks), rounds, reached = _precision.run(
                 goals, rounds, per, measure, lambda v: _precision.widths(
                     comparison_table(g.name, v[0]).query("kind == 'difference'")),
-                multiple=blocks)
+                blocks=blocks)
         else:
             variants, used_blocks = measure(rounds)
     blocks = used_blocks.pop() if len(used_blocks) == 1 else blocks

@@ -112,7 +112,9 @@ def check(targets, probes, what: str, sessions: bool = False) -> int:
         pers.append(layout["rounds_per_session"])
         have = {q for q, _ in quantities(c)}
         names = have if names is None else names & have
-    per = math.lcm(*pers)
+    if len(set(pers)) > 1:  # no game's variants differ in it today; stages need one unit
+        raise ValueError("precision needs the same rounds per session in every variant")
+    per = pers[0]
     missing = [t.quantity for t in targets if t.quantity not in names]
     if missing and sessions:
         names = None
@@ -203,14 +205,16 @@ def widths(rows) -> dict:
     return out
 
 
-def run(targets, cap: int, per: int, measure: Callable, width: Callable, multiple: int = 1):
+def run(targets, cap: int, per: int, measure: Callable, width: Callable,
+        blocks: int | None = None):
     """Stages until every goal is met or the cap is reached.
 
     ``measure(rounds, grow)``: the run's result at ``rounds`` rounds, each variant's counters
-    from ``grow(key, count)``; ``width(result)``: ``{quantity: half-width}``.  Returns
-    ``(result, rounds, info)``, ``info`` for ``df.attrs["precision"]``."""
-    ext = Extension(per, multiple if multiple > 1 else None)
-    plan = stages(per, cap, multiple)
+    from ``grow(key, count)``; ``width(result)``: ``{quantity: half-width}``; ``blocks``: a
+    comparison's blocks (an even number: every stage is whole blocks).  Returns ``(result,
+    rounds, info)``, ``info`` for ``df.attrs["precision"]``."""
+    ext = Extension(per, blocks)
+    plan = stages(per, cap, blocks or 1)
     for i, rounds in enumerate(plan):
         result = measure(rounds, ext.at(rounds))
         got = width(result)
