@@ -107,14 +107,14 @@ def check_quantities(a, g, grid, names, solve=None) -> None:
     api.check_rounds(a.rounds)
     api.check_seed(a.seed)
     api._targets(solve)
-    values = api._grid(g, grid, sweep=True)
-    api._check_variants(values, ["one policy"], None if a.max_variants is None else
-                        api.check_rounds(a.max_variants, "--max-variants"), "sweep")
+    values = api._grid(g, grid, sweep=True, what="sweep",
+                       max_variants=None if a.max_variants is None else
+                       api.check_rounds(a.max_variants, "--max-variants"))
     known = set()
     for pick in (0, -1):
         given = {k: _rules.value_text(v[pick]) for k, v in values.items()}
         df = api.simulate(g.name, rounds=256, seed=0, policy=a.policy, expose=a.expose,
-                          rules=given, session_rounds=a.session_rounds,
+                          rules=given, preset=a.preset, session_rounds=a.session_rounds,
                           fixed_dealer=a.fixed_dealer, threads=a.threads)
         known |= set(df["quantity"])
     for q in names:
