@@ -49,7 +49,7 @@ def test_a_cut_off_last_session_is_not_counted_as_a_session(game):
 
 def test_the_cut_off_session_is_said_on_the_command_line():
     r = run("simulate", "toppa", "--rounds", "10", "--session-rounds", "7", "--seed", "1",
-            "--no-save", "--no-progress", "--threads", "1")
+            "--no-save", "--no-progress", "--threads", "1", "--all")
     assert r.returncode == 0, r.stderr
     assert "note: session quantities count the 1 whole session of 7 rounds" in r.stdout
     row = [x for x in r.stdout.splitlines() if "session.first_dealer.win_rate" in x][0]
