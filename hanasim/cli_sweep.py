@@ -56,7 +56,7 @@ def _chart_target(path, force):
 
 def cmd_sweep(a):
     from . import api, store
-    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, with_players,
+    from .cli import (check_output, emit, parse_grid, save_or_say, with_players,
                       write_out)
     from .games import get_game
 
@@ -68,7 +68,6 @@ def cmd_sweep(a):
     chart = _chart_target(a.chart, a.force)
     if not a.no_save:
         store.check_store(a.store)
-    _compile_notice(a.game)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,

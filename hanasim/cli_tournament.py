@@ -43,13 +43,12 @@ def register(sub) -> None:
 
 def cmd_tournament(a):
     from . import plot
-    from .cli import _compile_notice, parse_grid
+    from .cli import parse_grid
     from .cli_sweep import _chart_target
     from .tournament import STRENGTH_WORDS, strength_quantity, strength_table, tournament
 
     rules = parse_grid(a.rule, example="name=value")
     chart = _chart_target(a.chart, False)
-    _compile_notice(a.game)
     df = tournament(a.game, a.policy, rounds=a.rounds, seed=a.seed, rules=rules or None,
                     preset=a.preset, expose=a.expose, threads=a.threads,
                     progress=not a.no_progress and sys.stderr.isatty())

@@ -23,7 +23,6 @@ from typing import Callable
 
 import numpy as np
 from ..atomic import write_bytes
-from tqdm import tqdm  # the terminal bar: progress is a CLI feature (tqdm.auto warns in Jupyter without ipywidgets)
 
 TARGET_ROUNDS_PER_CHUNK = 16384
 #: a round with a lookahead player costs about a thousand greedy rounds: chunks this small keep
@@ -233,7 +232,10 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     elsewhere (e.g. a Dask cluster); by default they run here, one after another, each using
     every numba thread.  ``slow``: a run with a lookahead player (smaller chunks, so that a
     short run still uses every thread; the counters do not depend on the chunks).
+    ``desc`` starts with the game's name (the compile notice names the game).
     """
+    from ..compiling import notice, progress_bar
+
     if blocks:
         chunk = -(-n_sessions // blocks)
     chunk = chunk or default_chunk(rounds_per_session, slow)
@@ -252,22 +254,23 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
             for k in totals:
                 totals[k] += done[k]
     finished = len(plan) - len(todo)
-    bar = tqdm(total=n_sessions * rounds_per_session, disable=not progress, delay=2.0,
+    bar = progress_bar()(total=n_sessions * rounds_per_session, disable=not progress, delay=2.0,
                unit="round", unit_scale=True, desc=desc, leave=False,
                initial=done_sessions * rounds_per_session)
     args = [(kernel, shapes, plan[i][0], plan[i][1], chunk, keep) for i in todo]
     results = executor(run_batch, args) if executor else (run_batch(*a) for a in args)
     try:
-        for i, (sums, chunks) in zip(todo, results):
-            for k in totals:
-                totals[k] += sums[k]
-            if keep:
-                for k in kept:
-                    kept[k][i] = chunks[k]
-            if checkpoint:
-                checkpoint.save(i, sums, plan[i])
-            finished += 1
-            bar.update(plan[i][1] * rounds_per_session)
+        with notice(desc.split(" ")[0]):  # says so when a kernel is compiled, not loaded
+            for i, (sums, chunks) in zip(todo, results):
+                for k in totals:
+                    totals[k] += sums[k]
+                if keep:
+                    for k in kept:
+                        kept[k][i] = chunks[k]
+                if checkpoint:
+                    checkpoint.save(i, sums, plan[i])
+                finished += 1
+                bar.update(plan[i][1] * rounds_per_session)
     except KeyboardInterrupt:
         bar.close()
         if checkpoint:
