@@ -121,3 +121,17 @@ def test_progress_defaults_to_off_outside_a_notebook():
     assert _check_progress(True) is True
     with pytest.raises(TypeError, match="progress must be True or False"):
         _check_progress("yes")
+
+
+def test_every_game_kernel_is_one_the_notice_can_name():
+    """The notice tells the kernels apart by name and by the lookahead context, passed last:
+    a game whose runner is renamed or reordered would be announced as 'a kernel' only."""
+    import importlib
+    import inspect
+
+    from hanasim.games import available_games, get_game
+
+    for name in available_games():
+        module = importlib.import_module(type(get_game(name)).__module__)
+        params = list(inspect.signature(module.run_chunks.py_func).parameters)
+        assert params[-1] == "look", name
