@@ -136,3 +136,27 @@ def test_every_game_kernel_is_one_the_notice_can_name():
         module = importlib.import_module(type(get_game(name)).__module__)
         params = list(inspect.signature(module.run_chunks.py_func).parameters)
         assert params[-1] == "look", name
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 7])
+def test_threads_split_a_batch_into_the_same_chunk_rows(monkeypatch, threads):
+    """The runner gives each thread a consecutive run of chunks (the kernels are plain loops,
+    compiled without numba's parallel lowering): every chunk row is the one a single call
+    writes, whatever the thread count."""
+    import numba
+    import numpy as np
+
+    from hanasim.engine.runner import run_threads
+
+    def kernel(first, n, chunk, out):  # a chunk row: its first session and its session count
+        for ch in range(out["x"].shape[0]):
+            s0 = first + ch * chunk
+            out["x"][ch] = (s0, min(s0 + chunk, first + n) - s0)
+
+    want = {"x": np.zeros((5, 2), np.int64)}
+    kernel(100, 37, 8, want)
+    got = {"x": np.zeros((5, 2), np.int64)}
+    monkeypatch.setattr(numba, "get_num_threads", lambda: threads)
+    run_threads(kernel, 100, 37, 8, got)
+    assert (got["x"] == want["x"]).all()
+    assert got["x"][:, 1].sum() == 37
