@@ -19,17 +19,18 @@ from contextlib import contextmanager
 
 from numba.core import event
 
-#: CPU seconds to compile each game's kernels from an empty cache, on one free core: (the play
-#: kernel serving random and greedy, the lookahead kernel on top of it, the deals-only kernel).
-#: Measured with ``python3 -m hanasim warmup`` (see the README's table for the machine); a
-#: loaded machine takes longer, which the notice says.
+#: CPU seconds to compile each game's kernels from an empty cache: (the play kernel serving
+#: random and greedy, the lookahead kernel on top of it, the deals-only kernel; 0: deals-only
+#: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1, 2026-11-26)
+#: with ``resource.getrusage`` in a fresh process per game; on one free core the wait is about
+#: the same, on a loaded machine longer, which the notice says.
 ESTIMATE_S = {
-    "toppa": (20, 45, 5),
-    "baka": (25, 45, 5),
-    "koikoi": (35, 130, 0),
-    "kushiro_toppa": (20, 45, 0),
-    "taipa": (15, 45, 5),
-    "taoshi": (15, 45, 5),
+    "toppa": (12, 21, 3),
+    "baka": (15, 21, 3),
+    "koikoi": (25, 70, 0),
+    "kushiro_toppa": (13, 28, 0),
+    "taipa": (11, 30, 1),
+    "taoshi": (13, 26, 0),
 }
 KINDS = ("play", "lookahead", "deals")
 _WHAT = {"play": "{title} kernel (random and greedy play)",
