@@ -162,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rounds per measurement (default 2,000,000)")
     p.add_argument("--games", default="all", help="comma-separated games (default all)")
     p.add_argument("--no-compile", action="store_true",
-                   help="skip measuring the cold compile time (about a minute)")
+                   help="skip measuring the cold compile times (a minute or two a game)")
     from . import cli_warmup
     cli_warmup.register(sub)
     return parser
