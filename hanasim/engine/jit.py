@@ -23,20 +23,10 @@ def hot(fn=None, **kw):
     return njit(**options)(fn)
 
 
-def is_cached(dispatcher) -> bool:
-    """Whether numba's on-disk cache holds an index for ``dispatcher`` (so no long compile)."""
-    import os
-
-    try:
-        return os.path.exists(dispatcher._cache._cache_file._index_path)
-    except AttributeError:  # numba internals moved: say nothing rather than fail
-        return True
-
-
 def _linear_inline_copies():
     """Make numba's IR inliner copy a callee in linear, not quadratic, time.
 
-    ``InlineWorker.inline_ir`` (numba 0.59 to 0.68 at least) deep-copies the callee's IR block
+    ``InlineWorker.inline_ir`` (as of numba 0.68) deep-copies the callee's IR block
     by block, each with a fresh memo, and every block drags along the function's whole
     variable scope: each inlining copies (blocks x variables) objects.  With ``inline="always"``
     nested five deep, copying the fully inlined callees was half of a game kernel's compile
