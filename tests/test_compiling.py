@@ -161,3 +161,10 @@ def test_threads_split_a_batch_into_the_same_chunk_rows(monkeypatch, threads):
     run_threads(kernel, 100, 37, 8, got)
     assert (got["x"] == want["x"]).all()
     assert got["x"][:, 1].sum() == 37
+
+
+def test_the_text_bar_outside_a_notebook():
+    from tqdm import tqdm
+
+    assert compiling.in_notebook() is False
+    assert compiling.progress_bar() is tqdm
