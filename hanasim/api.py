@@ -1,6 +1,7 @@
 """The public Python API: validate at the edge, lower to arrays, run kernels, return tables."""
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
@@ -138,8 +139,10 @@ def _with_preset(g, rules, preset):
         return rules
     presets = getattr(g, "presets", None) or {}
     if not isinstance(preset, str) or preset.strip() not in presets:
+        # the documented names (a former name stays accepted without being offered)
         raise ValueError(f"unknown preset {_show(preset)} for {g.name}; presets: "
-                         + (", ".join(presets) or "none (this game has none)"))
+                         + (", ".join(getattr(g, "preset_docs", None) or presets)
+                            or "none (this game has none)"))
     if rules is None:
         rules = {}
     if not isinstance(rules, Mapping):
@@ -285,7 +288,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
              session_rounds: int = 1, fixed_dealer: bool = False, checked: bool = False,
              deals_only: bool = False, progress: bool | None = None, checkpoint: str | None = None,
              resume: bool = False, cluster: str | None = None,
-             preset: str | None = None, threads: int | None = None) -> pd.DataFrame:
+             preset: str | None = None, threads: int | None = None,
+             precision=None) -> pd.DataFrame:
     """Simulate ``rounds`` played rounds of ``game`` and return a tidy table.
 
     Parameters
@@ -301,8 +305,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         rule seats, as in every command; see :func:`seated`).
     expose : whether players expose a teyaku they hold: always, never, random (per player too).
     rules : house-rule options, ``{name: value}``; see :func:`rules_table`.
-    preset : a named set of rule options of the game (koi-koi: seed004, modern, nintendo,
-        koikoi-japan); ``rules`` are applied on top of it.
+    preset : a named set of rule options of the game (koi-koi: game-cabinet-1997, modern,
+        nintendo, koikoi-japan); ``rules`` are applied on top of it.
     session_rounds : rounds per session; within a session the winner deals next, each session
         starts with the first-dealer draw.  Session quantities count whole sessions only: when
         ``rounds`` is not a multiple, the cut-off last session's rounds count per round only,
@@ -321,6 +325,10 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     progress : show a progress bar for a run over two seconds (default: in Jupyter notebooks
         only).  The first run of a kernel waits for numba to compile it: a line on stderr says
         so, with about how long it takes (``hanasim warmup`` compiles ahead of time).
+    precision : ``{quantity: half-width}`` (or ``"dealer.mean_score=0.5"``): play stages of
+        10,000 rounds, doubling, until the quantity's 99.9% interval is at most that
+        half-width, with ``rounds`` as the cap; ``df.attrs["precision"]`` and a note say how
+        many rounds it took, or that the cap came first (see :mod:`hanasim.precision`).
 
     Every argument is checked before any work: ``TypeError`` or ``ValueError`` naming the
     argument and the accepted values.
@@ -357,6 +365,16 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     from .distributed import check_address, dask_executor
     if cluster:
         check_address(cluster)
+    from functools import partial
+
+    from . import precision as _precision
+    goals = _precision.goals(precision)
+    count = partial(g.counters, rule_obj, policy=pol_ids, expose=exp_ids,
+                    session_rounds=session_rounds, fixed_dealer=fixed_dealer, checked=checked,
+                    progress=progress, deals_only=deals_only)
+    if goals:  # the quantities are known before any lock or work
+        per = _precision.check(goals, [(count, partial(g.quantities, rules=rule_obj))],
+                               "simulate", sessions=session_rounds > 1)
     ck = None
     if checkpoint is not None:
         from .engine.runner import Checkpoint
@@ -374,6 +392,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
                           expose=",".join(exp), session_rounds=session_rounds,
                           dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only,
                           **({"preset": preset.strip()} if preset else {}))
+        if goals:  # rounds is the cap; the goal is part of the run (and of its checkpoint)
+            meta["precision"] = ",".join(map(str, goals))
         run_options = {}
         if uses_lookahead(pol_ids):
             run_options["slow"] = True  # smaller chunks: every thread gets work
@@ -383,10 +403,15 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
             run_options["checkpoint"] = ck
         start = time.perf_counter()
         with dask_executor(cluster) as executor, _threads(threads):
-            counters = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
-                                  expose=exp_ids, session_rounds=session_rounds,
-                                  fixed_dealer=fixed_dealer, checked=checked, progress=progress,
-                                  deals_only=deals_only, executor=executor, **run_options)
+            count = partial(count, seed=seed, executor=executor, **run_options)
+            if goals:
+                counters, rounds, meta["precision"] = _precision.run(
+                    goals, rounds, per,
+                    lambda r, grow: grow(0, partial(count, rounds=r)),
+                    lambda c: _precision.widths(g.quantities(c, rule_obj)))
+                meta["rounds"] = rounds
+            else:
+                counters = count(rounds=rounds)
     finally:
         if ck is not None:
             ck.close()
@@ -395,6 +420,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         meta["cluster"] = cluster
     meta["notes"] = (notes(g, rule_obj) + inert
                      + whole_sessions_note(g, rounds, session_rounds, deals_only))
+    if goals:
+        meta["notes"].append(_precision.note(meta["precision"]))
     if hasattr(g, "distributions"):
         meta["distributions"] = g.distributions(counters, rule_obj)
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)
@@ -488,6 +515,13 @@ def _grid(g, rules, sweep=False, *, n_policies=1, max_variants=None,
     return {name: _values(name, values, g) for name, values in raw.items()}
 
 
+def _seated_players(g, rule_objs):
+    """The players every variant seats (labels name seats by them), or None when the
+    variants seat different numbers."""
+    counts = {seated(g, r) for _, r in rule_objs}
+    return counts.pop() if len(counts) == 1 else None
+
+
 def seated(g, rule_obj) -> int:
     """How many players ``g`` seats under ``rule_obj`` (Kushiro Toppa and Taoshi: the
     ``players`` rule).  The one rule every command (simulate, compare, sweep, report,
@@ -556,7 +590,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
             blocks: int = 100, progress: bool | None = None,
             max_variants: int | None = None, preset: str | None = None,
-            threads: int | None = None) -> pd.DataFrame:
+            threads: int | None = None, negligible: float | None = None,
+            precision=None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
     ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``, or the text
@@ -567,11 +602,19 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     (default :data:`MAX_VARIANTS`, 64) are refused.  Returns a tidy table: one ``value`` row
     per variant and quantity, and one ``difference`` row (variant − baseline) with a paired
     99.9% interval and ``significant``; ``seat`` and ``label`` as in :func:`simulate`.
-    ``preset``: the game's named option set under every variant.
+    ``preset``: the game's named option set under every variant.  ``negligible``: a
+    significant difference smaller than this many standard deviations of one round reads
+    "significant but negligible" (default :data:`hanasim.stats.compare.NEGLIGIBLE`, 0.01).
+    ``precision`` (``{quantity: half-width}``): stages of rounds, doubling, until every
+    difference row of the quantity has a 99.9% interval at most that half-width, ``rounds``
+    being the cap (as in :func:`simulate`; ``blocks`` is then made even: a stage's blocks are
+    its predecessor's, merged in pairs).
     """
     import sys
 
-    from .stats.compare import block_estimates, comparison_table
+    from .stats.compare import NEGLIGIBLE, block_estimates, comparison_table
+
+    negligible = _negligible(NEGLIGIBLE if negligible is None else negligible)
 
     # Every argument and every variant is checked before the first variant runs.
     g = get_game(game)
@@ -597,10 +640,17 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     if n_sessions < 2:
         raise ValueError(f"compare needs at least 2 sessions for its paired intervals; {rounds:,} "
                          f"rounds of {per} per session are {n_sessions}: give more rounds")
+    from functools import partial
+
+    from . import precision as _precision
+    goals = _precision.goals(precision)
+    asked_blocks = blocks
     blocks = max(2, min(int(blocks), n_sessions))
     # the runner cuts the sessions into equal batches of ceil(sessions / blocks): that many
     # blocks are made (150 sessions asked in 100 blocks are 75 blocks of 2)
     blocks = -(-n_sessions // -(-n_sessions // blocks))
+    if goals:  # stages double: each one's blocks are its predecessor's, merged in pairs
+        blocks = max(2, int(asked_blocks) - int(asked_blocks) % 2)
     base = _with_preset(g, {}, preset)
     rule_objs = [(dict(zip(grid, values)),
                   _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
@@ -612,25 +662,44 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     # policies and expose choices: for all players or one per seated player, in every variant
     policies, pol_settings = _policy_list(policies, g, rule_objs)
     exposes = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
-    variants = []
-    used_blocks = set()
+    counts = []  # (label, rules, its run with every argument but the rounds) per variant
+    for (given, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings, exposes):
+        for names, pol_ids in settings:
+            label = _label(given, names if len(policies) > 1 else None)
+            counts.append((label or "baseline", rule_obj, partial(
+                g.counters, rule_obj, seed=seed, policy=pol_ids, expose=exp_ids,
+                session_rounds=session_rounds, fixed_dealer=fixed_dealer, progress=progress,
+                blocks=blocks)))
+    if goals:
+        per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
+                                       for _, r, c in counts], "compare",
+                               sessions=session_rounds > 1)
+
+    def measure(rounds, grow=_precision.plain):
+        variants, used_blocks = [], set()
+        for i, (label, rule_obj, count) in enumerate(counts):
+            with variant(i, len(counts)):
+                c = grow(i, partial(count, rounds=rounds))
+            # the blocks the run was cut into (equal blocks of whole batches: 150
+            # sessions asked in 100 blocks are 75 blocks of 2), as used, not as asked
+            used_blocks.add(next(iter(c["blocks"].values())).shape[0])
+            variants.append((label, g.quantities(c, rule_obj),
+                             block_estimates(g.quantities, c, rule_obj)))
+        return variants, used_blocks
+
     start = time.perf_counter()
+    from .engine.runner import variant
     with _threads(threads):
-        for (given, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings,
-                                                                exposes):
-            for names, pol_ids in settings:
-                label = _label(given, names if len(policies) > 1 else None)
-                c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids,
-                               expose=exp_ids, session_rounds=session_rounds,
-                               fixed_dealer=fixed_dealer, progress=progress, blocks=blocks)
-                # the blocks the run was cut into (equal blocks of whole batches: 150
-                # sessions asked in 100 blocks are 75 blocks of 2), as used, not as asked
-                used_blocks.add(next(iter(c["blocks"].values())).shape[0])
-                variants.append((label or "baseline", g.quantities(c, rule_obj),
-                                 block_estimates(g.quantities, c, rule_obj)))
+        if goals:
+            (variants, used_blocks), rounds, reached = _precision.run(
+                goals, rounds, per, measure, lambda v: _precision.widths(
+                    comparison_table(g.name, v[0]).query("kind == 'difference'")),
+                blocks=blocks)
+        else:
+            variants, used_blocks = measure(rounds)
     blocks = used_blocks.pop() if len(used_blocks) == 1 else blocks
-    df = comparison_table(g.name, variants)
-    _table.add_labels(df)
+    df = comparison_table(g.name, variants, negligible)
+    _table.add_labels(df, g, _seated_players(g, rule_objs))
     df["rounds"] = rounds
     df["seed"] = np.uint64(seed)  # exact for any seed (an int64 column stops at 2**63)
     import numba
@@ -639,30 +708,52 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     all_notes = (variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
                  + whole_sessions_note(g, rounds, session_rounds))
     all_notes += inert_notes
+    if goals:
+        df.attrs["precision"] = reached
+        all_notes.append(_precision.note(reached))
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="compare",
                          rounds=rounds, seed=seed, blocks=blocks,
-                         **_grid_attrs(grid, "compare"),
+                         **_grid_attrs(grid, "compare", preset),
                          policies=" vs ".join(str(p) for p in policies),
                          expose=_played(exposes, expose),
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
+                         negligible=negligible,
                          wall_time_s=round(time.perf_counter() - start, 3)))
     return df
+
+
+def _negligible(value) -> float:
+    """The negligible-size threshold: a number of standard deviations, 0 or more."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"negligible must be a number of standard deviations (e.g. 0.01), "
+                         f"got {_show(value)}") from None
+    if isinstance(value, bool) or not math.isfinite(v) or v < 0:
+        raise ValueError(f"negligible must be 0 or more standard deviations, got "
+                         f"{_show(value)}")
+    return v
 
 
 def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_000,
           seed: int | None = None, *, policy="random", expose="always", session_rounds: int = 1,
           fixed_dealer: bool = False, solve: Mapping | str | None = None,
           progress: bool | None = None, max_variants: int | None = None,
-          threads: int | None = None) -> pd.DataFrame:
+          preset: str | None = None, threads: int | None = None,
+          precision=None) -> pd.DataFrame:
     """Simulate every value of one or more rules on the same deals (common random numbers).
 
     ``rules``: ``{name: values}``; values are a list, a ``range``, or text ``"A:B:STEP"`` (A to
     B by STEP) or ``"v1,v2"``; a single value is held fixed; names may address one seat of a
     per-seat rule (``"par.dealer"``).  ``solve``: ``{quantity: target}`` or the text
     ``"quantity=target"``: where each quantity crosses its target, with an interval (see
-    :func:`solve`).  Other arguments as in :func:`simulate`.
+    :func:`solve`).  ``preset``: the game's named option set under every value (a value row
+    equals :func:`simulate` with the same preset, rules and seed).  ``precision``
+    (``{quantity: half-width}``): stages of rounds, doubling, until every value's 99.9%
+    interval of the quantity is at most that half-width, ``rounds`` (per value) being the
+    cap.  Other arguments as in :func:`simulate`.
 
     Returns a tidy table, one row per combination of values and quantity: one column per swept
     rule (its value), then game, quantity, seat, label, estimate, std_error, ci_low, ci_high, n
@@ -684,12 +775,18 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
         raise ValueError("a sweep needs a rule with two or more values, e.g. "
                          "--rule par.dealer=100:140:5 (rules={'par.dealer': '100:140:5'})")
     targets = _targets(solve)
+    from functools import partial
+
+    from . import precision as _precision
+    goals = _precision.goals(precision)
     if targets and len(swept) != 1:
         raise ValueError(f"solve needs exactly one swept rule, got {len(swept)}: "
                          + ", ".join(swept))
     if targets and not all(isinstance(v, (int, np.integer)) for v in grid[swept[0]]):
         raise ValueError(f"solve needs a numeric rule; {swept[0]!r} takes named values")
-    rule_objs = [(dict(zip(grid, values)), _rules.make_rules(g.Rules, dict(zip(grid, values))))
+    base = _with_preset(g, {}, preset)
+    rule_objs = [(dict(zip(grid, values)),
+                  _rules.make_rules(g.Rules, {**base, **dict(zip(grid, values))}))
                  for values in _combos(grid)]
     inert_notes = _rules.grid_inert_notes(
         [(_label(given), r, _run(g, r, session_rounds, fixed_dealer)) for given, r in rule_objs],
@@ -697,17 +794,35 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     # the policy and expose choice: for all players or one per seated player, in every variant
     pols = _per_variant(lambda v, n: _policies(v, n, g), policy, g, rule_objs)
     exps = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
-    start = time.perf_counter()
-    variants = []
-    with _threads(threads):
-        for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps):
-            c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol_ids, expose=exp_ids,
-                           session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                           progress=progress)
+    counts = [partial(g.counters, rule_obj, seed=seed, policy=pol_ids, expose=exp_ids,
+                      session_rounds=session_rounds, fixed_dealer=fixed_dealer,
+                      progress=progress)
+              for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps)]
+    if goals:
+        per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
+                                       for c, (_, r) in zip(counts, rule_objs)], "sweep",
+                               sessions=session_rounds > 1)
+
+    def measure(rounds, grow=_precision.plain):
+        variants = []
+        for i, (count, (given, rule_obj)) in enumerate(zip(counts, rule_objs)):
+            with variant(i, len(rule_objs)):
+                c = grow(i, partial(count, rounds=rounds))
             variants.append(({k: given[k] for k in swept}, _label(given),
                              g.quantities(c, rule_obj)))
+        return variants
+
+    start = time.perf_counter()
+    from .engine.runner import variant
+    with _threads(threads):
+        if goals:
+            variants, rounds, reached = _precision.run(
+                goals, rounds, per, measure,
+                lambda v: _precision.widths([row for _, _, rows in v for row in rows]))
+        else:
+            variants = measure(rounds)
     df = sweep_table(g.name, swept, variants)
-    _table.add_labels(df)
+    _table.add_labels(df, g, _seated_players(g, rule_objs))
     import numba
 
     from . import __version__
@@ -716,13 +831,17 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                                   for given, r in rule_objs])
     all_notes += inert_notes
     all_notes += whole_sessions_note(g, rounds, session_rounds)
+    if goals:
+        df.attrs["precision"] = reached
+        all_notes.append(_precision.note(reached))
     df.attrs.update(dict(game=g.name, game_version=g.version, run_type="sweep",
                          rounds=rounds, seed=seed, swept=swept,
-                         **_grid_attrs(grid, "sweep"),
+                         **_grid_attrs(grid, "sweep", preset),
                          fixed={k: _rules.value_text(v) for k, v in fixed.items()},
                          # the players seated may differ between values: then one name
                          # was given for all of them, and is recorded as given
                          policies=_played(pols, policy), expose=_played(exps, expose),
+                         **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds,
                          dealing="fixed" if fixed_dealer else "winner",
                          hanasim_version=__version__, numba_version=numba.__version__,
@@ -740,11 +859,13 @@ def _played(parsed, given) -> str:
     return given.strip() if isinstance(given, str) else ",".join(map(str, given))
 
 
-def _grid_attrs(grid, run_type) -> dict:
-    """The ``grid`` and ``rules`` attributes of a compare or sweep table (as text)."""
+def _grid_attrs(grid, run_type, preset=None) -> dict:
+    """The ``grid`` and ``rules`` attributes of a compare or sweep table (as text); a preset
+    under every variant is named first (the saved run's list shows it)."""
     return dict(grid={k: list(map(_rules.value_text, v)) for k, v in grid.items()},
-                rules=f"{run_type} " + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
-                                                for k, v in grid.items()))
+                rules=f"{run_type} " + (f"preset={preset.strip()} " if preset else "")
+                + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
+                           for k, v in grid.items()))
 
 
 def _targets(solve) -> dict:
@@ -795,9 +916,9 @@ def provenance(g, rule_obj, **extra) -> dict:
 
 def rules_table(game: str = "toppa", preset: str | None = None) -> pd.DataFrame:
     """The house-rule options of a game: option, default, allowed (in words), readings (the
-    values the seed names, and what it calls them), numeric (a number any value in range may
-    be given for: sweep it), description (citing the seed's section); with a ``preset``, also
-    the value the preset gives each option (column ``preset``)."""
+    values the rule texts name, and which text names them), numeric (a number any value in
+    range may be given for: sweep it), description (citing the rule text's section); with a
+    ``preset``, also the value the preset gives each option (column ``preset``)."""
     g = get_game(game)
     rows = _rules.options(g.Rules)
     df = pd.DataFrame([dict(option=r["name"], default=_rules.value_text(r["default"]),

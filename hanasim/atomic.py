@@ -4,6 +4,7 @@ Shared by the results store, reports and run checkpoints."""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 
@@ -26,9 +27,20 @@ def tmp_in(directory: str, prefix: str = ".hanasim-") -> str:
     return tmp
 
 
-def write_bytes(path, data: bytes, prefix: str = ".hanasim-") -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same directory + rename).
-    An error names ``path``, never the hidden temporary file."""
+def _keep_mode(tmp: str, path) -> None:
+    """Give the new file the permission mode of the file it replaces (a 0600 file written over
+    with --force stays 0600); a new file keeps the usual mode."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:  # nothing there yet
+        return
+    os.chmod(tmp, mode)
+
+
+def write_bytes(path, data: bytes, prefix: str = ".hanasim-", shown=None) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file in the same directory + rename);
+    a file replaced keeps its permission mode.  An error names ``path`` (or ``shown``, the
+    name the user knows it by), never the hidden temporary file."""
     directory = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
@@ -37,10 +49,11 @@ def write_bytes(path, data: bytes, prefix: str = ".hanasim-") -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        _keep_mode(tmp, path)  # after writing: a read-only mode must not stop the write
         os.replace(tmp, path)
     except OSError as e:
         _remove(tmp)
-        raise OSError(f"cannot write {path}: {e.strerror or e}") from None
+        raise OSError(f"cannot write {shown or path}: {e.strerror or e}") from None
     except BaseException:
         _remove(tmp)
         raise

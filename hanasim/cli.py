@@ -1,12 +1,15 @@
 """The ``hanasim`` command: argument parsing and error messages only; all logic is in the API.
 
 Exit codes: 0 success; 2 a usage error (a bad argument, named in one line); 1 a runtime
-failure (no such saved run, a file that cannot be written, a damaged store file); 130 Ctrl-C.
+failure (no such saved run, a file that cannot be written, a damaged store or checkpoint file,
+a Dask cluster that died); 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 
 EXIT_USAGE = 2
@@ -44,6 +47,22 @@ def add_threads_option(p):
                    help="numba threads to use (default: all); the table does not depend on it")
 
 
+#: every policy form, for every --policy help (tests check it against each game's parser)
+POLICY_FORMS_HELP = (
+    "random, greedy or lookahead[:K] (K determinisations a decision); games with more "
+    "decisions add them after slashes: koikoi and taipa CARD/DECISION (DECISION: random, stop, "
+    "continue[K], threshold[T]; e.g. greedy/stop, greedy/threshold5), kushiro_toppa "
+    "CARD/DECISION/JOIN/SWAP (JOIN: join, random, threshold[K]; SWAP: always, never, random; "
+    "e.g. greedy/continue2/join), taoshi CARD/JOIN/CLAIM (e.g. greedy/threshold5/expose); "
+    "a lookahead CARD decides the rest by lookahead unless they are given")
+#: the games each run option applies to (tests check them against the registry)
+PLAYERS_HELP = ("players at the table, for a game with a 'players' rule (kushiro_toppa: 2 to "
+                "4; taoshi: 3 to 6); the same as --rule players=N")
+EXPOSE_HELP = ("expose held teyaku: always, never, random; or one per player (default always); "
+               "applies to toppa, baka, koikoi, kushiro_toppa and taoshi (a lookahead player "
+               "decides by lookahead); taipa has no teyaku, so no such decision")
+
+
 def add_run_options(p, rounds_default, per="played rounds to simulate"):
     """The options every simulating command shares (simulate, sweep)."""
     p.add_argument("game", help="game name (see 'hanasim games')")
@@ -52,19 +71,11 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh, printed)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random, greedy or lookahead[:K] for every player, or one per seated "
-                   "player: greedy,random "
-                   "(default random); "
-                   "koi-koi adds the stop-or-continue choice: greedy/stop, random/continue3, "
-                   "greedy/threshold5")
+                   help="one policy for every player, or one per seated player (greedy,random); "
+                   "default random. Forms: " + POLICY_FORMS_HELP)
     _add_preset(p)
-    p.add_argument("--expose", default="always", metavar="E",
-                   help="expose held teyaku: always, never, random; or one per player (default always; "
-                        "a lookahead player decides by lookahead in toppa, baka and koikoi; a game "
-                        "without teyaku, taipa, has no such decision)")
-    p.add_argument("--players", default=None, metavar="N",
-                   help="players at the table, for a game with a 'players' rule (kushiro_toppa: "
-                        "2 to 4); the same as --rule players=N")
+    p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
+    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L",
                    help="rounds per session: the winner deals the next round (default 1); "
                    "session quantities count whole sessions only (a cut-off last session's "
@@ -94,12 +105,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hanasim {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    from . import cli_precision
+
     p = sub.add_parser("simulate", help="simulate rounds and print (or write) the summary table")
     add_run_options(p, 1_000_000)
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="house rule option, repeatable (see 'hanasim rules GAME'); "
                    "par=104,136 sets one par per seat, par.dealer=104 one seat's")
     add_out_options(p)
+    p.add_argument("--all", action="store_true",
+                   help="print every quantity by its code name with standard errors and n (the "
+                   "default prints the game's answers first, then the quantities grouped and "
+                   "readable)")
     p.add_argument("--checked", action="store_true", help="check round invariants (slower)")
     p.add_argument("--deals-only", action="store_true",
                    help="deal-time quantities only (misdeal, teyaku; taipa: yaku cards at round 1's "
@@ -111,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cluster", default=None, metavar="ADDR",
                    help="run on Dask: local:N (N worker processes) or tcp://host:8786")
     add_threads_option(p)
+    cli_precision.add_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_store_option(p)
 
@@ -120,17 +138,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an option and the values to compare (repeatable; one value holds it "
                    "fixed; per-seat values are separated by |: par=120|104,136)")
     p.add_argument("--policy", action="append", default=[], metavar="P",
-                   help="a policy setting to compare, e.g. random or greedy,random (repeatable)")
+                   help="a policy setting to compare, e.g. random or greedy,random (repeatable). "
+                   "Forms: " + POLICY_FORMS_HELP)
     _add_preset(p)
     p.add_argument("--rounds", default=1_000_000, metavar="N", help="rounds per variant (default 1,000,000)")
     p.add_argument("--seed", default=None, metavar="S")
-    p.add_argument("--expose", default="always", metavar="E")
+    p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L")
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
+    p.add_argument("--negligible", default=None, metavar="SD",
+                   help="a significant difference smaller than SD standard deviations of one "
+                   "round reads 'significant but negligible' (default 0.01: over 100 rounds "
+                   "it moves a total by a tenth of the spread luck gives it)")
     p.add_argument("--max-variants", default=None, metavar="N",
                    help="allow more than 64 variants (rule combinations x policies)")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     add_threads_option(p)
+    cli_precision.add_option(p, "paired interval of every difference")
     p.add_argument("--no-progress", action="store_true")
     add_store_option(p)
 
@@ -138,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_sweep.register(sub)
     cli_tournament.register(sub)
 
-    p = sub.add_parser("rules", help="list a game's house-rule options, defaults and the seed's readings")
+    p = sub.add_parser("rules", help="list a game's house-rule options, defaults and the values the rule texts name")
     p.add_argument("game")
     _add_preset(p)
 
@@ -205,7 +229,7 @@ def _has_expose(game) -> bool:
         return True
 
 
-def _print_table(df, out=None):
+def _print_table(df, out=None, show_all=False):
     import pandas as pd
 
     out = sys.stdout if out is None else out
@@ -220,6 +244,11 @@ def _print_table(df, out=None):
     print("rules: " + ("the defaults" if changed == "default" else f"{changed} (the rest "
                        "default)") + f"; 'hanasim rules {meta.get('game')}' lists them", file=out)
     print_notes(meta, out)
+    if not show_all:  # the answers first, then every quantity grouped and readable
+        from .cli_table import print_readable
+
+        print_readable(df, out)
+        return
     print("estimates with 99.9% intervals (Wilson for proportions)", file=out)
     cols = ["quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
     with pd.option_context("display.max_rows", None, "display.width", 200):
@@ -246,20 +275,27 @@ def emit(write) -> None:
         write()
         sys.stdout.flush()
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # later writes (and the exit flush) go nowhere
+        _stdout_gone()
 
 
-def check_output(a, store_dir):
-    """Check ``--out``/``--format`` before any work; return the format to write --out in."""
-    from . import store
+def _stdout_gone() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # later writes (and the exit flush) go nowhere
+
+
+def check_output(a, store_dir, others=None, checkpoint=None):
+    """Check ``--out``/``--format`` and the command's other output files (``others``:
+    ``{"--chart": path}``) before any work, with the check every command shares
+    (:func:`hanasim.outputs.check_outputs`); return the format to write --out in."""
+    from . import outputs, store
 
     if a.format == "parquet" and not a.out:
         raise ValueError("--format parquet needs --out PATH (- for stdout)")
-    if a.out is None:
-        return None
-    fmt = store.output_format(a.out, None if a.format in (None, "table") else a.format)
-    store.output_target(a.out, force=a.force, store=store.store_path(store_dir))
+    fmt = None
+    if a.out is not None:
+        fmt = store.output_format(a.out, None if a.format in (None, "table") else a.format)
+    outputs.check_outputs({"--out": a.out, **(others or {})}, force=a.force,
+                          store=store.store_path(store_dir), checkpoint=checkpoint)
     return fmt
 
 
@@ -270,6 +306,9 @@ def write_out(df, a, fmt, store_dir) -> int:
 
     try:
         kind = store.write_table(df, a.out, fmt, force=a.force, store=store.store_path(store_dir))
+    except BrokenPipeError:  # --out - read by e.g. `head`, which stopped reading: as emit does
+        _stdout_gone()
+        return 0
     except (OSError, ValueError) as e:
         sys.stderr.write(f"hanasim: error: {e}\n")
         emit(lambda: df.to_csv(sys.stdout, index=False))
@@ -280,11 +319,37 @@ def write_out(df, a, fmt, store_dir) -> int:
     return 0
 
 
+def write_chart(path, fmt, figure, *, force=False, store_dir=None) -> int:
+    """Draw ``figure()`` into the chart file ``path`` (checked before the work) the way --out
+    is written (atomically; a symlink's target, a FIFO written through); a chart that cannot
+    be drawn or written is one line naming the path, and exit code 1: the run itself (the
+    table, the saved run) is never lost with it."""
+    from . import outputs, plot, store
+
+    try:
+        fig = figure()
+        try:
+            data = plot.figure_bytes(fig, fmt)
+        finally:
+            import matplotlib.pyplot as plt
+
+            plt.close(fig)
+        outputs.write_output(path, data, force=force, store=store.store_path(store_dir))
+    except OSError as e:
+        sys.stderr.write(f"hanasim: error: the chart was not written: {e}\n")
+        return EXIT_FAILURE
+    except ValueError as e:
+        sys.stderr.write(f"hanasim: error: the chart {path} was not written: {e}\n")
+        return EXIT_FAILURE
+    print(f"wrote the chart to {path}", file=sys.stderr)
+    return 0
+
+
 def _cmd_simulate(a):
-    from . import api, rules, store
+    from . import api, cli_precision, outputs, rules, store
 
     # Everything is checked before the work: a bad output must not cost a finished run.
-    fmt = check_output(a, a.store)
+    fmt = check_output(a, a.store, checkpoint=a.checkpoint)
     if not a.no_save:
         store.check_store(a.store)
     if a.checkpoint:
@@ -296,16 +361,18 @@ def _cmd_simulate(a):
                       checked=a.checked, deals_only=a.deals_only,
                       checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,
                       preset=a.preset, threads=a.threads,
+                      precision=cli_precision.goal(a),
                       progress=not a.no_progress and sys.stderr.isatty())
+    cli_precision.say(df)
     rc = 0
     if a.out is not None:
         rc = write_out(df, a, fmt, a.store)
-        if a.format in (None, "table") and a.out not in ("-", "/dev/stdout"):
-            emit(lambda: _print_table(df))
+        if a.format in (None, "table") and not outputs.is_stdout(a.out):  # stdout is the file
+            emit(lambda: _print_table(df, show_all=a.all))
     elif a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
-        emit(lambda: _print_table(df))
+        emit(lambda: _print_table(df, show_all=a.all))
     if not a.no_save:
         rc = save_or_say(df, a.store) or rc
     return rc
@@ -341,9 +408,11 @@ def parse_grid(items, what="--rule", example="name=value1,value2") -> dict:
 
 
 def _cmd_compare(a):
-    from . import api, store
+    from . import api, cli_precision, store
 
     grid = parse_grid(a.rule)
+    if a.negligible is not None:  # checked before the work
+        a.negligible = api._negligible(a.negligible)
     if not a.no_save:
         store.check_store(a.store)
     max_variants = (None if a.max_variants is None else
@@ -351,8 +420,10 @@ def _cmd_compare(a):
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,
-                     max_variants=max_variants,
+                     max_variants=max_variants, negligible=a.negligible,
+                     precision=cli_precision.goal(a),
                      progress=not a.no_progress and sys.stderr.isatty())
+    cli_precision.say(df)
     emit(lambda: _print_comparison(df, a))
     return 0 if a.no_save else save_or_say(df, a.store)
 
@@ -382,12 +453,32 @@ def _print_comparison(df, a):
     with pd.option_context("display.max_rows", None, "display.width", 200):
         for variant, part in diffs.groupby("variant", sort=False):
             print(f"\n{variant}  vs  {part.baseline.iloc[0]}  (difference, 99.9% paired interval)")
-            shown = part[["quantity", "estimate", "ci_low", "ci_high", "significant"]].copy()
-            shown.insert(1, "baseline", shown.quantity.map(values[part.baseline.iloc[0]]))
-            shown.insert(2, "variant", shown.quantity.map(values[variant]))
-            shown = shown.rename(columns={"estimate": "difference"})
-            shown["significant"] = shown["significant"].map({True: "yes", False: "no"})
-            print(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
+            from .cli_table import columns_text, is_share, number
+
+            base_values = values[part.baseline.iloc[0]]
+            shown = pd.DataFrame({
+                "quantity": part.quantity,
+                "baseline": [number(base_values[q], is_share(q)) for q in part.quantity],
+                "variant": [number(values[variant][q], is_share(q)) for q in part.quantity],
+                "difference": [_diff(v, q) for v, q in zip(part.estimate, part.quantity)],
+                "99.9% interval": [f"{_diff(lo, q)} to {_diff(hi, q)}" for lo, hi, q in
+                                   zip(part.ci_low, part.ci_high, part.quantity)],
+                "per 100 rounds": [number(v) for v in part.per_100],
+                "in round SDs": [number(v) for v in part.size_sd],
+                "verdict": part.verdict})
+            print(columns_text(shown))
+    print(f"\n'pt': percentage points; 'per 100 rounds': the difference over 100 rounds (or "
+          "hands, decisions: the "
+          f"quantity's unit); 'in round SDs': the difference in standard deviations of one "
+          f"round; a significant difference below {meta.get('negligible', 0.01):g} of them is "
+          "'significant but negligible' (--negligible)")
+
+
+def _diff(v, quantity) -> str:
+    """A difference as a reader writes it: a share's in percentage points."""
+    from .cli_table import is_share, number
+
+    return f"{number(100 * v)} pt" if is_share(quantity) else number(v)
 
 
 def _cmd_rules(a):
@@ -398,9 +489,13 @@ def _cmd_rules(a):
     table = api.rules_table(a.game, preset=a.preset)
     print(f"{g.title}: house-rule options (source: {g.source})")
     presets = getattr(g, "preset_docs", None) or {}
-    print("NAME = DEFAULT   [allowed values]; 'readings' are the values the seed itself names")
+    print("NAME = DEFAULT   [allowed values]; 'readings' are the values the rule texts "
+          "themselves name")
     if a.preset:
-        print(f"preset {a.preset}: {presets.get(a.preset, '')}; options it changes are marked *")
+        new = (getattr(g, "preset_aliases", None) or {}).get(a.preset)  # a former name
+        doc = presets.get(new or a.preset, "") + (f" ({a.preset} is the former name of {new})"
+                                                   if new else "")
+        print(f"preset {a.preset}: {doc}; options it changes are marked *")
     for _, r in table.iterrows():
         if a.preset:
             mark = " *" if str(r.preset) != str(r.default) else ""
@@ -408,7 +503,7 @@ def _cmd_rules(a):
                   f"      {r.description}")
         else:
             print(f"  {r.option} = {r.default}   [{r.allowed}]\n      {r.description}")
-        if r.readings.count("(") > 1:  # the seed names more than one value
+        if r.readings.count("(") > 1:  # the rule texts name more than one value
             print(f"      readings: {r.readings}")
     if presets and not a.preset:
         print("presets (--preset NAME; 'hanasim rules GAME --preset NAME' shows one):")
@@ -425,9 +520,13 @@ def _cmd_rules(a):
 def _cmd_games(a):
     from .games import available_games, get_game
 
-    for name in available_games():
-        g = get_game(name)
-        print(f"{name:10s} {g.title}  ({g.source})")
+    names = available_games()
+    games = [get_game(n) for n in names]
+    w_name = max(len(n) for n in names)
+    w_title = max(len(g.title) for g in games)
+    print(f"{'name':<{w_name}}  {'game':<{w_title}}  source")
+    for name, g in zip(names, games):
+        print(f"{name:<{w_name}}  {g.title:<{w_title}}  {g.source}")
 
 
 def _cmd_exact(a):
@@ -468,20 +567,62 @@ COMMANDS = {"simulate": _cmd_simulate, "compare": _cmd_compare, "rules": _cmd_ru
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    import hanasim
+    try:
+        args = build_parser().parse_args(argv)
+        import hanasim
 
-    if hanasim.ENV_PROBLEM:  # numba would not even import: say why, in one line
-        sys.stderr.write(f"hanasim: error: {hanasim.ENV_PROBLEM}\n")
-        return EXIT_USAGE
-    return run_handler(args, getattr(args, "handler", None) or COMMANDS[args.command])
+        if hanasim.ENV_PROBLEM:  # numba would not even import: say why, in one line
+            sys.stderr.write(f"hanasim: error: {hanasim.ENV_PROBLEM}\n")
+            return EXIT_USAGE
+        with _signals_stop_the_run():
+            return run_handler(args, getattr(args, "handler", None) or COMMANDS[args.command])
+    except KeyboardInterrupt as e:  # Ctrl-C while modules load, before the command runs
+        signum = getattr(e, "signum", None) or signal.SIGINT
+        sys.stderr.write("hanasim: interrupted\n")
+        return 128 + signum
+
+
+@contextlib.contextmanager
+def _signals_stop_the_run():
+    """SIGTERM and SIGHUP end a command the way Ctrl-C does (finished batches kept, one line
+    saying how to resume; exit code 128 + the signal), not silently.  A signal the caller
+    ignores (``nohup`` ignores SIGHUP) stays ignored."""
+    from .engine.runner import Stop
+
+    def stop(signum, frame):
+        raise Stop(signum)
+
+    installed = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        try:
+            if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+                installed[sig] = signal.signal(sig, stop)
+        except (ValueError, OSError):  # not the main thread: leave signals alone
+            pass
+    try:
+        yield
+    finally:
+        for sig, old in installed.items():
+            signal.signal(sig, old)
+
+
+def _oserror(e: OSError) -> str:
+    """An OSError in one line that names its path (Python's own text may give only the errno
+    text, "[Errno 28] No space left on device")."""
+    text = str(e)
+    if e.strerror and e.filename is not None and (text.startswith("[Errno")
+                                                  or str(e.filename) not in text):
+        return f"{e.filename}: {e.strerror}"
+    return text
 
 
 def run_handler(args, handler) -> int:
     """Run a subcommand: a bad argument is one line on stderr and exit code 2; a runtime
-    failure (a saved run that is not there, a file that cannot be written) one line and exit
-    code 1; Ctrl-C is 130."""
-    from .engine.runner import Interrupted
+    failure (a saved run that is not there, a file that cannot be written, a damaged
+    checkpoint, a Dask cluster that died) one line and exit code 1; Ctrl-C is 130, SIGTERM
+    143, SIGHUP 129."""
+    from .engine.runner import CheckpointError, ExecutorError, Interrupted
     from .store import StoreError
 
     try:
@@ -489,21 +630,26 @@ def run_handler(args, handler) -> int:
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
         return 0
-    except (StoreError, OSError) as e:  # the world, not the arguments: one line, exit 1
+    except OSError as e:  # the world, not the arguments: one line, exit 1
+        sys.stderr.write(f"hanasim: error: {_oserror(e)}\n")
+        return EXIT_FAILURE
+    except (StoreError, CheckpointError, ExecutorError) as e:
         sys.stderr.write(f"hanasim: error: {e}\n")
         return EXIT_FAILURE
     except (ValueError, TypeError) as e:  # bad input: one line, no traceback
         sys.stderr.write(f"hanasim: error: {e}\n")
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("hanasim: interrupted\n")
-        return 130
+    except KeyboardInterrupt as e:
+        signum = getattr(e, "signum", None)
+        sys.stderr.write("hanasim: interrupted\n" if signum is None else
+                         f"hanasim: stopped by {signal.Signals(signum).name}\n")
+        return 128 + (signum or signal.SIGINT)
     except Interrupted as e:
         hint = ""
         if not e.kept and args.command == "simulate":  # only simulate can keep batches
             hint = " (give --checkpoint DIR to make a long run resumable)"
         sys.stderr.write(f"hanasim: {e}{hint}\n")
-        return 130
+        return 128 + (e.signum or signal.SIGINT)
 
 
 if __name__ == "__main__":

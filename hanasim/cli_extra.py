@@ -68,20 +68,23 @@ def register(sub) -> None:
     q.set_defaults(handler=cmd_runs_tag)
 
     p = sub.add_parser("report", help="write an HTML + Markdown report with tables and charts",
-                       description="Simulate a game (or all games) and write a self-contained "
-                       "report: HTML with embedded charts, and Markdown with the same content "
-                       "and its PNG charts in a folder next to it.")
+                       description="Simulate a game (or all games) and write a report folder "
+                       "DIR/GAME/: self-contained HTML with embedded charts, and Markdown with "
+                       "the same content and its PNG charts.  A new report replaces an older "
+                       "one whole, never part of it; the runs are saved in the store first.")
     p.add_argument("game", help="game name, or 'all' (see 'hanasim games')")
     p.add_argument("--rounds", default=1_000_000, metavar="N",
                    help="played rounds to simulate per game (default 1,000,000)")
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number (default: fresh, written into the report)")
     p.add_argument("--policy", default="random", metavar="P",
-                   help="random or greedy, or one per player (default random)")
+                   help="one policy for every player, or one per player (default random). "
+                   "Forms: " + cli.POLICY_FORMS_HELP)
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="house rule option, repeatable (see 'hanasim rules GAME')")
     p.add_argument("--out", default="reports", metavar="DIR",
-                   help="directory to write into (default reports/, created if missing)")
+                   help="directory to write into (default reports/, created if missing); the "
+                   "report is the folder DIR/GAME/, replaced whole by a new report")
     p.add_argument("--no-skill", action="store_true",
                    help="leave out the 'does skill change the answer?' section (a tournament "
                    "with the lookahead policy, for the games it plays)")
@@ -304,8 +307,10 @@ def cmd_runs_export(a):
         raise ValueError("--format parquet needs --out PATH (- for stdout)")
     fmt = a.format or "csv"
     if a.out is not None:  # before loading: a refused output is reported first
+        from .outputs import check_outputs
+
         fmt = store.output_format(a.out, a.format)
-        store.output_target(a.out, force=a.force, store=store.store_path(a.store))
+        check_outputs({"--out": a.out}, force=a.force, store=store.store_path(a.store))
     df = _load(store, a)
     if a.out is not None:
         kind = store.write_table(df, a.out, fmt, force=a.force,
@@ -325,17 +330,27 @@ def cmd_report(a):
 
     if not a.no_save:
         store.check_store(a.store)
-    paths = build_report(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy,
-                         rules=rules.parse_assignments(a.rule), out=a.out,
-                         progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset,
-                         skill=not a.no_skill)
-    for kind in ("html", "markdown"):
-        print(f"wrote {paths[kind]}", file=sys.stderr)
-    rc = 0
-    if not a.no_save:
-        for df in paths["tables"]:
-            rc = save_or_say(df, a.store) or rc
-    return rc
+    codes, saved = [], []
+
+    def keep(df):  # each run is saved as soon as it is simulated, whatever the report does
+        if not a.no_save:
+            codes.append(save_or_say(df, a.store))
+            saved.append(codes[-1] == 0)
+
+    try:
+        paths = build_report(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy,
+                             rules=rules.parse_assignments(a.rule), out=a.out,
+                             progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset,
+                             skill=not a.no_skill, store=a.store, on_run=keep)
+    except OSError as e:
+        if any(saved):  # say what was kept, in the same one line
+            raise OSError(f"{e} (the simulated runs are saved: 'hanasim runs list' shows "
+                          "them)") from None
+        raise
+    print(f"wrote the report {paths['folder']}"
+          + (" (replaced the earlier one)" if paths.get("replaced") else "")
+          + f": {paths['html']}, {paths['markdown']}", file=sys.stderr)
+    return max(codes, default=0)
 
 
 def main(argv=None) -> int:

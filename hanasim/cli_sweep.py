@@ -12,7 +12,7 @@ import sys
 
 
 def register(sub) -> None:
-    from . import cli
+    from . import cli, cli_precision
 
     p = sub.add_parser(
         "sweep", help="simulate a range of values of a rule on the same deals; solve for a target",
@@ -36,47 +36,42 @@ def register(sub) -> None:
                    help="allow more than 64 values (combinations of the swept rules)")
     cli.add_out_options(p, "the whole tidy table")
     cli.add_threads_option(p)
+    cli_precision.add_option(p, "interval at every value")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     cli.add_store_option(p)
     p.set_defaults(handler=cmd_sweep)
 
 
-def _chart_target(path, force):
-    """Check the chart's path before any work (its extension picks the format)."""
-    from . import store
-
-    if path is None:
-        return None
-    ext = path.lower().rsplit(".", 1)[-1] if "." in path else ""
-    if ext not in ("png", "svg"):
-        raise ValueError(f"--chart {path}: name a .png or .svg file")
-    store.output_target(path, force=force)
-    return ext
-
-
 def cmd_sweep(a):
-    from . import api, store
+    from . import api, cli_precision, outputs, store
     from .cli import (check_output, emit, parse_grid, save_or_say, with_players,
-                      write_out)
+                      write_chart, write_out)
     from .games import get_game
 
     g = get_game(a.game)
     grid = with_players(parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2"),
                         getattr(a, "players", None))
     solve = parse_grid(a.solve, "--solve", "quantity=target")
-    fmt = check_output(a, a.store)
-    chart = _chart_target(a.chart, a.force)
+    chart = None if a.chart is None else outputs.chart_format(a.chart)
+    fmt = check_output(a, a.store, others={"--chart": a.chart})  # never the same file twice
     if not a.no_save:
         store.check_store(a.store)
+    if a.quantity or solve:  # a misspelt quantity must not cost the whole sweep
+        check_quantities(a, g, grid, list(a.quantity) + list(solve), solve)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
+                   preset=a.preset,
                    max_variants=None if a.max_variants is None else
                    api.check_rounds(a.max_variants, "--max-variants"),
+                   precision=cli_precision.goal(a),
                    progress=not a.no_progress and sys.stderr.isatty())
+    cli_precision.say(df)
     known = set(df["quantity"])
     wanted = list(dict.fromkeys(a.quantity or list(solve) or
                                 [q for q in getattr(g, "key_quantities", ()) if q in known]))
+    if a.precision and not a.quantity:  # show what the goal was about
+        wanted += [q for q in cli_precision.goals(a) if q in known and q not in wanted]
     missing = [q for q in wanted if q not in known]
     if missing:  # the run is done: say it, keep it, and still show what exists
         sys.stderr.write(f"hanasim: warning: no quantity {missing[0]!r} in this sweep\n")
@@ -86,18 +81,47 @@ def cmd_sweep(a):
         rc = write_out(df, a, fmt, a.store)
     if a.format == "csv" and a.out is None:
         emit(lambda: df.to_csv(sys.stdout, index=False))
-    elif a.format in (None, "table") and a.out != "-":  # the readable table, on the terminal
+    elif a.format in (None, "table") and not outputs.is_stdout(a.out):  # the readable table
         emit(lambda: print_sweep(df, wanted))
-    if chart:
+    if chart:  # a chart that fails says so and still keeps the table and the saved run
         from . import plot
-        from .store import write_bytes
 
-        fig = plot.sweep_figure(df, wanted)
-        write_bytes(a.chart, plot.figure_bytes(fig, chart))
-        print(f"wrote the chart to {a.chart}", file=sys.stderr)
+        rc = write_chart(a.chart, chart, lambda: plot.sweep_figure(df, wanted), force=a.force,
+                         store_dir=a.store) or rc
     if not a.no_save:
         rc = save_or_say(df, a.store) or rc
     return rc
+
+
+def check_quantities(a, g, grid, names, solve=None) -> None:
+    """Raise ValueError naming the first of ``names`` a sweep would not have, before it runs:
+    the quantities are those of a few hundred rounds at the first and the last combination
+    of the swept values (the names, not the numbers, are what is checked)."""
+    import difflib
+
+    from . import api
+    from . import rules as _rules
+
+    # the sweep's own argument checks first: their messages come before any probe
+    api.check_rounds(a.rounds)
+    api.check_seed(a.seed)
+    api._targets(solve)
+    values = api._grid(g, grid, sweep=True, what="sweep",
+                       max_variants=None if a.max_variants is None else
+                       api.check_rounds(a.max_variants, "--max-variants"))
+    known = set()
+    for pick in (0, -1):
+        given = {k: _rules.value_text(v[pick]) for k, v in values.items()}
+        df = api.simulate(g.name, rounds=256, seed=0, policy=a.policy, expose=a.expose,
+                          rules=given, preset=a.preset, session_rounds=a.session_rounds,
+                          fixed_dealer=a.fixed_dealer, threads=a.threads)
+        known |= set(df["quantity"])
+    for q in names:
+        if q not in known:
+            near = difflib.get_close_matches(q, sorted(known), n=3)
+            raise ValueError(f"no quantity {q!r} in a {g.name} sweep"
+                             + (f"; did you mean {', '.join(near)}?" if near else "")
+                             + f" ('hanasim simulate {g.name} --all' lists them all)")
 
 
 def print_sweep(df, quantities):
@@ -112,12 +136,16 @@ def print_sweep(df, quantities):
     print(f"{meta['game']}: sweep of {', '.join(swept)} ({n_values} values) on the same deals: "
           f"{meta['rounds']:,} rounds per value, seed {meta['seed']}, policies "
           f"{meta['policies']}, {meta['wall_time_s']} s"
+          + (f"; preset {meta['preset']}" if meta.get("preset") else "")
           + (f"; held fixed: {fixed}" if fixed else ""))
     print_notes(meta)
     print("estimate [99.9% interval] of each value")
     rows = df[df["quantity"].isin(quantities)]
-    cells = rows.assign(cell=[f"{e:.4g} [{lo:.4g}, {hi:.4g}]" for e, lo, hi in
-                              zip(rows.estimate, rows.ci_low, rows.ci_high)])
+    from .cli_table import is_share, number
+
+    cells = rows.assign(cell=[f"{number(e, is_share(q))} [{number(lo, is_share(q))}, "
+                              f"{number(hi, is_share(q))}]" for q, e, lo, hi in
+                              zip(rows.quantity, rows.estimate, rows.ci_low, rows.ci_high)])
     table = cells.pivot_table(index=swept, columns="quantity", values="cell", aggfunc="first",
                               sort=False)
     table = table[[q for q in quantities if q in table.columns]]

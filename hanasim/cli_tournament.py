@@ -11,17 +11,18 @@ def register(sub) -> None:
     from . import cli
 
     p = sub.add_parser(
-        "tournament", help="every ordered pairing of policies on the same deals: who beats whom",
-        description="Play every ordered pairing of the given policies (player 1 plays the first, "
-        "every other seat the second) on the same deals, and print player 1's mean score and "
-        "win rate per pairing with 99.9% intervals (koi-koi, where only the winner scores: "
-        "player 1's score less the opponent's).  Example: hanasim tournament toppa "
+        "tournament", help="every pairing of policies on the same deals: who beats whom",
+        description="Play every pairing of the given policies (player 1 plays the first, "
+        "every other seat the second) on the same deals, and print one row per pairing: player "
+        "1's mean score and win rate with 99.9% intervals (koi-koi, where only the winner "
+        "scores: player 1's score less the opponent's).  Two-player games play each unordered "
+        "pairing once (its mirror adds nothing), larger tables every ordered one.  The table "
+        "is saved in the results store.  Example: hanasim tournament toppa "
         "--policy random --policy greedy --policy lookahead:16")
     p.add_argument("game", help="game name (see 'hanasim games')")
     p.add_argument("--policy", action="append", default=[], metavar="P",
-                   help="a policy (repeat, at least twice): random, greedy, lookahead, "
-                   "lookahead:K (K determinisations a decision); koi-koi-style games take "
-                   "CARD/DECISION (greedy/stop)")
+                   help="one player's policy (repeat, at least twice). Forms: "
+                   + cli.POLICY_FORMS_HELP)
     p.add_argument("--rounds", default=20_000, metavar="N",
                    help="rounds per pairing (default 20,000)")
     p.add_argument("--seed", default=None, metavar="S",
@@ -29,44 +30,61 @@ def register(sub) -> None:
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a house-rule option for every pairing (repeatable)")
     cli._add_preset(p)
-    p.add_argument("--expose", default="always", metavar="E",
-                   help="expose held teyaku: always, never, random (lookahead players decide "
-                   "for themselves)")
+    p.add_argument("--expose", default="always", metavar="E", help=cli.EXPOSE_HELP)
     p.add_argument("--chart", default=None, metavar="PATH",
                    help="draw player 1's mean score (koi-koi: less the opponent's) per pairing "
                    "into PATH (.png or .svg)")
-    p.add_argument("--format", choices=("table", "csv"), default="table")
+    cli.add_out_options(p, "the tidy table (two rows a pairing: strength and win rate)")
     cli.add_threads_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    cli.add_store_option(p)
     p.set_defaults(handler=cmd_tournament)
 
 
 def cmd_tournament(a):
-    from . import plot
-    from .cli import parse_grid
-    from .cli_sweep import _chart_target
-    from .tournament import STRENGTH_WORDS, strength_quantity, strength_table, tournament
+    from . import outputs, store
+    from .cli import (check_output, emit, parse_grid, save_or_say, write_chart,
+                      write_out)
+    from .tournament import tournament
 
+    # everything is checked before the work: a bad output must not cost a finished run
     rules = parse_grid(a.rule, example="name=value")
-    chart = _chart_target(a.chart, False)
+    chart = None if a.chart is None else outputs.chart_format(a.chart)
+    fmt = check_output(a, a.store, others={"--chart": a.chart})
+    if not a.no_save:
+        store.check_store(a.store)
     df = tournament(a.game, a.policy, rounds=a.rounds, seed=a.seed, rules=rules or None,
                     preset=a.preset, expose=a.expose, threads=a.threads,
                     progress=not a.no_progress and sys.stderr.isatty())
-    if a.format == "csv":
-        df.to_csv(sys.stdout, index=False)
-    else:
-        m = df.attrs
-        print(f"{m['game']}: {m['rounds']:,} rounds per pairing on the same deals, seed "
-              f"{m['seed']}; player 1 plays the policy, every other seat the opponent")
-        shown = df[["policy", "opponent", "quantity", "estimate", "ci_low", "ci_high",
-                    "significant"]].copy()
-        shown["significant"] = shown["significant"].map({True: "yes", False: ""})
-        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-        what = STRENGTH_WORDS[strength_quantity(df)]
-        print(f"\nplayer 1's {what} (rows: player 1's policy, columns: the opponents')")
-        print(strength_table(df).to_string(float_format=lambda v: f"{v:+.2f}", na_rep="."))
+    rc = 0
+    if a.out is not None:
+        rc = write_out(df, a, fmt, a.store)
+    if a.format == "csv" and a.out is None:
+        emit(lambda: df.to_csv(sys.stdout, index=False))
+    elif a.format in (None, "table") and not outputs.is_stdout(a.out):
+        emit(lambda: print_tournament(df))  # a reader that stops early does not stop the chart
     if chart:
-        ax = plot.tournament(df)
-        ax.figure.savefig(a.chart, format=chart, bbox_inches="tight")
-        print(f"chart: {a.chart}", file=sys.stderr)
-    return 0
+        rc = write_chart(a.chart, chart, lambda: _figure(df), force=a.force,
+                         store_dir=a.store) or rc
+    if not a.no_save:
+        rc = save_or_say(df, a.store) or rc
+    return rc
+
+
+def _figure(df):
+    from . import plot
+
+    n = df[["policy", "opponent"]].drop_duplicates().shape[0]
+    fig, axes = plot.new_figure(9, 0.45 * n + 2.2)
+    plot.tournament(df, ax=axes[0, 0])
+    return fig
+
+
+def print_tournament(df):
+    from .cli_table import columns_text
+    from .tournament import pairing_table, title
+
+    print(title(df))
+    print("player 1 plays the first policy, every other seat the second; estimates "
+          "[99.9% intervals]")
+    print(columns_text(pairing_table(df)))

@@ -20,6 +20,8 @@ import re
 import threading
 import warnings
 
+from .engine.runner import ExecutorError
+
 TIMEOUT_ENV = "HANASIM_CLUSTER_TIMEOUT"
 DEFAULT_TIMEOUT_S = 10.0
 _TCP = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
@@ -104,11 +106,30 @@ def _client(cluster: str):
         raise ValueError("--cluster needs Dask: python3 -m pip install 'dask[distributed]'") from None
     check_address(cluster)
     if cluster.startswith("local:"):
-        # Worker processes share our stderr: only their errors belong there (a Ctrl-C makes
-        # them warn about every cancelled task).
-        lc = LocalCluster(n_workers=int(cluster.split(":", 1)[1]), threads_per_worker=1,
-                          processes=True, dashboard_address=None, silence_logs=logging.ERROR)
-        return Client(lc), lc
+        n = int(cluster.split(":", 1)[1])
+        # The scheduler and the worker processes share our stderr: Dask's logs stay out of it
+        # (a Ctrl-C makes workers warn about every cancelled task; dying workers make the
+        # scheduler log errors); a failure reaches the user as one line from the executor.
+        try:
+            lc = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                              dashboard_address=None, silence_logs=logging.CRITICAL)
+        except KeyboardInterrupt:
+            _forget_clusters()
+            raise
+        except Exception as e:  # noqa: BLE001  (a nanny that fails to start, no free port...)
+            _forget_clusters()
+            workers = f"{n} worker process" + ("es" if n != 1 else "")
+            raise ExecutorError(f"cannot start a Dask cluster of {workers} ({cluster}): "
+                                f"{_first_line(e)}") from None
+        try:
+            return Client(lc), lc
+        except BaseException as e:
+            with _quiet(), contextlib.suppress(Exception):
+                lc.close()
+            if isinstance(e, Exception):
+                raise ExecutorError(f"cannot connect to the Dask cluster {cluster}: "
+                                    f"{_first_line(e)}") from None
+            raise
     timeout = connect_timeout()
     probe(cluster, timeout)
     try:
@@ -117,59 +138,141 @@ def _client(cluster: str):
         raise ValueError(f"cannot use the Dask scheduler at {cluster}: {_first_line(e)}") from None
 
 
+class _HalfStarted(logging.Filter):
+    """Drops asyncio's report, at exit, of the nannies a stopped start left unfinished."""
+
+    def filter(self, record):
+        return "Nanny failed to start" not in record.getMessage()
+
+
+def _forget_clusters():
+    """A LocalCluster whose start failed (or was interrupted) is still registered for closing
+    at exit, where closing it prints tracebacks about its half-started processes: close what
+    can be closed now, quietly, and drop the rest from that list."""
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _HalfStarted) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_HalfStarted())
+    with _quiet():
+        try:
+            from distributed.deploy import spec
+        except ImportError:
+            return
+        clusters = getattr(spec.SpecCluster, "_instances", None)
+        for c in list(clusters or ()):
+            with contextlib.suppress(BaseException):
+                c.close(timeout=2)
+            with contextlib.suppress(Exception):
+                clusters.discard(c)
+
+
+def _failure(cluster: str, e: BaseException) -> str:
+    """What went wrong on the cluster, in words (Dask's own exceptions say it in its terms)."""
+    name = type(e).__name__
+    if name == "KilledWorker":
+        return (f"the Dask workers of {cluster} died running a batch, again and again (out of "
+                "memory, or killed)")
+    if isinstance(e, __import__("concurrent.futures").futures.CancelledError):
+        return f"the Dask scheduler of {cluster} stopped (or lost this client) during the run"
+    if name in ("CommClosedError", "StreamClosedError") or isinstance(e, (OSError,
+                                                                        TimeoutError)):
+        return f"lost the connection to the Dask cluster {cluster} ({_first_line(e)})"
+    return f"the Dask cluster {cluster} failed: {name}: {_first_line(e)}"
+
+
 @contextlib.contextmanager
-def _quiet():
-    """Closing a client with tasks still running (after Ctrl-C) makes Dask log and warn about
-    cancelled futures; the user already knows the run was interrupted."""
-    loggers = [logging.getLogger(n) for n in ("distributed", "tornado", "asyncio")]
+def _no_logs():
+    """Dask's loggers silent: a client that loses its scheduler logs each reconnection
+    attempt with a traceback; what failed reaches the user as one line from the executor.
+    Dask configures some of its loggers one by one (``distributed.client``), so each is set."""
+    prefixes = ("distributed", "tornado", "asyncio")
+    names = [n for n in list(logging.root.manager.loggerDict) if n.startswith(prefixes)]
+    loggers = [logging.getLogger(n) for n in {*prefixes, *names}]
     levels = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.CRITICAL + 1)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
+        yield
     finally:
         for lg, level in zip(loggers, levels):
             lg.setLevel(level)
 
 
 @contextlib.contextmanager
+def _quiet():
+    """Closing a client with tasks still running (after Ctrl-C) makes Dask log and warn about
+    cancelled futures; the user already knows the run was interrupted."""
+    with _no_logs(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@contextlib.contextmanager
 def dask_executor(cluster: str | None):
-    """``executor(fn, argument_tuples)`` for :func:`engine.runner.run_batches`, or None."""
+    """``executor(fn, argument_tuples)`` for :func:`engine.runner.run_batches`, or None.
+
+    A failure of the cluster (a scheduler or workers that die) is an ``ExecutorError``
+    saying so in one line; ``run_batches`` adds what was kept."""
     if not cluster:
         yield None
         return
     client, local = _client(cluster)
-    futures = []
+    live = {}  # future key -> (batch position, future): submitted, not yet handed back
 
     def executor(fn, args):
         from dask.distributed import as_completed
 
-        futures.extend(client.submit(fn, *a, pure=False) for a in args)
-        index = {f.key: i for i, f in enumerate(futures)}
-        # Hand results back in batch order (checkpoints and blocks are indexed by batch)
-        # while the cluster finishes them in any order.
+        args = iter(args)
+        try:
+            threads = sum(client.nthreads().values())
+        except Exception:  # noqa: BLE001
+            threads = 1
+        # A bounded number of batches in flight (a run may have millions): enough to keep
+        # every worker busy, while results come back in any order.
+        window = 4 * max(1, threads) + 4
+        done = as_completed()
         finished = {}
-        next_i = 0
-        for fut in as_completed(futures):
-            finished[index[fut.key]] = fut.result()
-            while next_i in finished:
-                yield finished.pop(next_i)
-                next_i += 1
+        submitted = next_i = 0
 
-    interrupted = False
+        def fill():
+            nonlocal submitted
+            while len(live) + len(finished) < window:
+                a = next(args, None)
+                if a is None:
+                    return
+                f = client.submit(fn, *a, pure=False)
+                live[f.key] = (submitted, f)
+                done.add(f)
+                submitted += 1
+
+        try:
+            fill()
+            for fut in done:
+                i, _ = live.pop(fut.key)
+                finished[i] = fut.result()
+                # Hand results back in batch order (checkpoints and blocks are indexed by
+                # batch) while the cluster finishes them in any order.
+                while next_i in finished:
+                    yield finished.pop(next_i)
+                    next_i += 1
+                fill()
+        except (KeyboardInterrupt, GeneratorExit):
+            raise
+        except Exception as e:  # noqa: BLE001  (Dask's failures, whatever their class)
+            raise ExecutorError(_failure(cluster, e)) from None
+
+    failed = False
     try:
-        yield executor
+        with _no_logs():
+            yield executor
     except BaseException:
-        interrupted = True
+        failed = True
         raise
     finally:
-        with _quiet() if interrupted else contextlib.nullcontext():
-            if interrupted and futures:
+        with _quiet() if failed else contextlib.nullcontext():
+            if failed and live:
                 with contextlib.suppress(Exception):
-                    client.cancel(futures)
-            with contextlib.suppress(Exception) if interrupted else contextlib.nullcontext():
-                client.close()
+                    client.cancel([f for _, f in live.values()])
+            with contextlib.suppress(Exception) if failed else contextlib.nullcontext():
+                client.close(timeout=5) if failed else client.close()
                 if local is not None:
                     local.close()

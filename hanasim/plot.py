@@ -79,8 +79,21 @@ def _labels(rows: pd.DataFrame) -> list:
 
 
 def _legend_outside(ax, ncol=3):
-    """The legend outside the data, to the right (it never covers a row or a marker)."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    """The legend outside the data, to the right (it never covers a row or a marker), listing
+    only what is drawn (an empty group, e.g. no significant pairing, is left out)."""
+    kept = [(h, lab) for h, lab in zip(*ax.get_legend_handles_labels()) if _drawn(h)]
+    if kept:  # long labels wrapped: the legend never squeezes the data to a sliver
+        ax.legend([h for h, _ in kept], [_wrap(lab, 34) for _, lab in kept], loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+
+
+def _drawn(artist) -> bool:
+    """Whether a legend handle's artist shows anything (a scatter of no points does not)."""
+    if hasattr(artist, "get_offsets"):
+        return len(artist.get_offsets()) > 0
+    if hasattr(artist, "get_xdata"):
+        return len(artist.get_xdata()) > 0
+    return True
 
 
 def _game(df):
@@ -110,30 +123,32 @@ def exact_values(exact_df: pd.DataFrame | None) -> dict:
 
 # ------------------------------------------------------------------------- simulate tables
 
-#: per-seat metrics: (how to find a seat's row, reference line, its name)
+#: per-seat metrics and their names (a game's reading says which one is its edge)
 METRICS = {
     "mean_score": "mean score per round",
+    "mean_advantage": "mean score less the opponent's, per round",
+    "mean_net": "mean coins won per round (net)",
+    "mean_chips": "mean chips won per round",
     "win_rate": "win rate",
     "fair_par": "fair par",
     "fair_burden": "fair burden",
     "par_balance": "card points minus par",
+    "burden_balance": "card points minus burden",
     "card_points": "card points",
     "yaku_score": "yaku score",
 }
 
 
 def _seat_rows(df, metric):
-    """The per-round seat rows (relative to the dealer) of ``metric``, in seat order."""
+    """The per-round seat rows of ``metric``, in the order of the game's reading's seats."""
+    from .reading import reading_of
+
     g = _game(df)
-    seats = tuple(getattr(g, "seats", ())) or ("dealer", "opponent")
+    rd = reading_of(g)
     by = df.set_index("quantity")
-    rows = []
-    for s in seats:
-        for q in (f"{s}.{metric}", f"seat.{s}.{metric}", f"{metric}.{s}"):
-            if q in by.index:
-                rows.append(by.loc[q].to_dict() | {"quantity": q, "seat": s})
-                break
-    return pd.DataFrame(rows), g, seats
+    rows = [by.loc[q].to_dict() | {"quantity": q, "seat": s}
+            for s, q in rd.seat_quantities(metric, by.index)]
+    return pd.DataFrame(rows), g, tuple(rd.seats)
 
 
 def _pars(df, g, seats):
@@ -147,52 +162,89 @@ def _pars(df, g, seats):
     return values * len(seats) if len(values) == 1 else values
 
 
-def seat_edges(df: pd.DataFrame, metric: str = "mean_score", ax=None):
-    """One row per seat (relative to the round's dealer: dealer, opponent / right, left) of
-    ``metric`` (mean_score, win_rate, fair_par, par_balance, card_points, yaku_score) with its
-    99.9% interval, and the line of fairness: 0 for a mean score, the equal share of untied
-    rounds for a win rate, the par played for a fair par, the deck's points shared equally for
-    card points.  Player rows (whoever sat where) and game totals are other questions."""
+def edge_reference(df: pd.DataFrame, metric: str) -> tuple[float | None, str]:
+    """The line of fairness :func:`seat_edges` draws for ``metric`` (a single value), from
+    the game's reading: ``(value or None, words)``."""
+    from .reading import reading_of
+
+    rows, g, seats = _seat_rows(df, metric)
+    reading = reading_of(g)
+    if metric == "card_points" and g is not None and hasattr(g, "deck_points"):
+        n = len(rows) or len(seats)
+        return g.deck_points / n, f"an equal share of the deck's points ({g.deck_points / n:g})"
+    return reading.reference(metric, df.set_index("quantity"), len(rows) or len(seats))
+
+
+def seat_edges(df: pd.DataFrame, metric: str | None = None, ax=None):
+    """One row per seat of ``metric`` with its 99.9% interval against the line of fairness
+    the game's reading declares (:mod:`hanasim.reading`).  ``metric`` defaults to the game's
+    edge (mean_score; koi-koi: mean_advantage, a seat's score less the opponent's; taipa:
+    mean_net coins; kushiro: mean_chips).  Lines: 0 for a score that can be negative (a
+    score that cannot, koi-koi's, is drawn against an equal share of the points scored); an
+    equal share of the rounds someone wins for a win rate; the par (or burden) played for a
+    fair par (burden); the deck's points shared equally for card points.  Seats are what the
+    reading says (relative to the round's dealer; Taoshi: the active players in turn order).
+    Player rows (whoever sat where) and game totals are other questions."""
+    from .reading import reading_of
+
+    if metric is None:
+        metric = reading_of(_game(df)).edge_metric
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
     rows, g, seats = _seat_rows(df, metric)
     if rows.empty:
         raise ValueError(f"this table has no per-seat {metric} rows")
+    reading = reading_of(g)
     ax = _axes(ax, (8, 0.5 * len(rows) + 1.6))
     est, err = _errors(rows)
     y = np.arange(len(rows))[::-1]
     ax.errorbar(est, y, xerr=err, fmt="o", color=SIM_COLOR, ecolor="black", capsize=4,
                 label="estimate, 99.9% interval")
-    n = len(seats)
-    by = df.set_index("quantity")
-    if metric == "win_rate":
-        tie_q = next((q for q in ("dealer.tie_rate", "seat.tie_rate") if q in by.index), None)
-        ties = float(by.loc[tie_q, "estimate"]) if tie_q else 0.0
-        ref = (1 - ties) / n
-        ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1,
-                   label=f"equal share of untied rounds ({ref:.1%}; {ties:.1%} tied)")
-        ax.xaxis.set_major_formatter(_percent())
-    elif metric == "fair_par":
-        pars = _pars(df, g, seats)
+    if metric == "fair_par":
+        pars = _pars(df, g, list(rows["seat"]))
         if len(set(pars)) == 1:
             ax.axvline(pars[0], color=REF_COLOR, linestyle="--", linewidth=1,
                        label=f"the par played ({pars[0]:g})")
         else:
             ax.scatter(pars, y, marker="|", s=300, color=REF_COLOR, label="the par played")
     elif metric == "fair_burden" and g is not None and hasattr(g, "burdens_played"):
-        played = g.burdens_played(df.attrs.get("rules", ""))
+        played = g.burdens_played(df.attrs.get("rules", ""))[:len(rows)]
         ax.scatter(played, y, marker="|", s=300, color=REF_COLOR, label="the burden played")
-    elif metric == "card_points" and g is not None and hasattr(g, "deck_points"):
-        ax.axvline(g.deck_points / n, color=REF_COLOR, linestyle="--", linewidth=1,
-                   label=f"an equal share ({g.deck_points / n:g})")
     else:
-        ax.axvline(0, color=REF_COLOR, linestyle="--", linewidth=1, label="no edge")
-    ax.set_yticks(y, [seat_label(s) for s in rows["seat"]])
+        ref, words = edge_reference(df, metric)
+        if ref is not None:
+            ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1, label=words)
+    if metric == "win_rate":
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(5))  # percentages never run into each other
+        ax.xaxis.set_major_formatter(_percent())
+    ax.set_yticks(y, [_seat_name(s, g, _players(df)) for s in rows["seat"]])
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel(METRICS[metric])
+    unit = f" ({reading.unit})" if metric.startswith("mean_") and \
+        reading.unit not in METRICS[metric] else ""
+    ax.set_xlabel(METRICS[metric] + unit)
     ax.grid(axis="x", alpha=0.3)
     _legend_outside(ax, 2)
     return ax
+
+
+def _seat_name(seat, g, players) -> str:
+    """A per-round seat as the game's reading names it (Taoshi's active players)."""
+    from .stats.labels import position_label
+
+    return position_label(seat, g, players)
+
+
+def _players(df) -> int | None:
+    """Players seated in the table's run (``players`` rule), if the game has the rule."""
+    from .rules import parse_rules_string
+
+    v = parse_rules_string(df.attrs.get("rules", "") or "").get("players")
+    try:
+        return int(v) if v is not None else None
+    except ValueError:
+        return None
 
 
 def _percent():
@@ -362,21 +414,33 @@ def _forest(rows, labels, ref, significant_label, xlabel, ax):
 def tournament(t: pd.DataFrame, quantity: str | None = None, ax=None):
     """Player 1's ``quantity`` (mean score, or in koi-koi mean advantage, by default; or win
     rate) for every pairing of a :func:`hanasim.tournament` table, with its 99.9% interval;
-    red when the interval excludes 0 (the policy beats that opponent, or loses to it)."""
-    from .tournament import strength_quantity
+    red when the interval excludes 0 (the policy beats that opponent, or loses to it).  The
+    title says the game, the policies and the rounds (:func:`hanasim.tournament.title`)."""
+    from .tournament import strength_quantity, strength_words, title
 
     quantity = quantity or strength_quantity(t)
     rows = t[t["quantity"] == quantity].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"no {quantity!r} rows in this tournament table")
-    return _forest(rows, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])],
-                   0.5 if quantity == "win_rate" else 0, "significant",
-                   f"player 1's {quantity.replace('_', ' ')} ({rows['game'].iloc[0]})", ax)
+    words = (f"player 1's {strength_words(t)}" if quantity == strength_quantity(t) else
+             f"player 1's {quantity.replace('_', ' ')}")
+    ax = _forest(rows, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])],
+                 0.5 if quantity == "win_rate" else 0, "significant", words, ax)
+    if t.attrs.get("game"):
+        ax.set_title(_wrap(title(t), 70), fontsize=10, loc="left")
+    return ax
+
+
+def _wrap(text: str, width: int) -> str:
+    """A title on as many lines as it needs (a long title is wrapped, never clipped)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width)) or text
 
 
 def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None = None):
     """``quantity`` against the swept rule's value: estimates joined by a line, the 99.9% band,
-    the seed's own values (readings) marked, and where the curve crosses ``target`` (or the
+    the values the rule texts name (readings) marked, and where the curve crosses ``target`` (or the
     target the sweep solved for) with its interval."""
     swept = list(sw.attrs.get("swept") or [])
     if len(swept) != 1:
@@ -389,18 +453,23 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
     numeric = rows["x"].notna().all()
     rows = rows.sort_values("x") if numeric else rows.assign(x=np.arange(len(rows)))
     ax = _axes(ax, (8, 4))
-    ax.fill_between(rows["x"], rows["ci_low"], rows["ci_high"], color=SIM_COLOR, alpha=0.2,
-                    label="99.9% interval")
-    ax.plot(rows["x"], rows["estimate"], "o-", color=SIM_COLOR, markersize=3.5,
-            label="estimate")
-    if not numeric:
+    if numeric:  # a curve: values in between mean something
+        ax.fill_between(rows["x"], rows["ci_low"], rows["ci_high"], color=SIM_COLOR,
+                        alpha=0.2, label="99.9% interval")
+        ax.plot(rows["x"], rows["estimate"], "o-", color=SIM_COLOR, markersize=3.5,
+                label="estimate")
+    else:  # named values: points with their intervals, no line between categories
+        est, err = _errors(rows)
+        ax.errorbar(rows["x"], est, yerr=err, fmt="o", color=SIM_COLOR, ecolor="black",
+                    capsize=4, label="estimate, 99.9% interval")
         ax.set_xticks(rows["x"], list(rows[rule]))
-    else:
+        ax.set_xlim(-0.5, len(rows) - 0.5)
+    if numeric:
         seen = [v for v, _ in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
         for k, v in enumerate(seen):
             ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
-                       label=None if k else ("the seed's values" if len(seen) > 1
-                                             else "the seed's value"))
+                       label=None if k else ("the rule texts' values" if len(seen) > 1
+                                             else "the rule text's value"))
     solved = [s for s in (sw.attrs.get("solved") or []) if s.get("quantity") == quantity]
     if target is not None:
         from .stats.sweep import solve
@@ -416,14 +485,18 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                         fmt="D", color=EXACT_COLOR, capsize=5,
                         label=f"crosses at {s['value']:.4g} [{lo:.4g}, {hi:.4g}]")
     ax.set_xlabel(_rule_label(rule))
-    ax.set_ylabel(label_of(quantity))
+    ax.set_ylabel(_wrap(label_of(quantity, _game(sw)), 34))
+    from .cli_table import is_share
+
+    if is_share(quantity):
+        ax.yaxis.set_major_formatter(_percent())
     ax.grid(alpha=0.3)
     _legend_outside(ax, 2)
     return ax
 
 
 def _readings(sw, rule) -> list:
-    """The values the seed names for ``rule`` (``rules.number(readings=...)``)."""
+    """The values the rule texts name for ``rule`` (``rules.number(readings=...)``)."""
     from .rules import options
 
     g = _game(sw)
@@ -451,7 +524,8 @@ def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
         sweep_curve(sw, q, ax=ax)
         ax.set_title(label_of(q), fontsize=10, loc="left")
     g = _game(sw)
-    fig.suptitle(f"{g.title if g else sw.attrs.get('game')}: sweep of "
-                 f"{', '.join(sw.attrs.get('swept', []))} "
-                 f"({sw.attrs.get('rounds', 0):,} rounds per value, same deals)")
+    fig.suptitle(_wrap(f"{g.title if g else sw.attrs.get('game')}: sweep of "
+                       f"{', '.join(sw.attrs.get('swept', []))} "
+                       f"({sw.attrs.get('rounds', 0):,} rounds per value, same deals)",
+                       int(width * 11)), fontsize=11)
     return fig

@@ -1,16 +1,18 @@
 """House-rule options as data.
 
 A game's rules are a frozen dataclass whose fields are declared with one of two functions, each
-giving a default, what values are allowed, and a one-line description citing the seed section:
+giving a default, what values are allowed, and a one-line description citing the rule text's
+section:
 
 * :func:`option` ``(default, choices, doc)``: one of a few named readings (``"exact"`` or
   ``"total"``; ``1`` to ``5`` cards);
 * :func:`number` ``(default, doc, low=, high=, step=, readings=, aliases=, per_seat=)``: any whole
   number in ``low..high`` that is a multiple of ``step`` (a yaku value, a threshold, a par).
-  ``readings`` are the values the seed itself names, with what it calls them (``{60: "the
-  seed's value", 40: "the seed's alternative"}``): ``hanasim rules`` shows them, and a sweep
-  marks them.  ``aliases`` are words that stand for a value (``{"off": 0, "on": 20}``), so an
-  old on/off option can become a number without breaking anybody's command.  ``per_seat``
+  ``readings`` are the values the rule texts themselves name, with what they are (``{60: "the
+  rule page's value", 40: "the rule page's alternative"}``): ``hanasim rules`` shows them, and
+  a sweep marks them.  ``aliases`` are words that stand for a value (``{"off": 0, "on":
+  20}``), so an old on/off option can become a number without breaking anybody's command
+  (:func:`option` takes ``aliases`` too: a renamed value keeps its former name).  ``per_seat``
   options take one value for every seat or one per seat (``par=104,136``), the seats being the
   Rules class's ``seats`` (seats relative to the dealer); ``par.dealer=104`` sets one seat.
 
@@ -92,7 +94,7 @@ class Kind:
     """What values an option takes.  Subclasses implement :meth:`coerce` and :meth:`describe`."""
 
     per_seat = False
-    readings: tuple = ()  # ((value, what the seed calls it), ...)
+    readings: tuple = ()  # ((value, which rule text names it, and how), ...)
 
     def coerce(self, name: str, value, seats: tuple = ()):
         """The canonical value of ``value`` for option ``name``, or :class:`RuleError`."""
@@ -108,14 +110,19 @@ class Kind:
 
 @dataclasses.dataclass(frozen=True)
 class Choice(Kind):
-    """One of a fixed tuple of values (ints or strings)."""
+    """One of a fixed tuple of values (ints or strings); ``aliases`` are former names of values,
+    still accepted (never listed: the canonical names are)."""
 
     choices: tuple
+    aliases: tuple = ()  # ((old word, value), ...)
 
     def coerce(self, name, value, seats=()):
         allowed = self.describe()
         _check_type(name, value, allowed)
         text = _text(value)
+        for word, v in self.aliases:
+            if text == word:
+                return v
         for c in self.choices:
             if str(c) == text:
                 return c
@@ -185,13 +192,17 @@ class Number(Kind):
         return values[0] if len(set(values)) == 1 else values
 
 
-def option(default, choices, doc: str, *, inert=None):
+def option(default, choices, doc: str, *, inert=None, aliases: Mapping | None = None):
     """Declare a rule option: ``choices`` is a tuple of allowed values (ints or strings);
-    ``inert``: ``(rules, run) -> why it cannot change the result, or None`` (module doc)."""
+    ``inert``: ``(rules, run) -> why it cannot change the result, or None`` (module doc);
+    ``aliases``: ``{former name: value}``, so a renamed value keeps old commands working."""
     if default not in choices:
         raise AssertionError(f"default {default!r} not in {choices!r}")
+    if any(v not in choices for v in (aliases or {}).values()):
+        raise AssertionError(f"aliases {aliases!r} name values not in {choices!r}")
+    kind = Choice(tuple(choices), tuple((aliases or {}).items()))
     return dataclasses.field(default=default, metadata={
-        "choices": tuple(choices), "doc": doc, "kind": Choice(tuple(choices)), "inert": inert})
+        "choices": tuple(choices), "doc": doc, "kind": kind, "inert": inert})
 
 
 def number(default: int, doc: str, *, low: int, high: int, step: int = 1,
@@ -199,7 +210,7 @@ def number(default: int, doc: str, *, low: int, high: int, step: int = 1,
            per_seat: bool = False, inert=None):
     """Declare a numeric rule option: any whole number in ``low..high``, a multiple of ``step``.
 
-    ``readings``: ``{value: what the seed calls it}`` for the values the seed names;
+    ``readings``: ``{value: which rule text names it}`` for the values the rule texts name;
     ``aliases``: ``{word: value}``; ``per_seat``: one value, or one per seat of the Rules class's
     ``seats`` (the canonical value is an int when all seats agree, else a tuple); ``inert``: as
     in :func:`option`."""

@@ -85,55 +85,9 @@ def _arrow_table(df: pd.DataFrame, extra_meta: dict | None = None):
     return table.replace_schema_metadata(meta)
 
 
-def _inside(path: str, root) -> bool:
-    root = os.path.realpath(str(root))
-    return path == root or path.startswith(root + os.sep)
-
-
-def output_target(path, *, force: bool = False, store=None) -> tuple[str, str]:
-    """Check an output path before any work; return ``(kind, where)``.
-
-    kinds: ``stdout`` (``-``); ``new`` or ``replace`` (a regular file, written atomically at
-    ``where``: a symlink's target, so the link stays a link); ``special`` (a FIFO or character
-    device such as ``/dev/stdout``: written through, never replaced).  Refused with one line:
-    a folder, a missing folder, a block device or socket, a path inside the results ``store``,
-    and an existing file unless ``force``.
-    """
-    path = os.fspath(path)
-    if path in ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
-        # this process's stdout: written in order with the rest of its output (reopening it
-        # would start at offset 0 of a redirected file and overwrite what was printed before)
-        return "stdout", "-"
-    if not path.strip():
-        raise ValueError("the output path is empty (give a file name, or - for stdout)")
-    try:
-        st = os.stat(path)  # follows symlinks: what a write would reach
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise OSError(f"cannot write {path}: {e.strerror or e}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise OSError(f"cannot write {path}: it is a directory")
-    if st is not None and (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode)
-                           or path.startswith(("/dev/", "/proc/"))):
-        if stat.S_ISBLK(st.st_mode):
-            raise OSError(f"refusing to write {path}: it is a block device")
-        return "special", path
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        raise OSError(f"refusing to write {path}: not a regular file, FIFO or character device")
-    where = os.path.realpath(path)
-    directory = os.path.dirname(where)
-    if not os.path.isdir(directory):
-        raise OSError(f"cannot write {path}: directory {os.path.dirname(os.path.abspath(path))} "
-                      "does not exist")
-    if store is not None and _inside(where, store_path(store)):
-        raise ValueError(f"refusing to write {path}: it is inside the results store "
-                         f"{store_path(store)} (write it elsewhere)")
-    if st is not None and not force:
-        raise ValueError(f"{path} exists; give --force to overwrite it")
-    if not os.access(directory, os.W_OK):
-        raise OSError(f"cannot write {path}: permission denied in {directory}")
-    return ("replace" if st is not None else "new"), where
+# The output-path check and writer are shared by every command (hanasim.outputs); kept here
+# under their old names for the callers that import them from the store.
+from .outputs import output_target  # noqa: E402,F401
 
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
@@ -171,28 +125,10 @@ def write_table(df: pd.DataFrame, path: str, fmt: str = "csv", *, force: bool = 
     """Write ``df`` as CSV or Parquet to ``path``; return what was done (see
     :func:`output_target`): a regular file is written atomically (temporary file + rename, so
     it is whole or absent), a FIFO or device is written through, ``-`` is stdout."""
-    import sys
+    from .outputs import write_output
 
     data = table_bytes(df, fmt)  # before touching the output: a bad format writes nothing
-    kind, where = output_target(path, force=force, store=store)
-    if kind == "stdout":
-        sys.stdout.flush()
-        out = getattr(sys.stdout, "buffer", None)
-        if out is None:
-            sys.stdout.write(data.decode())
-        else:
-            out.write(data)
-            out.flush()
-    elif kind == "special":
-        try:
-            fd = os.open(where, os.O_WRONLY | os.O_APPEND)  # never truncate what is behind it
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-        except OSError as e:
-            raise OSError(f"cannot write {path}: {e.strerror or e}") from None
-    else:
-        write_bytes(where, data)
-    return kind
+    return write_output(path, data, force=force, store=store)
 
 
 def check_store(store=None) -> Path:

@@ -1,11 +1,12 @@
-"""Policy strength: every ordered pairing of policies on the same deals (``hanasim tournament``).
+"""Policy strength: every pairing of policies on the same deals (``hanasim tournament``).
 
 A pairing ``A vs B`` seats policy A as player 1 and B at every other seat, and runs the game on
 the tournament's seed, so every pairing plays the same deals (the first-dealer draws and the
 deals come from the same random streams; only the play differs).  The table has one row per
 pairing and quantity: player 1's mean score and win rate, each with its standard error and
 99.9% interval, as :func:`hanasim.simulate` reports them.  A significantly positive mean score
-means A beats B at this game.
+means A beats B at this game.  Two-player games play each unordered pairing once (the mirror
+adds nothing); games of more players every ordered one (:func:`pairings_of`).
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
                rounds: int = 20_000, seed: int | None = None, *, rules=None,
                preset: str | None = None, expose="always", threads: int | None = None,
                progress: bool | None = None) -> pd.DataFrame:
-    """Every ordered pairing of ``policies`` (at least two, each one player's policy, e.g.
+    """Every pairing (:func:`pairings_of`) of ``policies`` (at least two, each one player's policy, e.g.
     ``"greedy"``, ``"lookahead:16"``) over ``rounds`` rounds of ``game`` on the same deals.
 
     Returns a tidy table: ``policy`` (player 1), ``opponent`` (every other seat), ``quantity``
@@ -66,7 +67,7 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
     api._expose(expose, n, g)
     threads = api.check_threads(threads)
     # Every pairing is checked before the first one runs.
-    pairings = [(a, b) for a in names for b in names if a != b]
+    pairings = pairings_of(names, n)
     for a, b in pairings:
         api._policies(",".join([a] + [b] * (n - 1)), n, g)
     rows = []
@@ -93,6 +94,15 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
     return out
 
 
+def pairings_of(names, n_players: int) -> list[tuple[str, str]]:
+    """The pairings a tournament plays: with two players, one per unordered pair (B vs A is A
+    vs B with the seats swapped on the same deals: its mirror adds nothing); with more, every
+    ordered pair (one A against several Bs is not one B against several As)."""
+    if n_players == 2:
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    return [(a, b) for a in names for b in names if a != b]
+
+
 def seated(g, rules=None, preset=None) -> int:
     """How many players ``g`` seats under ``rules`` (and ``preset``): the policies a run takes."""
     from . import api
@@ -116,3 +126,52 @@ def strength_table(df: pd.DataFrame, quantity: str | None = None) -> pd.DataFram
     order = list(dict.fromkeys(list(sub.policy) + list(sub.opponent)))
     return sub.pivot(index="policy", columns="opponent", values="estimate").reindex(
         index=order, columns=order)
+
+
+def strength_words(df: pd.DataFrame) -> str:
+    """How the strength quantity is said, in the game's unit: "mean score less the
+    opponent's (points a round)", "mean chips won (chips a round)"..."""
+    from .reading import reading_of
+
+    unit = reading_of(get_game(df.attrs.get("game") or df["game"].iloc[0])).unit
+    quantity = strength_quantity(df)
+    words = STRENGTH_WORDS[quantity] if unit == "points" or quantity != "mean_score" else \
+        f"mean {unit} won"
+    return f"{words} ({unit} a round)"
+
+
+def pairing_table(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per pairing of a tournament table, as a reader wants it: player 1's policy, the
+    opponents', the strength (player 1's mean score, or in koi-koi its score less the
+    opponent's) and the win rate, each with its 99.9% interval, and who wins it."""
+    from .reading import pct
+
+    quantity = strength_quantity(df)
+    column = f"player 1's {strength_words(df)}"
+    rows = []
+    for (a, b), part in df.groupby(["policy", "opponent"], sort=False):
+        by = part.set_index("quantity")
+        s = by.loc[quantity]
+        w = by.loc["win_rate"] if "win_rate" in by.index else None
+        if s.ci_low > 0:
+            verdict = f"{a} beats {b}"
+        elif s.ci_high < 0:
+            verdict = f"{b} beats {a}"
+        else:
+            verdict = "no difference detectable"
+        rows.append({
+            "player 1 plays": a, "every other seat plays": b,
+            column: f"{s.estimate:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]",
+            "player 1's win rate": "" if w is None else
+                f"{pct(w.estimate)} [{pct(w.ci_low)}, {pct(w.ci_high)}]",
+            "verdict": verdict})
+    return pd.DataFrame(rows)
+
+
+def title(df: pd.DataFrame) -> str:
+    """A tournament's title: the game, the policies, the rounds and the shared deals."""
+    m = df.attrs
+    g = get_game(m.get("game") or df["game"].iloc[0])
+    return (f"{g.title}: tournament of {', '.join(str(m.get('policies', '')).split())}, "
+            f"{int(m.get('rounds', 0)):,} rounds a pairing on the same deals "
+            f"(seed {m.get('seed')})")

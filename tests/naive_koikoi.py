@@ -41,7 +41,7 @@ LIGHTNING = C("willow.lightning")
 YELLOW = C("paulownia.chaff1")  # the yellow Paulownia (koikoi.py: one of the three stands for it)
 assert len(DRY) == 4 and len(ANIMALS) == 9 and len(RIBBONS) == 10 and len(CHAFFS) == 24
 
-DEFAULTS = dict(yaku="seed", meld_growth="none", viewing="off", viewing_points=5,
+DEFAULTS = dict(yaku="game_cabinet", meld_growth="none", viewing="off", viewing_points=5,
                 viewing_after_call="same", sake_cup="animal_only", cards_of_month="off",
                 yaku_counting="all", field_multiplier="count", seven_double="off",
                 koikoi_bonus="none", scoring="winner_only", decision_on="new", koikoi_min=0,
@@ -76,7 +76,7 @@ def table_yaku(pile, r, sake_as):
     t = r["yaku"]
     no_bdb = r["omit_yaku"] != "none"
     no_three = r["omit_yaku"] == "flower_card_game"
-    if t == "seed":
+    if t == "game_cabinet":
         grow = r["meld_growth"] != "none"
         if nD >= 3:
             out["three_brights"] = 8 + (nD - 3 if r["meld_growth"] == "all" else 0)
@@ -180,7 +180,7 @@ def missing(pile, round_month, r):
     needs = [lack(POETRY), lack(BLUE), 5 - nA, 5 - nR, 10 - nC]
     if not no_three:
         needs.append(3 - nD)
-    if t != "seed":
+    if t != "game_cabinet":
         needs += [lack(BRIGHTS), 4 - nD]
         if not no_three:
             needs.append(max(0, 3 - nD) + (RAIN not in pile))

@@ -687,7 +687,7 @@ def test_cli(capsys):
     import subprocess
     import sys
     r = subprocess.run([sys.executable, "-m", "hanasim", "simulate", "baka", "--rounds", "3000",
-                        "--seed", "1"], capture_output=True, text=True, timeout=300)
+                        "--seed", "1", "--all"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "seat.left.mean_score" in r.stdout and "low_man_out_rate" in r.stdout
     assert cli_main(["rules", "baka"]) == 0

@@ -13,7 +13,7 @@ def run(*args):
 
 
 def test_simulate_prints_a_table():
-    r = run("simulate", "toppa", "--rounds", "20000", "--seed", "7")
+    r = run("simulate", "toppa", "--rounds", "20000", "--seed", "7", "--all")
     assert r.returncode == 0, r.stderr
     assert "misdeal_rate" in r.stdout and "teyaku.any" in r.stdout and "dealer.mean_score" in r.stdout
     assert "seed 7" in r.stdout
@@ -137,7 +137,7 @@ def test_out_parquet_is_parquet_by_its_extension(tmp_path):
     assert out.read_bytes()[:4] == b"PAR1"  # Parquet's magic number, not CSV text
     df = pq.read_table(out).to_pandas()
     assert {"seat", "label"} <= set(df.columns) and "dealer.mean_score" in set(df.quantity)
-    assert "dealer.mean_score" in r.stdout  # and the readable table on the terminal
+    assert "Dealer: mean score per round" in r.stdout  # and the readable table on the terminal
     csv = tmp_path / "t.csv"
     assert run("simulate", "toppa", "--rounds", "3000", "--seed", "3", "--out", str(csv),
                "--no-save").returncode == 0
@@ -194,11 +194,11 @@ def test_threads_do_not_change_the_table():
     assert one.returncode == 0 and one.stdout == every.stdout
 
 
-def test_rules_cite_the_seed_by_title_and_show_readings():
+def test_rules_cite_the_rule_page_by_title_and_show_readings():
     r = run("rules", "toppa")
     assert r.returncode == 0
-    assert "the 'Toppa' rules page" in r.stdout and "a569c68" not in r.stdout
-    assert "readings: 60 (the seed's value), 40 (the seed's alternative)" in r.stdout
+    assert "the Toppa rule page (2025-04-13)" in r.stdout and "a569c68" not in r.stdout
+    assert "readings: 60 (the rule page's value), 40 (the rule page's alternative)" in r.stdout
 
 
 def test_sweep_solves_and_charts(tmp_path):

@@ -59,7 +59,7 @@ def test_option_is_unchanged_and_number_is_new():
 
 def test_every_numeric_rule_is_listed_with_its_readings():
     t = hanasim.rules_table("toppa").set_index("option")
-    assert t.loc["five_brights", "numeric"] and "40 (the seed's alternative)" in t.loc[
+    assert t.loc["five_brights", "numeric"] and "40 (the rule page's alternative)" in t.loc[
         "five_brights", "readings"]
     assert t.loc["par", "default"] == "120" and "one per seat" in t.loc["par", "allowed"]
     for name in ("chaff_count", "chaff_extra", "seven_ribbons_extra", "triplet", "empty_hand"):

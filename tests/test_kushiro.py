@@ -614,7 +614,7 @@ def test_cli_players_compare_and_errors(capfd):
     from hanasim.cli import main
 
     assert main(["simulate", "kushiro-toppa", "--players", "3", "--rounds", "600", "--seed",
-                 "1", "--policy", "greedy,random,greedy/continue2/join", "--no-save"]) == 0
+                 "1", "--policy", "greedy,random,greedy/continue2/join", "--no-save", "--all"]) == 0
     out = capfd.readouterr().out
     assert "players=3" in out and "seat2.join_rate" in out
     assert main(["compare", "kushiro-toppa", "--rule", "players=2,4", "--rounds", "600",

@@ -95,7 +95,7 @@ def test_1_batch_files_carry_the_run_identity(tmp_path, reference):
     # a batch of run b slipped into a's folder is refused, never summed
     (a / "batch-00000000.npz").write_bytes((b / "batch-00000000.npz").read_bytes())
     r = cli_run(*SIM, "--checkpoint", str(a), "--resume", "--no-save")
-    one_line(r, "batch-00000000.npz", "belongs to another run")
+    one_line(r, "batch-00000000.npz", "belongs to another run", code=1)  # the folder, not the command
     # a foreign folder is never used as a checkpoint
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "notes.txt").write_text("mine")
@@ -367,7 +367,8 @@ def test_10_wrong_manifest_is_one_line(tmp_path, content):
     ck = tmp_path / "ck"
     ck.mkdir()
     (ck / "manifest.json").write_text(content)
-    one_line(cli_run(*SIM, "--checkpoint", str(ck), "--no-save"), str(ck / "manifest.json"))
+    one_line(cli_run(*SIM, "--checkpoint", str(ck), "--no-save"), str(ck / "manifest.json"),
+             code=1)  # a damaged file is a runtime failure
     assert (ck / "manifest.json").read_text() == content
 
 

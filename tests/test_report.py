@@ -3,6 +3,7 @@
 command it prints reproduces it."""
 import base64
 import io
+import json
 import re
 import shlex
 import shutil
@@ -98,7 +99,7 @@ def parse(path):
 def toppa_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
     paths = build_report("toppa", rounds=ROUNDS, seed=SEED, out=out)
-    return out, paths
+    return out / "toppa", paths  # the report is one folder, <out>/<game>/
 
 
 def test_skill_section(toppa_report):
@@ -113,9 +114,13 @@ def test_skill_section(toppa_report):
 def test_files_are_where_promised(toppa_report):
     out, paths = toppa_report
     assert Path(paths["html"]) == out / "toppa.html" and Path(paths["markdown"]) == out / "toppa.md"
+    assert Path(paths["folder"]) == out
     files = sorted(p.name for p in (out / "toppa-files").iterdir())
     assert files == sorted([f"toppa-{c}.png" for c in CHARTS + ("skill",)] + ["toppa-table.csv"])
-    assert not [p for p in out.rglob("*") if p.name.startswith(".hanasim-")]  # no temp files
+    assert sorted(p.name for p in out.iterdir()) == ["hanasim-report.json", "toppa-files",
+                                                     "toppa.html", "toppa.md"]
+    assert json.loads((out / "hanasim-report.json").read_text())["seed"] == SEED
+    assert [p.name for p in out.parent.iterdir()] == ["toppa"]  # no work folder left behind
 
 
 def test_html_has_every_section_table_and_chart(toppa_report):
@@ -218,7 +223,7 @@ def test_the_printed_command_reproduces_the_report(toppa_report, tmp_path, capsy
     argv = shlex.split(paths["command"])[1:] + ["--out", str(tmp_path)]
     main = cli.main if "report" in _commands() else cli_extra.main
     assert main(argv) == 0
-    again = parse(tmp_path / "toppa.html")
+    again = parse(tmp_path / "toppa" / "toppa.html")
     first = parse(paths["html"])
     for tid in ("toppa-summary-table", "toppa-exact-table", "toppa-rules-table"):
         a = next(t for t in first.tables if t["id"] == tid)
@@ -255,7 +260,7 @@ def test_all_games_in_one_report(tmp_path):
             assert f"{title}: {section}" in texts
         # a game with teyaku charts them; taipa (none) charts its rounds
         chart = "teyaku" if get_game(game).teyaku_names else "rounds"
-        assert (tmp_path / "all-files" / f"{game}-{chart}.png").is_file()
+        assert (tmp_path / "all" / "all-files" / f"{game}-{chart}.png").is_file()
     assert len(page.images) >= 2 * len(hanasim.available_games())
     assert paths["command"].startswith("hanasim report all ")
 
@@ -350,3 +355,30 @@ def test_charts_are_sharp(toppa_report):
         data = Path(chart).read_bytes()
         width = struct.unpack(">I", data[16:20])[0]
         assert width >= 1600, (chart, width)
+
+
+def test_a_failed_report_leaves_the_older_one_and_hands_over_its_runs(tmp_path, monkeypatch):
+    """A full disk while a new report is written over an older one: the older one stays whole
+    (never half old, half new), no work folder is left, and the simulated run was handed to
+    ``on_run`` (the command line saves it) before any file was written."""
+    first = build_report("toppa", rounds=2_000, seed=1, out=tmp_path, skill=False)
+    before = {p: p.read_bytes() for p in Path(first["folder"]).rglob("*") if p.is_file()}
+    from hanasim import atomic
+    from hanasim.report import folder
+
+    writes = []
+
+    def full(path, data, *a, **k):
+        writes.append(path)
+        if len(writes) == 3:
+            raise OSError(f"cannot write {k.get('shown', path)}: No space left on device")
+        return atomic.write_bytes(path, data, *a, **k)
+
+    monkeypatch.setattr(folder, "write_bytes", full)
+    runs = []
+    with pytest.raises(OSError, match="No space left"):
+        build_report("toppa", rounds=2_000, seed=2, out=tmp_path, skill=False,
+                     on_run=runs.append)
+    assert {p: p.read_bytes() for p in Path(first["folder"]).rglob("*") if p.is_file()} == before
+    assert [p.name for p in tmp_path.iterdir() if p.name != "hanasim-runs"] == ["toppa"]
+    assert len(runs) == 1 and runs[0].attrs["seed"] == 2

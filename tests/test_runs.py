@@ -97,7 +97,7 @@ def test_checkpoint_errors_are_one_line(tmp_path):
     assert r.returncode == 2 and "belongs to another run: rounds" in r.stderr
     (ck / "batch-00000000.npz").write_bytes(b"not a zip")
     r = cli(*ARGS, "--rounds", "1000", "--checkpoint", str(ck))
-    assert r.returncode == 2 and "damaged" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.returncode == 1 and "damaged" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert (ck / "batch-00000000.npz").exists()  # nothing is deleted
     r = cli(*ARGS, "--rounds", "1000", "--checkpoint", str(tmp_path / "nothing"), "--resume")
     assert r.returncode == 2 and "nothing to resume" in r.stderr

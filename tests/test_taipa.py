@@ -430,7 +430,7 @@ def test_cli_simulate_header_and_deals_only(capsys, tmp_path):
     head = capsys.readouterr().out.splitlines()[0]
     assert "policies random,random" in head and "expose" not in head
     assert main(["simulate", "taipa", "--deals-only", "--rounds", "640", "--seed", "3",
-                 "--no-save", "--rule", "removed_ribbons=1"]) == 0
+                 "--no-save", "--rule", "removed_ribbons=1", "--all"]) == 0
     out = capsys.readouterr().out
     assert "deals only" in out.splitlines()[0] and "deal.any_place_holds.any" in out
     assert "round.first_player" not in out

@@ -448,7 +448,8 @@ def test_cli(capfd):
     from hanasim.cli import main
 
     assert main(["simulate", "taoshi", "--players", "4", "--rounds", "2000", "--seed", "1",
-                 "--policy", "greedy,random,greedy/join,random/threshold40", "--no-save"]) == 0
+                 "--policy", "greedy,random,greedy/join,random/threshold40", "--no-save",
+                 "--all"]) == 0
     out = capfd.readouterr().out
     assert "players=4" in out and "fair_burden.dealer" in out and "seat.seat3.join_rate" in out
     assert main(["rules", "taoshi"]) == 0

@@ -19,8 +19,8 @@ DEALS_PER_SESSION = 64
 def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_masks, kind_masks,
                     tey, pattern, combine, n_hands, n_checked, slots, scal, tcount):
     """``pattern`` deals groups 0..n_hands-1 (hands) then the field; the first ``n_checked``
-    groups are checked for four of a month (seed 000: either hand or the field).  ``slots``
-    holds the counter indices of (deals, misdeals, rounds) in ``scal``."""
+    groups are checked for four of a month (the Toppa rule page: either hand or the field).
+    ``slots`` holds the counter indices of (deals, misdeals, rounds) in ``scal``."""
     n_groups = 0
     for i in range(pattern.shape[0]):
         n_groups = max(n_groups, pattern[i] + 1)

@@ -1,4 +1,4 @@
-"""Determinised Monte Carlo lookahead (issue 16), shared by every fishing game.
+"""Determinised Monte Carlo lookahead, shared by every fishing game.
 
 At each decision the rules leave to a lookahead player, every legal choice is scored by the
 mean final round score it gives that player over ``K`` *determinisations*: the cards the

@@ -4,7 +4,7 @@
 fast path of Toppa, Baka and koi-koi.  Here a card's match group is any set of cards, given as
 ``group_of[card]`` (the group) and ``group_masks[group]`` (its cards as a uint64 mask), with any
 number of matching field cards; the player takes exactly one of them (a policy choice) and there
-is no capture-all rule (Taipa hanafuda, seed 002: "the player may choose which one they
+is no capture-all rule (the Taipa rule page: "the player may choose which one they
 capture").
 """
 import numpy as np

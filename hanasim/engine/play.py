@@ -2,7 +2,7 @@
 
 A card put onto the field (from the hand or turned from the draw pile) captures by month:
 no match, it stays; one match, both are captured; two, the player picks one (a policy choice);
-three, all four are captured (seed 000, Toppa "Turns").
+three, all four are captured (the Toppa rule page, "Turns").
 """
 import numpy as np
 
@@ -32,7 +32,8 @@ def capture(card, field, high):
 
 @hot(inline="always")
 def turn(policy, hand, field, drawn, rng, gscore, ghigh):
-    """One turn: a hand card, then the turned top card of the draw pile (seed 000, "Turns").
+    """One turn: a hand card, then the turned top card of the draw pile (the Toppa rule page,
+    "Turns").
 
     Returns (hand, field, captured).  A random player draws one random word for the whole
     turn: its high half picks the hand card, bits 0 and 1 the two-way matches of the played

@@ -16,10 +16,12 @@ so a run may be resumed with a different thread count or on a cluster.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import os
+import zipfile
 from typing import Callable
 
 import numpy as np
@@ -38,12 +40,70 @@ TMP_PREFIX = ".tmp-"  # a batch being written; never read as a batch
 
 
 class Interrupted(RuntimeError):
-    """A run stopped by the user; the message says what was kept and how to resume.
-    ``kept``: whether finished batches were kept in a checkpoint."""
+    """A run stopped by the user (Ctrl-C) or a signal; the message says what was kept and how
+    to resume.  ``kept``: whether finished batches were kept in a checkpoint; ``signum``: the
+    signal that stopped it; ``finished``/``total``: batches, for :meth:`in_run`."""
 
-    def __init__(self, message, kept=False):
+    def __init__(self, message, kept=False, signum=None, finished=None, total=None, rest=""):
         super().__init__(message)
-        self.kept = kept
+        self.kept, self.signum = kept, signum
+        self.finished, self.total, self.rest = finished, total, rest
+
+    def in_run(self, index: int, count: int) -> "Interrupted":
+        """This interruption of variant ``index`` (from 0) of ``count`` variants run one after
+        another, counted over the whole run."""
+        if count <= 1 or self.total is None:
+            return self
+        done, total = index * self.total + self.finished, count * self.total
+        return Interrupted(f"{_stopped(self.signum)} after {done} of {total} batches (in "
+                           f"variant {index + 1} of {count}){self.rest}", kept=self.kept,
+                           signum=self.signum, finished=done, total=total, rest=self.rest)
+
+
+class Stop(KeyboardInterrupt):
+    """Raised by the CLI's handlers of SIGTERM and SIGHUP, so that a terminated run ends the
+    way Ctrl-C ends it: finished batches kept, one line saying how to resume."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _why(e: BaseException) -> str:
+    """An exception in a few words: an OSError's text without the path (the message names
+    it), else the first line."""
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _stopped(signum) -> str:
+    if signum is None:
+        return "interrupted"
+    import signal
+
+    return f"stopped by {signal.Signals(signum).name}"
+
+
+@contextlib.contextmanager
+def variant(index: int, count: int):
+    """Around variant ``index`` of ``count`` run one after another: an interruption is counted
+    over the whole run ("after 17 of 112 batches"), not within the variant."""
+    try:
+        yield
+    except Interrupted as e:
+        raise e.in_run(index, count) from None
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used (damaged, unreadable, another run's): a runtime
+    failure naming the file, not a usage error (a ValueError for the API's callers)."""
+
+
+class ExecutorError(RuntimeError):
+    """Batches could not be run where they were sent (a Dask cluster that died); the message
+    says what failed and, once :func:`run_batches` has added it, what was kept."""
 
 
 def default_chunk(rounds_per_session: int, slow: bool = False) -> int:
@@ -51,10 +111,29 @@ def default_chunk(rounds_per_session: int, slow: bool = False) -> int:
     return max(1, target // max(1, rounds_per_session))
 
 
-def batch_plan(n_sessions: int, chunk: int) -> list[tuple[int, int]]:
-    """(first session, number of sessions) of every batch."""
-    size = chunk * CHUNKS_PER_BATCH
-    return [(first, min(size, n_sessions - first)) for first in range(0, n_sessions, size)]
+class BatchPlan:
+    """(first session, number of sessions) of every batch, computed when asked: a run of 10**12
+    lookahead rounds has hundreds of millions of batches, too many to list."""
+
+    def __init__(self, n_sessions: int, chunk: int, start: int = 0):
+        self.n_sessions, self.size, self.start = n_sessions, chunk * CHUNKS_PER_BATCH, start
+
+    def __len__(self):
+        return max(0, -(-(self.n_sessions - self.start) // self.size))
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        first = self.start + i * self.size
+        return first, min(self.size, self.n_sessions - first)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+
+def batch_plan(n_sessions: int, chunk: int, start: int = 0) -> BatchPlan:
+    """The batches of sessions ``start`` to ``n_sessions``."""
+    return BatchPlan(n_sessions, chunk, start)
 
 
 def run_batch(kernel, shapes, first, n, chunk, keep_chunks):
@@ -147,8 +226,13 @@ class Checkpoint:
                 os.close(fd)
             raise ValueError(f"checkpoint {self.path} is in use by another run (pid {pid})") from None
         self._lock_fd = fd
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:  # the pid, for the message of a run refused while this one holds the lock
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as e:  # a full disk: no batch could be kept either
+            self.close()
+            raise OSError(f"cannot use checkpoint {self.path}: cannot write "
+                          f"{os.path.join(self.path, self.LOCK)}: {e.strerror or e}") from None
         self.found = None  # the manifest of an earlier run in this folder, if any
         if os.path.exists(manifest):
             try:
@@ -156,11 +240,12 @@ class Checkpoint:
                     found = json.load(f)
             except (OSError, ValueError) as e:
                 self.close()
-                raise ValueError(f"checkpoint {manifest} is unreadable: {e}") from None
+                raise CheckpointError(f"checkpoint {manifest} is unreadable ({_why(e)}); move the "
+                                      "folder away to start again") from None
             if not isinstance(found, dict):
                 self.close()
-                raise ValueError(f"checkpoint {manifest} is damaged (not a JSON object); move "
-                                 "the folder away to start again")
+                raise CheckpointError(f"checkpoint {manifest} is damaged (not a JSON object); "
+                                      "move the folder away to start again")
             self.found = found
         self.identity = None
         if identity is not None:
@@ -181,6 +266,10 @@ class Checkpoint:
         self.hash = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()
         found = self.found
         if found is not None:
+            if "format" not in found:
+                raise CheckpointError(f"checkpoint {os.path.join(self.path, self.MANIFEST)} is "
+                                      "damaged (not a checkpoint manifest); move the folder "
+                                      "away to start again")
             if found.get("format") != CHECKPOINT_FORMAT:
                 raise ValueError(f"checkpoint {self.path} was written in checkpoint format "
                                  f"{found.get('format')!r}, not {CHECKPOINT_FORMAT}: it cannot "
@@ -216,6 +305,17 @@ class Checkpoint:
     def _file(self, index):
         return os.path.join(self.path, f"batch-{index:08d}.npz")
 
+    def saved(self, n_batches: int, offset: int = 0) -> list[int]:
+        """Indexes (below ``n_batches``) of the batch files in the folder, in order; the files
+        of an extension are numbered from ``offset`` (see :func:`run_batches`)."""
+        found = []
+        for name in os.listdir(self.path):
+            digits = name[len("batch-"):-len(".npz")]
+            if name.startswith("batch-") and name.endswith(".npz") and digits.isdigit() \
+                    and 0 <= int(digits) - offset < n_batches:
+                found.append(int(digits) - offset)
+        return sorted(found)
+
     def load(self, index, shapes, span):
         """Batch ``index``'s sums, or None when it is not there yet; ``span``: the (first
         session, sessions) it must hold."""
@@ -223,22 +323,25 @@ class Checkpoint:
         if not os.path.exists(path):
             return None
         try:
+            if not zipfile.is_zipfile(path):  # np.load would try it as a pickle
+                raise ValueError("not a batch file: its contents are not an .npz archive")
             with np.load(path) as z:
                 sums = {k: z[k] for k in shapes}
                 owner = str(z["_identity"]) if "_identity" in z.files else None
                 held = tuple(int(v) for v in z["_span"]) if "_span" in z.files else None
         except Exception as e:  # a damaged file must never be taken as data
-            raise ValueError(f"checkpoint file {path} is damaged ({e}); move it away to "
-                             "recompute that batch") from None
+            raise CheckpointError(f"checkpoint file {path} is damaged ({_why(e)}); move it away "
+                                  "to recompute that batch") from None
         if owner != self.hash:
-            raise ValueError(f"checkpoint file {path} belongs to another run than "
-                             f"{self.MANIFEST}; move it away to recompute that batch")
+            raise CheckpointError(f"checkpoint file {path} belongs to another run than "
+                                  f"{self.MANIFEST}; move it away to recompute that batch")
         if held != tuple(span):
-            raise ValueError(f"checkpoint file {path} holds other sessions than this run's "
-                             f"batch {index}; move it away to recompute that batch")
+            raise CheckpointError(f"checkpoint file {path} holds other sessions than this "
+                                  f"run's batch {index}; move it away to recompute that batch")
         for k, shape in shapes.items():
             if sums[k].shape != tuple(shape):
-                raise ValueError(f"checkpoint file {path} does not fit this run ({k} shape)")
+                raise CheckpointError(f"checkpoint file {path} does not fit this run ({k} "
+                                      "shape); move it away to recompute that batch")
         return sums
 
     def save(self, index, sums, span):
@@ -251,7 +354,8 @@ class Checkpoint:
 
 def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=False, desc="",
                 chunk=None, blocks=None, checkpoint: Checkpoint | None = None,
-                executor: Callable | None = None, slow: bool = False):
+                executor: Callable | None = None, slow: bool = False, sessions_from: int = 0,
+                layout: dict | None = None):
     """Sum the kernel's counters over all sessions.
 
     ``blocks``: also return the counters of ``blocks`` consecutive, equal groups of sessions
@@ -262,54 +366,79 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     elsewhere (e.g. a Dask cluster); by default they run here, one after another, each using
     every numba thread.  ``slow``: a run with a lookahead player (smaller chunks, so that a
     short run still uses every thread; the counters do not depend on the chunks).
+    ``sessions_from``: only sessions from this one on (a run extended by whole sessions,
+    ``hanasim.precision``); with ``blocks``, the blocks of the whole run that lie there, so it
+    must start a block; checkpoint files are numbered from it, so every extension has its own.
+    ``layout``: a dict that gets ``rounds_per_session`` and ``n_sessions`` (the caller's unit
+    for extensions; a run of no sessions tells it without running anything).
     ``desc`` starts with the game's name (the compile notice names the game).
     """
     from ..compiling import notice, progress_bar
 
     if blocks:
         chunk = -(-n_sessions // blocks)
+        if sessions_from % chunk:
+            raise ValueError(f"an extension from session {sessions_from:,} does not start one "
+                             f"of the {blocks} blocks of {n_sessions:,} sessions")
     chunk = chunk or default_chunk(rounds_per_session, slow)
-    plan = batch_plan(n_sessions, chunk)
-    keep = bool(blocks)
+    if layout is not None:
+        layout.update(rounds_per_session=int(rounds_per_session), n_sessions=int(n_sessions))
+    plan = batch_plan(n_sessions, chunk, sessions_from)
+    n_batches = len(plan)
+    keep = bool(blocks)  # blocks: chunk is a block, so at most blocks / CHUNKS_PER_BATCH batches
     totals = {k: np.zeros(shape, dtype=np.int64) for k, shape in shapes.items()}
-    kept = {k: [None] * len(plan) for k in shapes} if keep else None
-    todo = []
+    kept = {k: [None] * n_batches for k in shapes} if keep else None
+    loaded = set()  # batches read back from the checkpoint (only the files there are looked at)
     done_sessions = 0
-    for i, (first, n) in enumerate(plan):
-        done = checkpoint.load(i, shapes, (first, n)) if (checkpoint and not keep) else None
-        if done is None:
-            todo.append(i)
-        else:
-            done_sessions += n
+    for i in (checkpoint.saved(n_batches, sessions_from) if (checkpoint and not keep) else ()):
+        done = checkpoint.load(sessions_from + i, shapes, plan[i])
+        if done is not None:
+            loaded.add(i)
+            done_sessions += plan[i][1]
             for k in totals:
                 totals[k] += done[k]
-    finished = len(plan) - len(todo)
-    bar = progress_bar()(total=n_sessions * rounds_per_session, disable=not progress, delay=2.0,
-               unit="round", unit_scale=True, desc=desc, leave=False,
-               initial=done_sessions * rounds_per_session)
-    args = [(kernel, shapes, plan[i][0], plan[i][1], chunk, keep) for i in todo]
+    finished = len(loaded)
+    bar = progress_bar()(total=n_sessions * rounds_per_session, disable=not progress,
+                         delay=2.0, unit="round", unit_scale=True, desc=desc, leave=False,
+                         initial=(sessions_from + done_sessions) * rounds_per_session)
+
+    def todo():  # batch indexes still to run, in order, generated (never listed)
+        return (i for i in range(n_batches) if i not in loaded)
+
+    args = ((kernel, shapes, *plan[i], chunk, keep) for i in todo())
     results = executor(run_batch, args) if executor else (run_batch(*a) for a in args)
     try:
         with notice(desc.split(" ")[0]):  # says so when a kernel is compiled, not loaded
-            for i, (sums, chunks) in zip(todo, results):
+            for i, (sums, chunks) in zip(todo(), results):
                 for k in totals:
                     totals[k] += sums[k]
                 if keep:
                     for k in kept:
                         kept[k][i] = chunks[k]
                 if checkpoint:
-                    checkpoint.save(i, sums, plan[i])
+                    checkpoint.save(sessions_from + i, sums, plan[i])
                 finished += 1
                 bar.update(plan[i][1] * rounds_per_session)
-    except KeyboardInterrupt:
+    except ExecutorError as e:
         bar.close()
         if checkpoint:
-            raise Interrupted(f"interrupted after {finished} of {len(plan)} batches; the finished "
-                              f"ones are kept in {checkpoint.path}: run the same command again "
-                              "to resume", kept=True) from None
-        # No option hint here: only some callers (simulate) have a checkpoint to offer.
-        raise Interrupted(f"interrupted after {finished} of {len(plan)} batches; nothing was "
-                          "kept") from None
+            raise ExecutorError(f"{e}; the {finished} finished batches of {n_batches} are kept "
+                                f"in {checkpoint.path}: run the same command again to resume") \
+                from None
+        raise
+    except KeyboardInterrupt as e:
+        bar.close()
+        signum = getattr(e, "signum", None)
+        if checkpoint:
+            rest = (f"; the finished ones are kept in {checkpoint.path}: run the same command "
+                    "again to resume")
+            kept_ = True
+        else:
+            # No option hint here: only some callers (simulate) have a checkpoint to offer.
+            rest, kept_ = "; nothing was kept", False
+        raise Interrupted(f"{_stopped(signum)} after {finished} of {n_batches} batches{rest}",
+                          kept=kept_, signum=signum, finished=finished, total=n_batches,
+                          rest=rest) from None
     bar.close()
     if keep:
         totals["blocks"] = {k: np.concatenate(v) for k, v in kept.items()}

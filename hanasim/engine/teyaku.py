@@ -1,4 +1,5 @@
-"""The teyaku step after the deal, shared by Toppa and Baka (seed 000, "Checking for Teyaku").
+"""The teyaku step after the deal, shared by Toppa and Baka (the Toppa rule page, "Checking for
+Teyaku").
 
 Each seat in turn order checks its hand; a teyaku scores only when exposed, and exposing is
 the player's choice (a policy: ``expose`` always, never, random; a ``lookahead`` player decides

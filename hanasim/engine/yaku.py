@@ -177,8 +177,8 @@ def at_least(pile, mask, k):
 
 @hot
 def teyaku_cards(hand, hits, table, month_masks):
-    """The hand cards an exposed teyaku shows (seed 000, "Checking for Teyaku": "put the cards
-    that are related to the Teyaku face-up"): a month-count teyaku (a triplet) shows its
+    """The hand cards an exposed teyaku shows (the Toppa rule page, "Checking for Teyaku": "put the
+    cards that are related to the Teyaku face-up"): a month-count teyaku (a triplet) shows its
     months' cards, a kind-count teyaku (the make-up of the whole hand) every card."""
     shown = np.uint64(0)
     for i in range(table.shape[0]):

@@ -1,8 +1,9 @@
-"""Baka: Toppa for 3 players (seed 000_a569c68da0494d09, section "Baka").
+"""Baka: Toppa for 3 players (the Toppa rule page's section "Baka",
+``shared/seeds/000_a569c68da0494d09.txt``).
 
 Baka "retains almost all of the rules of Toppa": the deck, card points (bright 20, animal 10,
 ribbon 5, chaff 0), the capture step, teyaku and dekiyaku are Toppa's (this module imports
-Toppa's tables).  What changes (seed, "Baka"):
+Toppa's tables).  What changes (the rule page, "Baka"):
 
 * three players, three rounds per game; the first dealer is drawn as in Toppa, the 2nd round is
   dealt by the first dealer's right-hand neighbour, the 3rd by the left-hand one, whoever wins;
@@ -24,7 +25,7 @@ dealer's left (plays last).  Players 0, 1, 2 (whose policies may differ) sit so 
 Dealing follows Hachi-hachi's order too: the dealer deals first to his right, anticlockwise,
 himself last, then the field (``DEAL_PATTERN``).
 
-House rules the seed leaves open are options of :class:`BakaRules`; each option's text says
+House rules the rule page leaves open are options of :class:`BakaRules`; each option's text says
 what the default does and why.  The round result is written into ``res`` slots (``R_*``).
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ..reading import Line, Reading
 from ..decks import HANAFUDA
 from ..engine import state
 from ..engine.bits import bit, count, has_full_nibble
@@ -52,6 +54,7 @@ from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divi
                              exact_from_counts, pay_greedy, pile_points)
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST
 from ..rules import no_first_draw, number, option, seat_values, when_zero
+from .. import sources
 from . import register
 from . import toppa
 
@@ -79,17 +82,18 @@ TEYAKU_ALL = toppa.TEYAKU  # triplet, one_ribbon, one_animal, one_bright, empty_
 
 @dataclass(frozen=True)
 class BakaRules(toppa.YakuValues):
-    """House rules of Baka: Toppa's yaku and teyaku values (``toppa.YakuValues``, seed 000 Toppa
-    'List of Dekiyaku': Baka keeps Toppa's list) plus Baka's own par and settlement options."""
+    """House rules of Baka: Toppa's yaku and teyaku values (``toppa.YakuValues``, the Toppa rule
+    page's 'List of Dekiyaku': Baka keeps Toppa's list) plus Baka's own par and settlement
+    options."""
 
     game: ClassVar[str] = NAME
     seats: ClassVar[tuple] = SEATS
-    chaff_count: int = number(CHAFF_MIN, "chaff cards the Chaff dekiyaku needs: 'only ten (10) Chaff instead of twelve' (seed 000, Baka 'Dekiyaku'); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={CHAFF_MIN: toppa.SEED_VALUE, 12: "Toppa's count"}, inert=when_zero("chaff"))
-    par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,right,left); pars that do not add up to the deck's 240 points make the game not zero-sum (Baka 'End of Round and Scoring': 'par score of 80')", low=0, high=240, readings={PAR: toppa.SEED_VALUE}, per_seat=True)
-    low_man_max: int = number(LOW_MAN_MAX, "Low Man Out: card points at or below which a player is the low man ('25 points or less') (Baka 'Low Man Out')", low=0, high=240, readings={LOW_MAN_MAX: toppa.SEED_VALUE})
-    low_man_pay: int = number(LOW_MAN_PAY, "Low Man Out: what each other player pays the low man ('paid 40 points each') (Baka 'Low Man Out')", low=0, high=400, readings={LOW_MAN_PAY: toppa.SEED_VALUE})
-    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff (10 chaff in Baka): none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type), all (every willow card, 'Optional') (Toppa 'List of Dekiyaku')", inert=when_zero("chaff"))
-    chaff_teyaku: str = option("seven_card", ("seven_card", "disabled"), "Toppa's chaff teyaku assume a 10-card hand ('one ribbon, nine chaff'): seven_card scales them to Baka's 7 cards (one ribbon/animal/bright + six chaff, seven chaff, valued as in Toppa; as Hachi-hachi's 7-card chaff teyaku); disabled: only the triplet teyaku (seed, Baka: teyaku 'as in Toppa')")
+    chaff_count: int = number(CHAFF_MIN, "chaff cards the Chaff dekiyaku needs: 'only ten (10) Chaff instead of twelve' (the rule page, Baka 'Dekiyaku'); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={CHAFF_MIN: toppa.PAGE_VALUE, 12: "Toppa's count"}, inert=when_zero("chaff"))
+    par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,right,left); pars that do not add up to the deck's 240 points make the game not zero-sum (Baka 'End of Round and Scoring': 'par score of 80')", low=0, high=240, readings={PAR: toppa.PAGE_VALUE}, per_seat=True)
+    low_man_max: int = number(LOW_MAN_MAX, "Low Man Out: card points at or below which a player is the low man ('25 points or less') (Baka 'Low Man Out')", low=0, high=240, readings={LOW_MAN_MAX: toppa.PAGE_VALUE})
+    low_man_pay: int = number(LOW_MAN_PAY, "Low Man Out: what each other player pays the low man ('paid 40 points each') (Baka 'Low Man Out')", low=0, high=400, readings={LOW_MAN_PAY: toppa.PAGE_VALUE})
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff (10 chaff in Baka): none (the rule page's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type), all (every willow card, 'Optional') (Toppa 'List of Dekiyaku')", inert=when_zero("chaff"))
+    chaff_teyaku: str = option("seven_card", ("seven_card", "disabled"), "Toppa's chaff teyaku assume a 10-card hand ('one ribbon, nine chaff'): seven_card scales them to Baka's 7 cards (one ribbon/animal/bright + six chaff, seven chaff, valued as in Toppa; as Hachi-hachi's 7-card chaff teyaku); disabled: only the triplet teyaku (the rule page, Baka: teyaku 'as in Toppa')")
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Toppa 'Checking for Teyaku')")
     card_transfer: str = option("exact", ("exact", "total"), "exact: a payer hands each payee cards worth exactly the amount (disjoint sets of cards when paying two); total: cards worth at least the amounts, as a number (Baka 'Yaku Settlement': 'just like in 2-player Toppa')")
     yaku_rounding: str = option("nearest5", ("nearest5", "toward_zero5", "none"), "the average of three yaku scores is in thirds: the two players on the same side of the average settle their difference from it rounded to a multiple of 5 (the smallest card value), nearest5 to the nearest (never a tie), toward_zero5 toward zero, the third player settling the sum so it stays zero-sum; none: exact thirds, scores in fractions of a point, paid as a number (no set of cards is worth a third of a point, so a payer covers when his pile's points reach the amount) (Baka 'Yaku Settlement'; not specified)")
@@ -208,8 +212,8 @@ def play_from(st, order, rng, tb, policy, dealer, look):
     """Play the round in state ``st`` (``engine.state``, 3 seats) to its end, updating ``st``.
 
     Dealer first, then anticlockwise (right, left); the round ends when all hands are empty
-    (seed, Baka "End of Round"); every turn draws one card, so 7 turns each use up the 21-card
-    pile.  Seat ``s`` is player ``(dealer + s) % 3``.  ``look``: None, or the lookahead
+    (the rule page, Baka "End of Round"); every turn draws one card, so 7 turns each use up the
+    21-card pile.  Seat ``s`` is player ``(dealer + s) % 3``.  ``look``: None, or the lookahead
     context (``engine.lookahead``) when a player plays by lookahead.
     """
     play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh, look)
@@ -385,7 +389,7 @@ def _pick(s, x0, x1, x2):
 
 @hot
 def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
-    """End of round (seed, Baka "End of Round and Scoring"), in the seed's order:
+    """End of round (the rule page, Baka "End of Round and Scoring"), in the rule page's order:
 
     1. Low Man Out: a player whose captured card points are 25 or less is paid 40 by each other
        player.  Two low players pay each other too, so those payments cancel: each nets +40 and
@@ -398,7 +402,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     Reads ``R_PTS`` and ``R_YAKU``; writes ``R_SCORE``, ``R_LOW``, ``R_SETTLE``,
     ``R_UNCOVERED`` and ``R_N_LOW``.  All cards are captured by the end of a round (a month's
     cards on the field always pair off), so the points sum to 240 and the scores to 240 minus
-    the pars: zero under the seed's par of 80 each.
+    the pars: zero under the rule page's par of 80 each.
     """
     par0 = params[P_PAR]
     par1 = params[P_PAR_RIGHT]
@@ -524,7 +528,8 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
 @hot
 def check_round(order, hands, field, c0, c1, c2, top, res, params):
     """Checked mode: every card ends in exactly one place; pile consumed; the scores add up to
-    the card points minus the pars (zero-sum under the seed's pars, and in a forfeited round)."""
+    the card points minus the pars (zero-sum under the rule page's pars, and in a forfeited
+    round)."""
     full = np.uint64(0)
     for c in order:
         full |= bit(c)
@@ -556,7 +561,7 @@ def _month_points(m):
 @hot
 def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards`` (players 0, 1, 2 in turn); months 1-9 score their number,
-    10-12 score 0; the most points deals, a tie for the most draws again (seed, Toppa
+    10-12 score 0; the most points deals, a tie for the most draws again (the rule page, Toppa
     "Choosing the Dealer", which Baka keeps).  Only the drawn cards are shuffled (a partial
     Fisher-Yates, a uniform draw without replacement); the deal reshuffles the whole deck."""
     while True:
@@ -801,12 +806,33 @@ def _fair_par(name, score_stats, applied, par):
     return (name, out)
 
 
+#: how Baka's numbers are read (hanasim.reading): points, three seats relative to the round's
+#: dealer, zero-sum with the default pars (0 lines), fair pars against the par played
+READING = Reading(
+    unit="points", seats=SEATS, edge_metric="mean_score",
+    edge_quantity="seat.dealer.mean_score",
+    no_winner=("seat.tie_rate",), no_winner_words="tied",
+    fair_metric="fair_par", fair_rule="par",
+    headline=(
+        Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
+             "signed", verdict=True),
+        Line("seat.right.mean_score", "The dealer's right scores {value} {unit} a round",
+             "signed"),
+        Line("seat.left.mean_score", "The dealer's left scores {value} {unit} a round",
+             "signed"),
+        Line("game.first_dealer.mean_total", "Over a three-round game the first dealer "
+             "totals {value} {unit}", "signed"),
+    ))
+
+
 class Baka:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
 
+    reading = READING
+
     name = NAME
     title = "Baka (3-player Toppa)"
-    source = "the 'Toppa' rules page (seed 000), section 'Baka' (and 'Toppa (for 2 players)')"
+    source = f"{sources.dated('toppa')}, section 'Baka' (and 'Toppa (for 2 players)')"
     seed_file = "000_a569c68da0494d09"
     n_players = N_PLAYERS
     seats = SEATS

@@ -1,34 +1,37 @@
 """Koi-koi for 2 players.
 
-The default rules are seed ``004_3c58717347331a26`` (Keith Ammann's 1997 Game Cabinet text),
-read literally; the modern rules and their variations come from
-``shared/rule-pages/hanafuda_games_koi-koi.md`` ("the rule page").  Every rule the seed leaves
-open is an option of :class:`KoikoiRules` whose text says what the default does and why;
-:data:`PRESETS` are named option sets (``seed004``, ``modern``, ``nintendo``, ``koikoi-japan``).
+The default rules are the 1997 Game Cabinet text (Keith Ammann's rules posted to The Game
+Cabinet, ``shared/seeds/004_3c58717347331a26.txt``; "the 1997 text"), read literally; the
+modern rules and their variations come from the koi-koi rule page
+(``shared/rule-pages/hanafuda_games_koi-koi.md``; "the rule page").  Every rule the 1997 text
+leaves open is an option of :class:`KoikoiRules` whose text says what the default does and why;
+:data:`PRESETS` are named option sets (``game-cabinet-1997``, formerly ``seed004``; ``modern``,
+``nintendo``, ``koikoi-japan``).
 
 Three layers, as in every game module: ``KoikoiRules`` (validated at the edge), ``lower`` (the
 rules as plain arrays and ints, ``Tables``), and the ``@njit`` kernels: ``deal_round``,
 ``play_dealt`` (lucky hands, field fours, ``play_from`` a state, settlement) and ``run_chunks``.
 
-A round (seed: "hand")
-----------------------
-* Deal: four cards to the opponent, four to the dealer, four to the field, twice (seed); the 24
-  left are the draw pile.  Misdeals (redeal) and lucky hands follow the options (``misdeal``:
-  the seed names no misdeal; by default a four of a month in a hand or on the field is one).
+A round (the 1997 text: "hand")
+-------------------------------
+* Deal: four cards to the opponent, four to the dealer, four to the field, twice (the 1997
+  text); the 24 left are the draw pile.  Misdeals (redeal) and lucky hands follow the options
+  (``misdeal``: the 1997 text names no misdeal; by default a four of a month in a hand or on the
+  field is one).
 * Turns alternate, the dealer first: a hand card, then the top of the draw pile, each capturing
   as in every fishing game (``engine.play.turn``).  The hand card must capture when one can
-  (``must_match``, seed: "if he can't make a match, he discards one to the table"; the rule
+  (``must_match``, the 1997 text: "if he can't make a match, he discards one to the table"; the rule
   page's body frees the choice), and every policy, the lookahead's choices and its rollouts
   choose among those cards (:func:`playable`).  After both cards the player's captured pile
   is scored; if it holds a new yaku (or, under ``decision_on=bigger``, more points than before)
   the player collects, ending the round, or continues ("koi-koi"); that choice is a policy
   (``policies.choose_continue``).  Continuing forfeits the points unless the player collects
-  later (seed: "he forfeits his points unless he can score ANOTHER meld before the cards run
-  out").
+  later (the 1997 text: "he forfeits his points unless he can score ANOTHER meld before the
+  cards run out").
 * When both hands are empty the round is exhausted (``exhausted``).
 * The collector's points: the yaku points counted (``yaku_counting``), x2 if they are 7 or more
   (``seven_double``), the koi-koi bonus (``koikoi_bonus``), then the field multiplier
-  (``field_multiplier``, seed: x2 for one 20-point card dealt to the field, x3 for two...).
+  (``field_multiplier``, the 1997 text: x2 for one 20-point card dealt to the field, x3 for two...).
   Lucky hands, the field-four win and the dealer's privilege are fixed amounts, not multiplied.
 
 A game
@@ -97,7 +100,7 @@ Multipliers: x(calls + 1)                                 ``koikoi_bonus=calls_p
 Multipliers: no 7-point doubling                          ``seven_double=off``
 Zero-sum scoring                                          ``scoring=zero_sum``
 Field multipliers: x2 for a bright dealt to the field     ``field_multiplier=double``
-... x(brights + 1)                                        ``field_multiplier=count`` (seed)
+... x(brights + 1)                                        ``field_multiplier=count`` (the 1997 text)
 Yaku counting: only the single most valuable yaku         ``yaku_counting=best``
 Yaku counting: also the opponent's yaku                   ``yaku_counting=both_players``
 =======================================================  ======================================
@@ -151,7 +154,7 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 from numba import njit
 
-from .. import decks
+from .. import decks, sources
 from ..decks import HANAFUDA
 from ..engine import state
 from ..engine.bits import (ONE, ZERO, bit, count, has_full_nibble, lowest, month_nibble,
@@ -193,7 +196,7 @@ SPECIAL_YAKU = ("flower_viewing", "moon_viewing", "cards_of_the_month")
 
 def deal_pattern(hand_size):
     """"The dealer deals four cards to his opponent, four to himself and four face-up on the
-    table, then does the same thing again" (seed).  Groups: 0 dealer, 1 opponent, 2 field.
+    table, then does the same thing again" (the 1997 text).  Groups: 0 dealer, 1 opponent, 2 field.
     Ten-card hands (a variation of the rule page): five, five and four, twice."""
     h = hand_size // 2
     return np.array(([1] * h + [0] * h + [FIELD] * 4) * 2, dtype=np.int8)
@@ -201,59 +204,60 @@ def deal_pattern(hand_size):
 
 @dataclass(frozen=True)
 class KoikoiRules:
-    """House rules of koi-koi; every default is seed 004's reading (the preset ``seed004``)."""
+    """House rules of koi-koi; every default is the 1997 Game Cabinet text's reading (the
+    preset ``game-cabinet-1997``)."""
 
     game: ClassVar[str] = NAME
     # ---- yaku
-    yaku: str = option("seed", ("seed", "modern", "nintendo", "older", "koikoi_japan"), "the yaku table: seed (the seed's melds: three of the four 20-point cards other than November's 8, poetry ribbons 3, blue ribbons 3, five 10-point cards 1, five 5-point cards 1, ten chaff 1), modern (the rule page's table: brights 15/8/7/6, boar-deer-butterfly 5, poetry+blue 10, poetry or blue 5, animals, ribbons and chaff 1, +1 per extra card, one yaku per group), nintendo (modern with five brights 10 and three brights 5: 'Nintendo's rules'), older (the page's 'Older Yaku': boar-deer-butterfly, poetry and blue ribbons without extras, stacking with animals and ribbons), koikoi_japan (the KoiKoi Japan PC game: brights 10/8/7/5, every yaku stacks except the brights, poetry and blue 5 each and 10 more for both)")
-    meld_growth: str = option("none", ("none", "counts", "all"), "yaku=seed only: whether a meld grows with extra cards; none (the seed gives each meld one value), counts (five 10-point cards, five 5-point cards and ten chaff score +1 per card beyond), all (also the bright meld: +1 for the fourth bright; five is impossible, November's never counts) (seed: silent)")
-    viewing: str = option("off", ("off", "on", "need_other", "weather"), "flower viewing (sake cup + curtain) and moon viewing (sake cup + moon): off (not in the seed's list of melds), on (the rule page), need_other (only with another yaku), weather (flower viewing rained off while a November card is on the field, moon viewing fogged off while a December card is) (rule page, 'Taming the Sake Cup')")
+    yaku: str = option("game_cabinet", ("game_cabinet", "modern", "nintendo", "older", "koikoi_japan"), "the yaku table: game_cabinet (the 1997 text's melds: three of the four 20-point cards other than November's 8, poetry ribbons 3, blue ribbons 3, five 10-point cards 1, five 5-point cards 1, ten chaff 1), modern (the rule page's table: brights 15/8/7/6, boar-deer-butterfly 5, poetry+blue 10, poetry or blue 5, animals, ribbons and chaff 1, +1 per extra card, one yaku per group), nintendo (modern with five brights 10 and three brights 5: 'Nintendo's rules'), older (the page's 'Older Yaku': boar-deer-butterfly, poetry and blue ribbons without extras, stacking with animals and ribbons), koikoi_japan (the KoiKoi Japan PC game: brights 10/8/7/5, every yaku stacks except the brights, poetry and blue 5 each and 10 more for both)", aliases={"seed": "game_cabinet"})
+    meld_growth: str = option("none", ("none", "counts", "all"), "yaku=game_cabinet only: whether a meld grows with extra cards; none (the 1997 text gives each meld one value), counts (five 10-point cards, five 5-point cards and ten chaff score +1 per card beyond), all (also the bright meld: +1 for the fourth bright; five is impossible, November's never counts) (the 1997 text: silent)")
+    viewing: str = option("off", ("off", "on", "need_other", "weather"), "flower viewing (sake cup + curtain) and moon viewing (sake cup + moon): off (not in the 1997 text's list of melds), on (the rule page), need_other (only with another yaku), weather (flower viewing rained off while a November card is on the field, moon viewing fogged off while a December card is) (rule page, 'Taming the Sake Cup')")
     viewing_points: int = number(5, low=1, high=20, readings={5: "the rule page", 1: "KoiKoi Japan"}, doc="points of each viewing yaku (rule page 5; KoiKoi Japan 1)")
     viewing_after_call: str = option("same", ("same", "1", "2", "3", "5"), "points of each viewing yaku once its holder has called koi-koi: same (no change), or a value (KoiKoi Japan: 3)")
-    sake_cup: str = option("animal_only", ("animal_only", "animal_and_chaff", "animal_or_chaff"), "the sake cup counts as an animal only (seed: 'I don't think koi-koi is one of them'), as an animal and as chaff (the rule page), or as either, whichever scores more (rule page, 'Taming the Sake Cup')")
-    omit_yaku: str = option("none", ("none", "nintendo_1960s", "flower_card_game"), "older sources' missing yaku (rule page, 'Older Yaku' note), the table's values otherwise kept (the page gives no old values): none, nintendo_1960s (Nintendo's 1960s leaflet: no boar-deer-butterfly; the viewing yaku must be off too), flower_card_game ('Hanafuda - The Flower Card Game': also no three brights and no rainy four brights); yaku=seed has none of these")
-    double_chaff: str = option("none", ("none", "sake", "lightning", "paulownia", "sake+lightning", "sake+paulownia", "lightning+paulownia", "sake+lightning+paulownia"), "cards that count as 2 chaff toward the chaff yaku (rule page, 'Additional Card Properties': the sake cup, the Lightning and/or the yellow Paulownia; the deck's paulownia.chaff1 stands for the yellow one): none (seed); the sake cup only where it counts as chaff (sake_cup=animal_and_chaff or animal_or_chaff)")
-    cards_of_month: str = option("off", ("off", "on"), "cards of the month (4 points: the four cards of the round's month, round 1 = January): off (not in the seed), on (rule page, 'typically only used in full 12 round games')")
-    yaku_counting: str = option("all", ("all", "best", "both_players"), "what the collector counts: all their yaku (seed: 'collect his points'), best (only the single most valuable yaku), both_players (also the opponent's yaku) (rule page, 'Yaku Counting')")
+    sake_cup: str = option("animal_only", ("animal_only", "animal_and_chaff", "animal_or_chaff"), "the sake cup counts as an animal only (the 1997 text: 'I don't think koi-koi is one of them'), as an animal and as chaff (the rule page), or as either, whichever scores more (rule page, 'Taming the Sake Cup')")
+    omit_yaku: str = option("none", ("none", "nintendo_1960s", "flower_card_game"), "older sources' missing yaku (rule page, 'Older Yaku' note), the table's values otherwise kept (the page gives no old values): none, nintendo_1960s (Nintendo's 1960s leaflet: no boar-deer-butterfly; the viewing yaku must be off too), flower_card_game ('Hanafuda - The Flower Card Game': also no three brights and no rainy four brights); yaku=game_cabinet has none of these")
+    double_chaff: str = option("none", ("none", "sake", "lightning", "paulownia", "sake+lightning", "sake+paulownia", "lightning+paulownia", "sake+lightning+paulownia"), "cards that count as 2 chaff toward the chaff yaku (rule page, 'Additional Card Properties': the sake cup, the Lightning and/or the yellow Paulownia; the deck's paulownia.chaff1 stands for the yellow one): none (the 1997 text); the sake cup only where it counts as chaff (sake_cup=animal_and_chaff or animal_or_chaff)")
+    cards_of_month: str = option("off", ("off", "on"), "cards of the month (4 points: the four cards of the round's month, round 1 = January): off (not in the 1997 text), on (rule page, 'typically only used in full 12 round games')")
+    yaku_counting: str = option("all", ("all", "best", "both_players"), "what the collector counts: all their yaku (the 1997 text: 'collect his points'), best (only the single most valuable yaku), both_players (also the opponent's yaku) (rule page, 'Yaku Counting')")
     # ---- multipliers and scoring
-    field_multiplier: str = option("count", ("count", "double", "off"), "score x(1 + 20-point cards dealt to the field): 'doubled if a 20-point card is dealt to the table in the initial deal, tripled if two' (seed); double (x2 for any); off (the modern rules)")
-    seven_double: str = option("off", ("off", "on"), "double a collected score of 7 or more yaku points: off (not in the seed), on (the rule page)")
-    koikoi_bonus: str = option("none", ("none", "opponent_x2", "own_x2", "anyone_x2", "calls_plus_one", "add_per_call"), "what earlier koi-koi calls add to the collector's score: none (the seed names none), opponent_x2 (the rule page: x2 if the opponent called), own_x2, anyone_x2, calls_plus_one (x(calls in the round + 1)) (rule page, 'Multipliers'), add_per_call (KoiKoi Japan: +1 per own call up to 3, with n > 3 calls x(n - 2) instead)")
-    scoring: str = option("winner_only", ("winner_only", "zero_sum"), "winner_only: the collector scores and the opponent scores nothing (seed: the player 'can collect his points'; rule page); zero_sum: the loser pays what the winner scores (rule page, 'Zero-Sum Scoring')")
+    field_multiplier: str = option("count", ("count", "double", "off"), "score x(1 + 20-point cards dealt to the field): 'doubled if a 20-point card is dealt to the table in the initial deal, tripled if two' (the 1997 text); double (x2 for any); off (the modern rules)")
+    seven_double: str = option("off", ("off", "on"), "double a collected score of 7 or more yaku points: off (not in the 1997 text), on (the rule page)")
+    koikoi_bonus: str = option("none", ("none", "opponent_x2", "own_x2", "anyone_x2", "calls_plus_one", "add_per_call"), "what earlier koi-koi calls add to the collector's score: none (the 1997 text names none), opponent_x2 (the rule page: x2 if the opponent called), own_x2, anyone_x2, calls_plus_one (x(calls in the round + 1)) (rule page, 'Multipliers'), add_per_call (KoiKoi Japan: +1 per own call up to 3, with n > 3 calls x(n - 2) instead)")
+    scoring: str = option("winner_only", ("winner_only", "zero_sum"), "winner_only: the collector scores and the opponent scores nothing (the 1997 text: the player 'can collect his points'; rule page); zero_sum: the loser pays what the winner scores (rule page, 'Zero-Sum Scoring')")
     # ---- stop or continue
-    decision_on: str = option("new", ("new", "bigger"), "when a player may collect or continue: new (on completing a meld not held before: seed 'When a player amasses a meld combo ... ANOTHER meld'), bigger (whenever the yaku points rise: the rule page's 'formed a new yaku, or improved an existing one')")
-    koikoi_min: int = number(0, low=0, high=20, readings={0: "the seed: no minimum", 3: "the rule page's 'at least 3 points'"}, doc="yaku points needed to call koi-koi; with fewer the player must collect (rule page, 'Calling Koi-Koi': 'at least 3 points'); 0 = no minimum (seed)")
-    last_turn: str = option("choose", ("choose", "stop"), "on a player's last turn a new yaku: choose (collect or continue, as on any turn: the seed makes no exception), stop (collect: KoiKoi Japan)")
-    koikoi_calls: int = number(0, low=0, high=16, readings={0: "the seed: no limit", 1: "once a round"}, doc="koi-koi calls a player may make in a round; after that the only choice is to collect (rule page: 'In many rulesets, each player may call koi-koi as many times as they desire'); 0 = no limit (seed)")
+    decision_on: str = option("new", ("new", "bigger"), "when a player may collect or continue: new (on completing a meld not held before: the 1997 text: 'When a player amasses a meld combo ... ANOTHER meld'), bigger (whenever the yaku points rise: the rule page's 'formed a new yaku, or improved an existing one')")
+    koikoi_min: int = number(0, low=0, high=20, readings={0: "the 1997 text: no minimum", 3: "the rule page's 'at least 3 points'"}, doc="yaku points needed to call koi-koi; with fewer the player must collect (rule page, 'Calling Koi-Koi': 'at least 3 points'); 0 = no minimum (the 1997 text)")
+    last_turn: str = option("choose", ("choose", "stop"), "on a player's last turn a new yaku: choose (collect or continue, as on any turn: the 1997 text makes no exception), stop (collect: KoiKoi Japan)")
+    koikoi_calls: int = number(0, low=0, high=16, readings={0: "the 1997 text: no limit", 1: "once a round"}, doc="koi-koi calls a player may make in a round; after that the only choice is to collect (rule page: 'In many rulesets, each player may call koi-koi as many times as they desire'); 0 = no limit (the 1997 text)")
     improve_call: str = option("koikoi_or_stop", ("koikoi_or_stop", "stop_only"), "decision_on=bigger only: an improved yaku (no new one) offers koikoi_or_stop (the rule page's body), or stop_only (rule page, 'Calling Koi-Koi': 'A player may only call koi-koi if they have formed a new yaku; improving an existing one does not count': the improvement lets the player collect but not continue)")
-    opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the seed's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
-    must_match: str = option("yes", ("yes", "no"), "a player holding a hand card that captures something must play one: yes (seed: 'Player matches a card from his hand with a table card of the same month-suit; if he can't make a match, he discards one to the table'; random then picks uniformly among those cards), no (the rule page, 'Turns': 'there is no obligation to play a card that matches something': any hand card).  A card captures by month, and when the Lightning is wild (wild_lightning) also by the wild capture.  The turned card has no such choice: it captures whenever it can (seed: 'matches if he can'); which of two field cards it takes is a capture, not a discard")
-    turn_structure: str = option("standard", ("standard", "draw_then_two", "unmatched_to_hand"), "a turn: standard (a hand card, then the turned top card of the draw pile: seed), draw_then_two (draw the top card into the hand, then play two hand cards), unmatched_to_hand (a turned card that captures nothing goes to the hand and a second hand card is played instead) (rule page, 'Turn Structure Variations')")
-    after_hands: str = option("end", ("end", "draw_pile"), "when both hands are empty: end (the round is exhausted: seed), draw_pile (the players keep taking turns, each turning the top card of the draw pile, until it is exhausted: rule page, 'Turn Structure Variations')")
-    wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (seed), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month (greedy's choice of hand card does not foresee the wild capture)")
-    exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose cards run out (the hands; under after_hands=draw_pile also the draw pile): nobody scores (seed: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
+    opponent_stops: str = option("forfeit", ("forfeit", "keeps"), "a player who continued when the opponent collects: forfeit (scores nothing: the 1997 text's 'forfeits his points'), keeps (also collects the yaku they hold, as if both collected)")
+    must_match: str = option("yes", ("yes", "no"), "a player holding a hand card that captures something must play one: yes (the 1997 text: 'Player matches a card from his hand with a table card of the same month-suit; if he can't make a match, he discards one to the table'; random then picks uniformly among those cards), no (the rule page, 'Turns': 'there is no obligation to play a card that matches something': any hand card).  A card captures by month, and when the Lightning is wild (wild_lightning) also by the wild capture.  The turned card has no such choice: it captures whenever it can (the 1997 text: 'matches if he can'); which of two field cards it takes is a capture, not a discard")
+    turn_structure: str = option("standard", ("standard", "draw_then_two", "unmatched_to_hand"), "a turn: standard (a hand card, then the turned top card of the draw pile: the 1997 text), draw_then_two (draw the top card into the hand, then play two hand cards), unmatched_to_hand (a turned card that captures nothing goes to the hand and a second hand card is played instead) (rule page, 'Turn Structure Variations')")
+    after_hands: str = option("end", ("end", "draw_pile"), "when both hands are empty: end (the round is exhausted: the 1997 text), draw_pile (the players keep taking turns, each turning the top card of the draw pile, until it is exhausted: rule page, 'Turn Structure Variations')")
+    wild_lightning: str = option("off", ("off", "on", "august_field"), "the November Lightning (willow chaff) as a wild card (rule page, 'Additional Card Properties', after Mushi's rules on the hana-awase page): off (the 1997 text), on, august_field (only in a round whose deal put an August card on the field).  Wild: played or turned with no willow on the field it captures one field card of any month (the player's choice: random uniform, greedy the heaviest); on the field it is captured by a non-willow card that matches nothing by month (greedy's choice of hand card does not foresee the wild capture)")
+    exhausted: str = option("nobody", ("nobody", "dealer", "last_yaku"), "a round whose cards run out (the hands; under after_hands=draw_pile also the draw pile): nobody scores (the 1997 text: the continued player forfeits), dealer (the dealer's privilege: dealer_privilege points), last_yaku (the last player to form or improve a yaku collects it) (rule page, 'Draws')")
     dealer_privilege: int = number(1, low=1, high=20, readings={1: "rule page", 6: "rule page"}, doc="points of the dealer's privilege under exhausted=dealer or both_lucky=privilege (rule page: 'typically 1 or 6')")
-    draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (seed: silent; rule page), or the deal passes (rule page, 'Draws')")
+    draw_dealer: str = option("keep", ("keep", "pass"), "after a round nobody scores the dealer deals again (the 1997 text: silent; rule page), or the deal passes (rule page, 'Draws')")
     # ---- deal
-    hand_size: int = option(8, (8, 10), "cards dealt to each player: 8 (seed: 4 and 4), 10 (rule page, Setup Variations)")
-    misdeal: str = option("hand_or_field", ("hand_or_field", "field", "none"), "where a dealt four of a month throws the deal in when no other option gives it an outcome (the seed names no misdeal; the rule page's body throws in a four on the field): hand_or_field (a four in a hand, under lucky_hands=none, or on the field, under field_four=misdeal: the reading that a hand's four is as the field's), field (only on the field: a hand's four is played as an ordinary hand), none (every deal is played, the seed read literally: a hand's four too, and a field four under field_four=misdeal stays on the field, where no card of its month is left to capture it; field_pairs=misdeal and lucky_hands=misdeal contradict it).  A lucky hand (lucky_hands=win6, stack12) or field_four=dealer_captures / dealer_wins gives a four its own outcome instead")
-    lucky_hands: str = option("none", ("none", "win6", "stack12", "misdeal"), "four of a kind (teshi) and four pairs (kuttsuki: every month even in the hand; five pairs in a 10-card hand) in a dealt hand: none (the seed names no lucky hands: four of a month in a hand is a misdeal where the option misdeal says so (the default), four pairs an ordinary hand), win6 (declared, the holder wins 6), stack12 (both in one hand: 12), misdeal (either is a misdeal) (rule page, 'Checking for Lucky Hands')")
+    hand_size: int = option(8, (8, 10), "cards dealt to each player: 8 (the 1997 text: 4 and 4), 10 (rule page, Setup Variations)")
+    misdeal: str = option("hand_or_field", ("hand_or_field", "field", "none"), "where a dealt four of a month throws the deal in when no other option gives it an outcome (the 1997 text names no misdeal; the rule page's body throws in a four on the field): hand_or_field (a four in a hand, under lucky_hands=none, or on the field, under field_four=misdeal: the reading that a hand's four is as the field's), field (only on the field: a hand's four is played as an ordinary hand), none (every deal is played, the 1997 text read literally: a hand's four too, and a field four under field_four=misdeal stays on the field, where no card of its month is left to capture it; field_pairs=misdeal and lucky_hands=misdeal contradict it).  A lucky hand (lucky_hands=win6, stack12) or field_four=dealer_captures / dealer_wins gives a four its own outcome instead")
+    lucky_hands: str = option("none", ("none", "win6", "stack12", "misdeal"), "four of a kind (teshi) and four pairs (kuttsuki: every month even in the hand; five pairs in a 10-card hand) in a dealt hand: none (the 1997 text names no lucky hands: four of a month in a hand is a misdeal where the option misdeal says so (the default), four pairs an ordinary hand), win6 (declared, the holder wins 6), stack12 (both in one hand: 12), misdeal (either is a misdeal) (rule page, 'Checking for Lucky Hands')")
     both_lucky: str = option("draw", ("draw", "dealer", "privilege"), "both players declare a lucky hand: draw (nobody scores: the rule page), dealer (the dealer's lucky hand wins), privilege (a draw in which the dealer scores dealer_privilege points and deals again: rule page, 'Draws', the dealer's privilege)")
-    field_four: str = option("misdeal", ("misdeal", "dealer_captures", "dealer_wins"), "four of a month dealt to the field: misdeal (the rule page; seed: silent: thrown in unless misdeal=none, under which it stays on the field), dealer_captures (the dealer takes them and four more are dealt to the field), dealer_wins (the dealer wins 6) (rule page, Setup Variations)")
-    field_pairs: str = option("ok", ("ok", "misdeal"), "four pairs dealt to the field: ok (seed: silent), misdeal (the rule page)")
-    first_dealer: str = option("later_month", ("later_month", "earlier_month"), "each player cuts a card: the later month deals, a tie cuts again (seed); earlier_month (rule page; same month: the higher card)")
+    field_four: str = option("misdeal", ("misdeal", "dealer_captures", "dealer_wins"), "four of a month dealt to the field: misdeal (the rule page; the 1997 text: silent: thrown in unless misdeal=none, under which it stays on the field), dealer_captures (the dealer takes them and four more are dealt to the field), dealer_wins (the dealer wins 6) (rule page, Setup Variations)")
+    field_pairs: str = option("ok", ("ok", "misdeal"), "four pairs dealt to the field: ok (the 1997 text: silent), misdeal (the rule page)")
+    first_dealer: str = option("later_month", ("later_month", "earlier_month"), "each player cuts a card: the later month deals, a tie cuts again (the 1997 text); earlier_month (rule page; same month: the higher card)")
     # ---- game
-    target: int = number(50, low=0, high=500, readings={50: "the seed's 'Play is to 50 points'"}, doc="the game ends when a player has won this many points (seed: 'Play is to 50 points'); 0 = no target")
-    game_rounds: int = number(0, low=0, high=48, readings={0: "the seed: no limit", 12: "rule page: traditional", 6: "rule page", 3: "rule page"}, doc="the game ends after this many rounds (rule page: 12 traditional, 6 or 3); 0 = no limit (seed)")
-    stake: int = number(0, low=0, high=500, readings={0: "the seed: no stake", 30: "KoiKoi Japan"}, doc="each player starts with this many points and the game ends when one runs out (zero_sum only; KoiKoi Japan: 30); 0 = no stake (seed)")
+    target: int = number(50, low=0, high=500, readings={50: "the 1997 text's 'Play is to 50 points'"}, doc="the game ends when a player has won this many points (the 1997 text: 'Play is to 50 points'); 0 = no target")
+    game_rounds: int = number(0, low=0, high=48, readings={0: "the 1997 text: no limit", 12: "rule page: traditional", 6: "rule page", 3: "rule page"}, doc="the game ends after this many rounds (rule page: 12 traditional, 6 or 3); 0 = no limit (the 1997 text)")
+    stake: int = number(0, low=0, high=500, readings={0: "the 1997 text: no stake", 30: "KoiKoi Japan"}, doc="each player starts with this many points and the game ends when one runs out (zero_sum only; KoiKoi Japan: 30); 0 = no stake (the 1997 text)")
 
     def check(self):
         """Combinations that contradict each other: one line naming the options."""
         def bad(text):
             raise RuleError(f"koikoi rules contradict each other: {text}")
-        if self.meld_growth != "none" and self.yaku != "seed":
-            bad(f"meld_growth={self.meld_growth} applies to the seed's melds only, not yaku={self.yaku} "
-                "(whose yaku have their own extra-card rules)")
+        if self.meld_growth != "none" and self.yaku != "game_cabinet":
+            bad(f"meld_growth={self.meld_growth} applies to the 1997 text's melds only, not "
+                f"yaku={self.yaku} (whose yaku have their own extra-card rules)")
         if self.viewing == "off" and (self.viewing_points != 5 or self.viewing_after_call != "same"):
             bad("viewing_points / viewing_after_call set while the viewing yaku are off (viewing=off)")
         if (self.dealer_privilege != 1 and self.exhausted != "dealer"
@@ -266,7 +270,7 @@ class KoikoiRules:
             bad("a stake runs out only when losers pay: stake needs scoring=zero_sum")
         if not (self.target or self.game_rounds or self.stake):
             bad("the game never ends: give target, game_rounds or stake")
-        if self.omit_yaku != "none" and self.yaku in ("seed", "koikoi_japan"):
+        if self.omit_yaku != "none" and self.yaku in ("game_cabinet", "koikoi_japan"):
             bad(f"omit_yaku={self.omit_yaku} removes yaku of the modern tables (modern, nintendo, "
                 f"older), not of yaku={self.yaku}")
         if self.omit_yaku != "none" and self.viewing != "off":
@@ -295,7 +299,8 @@ class KoikoiRules:
 
 
 PRESETS = {
-    "seed004": {},
+    "game-cabinet-1997": {},
+    "seed004": {},  # PRESET_ALIASES: the former name of game-cabinet-1997, still accepted
     # The body of the rule page: any hand card may be played, its yaku table with the viewing
     # yaku and cards of the month (a 12-round game), 7-point doubling, x2 when the opponent
     # called koi-koi, winner-only scoring, lucky hands win 6, a lucky hand dealt to the field
@@ -310,7 +315,7 @@ PRESETS = {
                      seven_double="on", koikoi_bonus="opponent_x2", decision_on="bigger",
                      lucky_hands="win6", field_pairs="misdeal", first_dealer="earlier_month",
                      target=0, game_rounds=12),
-    # The KoiKoi Japan PC game of published koi-koi AI research (issue 10), on the modern
+    # The KoiKoi Japan PC game of published koi-koi AI research , on the modern
     # game's free choice of hand card.
     "koikoi-japan": dict(yaku="koikoi_japan", must_match="no", viewing="on",
                          viewing_points=1, viewing_after_call="3", sake_cup="animal_and_chaff",
@@ -320,8 +325,9 @@ PRESETS = {
                          stake=30),
 }
 PRESET_DOCS = {
-    "seed004": "the seed's 1997 rules, read literally (the defaults): a player must match "
-               "when he can",
+    "game-cabinet-1997": "the 1997 Game Cabinet text's rules, read literally (the defaults): a "
+                         "player must match when he can (also accepted as seed004, its former "
+                         "name)",
     "modern": "the body of the rule page: any hand card may be played, modern yaku, 7-point "
               "doubling, opponent's koi-koi x2, winner-only scoring, lucky hands win 6, "
               "12 rounds",
@@ -329,6 +335,8 @@ PRESET_DOCS = {
     "koikoi-japan": "the KoiKoi Japan PC game used in koi-koi AI research: 8 rounds from 30 "
                     "points each, zero-sum, +1 per own koi-koi call",
 }
+# Former preset names, still accepted (PRESETS holds them too), never listed.
+PRESET_ALIASES = {"seed004": "game-cabinet-1997"}
 
 
 # When an option cannot change the result (``rules.inert_options``): refused when asked for by
@@ -338,11 +346,11 @@ from ..rules import declare_inert, no_first_draw  # noqa: E402  (kept apart: a l
 
 def _no_meld_grows(r, run):
     """decision_on: new and bigger ask at the same turns when the points rise only with a new
-    meld: the seed's melds without growth, no viewing that the weather can take away and give
+    meld: the 1997 text's melds without growth, no viewing that the weather can take away and give
     back, no call that raises a viewing yaku, no sake cup that may move between melds."""
-    if (r.yaku == "seed" and r.meld_growth == "none" and r.viewing != "weather"
+    if (r.yaku == "game_cabinet" and r.meld_growth == "none" and r.viewing != "weather"
             and r.viewing_after_call == "same" and r.sake_cup != "animal_or_chaff"):
-        return ("under yaku=seed with meld_growth=none no meld grows: the points rise only "
+        return ("under yaku=game_cabinet with meld_growth=none no meld grows: the points rise only "
                 "with a new meld")
     return None
 
@@ -402,7 +410,7 @@ def yaku_table(rules: KoikoiRules, sake_as: str = "default") -> DekiyakuTable:
     chaff = CHAFF | SAKE if sake_as in ("chaff", "both") else CHAFF
     t = DekiyakuTable()
     table = rules.yaku
-    if table == "seed":
+    if table == "game_cabinet":
         # "three of the five 20-point cards, not including November's (worth eight points); the
         # three ... poetry slips (three points); the three ... blue tanzaku (three points); any
         # five 10-point cards (one point); any five five-point cards (one point); and any 10
@@ -557,7 +565,7 @@ def lower(rules: KoikoiRules, *, fixed_dealer=False, checked=False, deals_only=F
     p[P_DEALS_ONLY] = bool(deals_only)
     p[P_SERIES] = SERIES_ROUNDS
     p[P_CHAFF_ROW] = names.index("chaff") if rules.double_chaff != "none" else -1
-    p[P_CHAFF_GROW] = 0 if rules.yaku == "seed" and rules.meld_growth == "none" else 1
+    p[P_CHAFF_GROW] = 0 if rules.yaku == "game_cabinet" and rules.meld_growth == "none" else 1
     p[P_WILD] = ("off", "on", "august_field").index(rules.wild_lightning)
     p[P_TURN] = ("standard", "draw_then_two", "unmatched_to_hand").index(rules.turn_structure)
     p[P_AFTER_PILE] = rules.after_hands == "draw_pile"
@@ -1711,9 +1719,10 @@ def deal_round(rng, order, groups, pattern, params):
 
 @hot
 def first_dealer(rng, order, earlier):
-    """Each player cuts a card (player 0 the first).  Seed: "whoever gets the card of the later
-    month is first dealer; repeat the process in the case of a tie".  ``earlier``: the earlier
-    month deals, and of one month the higher card (the lower card index) (rule page)."""
+    """Each player cuts a card (player 0 the first).  The 1997 text: "whoever gets the card of
+    the later month is first dealer; repeat the process in the case of a tie".  ``earlier``:
+    the earlier month deals, and of one month the higher card (the lower card index) (rule
+    page)."""
     while True:
         partial_shuffle(rng, order, 2)
         a = np.int64(order[0])
@@ -1923,19 +1932,55 @@ def decode_policies(packed) -> tuple:
     return policy, decide
 
 
+from ..reading import Line, Reading  # noqa: E402  (kept with the declaration it serves)
+
+#: how koi-koi's numbers are read (hanasim.reading): only the player who collects scores, so a
+#: seat's own mean score is never negative: its edge is its score less the opponent's
+#: (dealer.mean_advantage, against 0) and win rates are against an equal share of the rounds
+#: someone scored; the field-multiplier rows mean something only with the multiplier on
+READING = Reading(
+    unit="points", seats=("dealer", "opponent"), edge_metric="mean_advantage",
+    edge_quantity="dealer.mean_advantage", nonnegative=True,
+    no_winner=("round.draw_rate",), no_winner_words="nobody scored",
+    won_words="someone scored",
+    headline=(
+        Line("dealer.mean_advantage", "The dealer scores {value} {unit} a round more than the "
+             "opponent", "signed", verdict=True),
+        Line("dealer.win_rate", "The dealer collects {value} of rounds", "rate"),
+        Line("opponent.win_rate", "The opponent collects {value} of rounds", "rate"),
+        Line("round.draw_rate", "Nobody scores in {value} of rounds", "rate"),
+        Line("winner_points.mean", "A scored round is worth {value} {unit} on average"),
+        Line("game.first_dealer.win_rate", "The first dealer wins {value} of games", "rate"),
+    ),
+    only_when={"field_brights.": ("field_multiplier", ("count", "double"))},
+    labels={"field_brights.{k}": "Field: {k} 20-point cards at the deal",
+            "end_turn.{k}": "Round ends at turn {k}",
+            "round.draw_rate": "Round: nobody scores",
+            "round.exhausted_rate": "Round: the hands ran out",
+            "winner_points.mean": "Points of a scored round: mean",
+            "winner_points.sd": "Points of a scored round: standard deviation",
+            "koikoi.calls_per_round": "Koi-koi calls per round",
+            "koikoi.call_rate": "Koi-koi: share of chances to collect continued",
+            "koikoi.paid_off_rate": "Koi-koi: share of calls that paid off",
+            "koikoi.opponent_kept_rate": "Koi-koi: opponent kept playing"})
+
+
 class Koikoi:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
 
+    reading = READING
+
     name = NAME
     title = "Koi-koi (2 players)"
-    source = ("seed 004_3c58717347331a26 (Game Cabinet, 1997); variations: rule page "
-              "hanafuda_games_koi-koi")
+    source = (f"{sources.dated('koikoi_1997')}; variations: "
+              f"{sources.dated('koikoi_page')}")
     n_players = N_PLAYERS
     Rules = KoikoiRules
     par = None
     teyaku_names = TEYAKU
     presets = PRESETS
     preset_docs = PRESET_DOCS
+    preset_aliases = PRESET_ALIASES
     rounds_per_session = SERIES_ROUNDS
     # every choice of a turn (hand cards, takes, the turned card's take, under every turn
     # structure and the wild Lightning), lucky-hand declarations and stop-or-continue by

@@ -1,10 +1,11 @@
-"""Kushiro Toppa: 2 to 4 players, two of whom play each round.  Two texts: seed
-001_8b84054184cb1288, the Kushiro Toppa page as it read in 2022 ("the 2022 text"), and its 2026
-revision ``shared/rule-pages/hanafuda_games_kushiro-toppa.md`` ("the page", "the rule page").
+"""Kushiro Toppa: 2 to 4 players, two of whom play each round.  Two texts: the 2022 Kushiro
+Toppa text (``shared/seeds/001_8b84054184cb1288.txt``, the Kushiro Toppa page as it read in
+2022; "the 2022 text"), and its 2026 revision, the Kushiro Toppa rule page
+(``shared/rule-pages/hanafuda_games_kushiro-toppa.md``; "the page", "the rule page").
 They differ only in the chaff teyaku (``teyaku_reading``).
 
 A koi-koi variant that keeps Toppa's teyaku and dekiyaku and scores in chips only (no card
-points, no par).  Toppa's dekiyaku rows come from :func:`toppa.dekiyaku_table` (the seed:
+points, no par).  Toppa's dekiyaku rows come from :func:`toppa.dekiyaku_table` (both texts:
 "many Yaku from the 2-player Toppa retained"), valued here in chips; the rows Kushiro Toppa
 does not list (Boar-Deer-Butterfly, Real Seven Ribbons, the month rows) are valued 0, so they
 stay in the table and never score.  The stop-or-continue decision is koi-koi's
@@ -80,6 +81,7 @@ from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, GREEDY, K_SHIFT,
                         choose_continue, choose_expose, greedy_tables, hand_card, parse_policy,
                         policy_id, split_policy, take_high)
 from ..rules import number, option, when_zero
+from .. import sources
 from . import register
 from . import toppa
 
@@ -146,8 +148,8 @@ class KushiroRules:
 
 
 def _toppa_values(rules):
-    """Toppa's dekiyaku_table reads these names: Kushiro's chip values, 0 for the rows the
-    seed does not list (they stay, never scoring)."""
+    """Toppa's dekiyaku_table reads these names: Kushiro's chip values, 0 for the rows
+    neither text lists (they stay, never scoring)."""
     return SimpleNamespace(
         five_brights=rules.five_brights, four_brights=rules.four_brights,
         rainy_four_brights=rules.rainy_four_brights, boar_deer_butterfly=0,
@@ -372,8 +374,8 @@ def teyaku_shown(hand, tey, pairs):
     ``pairs``) puts face up: they become the seat's known mask in the play state
     (``state.known``), so a lookahead opponent's determinisations keep them in its hand.
 
-    The seed says only that a player holding a teyaku "may choose to expose it" (Exposing the
-    Teyaku); what is shown is a reading, as in Toppa (seed 000, Checking for Teyaku: "put the
+    Both texts say only that a player holding a teyaku "may choose to expose it" (Exposing the
+    Teyaku); what is shown is a reading, as in Toppa (the Toppa rule page, Checking for Teyaku: "put the
     cards that are related to the Teyaku face-up", ``engine.yaku.teyaku_cards``), fixed here,
     not an option (only a lookahead player's view reads it; no other run changes):
     a Group B teyaku (one ribbon/animal/bright with chaff, empty hand) is the make-up of the
@@ -1590,13 +1592,39 @@ def deal_exact(reading="ten_card", pairs="exact", deck=HANAFUDA) -> list:
 
 
 # ---------------------------------------------------------------- public layer
+from ..reading import Line, Reading  # noqa: E402  (kept with the declaration it serves)
+
+#: how Kushiro Toppa's numbers are read (hanasim.reading): chips won minus paid by table seat
+#: (the dealer, then the seats to his right in turn order); two of the seated play a round, and
+#: a round nobody scores has no winner
+READING = Reading(
+    unit="chips", seats=("dealer", "seat1", "seat2", "seat3"),
+    seat_words="by table seat (the dealer, then the seats to his right in turn order)",
+    edge_metric="mean_chips", edge_quantity="dealer.mean_chips",
+    no_winner=("round.nobody_scores_rate",), no_winner_words="nobody scored",
+    won_words="someone scored",
+    headline=(
+        Line("dealer.mean_chips", "The dealer wins {value} {unit} a round on average",
+             "signed", verdict=True),
+        Line("dealer.play_rate", "The dealer plays {value} of rounds", "rate"),
+        Line("first_player.mean_chips", "The first of the two active players to play wins "
+             "{value} {unit} a round", "signed"),
+        Line("round.nobody_scores_rate", "Nobody scores in {value} of rounds", "rate"),
+        Line("winner_chips.mean", "A won round pays the winner {value} {unit} on average"),
+    ),
+    positions={"first_player": "First to play (of the two active players)"},
+    labels={"round.nobody_scores_rate": "Round: nobody scores"})
+
+
 class Kushiro:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
 
+    reading = READING
+
     name = NAME
     title = "Kushiro Toppa (2-4 players, two play each round)"
-    source = ("the Kushiro Toppa rule page (2026) and its 2022 text; they differ only in the "
-              "chaff teyaku")
+    source = (f"{sources.dated('kushiro_page')} and {sources.title('kushiro_2022')}; they "
+              "differ only in the chaff teyaku")
     seed_file = "001_8b84054184cb1288"
     #: policies are given for up to 4 players; with fewer seated the first ``players`` are used
     n_players = MAX_PLAYERS
@@ -1606,7 +1634,6 @@ class Kushiro:
     teyaku_names = TEYAKU
     version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # every decision: swap, join/drop, expose, cards, picks, Iku/Yoroshii
-    edge_quantity = "dealer.mean_chips"
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")
 
     @property

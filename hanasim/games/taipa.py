@@ -1,32 +1,32 @@
 """Taipa hanafuda (Taipa Shijō-shugi Hanafuda) for 2 players.
 
-Rules: seed ``002_06e64cb5319513a5`` (also ``shared/rule-pages/newgames_taipa-hanafuda.md``, the
-same text).  Every point the seed leaves open is an option of :class:`TaipaRules` whose text says
-what the default does and why.
+Rules: the Taipa rule page (``shared/seeds/002_06e64cb5319513a5.txt``; also
+``shared/rule-pages/newgames_taipa-hanafuda.md``, the same text).  Every point the rule page
+leaves open is an option of :class:`TaipaRules` whose text says what the default does and why.
 
-The deck (seed, "The deck") is data: :data:`hanasim.decks.TAIPA`, 6 suits x 8 cards.  Matching
-is by suit with up to eight cards a suit and no capture-all rule, so turns use the general
+The deck (the rule page, "The deck") is data: :data:`hanasim.decks.TAIPA`, 6 suits x 8 cards.
+Matching is by suit with up to eight cards a suit and no capture-all rule, so turns use the general
 match-group step (``engine.match``), not the month-nibble fast path of the other games.
 
 A round
 -------
-* Deal (seed, "Setup"): 6 cards to the first player, 6 to the second, 6 face up to the field,
+* Deal (the rule page, "Setup"): 6 cards to the first player, 6 to the second, 6 face up to the field,
   from the round's deck shuffled; the rest is the draw pile.
 * Turns alternate, the first player first: a hand card, then the top of the draw pile; a card
   matching field cards of its suit captures exactly one of them, the player's choice (a policy
   choice) however many lie there ("If the played card matches with multiple cards on the table,
   then the player may choose which one they capture"); else it stays on the field.
-* Yaku (seed, "Yaku"), 3 cards each, repeatable, each card in at most one yaku: three brights
+* Yaku (the rule page, "Yaku"), 3 cards each, repeatable, each card in at most one yaku: three brights
   (one each of pine, cherry, susuki) 3, boar-deer-butterflies 2, any three ribbons 1, any three
   chaff 0.  The kinds are disjoint, so a pile holds ``min(pine, cherry, susuki brights)`` bright
   yaku, ``min(boar, deer, butterflies)`` animal yaku, ``ribbons // 3`` and ``chaff // 3``.
-* After a turn whose captures raise the number of yaku held (a chaff yaku included: the seed's
+* After a turn whose captures raise the number of yaku held (a chaff yaku included: the rule page's
   note "completing it does give the player the opportunity"), the player calls agari (stop) or
   koi-koi (continue): ``policies.choose_continue``.  Agari scores the yaku points, x2 if the
   player called koi-koi earlier in the round (only the first call counts).  When the player to
   move has no cards the round is exhausted: nobody scores.
 * The agari caller takes coins worth the score from the opponent (``coin_cap``).
-* A ``lookahead[:K]`` player (issue 16) decides its hand card with the card it takes, the turned
+* A ``lookahead[:K]`` player decides its hand card with the card it takes, the turned
   card's take and agari / koi-koi by determinised rollouts of the round from its state
   (:func:`play_from`, section "lookahead" below), and under ``yaku_cards=choice`` which of its
   ribbons and chaff leave play between rounds, by rollouts of the rest of the game.
@@ -70,7 +70,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .. import decks
+from .. import decks, sources
 from ..decks import TAIPA
 from ..numtext import is_digits
 from ..engine import lookahead, state
@@ -82,6 +82,7 @@ from ..engine.rng import GOLDEN, below, mix64, next64, shuffle_first, stream_sta
 from ..engine.tally import tally_hits
 from ..policies import (CONTINUE, DEC_STOP, GREEDY, K_SHIFT, LEGAL_BOTH, LEGAL_STOP, RANDOM,
                         choose_continue, group_hand_card, group_pick, parse_policy, policy_id)
+from ..reading import Line, Reading
 from ..rules import RuleError, number, option
 from . import register
 
@@ -114,24 +115,24 @@ def _never_short(r, run):
 
 @dataclass(frozen=True)
 class TaipaRules:
-    """House rules of Taipa hanafuda; every default is seed 002's reading."""
+    """House rules of Taipa hanafuda; every default is the Taipa rule page's reading."""
 
     game: ClassVar[str] = NAME
-    start_coins: int = number(10, low=1, high=100, readings={10: "the seed: five 1-point and one 5-point coin"}, doc="coins each player starts with (seed, 'Setup': 'a total of 10 points')")
-    game_rounds: int = number(3, low=1, high=MAX_ROUNDS, readings={3: "the seed"}, doc="the game ends after this many rounds (seed, 'End of Game': 'after three rounds')")
-    coin_cap: str = option("capped", ("capped", "uncapped"), "the winner takes at most the coins the opponent has (capped: coins are cards and cannot go below zero; the seed does not say) or the whole score (uncapped: the loser's total may go negative)")
-    tie_first: str = option("alternate", ("alternate", "same", "random"), "who plays first in the next round when both have the same coins (seed, 'Ending the round': 'do not mention what happens when the players' scores are tied'): alternate (the previous round's first player goes second), same (the same first player), random (rock-paper-scissors again)", inert=_one_round)
-    yaku_cards: str = option("random", ("random", "first", "choice"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (seed: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first), choice (the pile's owner chooses, a policy decision: a random player uniformly as 'random', a greedy one keeps the cards whose suits hold the most bright and animal points left in play for the next round, removing the others; ties: the lower card leaves).  Brights and animals of one suit are identical, so only ribbons and chaff need this", inert=_one_round)
-    exhausted_removal: str = option("remove", ("remove", "keep"), "whether yaku completed in an exhausted round also leave play: remove (seed, 'Ending the round': 'Both players put all yaku they finished this round' aside, no exception), keep (only yaku of a scored round leave)")
-    short_deck: str = option("short_pile", ("short_pile", "end_game"), "a deck too small for a full round (fewer than 30 cards: 18 dealt and 12 draws; seed: silent): short_pile (deal as usual; once the draw pile is empty a turn is the hand card only), end_game (the game ends before that round).  A deck of fewer than 18 cards cannot be dealt: the game ends under both", inert=_never_short)
-    last_turn: str = option("choose", ("choose", "stop"), "a new yaku on a player's last turn: choose (agari or koi-koi as on any turn: the seed makes no exception; koi-koi there cannot pay, the caller has no turn left to call agari), stop (agari)")
+    start_coins: int = number(10, low=1, high=100, readings={10: "the rule page: five 1-point and one 5-point coin"}, doc="coins each player starts with (the rule page, 'Setup': 'a total of 10 points')")
+    game_rounds: int = number(3, low=1, high=MAX_ROUNDS, readings={3: "the rule page"}, doc="the game ends after this many rounds (the rule page, 'End of Game': 'after three rounds')")
+    coin_cap: str = option("capped", ("capped", "uncapped"), "the winner takes at most the coins the opponent has (capped: coins are cards and cannot go below zero; the rule page does not say) or the whole score (uncapped: the loser's total may go negative)")
+    tie_first: str = option("alternate", ("alternate", "same", "random"), "who plays first in the next round when both have the same coins (the rule page, 'Ending the round': 'do not mention what happens when the players' scores are tied'): alternate (the previous round's first player goes second), same (the same first player), random (rock-paper-scissors again)", inert=_one_round)
+    yaku_cards: str = option("random", ("random", "first", "choice"), "which cards form a ribbon or chaff yaku, and so leave play, when a pile holds more of the rank than its yaku use (the rule page: not stated): random (a uniformly random choice among the ways), first (the first captured; cards captured together: the lower card first), choice (the pile's owner chooses, a policy decision: a random player uniformly as 'random', a greedy one keeps the cards whose suits hold the most bright and animal points left in play for the next round, removing the others; ties: the lower card leaves).  Brights and animals of one suit are identical, so only ribbons and chaff need this", inert=_one_round)
+    exhausted_removal: str = option("remove", ("remove", "keep"), "whether yaku completed in an exhausted round also leave play: remove (the rule page, 'Ending the round': 'Both players put all yaku they finished this round' aside, no exception), keep (only yaku of a scored round leave)")
+    short_deck: str = option("short_pile", ("short_pile", "end_game"), "a deck too small for a full round (fewer than 30 cards: 18 dealt and 12 draws; the rule page: silent): short_pile (deal as usual; once the draw pile is empty a turn is the hand card only), end_game (the game ends before that round).  A deck of fewer than 18 cards cannot be dealt: the game ends under both", inert=_never_short)
+    last_turn: str = option("choose", ("choose", "stop"), "a new yaku on a player's last turn: choose (agari or koi-koi as on any turn: the rule page makes no exception; koi-koi there cannot pay, the caller has no turn left to call agari), stop (agari)")
 
     # not rules of the seed: a study of the shrunken decks of rounds 2 and 3 (the deal-time
     # odds of `hanasim exact taipa --removed`, a game started from such a deck)
-    removed_brights: int = number(0, low=0, high=4, readings={0: "the seed: a game starts with the full deck"}, doc="three-brights yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; each takes the lowest card of pine, cherry and susuki brights)")
-    removed_animals: int = number(0, low=0, high=4, readings={0: "the seed: a game starts with the full deck"}, doc="boar-deer-butterflies yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; each takes the lowest boar, deer and butterflies)")
-    removed_ribbons: int = number(0, low=0, high=3, readings={0: "the seed: a game starts with the full deck"}, doc="three-ribbon yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; the lowest-numbered ribbons)")
-    removed_chaff: int = number(0, low=0, high=4, readings={0: "the seed: a game starts with the full deck"}, doc="three-chaff yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; the lowest-numbered chaff)")
+    removed_brights: int = number(0, low=0, high=4, readings={0: "the rule page: a game starts with the full deck"}, doc="three-brights yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; each takes the lowest card of pine, cherry and susuki brights)")
+    removed_animals: int = number(0, low=0, high=4, readings={0: "the rule page: a game starts with the full deck"}, doc="boar-deer-butterflies yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; each takes the lowest boar, deer and butterflies)")
+    removed_ribbons: int = number(0, low=0, high=3, readings={0: "the rule page: a game starts with the full deck"}, doc="three-ribbon yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; the lowest-numbered ribbons)")
+    removed_chaff: int = number(0, low=0, high=4, readings={0: "the rule page: a game starts with the full deck"}, doc="three-chaff yaku taken out of the deck before round 1 (not a rule: a study of a shrunken deck; the lowest-numbered chaff)")
 
     def check(self):
         n = 48 - 3 * (self.removed_brights + self.removed_animals + self.removed_ribbons
@@ -466,7 +467,7 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
     return over
 
 
-# ---------------------------------------------------------------- lookahead (issue 16)
+# ---------------------------------------------------------------- lookahead
 # A lookahead player (engine.lookahead) decides its hand card with the field card it takes,
 # the field card its turned card takes, and agari / koi-koi: each choice is scored by the
 # mean round result in coins for it (+ the coins it takes when it calls agari, - those it
@@ -885,7 +886,7 @@ def _look_removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins
     on (``played`` rounds of ``game_rounds``, both players with coins: ``coins0``,
     ``coins1`` after the round's payment).  The other pile's cards leave first, by its
     owner's policy (a random owner draws from ``xrng`` as in :func:`round_removals`; another
-    lookahead player's counts as greedy's until it has chosen, in seat order): the seed has
+    lookahead player's counts as greedy's until it has chosen, in seat order): the rule page has
     both players put their yaku aside, no order, and everything the choice reads is public
     (the piles, the coins, the deck: every card not yet out of play)."""
     p = tb.params
@@ -1550,12 +1551,40 @@ def deck_condition(rules) -> str:
     return f"deck_{count_py(start_deck(rules))}: removed " + ", ".join(taken)
 
 
+#: how Taipa's numbers are read (hanasim.reading): coins won minus lost (the opponent loses as
+#: much, so 0 is no edge); the seats are the round's first and second player; nobody wins an
+#: exhausted round
+READING = Reading(
+    unit="coins", seats=("first_player", "second_player"),
+    seat_words="by the round's first and second player", edge_metric="mean_net",
+    edge_quantity="round.first_player.mean_net", edge_title="First-player edge",
+    edge_who="the round's first player",
+    no_winner=("round.exhausted_rate",), no_winner_words="exhausted",
+    won_words="someone won",
+    headline=(
+        Line("round.first_player.mean_net", "The round's first player wins {value} {unit} a "
+             "round net", "signed", verdict=True),
+        Line("round.first_player.win_rate", "The round's first player wins {value} of rounds",
+             "rate"),
+        Line("round.exhausted_rate", "Nobody scores in {value} of rounds (exhausted)", "rate"),
+        Line("game.first_player.win_rate", "Round 1's first player wins {value} of games",
+             "rate"),
+        Line("game.minutes.mean", "A game lasts {value} minutes"),
+    ),
+    labels={"round.exhausted_rate": "Round: exhausted (nobody scores)",
+            "round.first_player.mean_net": "Round's first player: mean coins won a round (net)",
+            "round.first_player.win_rate": "Round's first player: win rate",
+            "round.second_player.win_rate": "Round's second player: win rate",
+            "game.first_player.win_rate": "Round 1's first player: game win rate",
+            "game.first_player.mean_margin": "Round 1's first player: mean coin margin"})
+
+
 class Taipa:
     """The registry entry."""
 
     name = NAME
     title = "Taipa hanafuda (2 players, 6-suit deck that shrinks between rounds)"
-    source = "seed 002_06e64cb5319513a5 (rule page newgames_taipa-hanafuda)"
+    source = sources.dated("taipa")
     n_players = N_PLAYERS
     Rules = TaipaRules
     par = None
@@ -1576,8 +1605,7 @@ class Taipa:
     key_quantities = ("round.first_player.mean_net", "game.first_player.win_rate",
                       "game.minutes.mean", "game.early_end_rate")
     deals_only = True  # round 1's deal only (later decks depend on play: exact --removed)
-    edge_quantity = "round.first_player.mean_net"
-    edge_words = ("First-player edge", "the round's first player", "coins")
+    reading = READING
 
     @property
     def main_kernel(self):

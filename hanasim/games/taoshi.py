@@ -1,6 +1,6 @@
 """Taoshi: 3 to 6 players, three of whom play each round, on the mekurifuda deck.
 
-Two sources: the Taoshi seed text (``shared/seeds/003_9adff6e6778a6a03.txt``, the rule page as
+Two sources: the 2022 Taoshi text (``shared/seeds/003_9adff6e6778a6a03.txt``, the rule page as
 it stood in 2022, whose "End of Round and Scoring" is Sudaoshi's: a 330-point deck, burdens
 100/110/120, hanafuda yaku) and the Taoshi rule page (``shared/rule-pages/
 mekurifuda_games_taoshi.md``, revised 2025-09-27: the same game with the mekurifuda deck's
@@ -25,7 +25,7 @@ A round
    hands go on top of the draw pile, which is then shuffled (``dropped_cards``).  A dropping
    player's round is its fee and any botta it pays (below).
 3. Teyaku ("Teyaku", "Teyaku Showdown"): each active player's best teyaku (highest value; ties
-   in the seed's table order) under ``bakefuda`` and ``reds_overlap``; claiming is a policy
+   in the teyaku table's order) under ``bakefuda`` and ``reds_overlap``; claiming is a policy
    decision (the ``expose`` choice, default always; a lookahead player's by lookahead).  A
    claim shows cards (``shown_cards``: Group A or C the combination's, Group B the reds);
    "the players hide their cards again", but they have been seen: in runs with a lookahead
@@ -48,7 +48,7 @@ A round
    the turn order: the first to play carries the dealer's, the second the right's, the third
    the left's (with three players these are the dealer, right and left seats); the same
    third player is "the player to the dealer's left" of Four '3's.  ``burden=page``
-   (72/78/84, the rule page; the seed text's 100/110/120 are for Sudaoshi's 330-point deck).
+   (72/78/84, the rule page; the 2022 text's 100/110/120 are for Sudaoshi's 330-point deck).
    The highest score among the active players (and a forced-out botta claimer) wins and deals
    next; a tie goes by ``tie_winner`` (default: the first of them in turn order).
 
@@ -87,6 +87,7 @@ from ..engine.rng import round_stream, below, shuffle_range, stream_state
 from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, LOOKAHEAD, POLICIES, RANDOM,
                         greedy_tables, policy_id)
 from ..rules import Kind, RuleError, _check_type, number, option
+from .. import sources
 from . import register
 
 NAME = "taoshi"
@@ -97,7 +98,6 @@ DECK = MEKURIFUDA
 DECK_POINTS = int(DECK.points.sum())  # 234
 SEATS = ("dealer", "right", "left")    # the burden seats (active positions in turn order)
 TABLE_SEATS = ("dealer", "seat1", "seat2", "seat3", "seat4", "seat5")
-SEED = "the seed's value"
 
 # The teyaku in the seed's table order (group A, B, C) and their values ("Teyaku").
 TEYAKU = ("triplet", "two_triplets", "three_pairs", "four_of_a_kind", "five_of_a_kind",
@@ -114,10 +114,10 @@ BOTTA = 100
 BAKEFUDA_READINGS = ("literal", "in_sets", "everywhere", "no_number")
 BURDENS = {  # dealer, right, left
     "page": (72, 78, 84),      # the Taoshi rule page, "End of Round and Scoring"
-    "steps10": (68, 78, 88),   # neither source: the seed text's 10-point steps, summing to 234
+    "steps10": (68, 78, 88),   # neither source: the 2022 text's 10-point steps, summing to 234
     "equal": (78, 78, 78),     # neither source
     "proportional": (Fraction(100 * 234, 330), Fraction(110 * 234, 330), Fraction(120 * 234, 330)),
-    "sudaoshi": (100, 110, 120),  # the Taoshi seed text (Sudaoshi's, for its 330-point deck)
+    "sudaoshi": (100, 110, 120),  # the 2022 Taoshi text (Sudaoshi's, for its 330-point deck)
 }
 BURDEN_UNIT = {"proportional": 11}  # 234/330 = 78/110: burdens are whole elevenths
 
@@ -183,7 +183,7 @@ def burden_unit(rules) -> int:
 
 @dataclass(frozen=True)
 class TaoshiRules:
-    """House rules of Taoshi.  Two sources: the Taoshi seed text (the rule page as it stood in
+    """House rules of Taoshi.  Two sources: the 2022 Taoshi text (the rule page as it stood in
     2022, whose "End of Round and Scoring" is Sudaoshi's) and the Taoshi rule page (its
     2025-09-27 revision, which gives the mekurifuda deck's burdens and dekiyaku).  Each option's
     text says which source its default follows; where neither says, the default is hanasim's
@@ -194,8 +194,8 @@ class TaoshiRules:
     players: int = number(3, "players at the table (3 to 6); three play each round ('3 to 6 players, although only 3 players play at once': both sources)", low=3, high=6, readings={3: "three players: no join/drop phase"})
     bakefuda: str = option("literal", BAKEFUDA_READINGS, "where the bakefuda (1 and 12 of clubs) are wild (Bakefuda, both sources: 'can be used as cards of any suit in three of the Teyaku ... Triplet, Four-of-a-kind, and Five-of-a-kind'): literal (default, the text as written: wild only in the stand-alone Triplet, Four and Five of a Kind; elsewhere each counts as its printed number, 1 or 12), in_sets (also wild in the set part of Four-Three, Two Triplets, Triplet + Two Pairs and the Reds + Triplet teyaku; pairs natural), everywhere (also in pairs), no_number (as literal, but outside the wild uses a bakefuda has no number)")
     reds_overlap: str = option("yes", ("yes", "no"), "whether the cards of the triplet also count as reds in Four/Five Reds + Triplet (Group C, both sources: 'Four reds and a Triplet'): yes (default, hanasim's reading: reds are counted over the whole hand), no (the triplet's cards are not counted as reds)")
-    burden: object = burden_option("page", "the point burden of the active players by turn order (the first to play carries the dealer's, the second the right's, the third the left's): page (default, 72/78/84: the Taoshi rule page, 'End of Round and Scoring', for the 234-point mekurifuda deck), steps10 (68/78/88: neither source; the Taoshi seed text's 10-point steps centred on 78 to sum to 234, hanasim's default before the rule page gave its burdens), equal (78 each: neither source), proportional (the Taoshi seed text's 100/110/120 x 234/330, fractional), sudaoshi (100/110/120 as the Taoshi seed text writes them: Sudaoshi's burdens for its 330-point hanafuda deck, not zero-sum, every seat loses on average), or three numbers dealer,right,left")
-    dekiyaku: str = option("page", DEKIYAKU_READINGS, "the dekiyaku, scored like teyaku (2 x own - the others'): page (default, the Taoshi rule page, 'Dekiyaku': Four '2's, 12, for a player whose captured cards hold all four 2s; Four '3's, 12, the same with the four 3s, only for 'the player to the dealer's left', read as the third active player in turn order, the one who carries the left's burden), none (the Taoshi seed text: its yaku section is Sudaoshi's, on hanafuda cards, and names no mekurifuda dekiyaku)")
+    burden: object = burden_option("page", "the point burden of the active players by turn order (the first to play carries the dealer's, the second the right's, the third the left's): page (default, 72/78/84: the Taoshi rule page, 'End of Round and Scoring', for the 234-point mekurifuda deck), steps10 (68/78/88: neither source; the 2022 Taoshi text's 10-point steps centred on 78 to sum to 234, hanasim's default before the rule page gave its burdens), equal (78 each: neither source), proportional (the 2022 Taoshi text's 100/110/120 x 234/330, fractional), sudaoshi (100/110/120 as the 2022 Taoshi text writes them: Sudaoshi's burdens for its 330-point hanafuda deck, not zero-sum, every seat loses on average), or three numbers dealer,right,left")
+    dekiyaku: str = option("page", DEKIYAKU_READINGS, "the dekiyaku, scored like teyaku (2 x own - the others'): page (default, the Taoshi rule page, 'Dekiyaku': Four '2's, 12, for a player whose captured cards hold all four 2s; Four '3's, 12, the same with the four 3s, only for 'the player to the dealer's left', read as the third active player in turn order, the one who carries the left's burden), none (the 2022 Taoshi text: its yaku section is Sudaoshi's, on hanafuda cards, and names no mekurifuda dekiyaku)")
     dropped_cards: str = option("shuffled", ("shuffled", "on_top"), "the dropped players' hands go on top of the draw pile, which 'should then probably be shuffled' (Join/Drop Phase, both sources): shuffled (default: the whole draw pile is shuffled), on_top (not shuffled: the dropped hands, in seat order, on top)")
     drop_fee: int = number(0, "points each player who chooses to drop pays to each active player (Join/Drop Phase, both sources: 'Dropout penalties were not attested'; forced-out players pay none)", low=0, high=100, readings={0: "not attested: none"})
     forced_out_pay: int = number(0, "points each active player pays to each forced-out player (Join/Drop Phase, both sources: 'Forced-out compensations were not attested')", low=0, high=100, readings={0: "not attested: none"})
@@ -512,7 +512,7 @@ def shown_cards(hand, t, redm, bakem, reading, overlap_no):
     (``teyaku_formed``); where a hand forms it in more than one way with as few cards (two
     triplets to pick from, a bakefuda or a natural card, which reds go with the triplet), the
     lowest card mask (of two such sets, the one whose highest card not in both is lower).
-    The seed does not say which cards a player shows then: this is a documented choice."""
+    Neither text says which cards a player shows then: this is a documented choice."""
     if t >= T_FOUR_REDS and t <= T_SEVEN_REDS:
         return hand & redm
     best = hand
@@ -1473,13 +1473,44 @@ def deal_exact(bakefuda="literal", reds_overlap="yes") -> list:
 
 
 # ---------------------------------------------------------------- public layer
+from ..reading import Line, Reading  # noqa: E402  (kept with the declaration it serves)
+
+#: how Taoshi's numbers are read (hanasim.reading): points with burdens; the per-round seats
+#: are the three active players in turn order (with three players: the dealer, his right, his
+#: left; with 4-6 the first, second and third to play, whoever sits there), each against an
+#: equal share of the round's score sum (0 when the burdens add up to the deck's points) and
+#: each fair burden against the burden played; seat.* rows are table seats
+READING = Reading(
+    unit="points", seats=SEATS,
+    seat_words="by active player in turn order (with three players: the dealer, his right, "
+               "his left)",
+    edge_metric="mean_score", edge_quantity="dealer.mean_score",
+    edge_title="First-player edge", edge_who="the first active player",
+    score_sum="round.score_sum",
+    fair_metric="fair_burden", fair_rule="burden",
+    headline=(
+        Line("dealer.mean_score", "The first active player in turn order scores {value} "
+             "{unit} a round", "signed", verdict=True),
+        Line("right.mean_score", "The second scores {value} {unit}", "signed"),
+        Line("left.mean_score", "The third scores {value} {unit}", "signed"),
+        Line("fair_burden.dealer", "The burden that makes the first active player's mean "
+             "score zero is {value}"),
+        Line("botta_rate", "{value} of rounds end in a botta", "rate"),
+    ),
+    positions={"dealer": "First active player", "right": "Second active player",
+               "left": "Third active player"},
+    positions_above=3)
+
+
 class Taoshi:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
 
+    reading = READING
+
     name = NAME
     title = "Taoshi (mekurifuda, 3-6 players, three play each round)"
-    source = ("the Taoshi rule page (2025-09-27) and the Taoshi seed text (its 2022 form); the "
-              "mekurifuda and Sudaoshi rule pages")
+    source = (f"{sources.dated('taoshi_page')} and {sources.title('taoshi_2022')} (its former "
+              "version); the mekurifuda and Sudaoshi rule pages")
     seed_file = "003_9adff6e6778a6a03"
     #: policies are given for up to 6 players; with fewer seated the first ``players`` are used
     n_players = MAX_PLAYERS
@@ -1490,7 +1521,6 @@ class Taoshi:
     lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
     # seeing the cards the other active players' claims showed
     version = 3  # bump when a rule's behaviour, an option or a policy's play changes
-    edge_quantity = "dealer.mean_score"
     key_quantities = ("dealer.mean_score", "right.mean_score", "left.mean_score",
                       "fair_burden.dealer", "fair_burden.right", "fair_burden.left")
 
@@ -1502,11 +1532,11 @@ class Taoshi:
         out = []
         if all(f"fair_burden.{s}" in by.index for s in SEATS):
             parts = []
-            for s in SEATS:
+            for s, who in zip(SEATS, ("first", "second", "third")):
                 r = by.loc[f"fair_burden.{s}"]
-                parts.append(f"{s} {r.estimate:.1f} ({r.ci_low:.1f} to {r.ci_high:.1f})")
-            out.append("Fair burdens (the burdens that make each seat's expected score zero, "
-                       "99.9% CI): " + "; ".join(parts) + ".")
+                parts.append(f"{who} {r.estimate:.1f} ({r.ci_low:.1f} to {r.ci_high:.1f})")
+            out.append("Fair burdens by active player in turn order (the burdens that make "
+                       "each one's expected score zero, 99.9% CI): " + "; ".join(parts) + ".")
         if "botta_rate" in by.index:
             out.append(f"{by.loc['botta_rate', 'estimate']:.2%} of rounds end in a botta.")
         if "dekiyaku.four_twos" in by.index and by.loc["dekiyaku.four_twos", "estimate"] > 0:

@@ -1,8 +1,9 @@
-"""Toppa for 2 players (seed 000_a569c68da0494d09, section "Toppa (for 2 players)").
+"""Toppa for 2 players (the Toppa rule page, ``shared/seeds/000_a569c68da0494d09.txt``, section
+"Toppa (for 2 players)").
 
 Three layers, as in every game module:
 
-1. ``ToppaRules``: the house-rule options (defaults cite the seed), validated at the edge;
+1. ``ToppaRules``: the house-rule options (defaults cite the rule page), validated at the edge;
 2. ``lower``: the rules and the deck as plain arrays and ints (``Tables``);
 3. the ``@njit`` kernels: ``deal_round`` (shuffle, deal, misdeal), ``play_dealt`` (teyaku,
    play, dekiyaku, settlement) and ``run_chunks`` (sessions in chunks, the runner giving each thread its own).
@@ -21,8 +22,9 @@ from numba import njit, types
 from numba.extending import overload
 from ..engine.jit import hot
 
-from .. import decks
+from .. import decks, sources
 from ..decks import HANAFUDA
+from ..reading import Line, Reading
 from ..engine import state
 from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
@@ -61,7 +63,8 @@ TEYAKU = ("triplet", "one_ribbon", "one_animal", "one_bright", "empty_hand")
 YAKU = dict(low=0, high=200, step=5)
 EXTRA = dict(low=0, high=100, step=5)
 TEY = dict(low=5, high=200, step=5)
-SEED_VALUE, SEED_ALTERNATIVE = "the seed's value", "the seed's alternative"
+# what ``hanasim rules`` and a sweep's chart call the values the rule page names
+PAGE_VALUE, PAGE_ALTERNATIVE = "the rule page's value", "the rule page's alternative"
 
 
 def yaku_value(default, doc, readings=None, aliases=None):
@@ -72,44 +75,44 @@ def yaku_value(default, doc, readings=None, aliases=None):
 @dataclass(frozen=True)
 class YakuValues:
     """The yaku and teyaku values (and Chaff's count) of Toppa, which Baka keeps: every one a
-    number the user may set; the defaults are the seed's."""
+    number the user may set; the defaults are the Toppa rule page's."""
 
-    five_brights: int = yaku_value(60, "Five Brights; the seed gives '60 or 40' (seed 000, List of Dekiyaku)", readings={60: SEED_VALUE, 40: SEED_ALTERNATIVE})
-    four_brights: int = yaku_value(40, "Four Brights without the rain man; the seed gives '40 or 30' (List of Dekiyaku)", readings={40: SEED_VALUE, 30: SEED_ALTERNATIVE})
-    rainy_four_brights: int = yaku_value(20, "Rainy Four Brights: the rain man and 3 other brights (List of Dekiyaku)", readings={20: SEED_VALUE})
-    boar_deer_butterfly: int = yaku_value(20, "Boar-Deer-Butterfly; 'some people do not use this Yaku' (off = 0) (List of Dekiyaku)", readings={20: "on: " + SEED_VALUE, 0: "off: 'some people do not use this Yaku'"}, aliases={"on": 20, "off": 0})
-    poetry_ribbons: int = yaku_value(20, "Poetry Ribbons (List of Dekiyaku)", readings={20: SEED_VALUE})
-    blue_ribbons: int = yaku_value(20, "Blue Ribbons (List of Dekiyaku)", readings={20: SEED_VALUE})
-    real_seven_ribbons: int = yaku_value(40, "Real Seven Ribbons (7 true ribbons); the seed gives '40 or 30' (List of Dekiyaku)", readings={40: SEED_VALUE, 30: SEED_ALTERNATIVE})
-    real_seven_ribbons_extra: int = number(10, "Real Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE}, inert=when_zero("real_seven_ribbons"))
-    seven_ribbons: int = yaku_value(20, "Seven Ribbons (7 ribbons and willow cards) (List of Dekiyaku)", readings={20: SEED_VALUE})
-    seven_ribbons_extra: int = number(10, "Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE}, inert=when_zero("seven_ribbons"))
-    chaff: int = yaku_value(20, "Chaff (List of Dekiyaku)", readings={20: SEED_VALUE})
-    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs: 'Any 12 Chaff cards' (List of Dekiyaku); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={12: SEED_VALUE}, inert=when_zero("chaff"))
-    chaff_extra: int = number(10, "Chaff: points for each chaff card beyond chaff_count (List of Dekiyaku)", **EXTRA, readings={10: SEED_VALUE}, inert=when_zero("chaff"))
-    wisteria_row: int = yaku_value(20, "Wisteria Row: the four wisteria cards (List of Dekiyaku)", readings={20: SEED_VALUE})
-    iris_row: int = yaku_value(20, "Iris Row: the four iris cards (List of Dekiyaku)", readings={20: SEED_VALUE})
-    bush_clover_row: int = yaku_value(20, "Bush Clover Row: the four bush clover cards (List of Dekiyaku)", readings={20: SEED_VALUE})
-    triplet: int = number(20, "teyaku Triplet (three cards of a month in hand); each further triplet adds as much under teyaku_combine=add (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
-    one_ribbon: int = number(20, "teyaku One Ribbon: one ribbon, the rest chaff (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
-    one_animal: int = number(20, "teyaku One Animal: one animal, the rest chaff (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
-    one_bright: int = number(20, "teyaku One Bright: one bright, the rest chaff (Checking for Teyaku)", **TEY, readings={20: SEED_VALUE})
-    empty_hand: int = number(30, "teyaku Empty Hand: every card chaff (Checking for Teyaku)", **TEY, readings={30: SEED_VALUE})
+    five_brights: int = yaku_value(60, "Five Brights; the rule page gives '60 or 40' (List of Dekiyaku)", readings={60: PAGE_VALUE, 40: PAGE_ALTERNATIVE})
+    four_brights: int = yaku_value(40, "Four Brights without the rain man; the rule page gives '40 or 30' (List of Dekiyaku)", readings={40: PAGE_VALUE, 30: PAGE_ALTERNATIVE})
+    rainy_four_brights: int = yaku_value(20, "Rainy Four Brights: the rain man and 3 other brights (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    boar_deer_butterfly: int = yaku_value(20, "Boar-Deer-Butterfly; 'some people do not use this Yaku' (off = 0) (List of Dekiyaku)", readings={20: "on: " + PAGE_VALUE, 0: "off: 'some people do not use this Yaku'"}, aliases={"on": 20, "off": 0})
+    poetry_ribbons: int = yaku_value(20, "Poetry Ribbons (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    blue_ribbons: int = yaku_value(20, "Blue Ribbons (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    real_seven_ribbons: int = yaku_value(40, "Real Seven Ribbons (7 true ribbons); the rule page gives '40 or 30' (List of Dekiyaku)", readings={40: PAGE_VALUE, 30: PAGE_ALTERNATIVE})
+    real_seven_ribbons_extra: int = number(10, "Real Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: PAGE_VALUE}, inert=when_zero("real_seven_ribbons"))
+    seven_ribbons: int = yaku_value(20, "Seven Ribbons (7 ribbons and willow cards) (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    seven_ribbons_extra: int = number(10, "Seven Ribbons: points for each ribbon or willow card beyond the seventh (List of Dekiyaku)", **EXTRA, readings={10: PAGE_VALUE}, inert=when_zero("seven_ribbons"))
+    chaff: int = yaku_value(20, "Chaff (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    chaff_count: int = number(12, "chaff cards the Chaff dekiyaku needs: 'Any 12 Chaff cards' (List of Dekiyaku); at most the chaff cards that count under willow_chaff", low=1, high=27, readings={12: PAGE_VALUE}, inert=when_zero("chaff"))
+    chaff_extra: int = number(10, "Chaff: points for each chaff card beyond chaff_count (List of Dekiyaku)", **EXTRA, readings={10: PAGE_VALUE}, inert=when_zero("chaff"))
+    wisteria_row: int = yaku_value(20, "Wisteria Row: the four wisteria cards (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    iris_row: int = yaku_value(20, "Iris Row: the four iris cards (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    bush_clover_row: int = yaku_value(20, "Bush Clover Row: the four bush clover cards (List of Dekiyaku)", readings={20: PAGE_VALUE})
+    triplet: int = number(20, "teyaku Triplet (three cards of a month in hand); each further triplet adds as much under teyaku_combine=add (Checking for Teyaku)", **TEY, readings={20: PAGE_VALUE})
+    one_ribbon: int = number(20, "teyaku One Ribbon: one ribbon, the rest chaff (Checking for Teyaku)", **TEY, readings={20: PAGE_VALUE})
+    one_animal: int = number(20, "teyaku One Animal: one animal, the rest chaff (Checking for Teyaku)", **TEY, readings={20: PAGE_VALUE})
+    one_bright: int = number(20, "teyaku One Bright: one bright, the rest chaff (Checking for Teyaku)", **TEY, readings={20: PAGE_VALUE})
+    empty_hand: int = number(30, "teyaku Empty Hand: every card chaff (Checking for Teyaku)", **TEY, readings={30: PAGE_VALUE})
 
 
 @dataclass(frozen=True)
 class ToppaRules(YakuValues):
-    """House rules of 2-player Toppa; every default is the seed's main reading."""
+    """House rules of 2-player Toppa; every default is the Toppa rule page's main reading."""
 
     game: ClassVar[str] = NAME
     seats: ClassVar[tuple] = SEATS
-    par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,opponent; a handicap); pars that do not add up to the deck's 240 points make the game not zero-sum (End of Round and Scoring: 'par score of 120')", low=0, high=240, readings={PAR: SEED_VALUE}, per_seat=True)
-    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff: none (the seed's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type, chaff), all (every willow card, 'after determining if they have Real Seven Ribbons or Seven Ribbons', 'Optional') (List of Dekiyaku)", inert=when_zero("chaff"))
+    par: int = number(PAR, "the par subtracted from a seat's card points, for every seat or one per seat (dealer,opponent; a handicap); pars that do not add up to the deck's 240 points make the game not zero-sum (End of Round and Scoring: 'par score of 120')", low=0, high=240, readings={PAR: PAGE_VALUE}, per_seat=True)
+    willow_chaff: str = option("none", ("none", "lightning", "all"), "which willow cards count towards Chaff: none (the rule page's main reading: willow cards 'all count as Ribbons'), lightning (the lightning card by its printed type, chaff), all (every willow card, 'after determining if they have Real Seven Ribbons or Seven Ribbons', 'Optional') (List of Dekiyaku)", inert=when_zero("chaff"))
     teyaku_combine: str = option("add", ("add", "highest"), "add: teyaku add up (two triplets 40); highest: only the best teyaku scores (Checking for Teyaku)")
     card_transfer: str = option("exact", ("exact", "total"), "exact: the loser must hand over cards worth exactly the yaku difference; total: cards worth at least it, as a number (Yaku Settlement)")
-    uncovered: str = option("opponent_yaku", ("opponent_yaku", "difference"), "when the loser's captured cards cannot cover the yaku difference: opponent_yaku (the seed's formula: loser's score = card points - opponent's yaku score - par; the winner's is his card points + his yaku score - his par, the opposite when the pars add up to 240), difference (the loser pays only the difference, as a number) (Settlement when Yaku Settlement cannot be Done)")
+    uncovered: str = option("opponent_yaku", ("opponent_yaku", "difference"), "when the loser's captured cards cannot cover the yaku difference: opponent_yaku (the rule page's formula: loser's score = card points - opponent's yaku score - par; the winner's is his card points + his yaku score - his par, the opposite when the pars add up to 240), difference (the loser pays only the difference, as a number) (Settlement when Yaku Settlement cannot be Done)")
     first_dealer_cards: int = option(1, (1, 2, 3, 4, 5), "cards each player draws to choose the first dealer by month points; ties draw again (Choosing the Dealer: 'not specified')", inert=no_first_draw)
-    tie_dealer: str = option("keep", ("keep", "pass"), "after a tied round (both 0) the dealer keeps the deal, or passes it; the seed only says the winner deals (Choosing the Dealer)", inert=lambda r, run: run.deal_never_passes())
+    tie_dealer: str = option("keep", ("keep", "pass"), "after a tied round (both 0) the dealer keeps the deal, or passes it; the rule page only says the winner deals (Choosing the Dealer)", inert=lambda r, run: run.deal_never_passes())
 
     def check(self):
         check_chaff_count(self)
@@ -118,7 +121,7 @@ class ToppaRules(YakuValues):
 
 def check_precedence(rules):
     """Only the highest bright yaku counts, and of Seven Ribbons and Real Seven Ribbons only the
-    higher (seed 000, List of Dekiyaku).  A pile with five brights also holds four of them, and
+    higher (the rule page, List of Dekiyaku).  A pile with five brights also holds four of them, and
     one with seven true ribbons also makes Seven Ribbons, so the tables try Five, Four, Rainy
     Four Brights and Real Seven before Seven Ribbons: the values must follow that precedence
     (0, not played, is skipped)."""
@@ -176,9 +179,9 @@ UNCOVERED_OPPONENT_YAKU, UNCOVERED_DIFFERENCE = 0, 1
 
 
 def dekiyaku_table(rules, deck=HANAFUDA) -> DekiyakuTable:
-    """Toppa's dekiyaku (seed 000, "List of Dekiyaku"), as table rows, valued by ``rules``.
+    """Toppa's dekiyaku (the rule page, "List of Dekiyaku"), as table rows, valued by ``rules``.
 
-    Baka calls it with its own rules (``chaff_count`` 10: seed 000, Baka "Dekiyaku").  A yaku
+    Baka calls it with its own rules (``chaff_count`` 10: the rule page, Baka "Dekiyaku").  A yaku
     valued 0 is not played: its row stays (so the table's rows do not depend on the rules) but
     never scores.
     """
@@ -287,7 +290,7 @@ def teyaku_values(rules) -> tuple:
 
 
 def teyaku_table(hand_size=HAND_SIZE, values=(20, 20, 20, 20, 30)) -> np.ndarray:
-    """Teyaku (seed 000, "Checking for Teyaku"): willow cards count by their own kind.
+    """Teyaku (the rule page, "Checking for Teyaku"): willow cards count by their own kind.
 
     A triplet is a month with exactly three cards in hand (four would be a misdeal); each
     further triplet adds the triplet's value under the additive rule.  The chaff teyaku are
@@ -370,7 +373,7 @@ ST_N = state.size(N_PLAYERS)
 def deal_round(rng, order, groups, pattern):
     """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.
 
-    Misdeal: four cards of one month in either hand or on the field (seed 000,
+    Misdeal: four cards of one month in either hand or on the field (the rule page,
     "Distributing the Initial Cards"): reshuffle and deal again.  Only the dealt cards are
     shuffled until the deal stands; then the draw pile's order is finished.
     """
@@ -452,7 +455,7 @@ def settle_piles(res, c0, c1, kind_masks, kind_points, params):
 
 @hot(inline="always")
 def settle_scores(y0, y1, p0, p1, c0, c1, kind_masks, kind_points, params):
-    """Yaku settlement by handing over cards, then card points against par (seed 000,
+    """Yaku settlement by handing over cards, then card points against par (the rule page,
     "Yaku Settlement", "Counting the Card Points", "Settlement when Yaku Settlement cannot be
     Done").  ``y``: yaku scores, ``p``: card points, ``c``: captured piles, dealer first.
     Returns the two scores and 1 when the loser could not cover the difference.
@@ -522,7 +525,7 @@ def check_round(order, hands, field, c0, c1, top, res, par_total):
 @hot
 def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards``; months 1-9 score their number, 10-12 score 0; more points
-    deals, a tie draws again (seed 000, "Choosing the Dealer")."""
+    deals, a tie draws again (the rule page, "Choosing the Dealer")."""
     while True:
         partial_shuffle(rng, order, 2 * n_cards)
         a = 0
@@ -685,12 +688,30 @@ def deal_kernel(tb, seed, rounds, first, n, chunk, out):
                     np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"])
 
 
+#: how Toppa's numbers are read (hanasim.reading): points, zero-sum with the default pars, so
+#: a seat's mean score is drawn against 0 and its fair par against the par played
+READING = Reading(
+    unit="points", seats=SEATS, edge_metric="mean_score", edge_quantity="dealer.mean_score",
+    no_winner=("dealer.tie_rate",), no_winner_words="tied",
+    fair_metric="fair_par", fair_rule="par",
+    headline=(
+        Line("dealer.mean_score", "The dealer scores {value} {unit} a round on average",
+             "signed", verdict=True),
+        Line("dealer.win_rate", "The dealer wins {value} of rounds", "rate"),
+        Line("fair_par.dealer", "The par that makes the dealer's mean score zero is {value} "
+             "card points"),
+        Line("round_score.sd", "A round's score has a standard deviation of {value} {unit}"),
+    ))
+
+
 class Toppa:
     """The registry entry: what the API, the CLI and the statistics layer ask of a game."""
 
+    reading = READING
+
     name = NAME
     title = "Toppa (2 players)"
-    source = "the 'Toppa' rules page (seed 000), section 'Toppa (for 2 players)'"
+    source = f"{sources.dated('toppa')}, section 'Toppa (for 2 players)'"
     seed_file = "000_a569c68da0494d09"
     n_players = N_PLAYERS
     seats = SEATS

@@ -1,21 +1,22 @@
 """``hanasim report``: simulate, compare with the exact values, chart, and write HTML + Markdown.
 
-Layout of the output directory for ``build_report("toppa", out="reports")``::
+Layout of the report folder for ``build_report("toppa", out="reports")``::
 
-    reports/toppa.html              self-contained (charts embedded as base64 PNG)
-    reports/toppa.md                the same content; charts are the PNG files below
-    reports/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png,
-                        toppa-distribution.png       (PNG at twice screen resolution)
-    reports/toppa-files/toppa-table.csv      the tidy table, for reuse
+    reports/toppa/toppa.html        self-contained (charts embedded as base64 PNG)
+    reports/toppa/toppa.md          the same content; charts are the PNG files below
+    reports/toppa/toppa-files/toppa-teyaku.png, toppa-dekiyaku.png, toppa-edges.png,
+                              toppa-distribution.png       (PNG at twice screen resolution)
+    reports/toppa/toppa-files/toppa-table.csv      the tidy table, for reuse
+    reports/toppa/hanasim-report.json              what the folder holds (seed, command...)
 
-``build_report("all")`` writes ``all.html`` / ``all.md`` / ``all-files/`` with one section per
-game.  Every file is written atomically.
+``build_report("all")`` writes ``reports/all/`` (``all.html``, ``all.md``, ``all-files/``) with
+one section per game.  The folder is written whole or not at all: a new report replaces an
+older one in one step (:mod:`.folder`).
 """
 from __future__ import annotations
 
 import datetime as _dt
 import shlex
-from pathlib import Path
 
 import pandas as pd
 
@@ -43,9 +44,9 @@ def fmt(v) -> str:
         return f"{int(f):,}"
     if f == 0:
         return "0"
-    if abs(f) >= 1e5:
-        return f"{f:,.0f}"
-    return f"{f:.4g}"
+    from ..cli_table import number
+
+    return number(f)  # 4 significant digits, never e-notation (0.0000108, not 1.08e-05)
 
 
 def _pm(row) -> str:
@@ -54,6 +55,13 @@ def _pm(row) -> str:
 
 def _signed(row) -> str:
     return (f"{row.estimate:+.2f} (99.9% CI {row.ci_low:+.2f} to {row.ci_high:+.2f})")
+
+
+def _who(quantity: str, g, players) -> str:
+    """The seat a per-seat quantity is about, as the game's reading names it."""
+    from ..stats.labels import label_of
+
+    return label_of(quantity, g, players).split(":")[0]
 
 
 def _reproduce(game_arg, rounds, seed, policy, rules, preset=None) -> str:
@@ -124,12 +132,20 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
     game and rules (optional); ``g``: the game (name or object; default ``df.attrs["game"]``).
     """
     from ..games import get_game
+    from ..reading import reading_of, rules_dict, verdict as _verdict
     from ..rules import parse_rules_string
     from ..stats.labels import display, seat_label
+    from ..stats.table import players_of
 
     if g is None or isinstance(g, str):
         g = get_game(g or df.attrs.get("game") or df["game"].iloc[0])
+    rd = reading_of(g)
+    players = players_of(df.attrs)
     by = df.set_index("quantity")
+    # a quantity that means nothing under these rules (koi-koi's field multiplier rows when
+    # the multiplier is off) gets no sentence
+    run_rules = rules_dict(df)
+    by = by[[rd.applies(q, run_rules) for q in by.index]]
     exact = _charts.exact_values(exact_df)
     policy, lopsided = policy_finding(df)
     out = [policy]  # first: every number below assumes it
@@ -159,32 +175,28 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
                    f"{len(ex_rows)} exact {getattr(g, 'exact_words', 'teyaku')} probabilities "
                    "lie inside the simulated 99.9% "
                    "intervals" + (f" (outside: {', '.join(outside)})" if outside else "") + ".")
-    # a game whose scores are not zero-sum names the quantity that measures the dealer's edge
-    # (heading, who, unit): a game whose edge is not the dealer's names it (taipa: the first player)
-    title, who, unit = getattr(g, "edge_words", ("Dealer edge", "the dealer", "points"))
-    for q in (getattr(g, "edge_quantity", "dealer.mean_score"), "seat.dealer.mean_score"):
-        r = row(q)
-        if r is not None:
-            if r.ci_low > 0:
-                verdict = f"{who} is favoured"
-            elif r.ci_high < 0:
-                verdict = f"{who} is at a disadvantage"
-            else:
-                verdict = ("no dealer edge" if who == "the dealer" else f"no edge of {who}") + \
-                    " is detectable at this many rounds"
-            if q.endswith("mean_net"):  # coins won minus lost: the opponent loses as much
-                out.append(f"{title}: {who} wins {_signed(r)} {unit} a round net on average "
-                           f"(the opponent loses as much): {verdict}.")
-                break
-            more = "" if q.endswith("mean_score") else " more than the opponent"
-            out.append(f"{title}: {who} scores {_signed(r)} {unit} a round{more} on "
-                       f"average: {verdict}.")
-            break
-    seats = [q for q in by.index if q.startswith("seat.") and q.endswith(".mean_score")]
+    # the game's reading (hanasim.reading) says what its edge is, in what unit, against what
+    r = row(rd.edge_quantity)
+    if r is not None:
+        verdict = _verdict(r, rd.edge_who, rd.edge_line(by))
+        if rd.edge_metric == "mean_net":  # coins won minus lost: the opponent loses as much
+            out.append(f"{rd.edge_title}: {rd.edge_who} wins {_signed(r)} {rd.unit} a round "
+                       f"net on average (the opponent loses as much): {verdict}.")
+        elif rd.edge_metric == "mean_advantage":
+            out.append(f"{rd.edge_title}: {rd.edge_who} scores {_signed(r)} {rd.unit} a round "
+                       f"more than the opponent on average (only the player who collects "
+                       f"scores, so a seat's own mean score is never negative): {verdict}.")
+        else:
+            verb = "scores" if rd.unit == "points" else "wins"
+            out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {_signed(r)} {rd.unit} a round "
+                       f"on average: {verdict}.")
+    seats = [q for _, q in rd.seat_quantities(rd.edge_metric, by.index)]
     if len(seats) > 1:
-        parts = [f"{seat_label(q.split('.')[1]).lower()} {by.loc[q, 'estimate']:+.2f}"
-                 for q in seats]
-        out.append("Mean score per round by seat: " + ", ".join(parts) + ".")
+        parts = [f"{_who(q, g, players).lower()} {by.loc[q, 'estimate']:+.2f}" for q in seats]
+        what = {"mean_advantage": "Mean score less the opponent's",
+                "mean_net": "Mean coins won (net)"}.get(rd.edge_metric, f"Mean {rd.unit} won"
+                                                        if rd.unit != "points" else "Mean score")
+        out.append(f"{what} per round, {rd.seat_words}: " + ", ".join(parts) + ".")
     default_par = getattr(g, "par", None)
     pars = parse_rules_string(df.attrs.get("rules", "")).get("par")
     seat_names = list(getattr(g, "seats", ()))
@@ -290,7 +302,7 @@ def _rules_table(rt: pd.DataFrame, used: str) -> pd.DataFrame:
                  for o, d in zip(rt["option"], rt["default"])],
         "default": rt["default"].map(str),
         "allowed": rt["allowed"],
-        "the seed's readings": rt["readings"] if "readings" in rt.columns else "",
+        "the rule texts' values": rt["readings"] if "readings" in rt.columns else "",
         "description": rt["description"],
     })
 
@@ -362,70 +374,127 @@ SKILLS = ("random", "greedy", "lookahead:16")
 
 def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     """"Does skill change the answer?" for a game the lookahead policy plays: a tournament of
-    random, greedy and lookahead:16 on the same deals, and the key quantities with every seat
-    greedy against every seat lookahead.  Lookahead is about a thousand times slower than
-    greedy (a few thousand rounds a second a thread), so it runs ``rounds // 100`` rounds (at
-    least 1,000) a pairing: 10,000 for the default million."""
+    random, greedy and lookahead:16 on the same deals, the game's key quantities (its
+    reading's headline) with every seat greedy against every seat lookahead, and one plain
+    sentence with the answer.  Lookahead is about a thousand times slower than greedy (a few
+    thousand rounds a second a thread), so it runs ``rounds // 100`` rounds (at least 1,000)
+    a pairing: 10,000 for the default million."""
     from .. import api, plot
     from ..games import get_game
-    from ..tournament import STRENGTH_WORDS, strength_quantity, strength_table, tournament
+    from ..reading import reading_of
+    from ..tournament import pairing_table, tournament
 
     g = get_game(game)
+    rd = reading_of(g)
     look_rounds = max(1_000, rounds // 100)
     t = tournament(game, list(SKILLS), rounds=look_rounds, seed=seed, rules=rules or None,
                    preset=preset, threads=threads)
-    what = STRENGTH_WORDS[strength_quantity(t)]
-    square = strength_table(t).map(lambda v: "" if pd.isna(v) else f"{v:+.2f}")
-    square = square.reset_index().rename(columns={"policy": "player 1 plays"})
-    keys = list(getattr(g, "key_quantities", ()))[:3]
-    rows = []
+    pairs = pairing_table(t)
+    by_skill = {}
     for skill in ("greedy", "lookahead:16"):
         df = api.simulate(game, rounds=look_rounds, seed=seed, rules=rules or None,
                           preset=preset, threads=threads, policy=skill)  # every seat
-        d = df.set_index("quantity")
-        for q in keys:
-            rows.append({"every seat plays": skill, "quantity": q,
-                         "estimate": fmt(d.loc[q, "estimate"]),
-                         "99.9% interval": f"{fmt(d.loc[q, 'ci_low'])} to "
-                                           f"{fmt(d.loc[q, 'ci_high'])}"})
-    ax = plot.tournament(t)
+        by_skill[skill] = df.set_index("quantity")
+    rows = key_rows(rd, by_skill)
+    n = len(pairs)
+    fig, axes = plot.new_figure(9, 0.45 * n + 2.2)
+    plot.tournament(t, ax=axes[0, 0])
     name = f"{game}-skill.png"
-    png = plot.figure_bytes(ax.figure, "png")
-    import matplotlib.pyplot as plt
-    plt.close(ax.figure)
+    png = plot.figure_bytes(fig, "png")
     title = g.title
+    pairing_words = ("each pairing once (with two players the mirror pairing adds nothing)"
+                     if g.n_players == 2 else "every ordered pairing")
     blocks = [Heading(3, f"{title}: does skill change the answer?", f"{game}-skill"),
-              Para(f"Random, greedy and lookahead:16 play (see the README's Policies): every "
-                   f"ordered pairing on the same deals, {look_rounds:,} rounds a pairing; "
-                   f"player 1 plays the row's policy, every other seat the column's. Then the "
-                   f"key quantities with every seat greedy and every seat lookahead:16 "
-                   f"({look_rounds:,} rounds each)."),
-              Table(square, f"{title}: player 1's {what} a round, by pairing",
-                    f"{game}-skill-table", set(SKILLS)),
+              Para(f"Random, greedy and lookahead:16 play (`hanasim rules {game}` and the "
+                   f"README's Policies say how): {pairing_words} on the same deals, "
+                   f"{look_rounds:,} rounds a pairing; player 1 plays the first policy, every "
+                   f"other seat the second. Then the key quantities with every seat greedy and "
+                   f"every seat lookahead:16 ({look_rounds:,} rounds each)."),
+              Table(pairs, f"{title}: who beats whom, by pairing", f"{game}-skill-table"),
               Image(f"{files_rel}/{name}", f"{title}: tournament",
-                    f"Player 1's {what} per pairing, 99.9% intervals; red: significant.",
+                    "Player 1's strength per pairing, 99.9% intervals; red: significant.",
                     png, f"{game}-chart-skill"),
-              Table(pd.DataFrame(rows), f"{title}: key quantities by skill",
-                    f"{game}-skill-keys")]
+              Table(pd.DataFrame(rows, columns=["every seat plays", "quantity", "estimate",
+                                                "99.9% interval"]),
+                    f"{title}: key quantities by skill", f"{game}-skill-keys"),
+              Para(skill_answer(rd, by_skill, pairs))]
     return blocks, {name: png}, t
+
+
+def key_rows(rd, by_skill: dict) -> list[dict]:
+    """The "key quantities by skill" rows: the game's headline quantities (its reading, up to
+    four) for every skill, as printed."""
+    from ..cli_table import is_share, number
+
+    rows = []
+    for skill, d in by_skill.items():
+        for line in rd.headline[:4]:
+            if line.quantity not in d.index:
+                continue
+            r = d.loc[line.quantity]
+            share = is_share(line.quantity)
+            rows.append({"every seat plays": skill,
+                         "quantity": d.loc[line.quantity, "label"] if "label" in d.columns
+                         else line.quantity,
+                         "estimate": number(r.estimate, share),
+                         "99.9% interval": f"{number(r.ci_low, share)} to "
+                                           f"{number(r.ci_high, share)}"})
+    return rows
+
+
+def skill_answer(rd, by_skill: dict, pairs: pd.DataFrame) -> str:
+    """One plain sentence: does the game's edge change from greedy to lookahead play, and
+    does lookahead beat greedy?"""
+    q = rd.edge_quantity
+    a, b = (by_skill.get(k) for k in ("greedy", "lookahead:16"))
+    if a is None or b is None or q not in a.index or q not in b.index:
+        return "The answer: this table has no edge quantity to compare."
+    from ..reading import value_text
+
+    ra, rb = a.loc[q], b.loc[q]
+    line = next((x for x in rd.headline if x.quantity == q), None)
+    kind = line.kind if line else "signed"
+    said = (line.text.format(value=value_text(ra, kind), unit=rd.unit) if line else
+            f"{a.loc[q, 'label'] if 'label' in a.columns else q} is {value_text(ra, kind)}")
+    overlap = not (ra.ci_high < rb.ci_low or rb.ci_high < ra.ci_low)
+    change = ("skill does not detectably change it at this many rounds" if overlap else
+              "skill changes the answer")
+    both = {"lookahead:16", "greedy"}
+    beat = pairs[[{a, b} == both for a, b in zip(pairs["player 1 plays"],
+                                                   pairs["every other seat plays"])]]
+    beat_text = ""
+    if not beat.empty:
+        col = [c for c in beat.columns if c.startswith("player 1's") and "win" not in c][0]
+        a = beat["player 1 plays"].iloc[0]
+        beat_text = (f"; {a} as player 1 against {({*both} - {a}).pop()}: "
+                     f"{beat[col].iloc[0]} {rd.unit} a round ({beat['verdict'].iloc[0]})")
+    return (f"The answer: with every player greedy, {said[:1].lower() + said[1:]}; with every "
+            f"player lookahead:16, {value_text(rb, kind)}: {change}{beat_text}.")
 
 
 def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, policy="random",
                  rules=None, out="reports", progress: bool = False,
                  threads: int | None = None, preset: str | None = None,
-                 skill: bool = True) -> dict:
-    """Simulate ``game`` (or every game, ``"all"``), write ``<out>/<game>.html`` and
-    ``<out>/<game>.md`` with charts and tables, and return the paths written
-    (``html``, ``markdown``, ``charts``, ``data``, ``files_dir``) and the simulated
-    ``tables`` (to save in the results store).  ``skill``: add the "does skill change the
-    answer?" section (:func:`skill_section`) for games the lookahead policy plays."""
-    import numba
+                 skill: bool = True, store=None, on_run=None) -> dict:
+    """Simulate ``game`` (or every game, ``"all"``) and write the report folder
+    ``<out>/<game>/``: ``<game>.html`` and ``<game>.md`` with charts and tables, the charts and
+    the table in ``<game>-files/``, and ``hanasim-report.json`` (what the folder holds).
+    Return the paths written (``folder``, ``html``, ``markdown``, ``charts``, ``data``,
+    ``files_dir``) and the simulated ``tables`` (to save in the results store).  ``skill``: add
+    the "does skill change the answer?" section (:func:`skill_section`) for games the lookahead
+    policy plays.
 
+    The folder is written whole or not at all (see :mod:`hanasim.report.folder`): checked
+    before any simulation (not inside the results ``store``, default the project's), written
+    into a hidden folder next to it and swapped in, so a failure (a full disk, Ctrl-C,
+    ``kill -9``) leaves the earlier report as it was.  ``on_run``: called with each simulated
+    table as soon as it is made (the CLI saves it in the store), so a report that cannot be
+    written still keeps its runs."""
     from .. import __version__, api
     from .. import rules as _rules
     from ..engine.rng import normalize_seed
     from ..games import available_games, get_game
-    from ..store import write_bytes, write_table
+    from .folder import Staging, check_folder
 
     game_arg = str(game).strip().lower()
     games = available_games() if game_arg == "all" else [get_game(game_arg).name]
@@ -444,56 +513,81 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
         names, _ = api._policies(policy, api.seated(g, rule_obj), g)
     if not isinstance(policy, str):
         policy = ",".join(names)
-    out_dir = Path(out)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise OSError(f"cannot write the report into {out_dir}: it is a file, not a directory")
+    stem = game_arg
+    folder = check_folder(out, stem, store)  # before the work: a report that cannot be written
+    command = _reproduce(game_arg, rounds, seed, policy, rules, preset)
+    staging = Staging(folder, dict(report=stem, games=games, rounds=rounds, seed=seed,
+                                   policy=policy, preset=preset, rules=rules, command=command,
+                                   hanasim_version=__version__))
+    try:
+        paths = _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
+                              threads, progress, skill, on_run, command)
+        paths["replaced"] = staging.commit()
+    except BaseException:
+        staging.discard()  # the earlier report, if any, stays as it was
+        raise
+    paths.update(folder=str(folder), files_dir=str(folder / f"{stem}-files"),
+                 html=str(folder / f"{stem}.html"), markdown=str(folder / f"{stem}.md"),
+                 charts=[str(folder / c) for c in paths["charts"]],
+                 data=[str(folder / d) for d in paths["data"]])
+    return paths
+
+
+def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset, threads,
+                  progress, skill, on_run, command) -> dict:
+    """Simulate and write every file of the report into ``staging`` (paths relative to it)."""
+    import numba
+
+    from .. import __version__ as version, api
+    from ..games import get_game
+    from ..store import table_bytes
+
     stem = game_arg
     files_rel = f"{stem}-files"
-    files_dir = out_dir / files_rel
-    files_dir.mkdir(parents=True, exist_ok=True)
-
-    command = _reproduce(game_arg, rounds, seed, policy, rules, preset)
+    numba_version = numba.__version__
     title = ("hanasim report: all games" if game_arg == "all"
              else f"hanasim report: {get_game(games[0]).title}")
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     blocks = [Heading(1, title, "top"),
-              Para(f"Generated {generated} by hanasim {__version__} (numba {numba.__version__}). "
+              Para(f"Generated {generated} by hanasim {version} (numba {numba_version}). "
                    f"{rounds:,} simulated rounds per game, seed {seed}, policy {policy}"
                    + (f", preset {preset}" if preset else "")
                    + (", rule options " + ", ".join(f"{k}={v}" for k, v in rules.items())
                       if rules else ", default rule options" if not preset else "")
                    + ". Every interval is 99.9%."),
               Heading(2, "Reproduce", "reproduce"),
-              Para(f"This exact command (hanasim {__version__}) writes this report again with the "
+              Para(f"This exact command (hanasim {version}) writes this report again with the "
                    "same numbers: the same seed gives the same tables on any machine, thread "
                    "count or chunking."),
               Code(command),
               Para("The same tables from Python:"),
               Code(_python_calls(games, rounds, seed, policy, rules, preset))]
-    paths = dict(charts=[], data=[], files_dir=str(files_dir), tables=[])
+    paths = dict(charts=[], data=[], tables=[])
     for name in games:
         df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,
                           progress=progress, threads=threads, preset=preset)
         paths["tables"].append(df)
+        if on_run is not None:  # kept (saved) before anything can go wrong with the files
+            on_run(df)
         exact_df = api.exact(name, rules=rules, preset=preset)
         rules_df = api.rules_table(name)
         section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
         if skill and getattr(get_game(name), "lookahead", False):
-            extra, more, _ = skill_section(name, rounds, seed, rules, preset, threads,
+            extra, more, t = skill_section(name, rounds, seed, rules, preset, threads,
                                            files_rel)
-            section[-4:-4] = extra  # before the rules and provenance
+            at = next(i for i, b in enumerate(section) if isinstance(b, Heading)
+                      and b.anchor == f"{name}-rules-and-options")
+            section[at:at] = extra  # a whole section, before the rules and provenance
             pngs.update(more)
+            paths["tables"].append(t)  # saved in the store like every run
         blocks += section
         for fname, png in pngs.items():
-            write_bytes(files_dir / fname, png)
-            paths["charts"].append(str(files_dir / fname))
-        csv_path = files_dir / f"{name}-table.csv"
-        write_table(df, str(csv_path), "csv")
-        paths["data"].append(str(csv_path))
-
-    html_path, md_path = out_dir / f"{stem}.html", out_dir / f"{stem}.md"
-    write_bytes(html_path, to_html(title, blocks).encode("utf-8"))
-    write_bytes(md_path, to_markdown(blocks).encode("utf-8"))
-    paths.update(html=str(html_path), markdown=str(md_path), command=command, seed=seed,
-                 games=games)
+            staging.put(f"{files_rel}/{fname}", png)
+            paths["charts"].append(f"{files_rel}/{fname}")
+        csv_rel = f"{files_rel}/{name}-table.csv"
+        staging.put(csv_rel, table_bytes(df, "csv"))
+        paths["data"].append(csv_rel)
+    staging.put(f"{stem}.html", to_html(title, blocks).encode("utf-8"))
+    staging.put(f"{stem}.md", to_markdown(blocks).encode("utf-8"))
+    paths.update(command=command, seed=seed, games=games)
     return paths

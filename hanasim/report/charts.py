@@ -77,30 +77,58 @@ def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
                  "several), with 99.9% intervals.", fig)
 
 
-#: the panels of the edges chart: (metric, panel title)
-EDGE_PANELS = (("mean_score", "mean score per round (dashed: no edge)"),
-               ("win_rate", "win rate (dashed: an equal share of the rounds not tied)"),
-               ("fair_par", "fair par: the par that makes the seat's mean score zero (dashed: "
-                            "the par played)"),
-               ("fair_burden", "fair burden: the burden that makes the seat's mean score zero "
-                               "(marks: the burden played)"))
+#: what a panel of the edges chart shows, beyond the metric's name
+PANEL_WORDS = {
+    "fair_par": "fair par: the par that makes the seat's mean score zero",
+    "fair_burden": "fair burden: the burden that makes the seat's mean score zero",
+}
+
+
+def edge_metrics(df: pd.DataFrame) -> list[str]:
+    """The edges chart's panels, from the game's reading: its edge (koi-koi: a seat's score
+    less the opponent's; a score that cannot be negative is also drawn raw, against an equal
+    share), the win rate, and its fair value (par or burden) where it has one."""
+    from ..reading import reading_of
+
+    rd = reading_of(plot._game(df))
+    metrics = [rd.edge_metric]
+    if rd.nonnegative and rd.edge_metric != "mean_score":
+        metrics.append("mean_score")
+    metrics.append("win_rate")
+    if rd.fair_metric:
+        metrics.append(rd.fair_metric)
+    return [m for m in metrics if not plot._seat_rows(df, m)[0].empty]
 
 
 def edges_chart(df: pd.DataFrame, title: str, n_players: int) -> Chart | None:
-    panels = [(m, t) for m, t in EDGE_PANELS if not plot._seat_rows(df, m)[0].empty]
+    from ..reading import reading_of
+
+    panels = edge_metrics(df)
     if not panels:
         return None
-    fig, axes = plot.new_figure(8, (0.45 * n_players + 1.5) * len(panels), rows=len(panels))
-    for ax, (metric, text) in zip(axes[:, 0], panels):
+    rd = reading_of(plot._game(df))
+    n_rows = max(len(plot._seat_rows(df, m)[0]) for m in panels)
+    fig, axes = plot.new_figure(8, (0.45 * n_rows + 1.5) * len(panels), rows=len(panels))
+    lines = []
+    for ax, metric in zip(axes[:, 0], panels):
         plot.seat_edges(df, metric, ax=ax)
-        ax.set_title(text, fontsize=10, loc="left")
-    fig.suptitle(f"{title}: which seat has the edge? (points: estimates; bars: 99.9% "
+        name = PANEL_WORDS.get(metric, plot.METRICS[metric])
+        unit = f" ({rd.unit})" if metric.startswith("mean_") and rd.unit not in name else ""
+        ax.set_title(PANEL_WORDS.get(metric, plot.METRICS[metric]) + unit, fontsize=10,
+                     loc="left")
+        ax.set_xlabel("")  # the panel's title says it
+        if metric not in ("fair_par", "fair_burden"):
+            ref, words = plot.edge_reference(df, metric)
+            if ref is not None:
+                lines.append(f"{plot.METRICS[metric]}: {words}")
+        else:
+            lines.append(f"{metric.replace('_', ' ')}: the {metric.split('_')[1]} played")
+    fig.suptitle(f"{title}: which seat has the edge?\n(points: estimates; bars: 99.9% "
                  "intervals)", fontsize=11)
     return Chart("edges", "Per-seat edges",
-                 "By seat relative to the round's dealer: mean score per round, win rate and "
-                 "the fair par (or burden), with 99.9% intervals. A seat is fair when its interval crosses "
-                 "the dashed line; the win-rate line is an equal share of the rounds that are "
-                 "not tied.", fig)
+                 f"{rd.seat_words[:1].upper() + rd.seat_words[1:]}, with 99.9% intervals. A "
+                 "seat is fair when its interval crosses the reference line (dashed, or the "
+                 "marks): " + "; ".join(lines) + ".", fig)
 
 
 def distribution_chart(df: pd.DataFrame, title: str) -> Chart | None:

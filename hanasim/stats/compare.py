@@ -16,6 +16,28 @@ from scipy import stats
 
 from .intervals import LEVEL
 
+#: a significant difference smaller than this many standard deviations of the quantity in one
+#: round (one unit of its ``n``) is "significant but negligible": over 100 rounds it moves a
+#: player's total by less than a tenth of the spread luck gives it (luck's spread over 100
+#: rounds is 10 SDs of a round; 100 x 0.01 SD is one).  ``hanasim compare --negligible``.
+NEGLIGIBLE = 0.01
+
+
+def size_and_word(diff: float, base_se: float, base_n: float, significant: bool,
+                  negligible: float = NEGLIGIBLE) -> tuple[float, str]:
+    """A difference's size in standard deviations of one round (``size_sd``: the baseline's
+    standard error times sqrt(n) is the spread of the quantity in one round, or one hand,
+    one decision...) and its word: "no detectable change", "significant but negligible"
+    (size below ``negligible``) or "significant"."""
+    sd = base_se * math.sqrt(base_n) if base_n and base_n > 0 else math.nan
+    size = diff / sd if sd and sd > 0 and not math.isnan(sd) else (
+        0.0 if diff == 0 else math.nan)
+    if not significant:
+        return size, "no detectable change"
+    if not math.isnan(size) and abs(size) < negligible:
+        return size, "significant but negligible"
+    return size, "significant"
+
 
 def block_estimates(quantities, counters, rules) -> dict[str, np.ndarray]:
     """Per-block point estimates of every quantity: ``{quantity: array[B]}``."""
@@ -43,10 +65,13 @@ def paired_difference(total_diff: float, block_diffs: np.ndarray, level: float =
                 ci_high=total_diff + t * se)
 
 
-def comparison_table(game: str, variants: list[tuple[str, list, dict]]) -> pd.DataFrame:
+def comparison_table(game: str, variants: list[tuple[str, list, dict]],
+                     negligible: float = NEGLIGIBLE) -> pd.DataFrame:
     """Tidy comparison from ``(label, total rows, block estimates)`` per variant, the first
     being the baseline.  ``kind`` is ``value`` (the variant's own estimate) or ``difference``
-    (variant − baseline, with ``significant`` when its interval excludes 0)."""
+    (variant − baseline, with ``significant`` when its interval excludes 0, ``per_100``: the
+    difference over 100 rounds (or hands, decisions: the quantity's unit), ``size_sd``: in
+    standard deviations of one round, and ``verdict``: see :func:`size_and_word`)."""
     base_label, base_rows, base_blocks = variants[0]
     base = dict(base_rows)
     records = []
@@ -62,6 +87,9 @@ def comparison_table(game: str, variants: list[tuple[str, list, dict]]) -> pd.Da
             d = paired_difference(r["estimate"] - base[name]["estimate"],
                                   blocks[name] - base_blocks[name])
             sig = (not math.isnan(d["ci_low"])) and not (d["ci_low"] <= 0 <= d["ci_high"])
+            size, word = size_and_word(d["estimate"], base[name]["std_error"],
+                                       base[name]["n"], sig, negligible)
             records.append(dict(game=game, quantity=name, variant=label, baseline=base_label,
-                                kind="difference", **d, n=r["n"], significant=sig))
+                                kind="difference", **d, n=r["n"], significant=sig,
+                                per_100=100 * d["estimate"], size_sd=size, verdict=word))
     return pd.DataFrame(records)

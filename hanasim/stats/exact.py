@@ -6,10 +6,10 @@ counts such assignments exactly -- without enumerating deals -- to give the misd
 probability that a dealt hand holds a teyaku (hand yaku), both over all deals and over the deals
 that are actually played (no misdeal).
 
-Rule source for Toppa and Baka: seed ``000_a569c68da0494d09`` ("Distributing the Initial Cards":
-Toppa deals 10/10 cards to the players and 8 to the field, Baka 7/7/7 and 6; four cards of one
-month in a hand or on the field is a misdeal and the deal is redone; "Checking for Teyaku": triplet,
-one ribbon / animal / bright with nine chaff, empty hand).
+Rule source for Toppa and Baka: the Toppa rule page (``shared/seeds/000_a569c68da0494d09.txt``;
+"Distributing the Initial Cards": Toppa deals 10/10 cards to the players and 8 to the field, Baka
+7/7/7 and 6; four cards of one month in a hand or on the field is a misdeal and the deal is
+redone; "Checking for Teyaku": triplet, one ribbon / animal / bright with nine chaff, empty hand).
 
 Method
 ------

@@ -40,7 +40,8 @@ METRICS = {
     "low_man_out_rate": "Low Man Out rate", "two_low_rate": "two players low",
     "misdeal_rate": "misdeal rate (share of deals)", "total": "total",
     "dealer_minus_opponent": "dealer minus opponent",
-    "mean_net": "mean coins won a round (net)", "mean_margin": "mean coin margin",
+    "mean_net": "mean coins won a round (net)",
+    "mean_chips": "mean chips won a round", "mean_advantage": "mean score less the opponent's", "mean_margin": "mean coin margin",
     "fair_burden": "fair burden", "burden_balance": "card points minus burden",
     "botta_paid_inactive_rate": "paid a botta while sitting out",
     "yaku_cards_changed_rate": "share of lookahead's yaku_cards choices unlike greedy's",
@@ -65,9 +66,56 @@ def seat_of(quantity: str) -> str:
     return ""
 
 
-def seat_label(seat: str) -> str:
+def seat_label(seat: str, game=None, players: int | None = None) -> str:
+    """How to say a seat token.  ``game`` (name or object) and ``players`` (seated) make it
+    exact where the table's size changes what a seat is: a Kushiro or Taoshi table seat is
+    named by its place from the dealer (the dealer's right, opposite, the dealer's left), and
+    Taoshi's burden positions by what they are (see :func:`position_label`)."""
     m = _PLAYER.match(seat)
-    return f"Player {m.group(1)}" if m else SEATS.get(seat, display(seat))
+    if m:
+        return f"Player {m.group(1)}"
+    t = re.fullmatch(r"seat(\d)", seat)
+    if t and players:
+        k = int(t.group(1))
+        if players == 2 and k == 1:
+            return "Opponent"
+        if k == 1:
+            return "Dealer's right (seat 1)"
+        if k == players - 1:
+            return f"Dealer's left (seat {k})"
+        if 2 * k == players:
+            return f"Opposite the dealer (seat {k})"
+        return f"Seat {k} ({_ordinal(k)} to the dealer's right)"
+    return SEATS.get(seat, display(seat))
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def position_label(seat: str, game=None, players: int | None = None) -> str:
+    """A per-round position token (not under ``seat.``): the game's reading may name its
+    positions by what they are when the table is large enough (Taoshi with 4-6 players: the
+    burden positions are the first, second and third active player in turn order, not the
+    dealer's seats); otherwise :func:`seat_label`."""
+    r = _reading(game)
+    if r is not None and r.positions and seat in r.positions and players is not None \
+            and players > r.positions_above:
+        return r.positions[seat]
+    return seat_label(seat, game, players)
+
+
+def _reading(game):
+    if game is None:
+        return None
+    try:
+        from ..games import get_game
+        from ..reading import reading_of
+
+        g = get_game(game) if isinstance(game, str) else game
+        return reading_of(g)
+    except (ValueError, ImportError):
+        return None
 
 
 def _metric(noun: str, toks: list) -> str:
@@ -93,12 +141,19 @@ def _metric(noun: str, toks: list) -> str:
     return text
 
 
-def label_of(quantity: str, game: str | None = None) -> str:
+def label_of(quantity: str, game=None, players: int | None = None) -> str:
     """A readable label: ``fair_par.dealer`` -> "Dealer: fair par"; ``dekiyaku.chaff`` ->
     "Dekiyaku: Chaff"; ``round_score.dealer.q05`` -> "Dealer: round score, 5th percentile"."""
+    r = _reading(game)
+    own = r.label(str(quantity)) if r is not None else None
+    if own:
+        return own
     toks = str(quantity).split(".")
     if len(toks) > 2 and toks[0] == "round" and toks[1].isdigit():  # round.2.x: round 2 only
-        return f"Round {toks[1]}: " + label_of(".".join(toks[2:]), game)
+        return f"Round {toks[1]}: " + label_of(".".join(toks[2:]), game, players)
+    if toks[0] in ("teyaku", "dekiyaku", "yaku") and len(toks) == 2 and \
+            toks[1].endswith("_rate"):  # teyaku.claim_rate: a rate, not a yaku's name
+        return f"{toks[0].capitalize()}: {toks[1][:-5].replace('_', ' ')} rate"
     if toks[0] in ("teyaku", "dekiyaku", "yaku") and len(toks) == 2:
         return f"{toks[0].capitalize()}: {display(toks[1])}"
     if toks[0] == "deal" and len(toks) == 3 and toks[1] in DEAL_PLACES:  # taipa's deal odds
@@ -109,16 +164,19 @@ def label_of(quantity: str, game: str | None = None) -> str:
     if toks[0] == "teyaku_score" and len(toks) == 2 and toks[1].isdigit():  # taoshi
         return f"Teyaku worth {toks[1]}"
     seat = seat_of(quantity)
+    # a table seat (seat.X.*) is a seat; any other seat token may be a position in turn order
+    who = (seat_label(seat, game, players) if "seat" in toks[:toks.index(seat)] else
+           position_label(seat, game, players)) if seat else ""
     if len(toks) == 3 and toks[1] == "final_coins" and toks[2].isdigit() and seat:
-        return f"{seat_label(seat)}: share of games ending with {toks[2]} coins"
+        return f"{who}: share of games ending with {toks[2]} coins"
     rest = [t for t in toks if t not in (seat, "seat")]
     noun = NOUNS.get(rest[0], "") if rest else ""
     if noun:
         rest = rest[1:]
     if seat:
         if noun == "Low Man Out" and not rest:
-            return f"{seat_label(seat)}: Low Man Out rate"
-        return f"{seat_label(seat)}: {_metric(noun, rest)}"
+            return f"{who}: Low Man Out rate"
+        return f"{who}: {_metric(noun, rest)}"
     if toks[0] == "seat":  # seat.tie_rate: over the seats of a round
         noun = "round"
     text = _metric(noun, rest) if rest else (noun or quantity)

@@ -42,14 +42,26 @@ def scaled(row, unit):
     return (name, st)
 
 
-def add_labels(df: pd.DataFrame) -> pd.DataFrame:
+def add_labels(df: pd.DataFrame, game=None, players: int | None = None) -> pd.DataFrame:
     """Add the ``seat`` (the seat or player a quantity is about, "" for the whole table) and a
-    human ``label`` column (``stats.labels``), in place; returns ``df``."""
+    human ``label`` column (``stats.labels``), in place; returns ``df``.  ``game`` and
+    ``players`` (seated) name seats by what they are at that table size."""
     from .labels import label_of, seat_of
 
     df["seat"] = [seat_of(q) for q in df["quantity"]]
-    df["label"] = [label_of(q) for q in df["quantity"]]
+    df["label"] = [label_of(q, game, players) for q in df["quantity"]]
     return df
+
+
+def players_of(metadata: dict) -> int | None:
+    """The ``players`` rule of a run's rules string, if it has one."""
+    from ..rules import parse_rules_string
+
+    v = parse_rules_string(str(metadata.get("rules", "") or "")).get("players")
+    try:
+        return int(v) if v is not None else None
+    except ValueError:
+        return None
 
 
 def build(game: str, rows, metadata: dict) -> pd.DataFrame:
@@ -59,7 +71,7 @@ def build(game: str, rows, metadata: dict) -> pd.DataFrame:
     rules."""
     df = pd.DataFrame([dict(game=game, quantity=q, **s) for q, s in rows], columns=COLUMNS)
     df["n"] = df["n"].astype("int64")
-    add_labels(df)
+    add_labels(df, game, players_of(metadata))
     for key in ("rounds", "seed", "policies", "rules"):
         if key in metadata:
             df[key] = metadata[key]
