@@ -102,6 +102,16 @@ def _check_flag(value, name):
     return bool(value)
 
 
+def _check_progress(value):
+    """``progress``: True or False, or None for a bar in a Jupyter notebook only (a run over
+    two seconds; a widget with ipywidgets installed, else text)."""
+    if value is None:
+        from .compiling import in_notebook
+
+        return in_notebook()
+    return _check_flag(value, "progress")
+
+
 def _check_path(value, name):
     """A directory argument: a non-empty str or path (an empty one must not mean 'none')."""
     if not isinstance(value, (str, os.PathLike)):
@@ -276,7 +286,7 @@ def _outside_store(path, what, store=None):
 def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = None, *,
              policy="random", expose="always", rules: Mapping | None = None,
              session_rounds: int = 1, fixed_dealer: bool = False, checked: bool = False,
-             deals_only: bool = False, progress: bool = False, checkpoint: str | None = None,
+             deals_only: bool = False, progress: bool | None = None, checkpoint: str | None = None,
              resume: bool = False, cluster: str | None = None,
              preset: str | None = None, threads: int | None = None,
              precision=None) -> pd.DataFrame:
@@ -312,6 +322,9 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     cluster : run batches on Dask: ``"local:N"`` (a LocalCluster of N processes) or
         ``"tcp://host:8786"`` (an existing scheduler); the table is identical to a local run.
     threads : numba threads to use here (default: all); the table does not depend on it.
+    progress : show a progress bar for a run over two seconds (default: in Jupyter notebooks
+        only).  The first run of a kernel waits for numba to compile it: a line on stderr says
+        so, with about how long it takes (``hanasim warmup`` compiles ahead of time).
     precision : ``{quantity: half-width}`` (or ``"dealer.mean_score=0.5"``): play stages of
         10,000 rounds, doubling, until the quantity's 99.9% interval is at most that
         half-width, with ``rounds`` as the cap; ``df.attrs["precision"]`` and a note say how
@@ -339,10 +352,10 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     pol, pol_ids = _policies(policy, n_players, g)
     exp, exp_ids = _expose(expose, n_players, g)
     session_rounds = check_rounds(session_rounds, "session_rounds")
-    fixed_dealer, checked, deals_only, progress, resume = (
+    fixed_dealer, checked, deals_only, resume = (
         _check_flag(v, k) for k, v in [("fixed_dealer", fixed_dealer), ("checked", checked),
-                                       ("deals_only", deals_only), ("progress", progress),
-                                       ("resume", resume)])
+                                       ("deals_only", deals_only), ("resume", resume)])
+    progress = _check_progress(progress)
     inert = _rules.check_inert(rule_obj, _run(g, rule_obj, session_rounds, fixed_dealer),
                                rules if isinstance(rules, Mapping) else (),
                                *_preset_options(g, preset))
@@ -575,7 +588,7 @@ def _label(given: dict, names=None) -> str:
 def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = None, *,
             rules: Mapping[str, Sequence] | None = None, policies: Sequence = ("random",),
             expose="always", session_rounds: int = 1, fixed_dealer: bool = False,
-            blocks: int = 100, progress: bool = False,
+            blocks: int = 100, progress: bool | None = None,
             max_variants: int | None = None, preset: str | None = None,
             threads: int | None = None, negligible: float | None = None,
             precision=None) -> pd.DataFrame:
@@ -609,7 +622,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     seed = normalize_seed(check_seed(seed))
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
-    progress = _check_flag(progress, "progress")
+    progress = _check_progress(progress)
     threads = check_threads(threads)
     if isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer)) or blocks < 2:
         raise ValueError(f"blocks must be a whole number of at least 2, got {_show(blocks)}")
@@ -727,7 +740,7 @@ def _negligible(value) -> float:
 def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_000,
           seed: int | None = None, *, policy="random", expose="always", session_rounds: int = 1,
           fixed_dealer: bool = False, solve: Mapping | str | None = None,
-          progress: bool = False, max_variants: int | None = None,
+          progress: bool | None = None, max_variants: int | None = None,
           preset: str | None = None, threads: int | None = None,
           precision=None) -> pd.DataFrame:
     """Simulate every value of one or more rules on the same deals (common random numbers).
@@ -754,7 +767,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     seed = normalize_seed(check_seed(seed))
     session_rounds = check_rounds(session_rounds, "session_rounds")
     fixed_dealer = _check_flag(fixed_dealer, "fixed_dealer")
-    progress = _check_flag(progress, "progress")
+    progress = _check_progress(progress)
     threads = check_threads(threads)
     grid = _grid(g, rules, sweep=True, max_variants=max_variants, what="sweep")
     swept = [k for k, v in grid.items() if len(v) > 1]

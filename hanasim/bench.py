@@ -32,29 +32,23 @@ def _rate(game, rounds, policy, threads, deals_only=False):
     return rounds / (time.perf_counter() - start)
 
 
-def cold_compile_seconds(game: str) -> float:
-    """Seconds for a fresh process to compile every kernel of ``game`` (an empty numba cache),
-    minus the same process's start-up time with a warm cache."""
+def cold_compile_seconds(game: str, lookahead: bool = True) -> dict:
+    """Seconds a fresh process with an empty numba cache takes to compile each of ``game``'s
+    kernels (``hanasim.warmup``: play, deals, lookahead), ``{kernel: seconds}``."""
+    import json
     import subprocess
     import sys
     import tempfile
 
-    from .games import get_game
-
-    g = get_game(game)
-    n = g.players_of(g.Rules()) if hasattr(g, "players_of") else g.n_players  # seated players
-    mixed = ",".join(["greedy"] + ["random"] * (n - 1))
-    code = (f"import time, hanasim; t = time.perf_counter(); "
-            f"hanasim.simulate({game!r}, rounds=1000, seed=1, policy={mixed!r}); "
-            + (f"hanasim.simulate({game!r}, rounds=1000, seed=1, deals_only=True); "
-               if getattr(get_game(game), "deals_only", True) else "")
-            + "print(time.perf_counter() - t)")
+    code = ("import json; from hanasim.warmup import warmup; "
+            f"print(json.dumps(warmup([{game!r}], lookahead={lookahead!r}, out=None)))")
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if r.returncode != 0:
         raise RuntimeError(f"compiling {game} failed: {r.stderr.strip().splitlines()[-1:]}")
-    return float(r.stdout.strip().splitlines()[-1])
+    rows = json.loads(r.stdout.strip().splitlines()[-1])
+    return {row["kernel"]: row["seconds"] for row in rows if row["compiled"]}
 
 
 def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"), out=print,
@@ -107,6 +101,9 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
         "player 1 plays lookahead:16, the others greedy); per core = all-threads rate / "
         "threads; first call = loading the cached kernels")
     if compile_time:
+        names = {"play": "play (random, greedy)", "deals": "deals-only",
+                 "lookahead": "first lookahead"}
         for game in games:
-            out(f"{game}: compiling every kernel from an empty cache takes "
-                f"{cold_compile_seconds(game):.1f} s (once; later runs load the cache)")
+            took = cold_compile_seconds(game)
+            out(f"{game}: cold compile (an empty cache, once; later runs load it): "
+                + ", ".join(f"{names[k]} {v:.1f} s" for k, v in took.items()))

@@ -186,7 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rounds per measurement (default 2,000,000)")
     p.add_argument("--games", default="all", help="comma-separated games (default all)")
     p.add_argument("--no-compile", action="store_true",
-                   help="skip measuring the cold compile time (about a minute)")
+                   help="skip measuring the cold compile times (a minute or two a game)")
+    from . import cli_warmup
+    cli_warmup.register(sub)
     return parser
 
 
@@ -251,16 +253,6 @@ def _print_table(df, out=None, show_all=False):
     cols = ["quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
     with pd.option_context("display.max_rows", None, "display.width", 200):
         print(df[cols].to_string(index=False, float_format=lambda v: f"{v:.6g}"), file=out)
-
-
-def _compile_notice(game: str):
-    from .engine.jit import is_cached
-    from .games import get_game
-
-    kernel = getattr(get_game(game), "main_kernel", None)
-    if kernel is not None and not is_cached(kernel):
-        print("hanasim: compiling the simulation kernels (first run only, about a minute; "
-              "cached afterwards)...", file=sys.stderr, flush=True)
 
 
 def save_or_say(df, store_dir=None) -> int:
@@ -363,8 +355,6 @@ def _cmd_simulate(a):
     if a.checkpoint:
         api._outside_store(a.checkpoint, "checkpoint", a.store)
     given = with_players(rules.parse_assignments(a.rule), getattr(a, "players", None))
-    _compile_notice(a.game)
-
     df = api.simulate(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
                       rules=given,
                       session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
@@ -427,7 +417,6 @@ def _cmd_compare(a):
         store.check_store(a.store)
     max_variants = (None if a.max_variants is None else
                     api.check_rounds(a.max_variants, "--max-variants"))
-    _compile_notice(a.game)
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,

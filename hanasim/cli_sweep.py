@@ -44,7 +44,7 @@ def register(sub) -> None:
 
 def cmd_sweep(a):
     from . import api, cli_precision, outputs, store
-    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, with_players,
+    from .cli import (check_output, emit, parse_grid, save_or_say, with_players,
                       write_chart, write_out)
     from .games import get_game
 
@@ -56,7 +56,6 @@ def cmd_sweep(a):
     fmt = check_output(a, a.store, others={"--chart": a.chart})  # never the same file twice
     if not a.no_save:
         store.check_store(a.store)
-    _compile_notice(a.game)
     if a.quantity or solve:  # a misspelt quantity must not cost the whole sweep
         check_quantities(a, g, grid, list(a.quantity) + list(solve), solve)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,

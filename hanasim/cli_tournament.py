@@ -43,7 +43,7 @@ def register(sub) -> None:
 
 def cmd_tournament(a):
     from . import outputs, store
-    from .cli import (_compile_notice, check_output, emit, parse_grid, save_or_say, write_chart,
+    from .cli import (check_output, emit, parse_grid, save_or_say, write_chart,
                       write_out)
     from .tournament import tournament
 
@@ -53,7 +53,6 @@ def cmd_tournament(a):
     fmt = check_output(a, a.store, others={"--chart": a.chart})
     if not a.no_save:
         store.check_store(a.store)
-    _compile_notice(a.game)
     df = tournament(a.game, a.policy, rounds=a.rounds, seed=a.seed, rules=rules or None,
                     preset=a.preset, expose=a.expose, threads=a.threads,
                     progress=not a.no_progress and sys.stderr.isatty())

@@ -34,7 +34,7 @@ STRENGTH_WORDS = {"mean_advantage": "mean score less the opponent's",
 def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
                rounds: int = 20_000, seed: int | None = None, *, rules=None,
                preset: str | None = None, expose="always", threads: int | None = None,
-               progress: bool = False) -> pd.DataFrame:
+               progress: bool | None = None) -> pd.DataFrame:
     """Every pairing (:func:`pairings_of`) of ``policies`` (at least two, each one player's policy, e.g.
     ``"greedy"``, ``"lookahead:16"``) over ``rounds`` rounds of ``game`` on the same deals.
 

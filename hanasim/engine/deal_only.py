@@ -3,7 +3,7 @@ misdeal, and count the teyaku the hands hold; no play.  A "round" is a deal that
 (not a misdeal).  Each stream of ``DEALS_PER_SESSION`` rounds starts from the unshuffled deck,
 so counts depend only on the seed and the number of rounds."""
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .bits import has_full_nibble
 from .deal import sample_deal
@@ -15,7 +15,7 @@ from .yaku import teyaku_by_nibbles
 DEALS_PER_SESSION = 64
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_masks, kind_masks,
                     tey, pattern, combine, n_hands, n_checked, slots, scal, tcount):
     """``pattern`` deals groups 0..n_hands-1 (hands) then the field; the first ``n_checked``
@@ -24,7 +24,7 @@ def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_
     n_groups = 0
     for i in range(pattern.shape[0]):
         n_groups = max(n_groups, pattern[i] + 1)
-    for ch in prange(scal.shape[0]):
+    for ch in range(scal.shape[0]):
         rng = np.zeros(1, dtype=np.uint64)
         order = np.arange(48).astype(np.int8)
         groups = np.zeros(n_groups, dtype=np.uint64)

@@ -1,7 +1,8 @@
 """Running a game kernel over sessions in batches of chunks: progress, checkpoints, executors.
 
 Kernels take ``(first_session, n_sessions, chunk, out)`` and add into per-chunk counters (one
-``prange`` iteration per chunk); this module decides batch boundaries and sums.  Because every
+loop iteration per chunk); this module decides batch boundaries, runs a batch's chunks on
+threads (:func:`run_threads`) and sums.  Because every
 session has its own random stream and counters are integers, totals are identical for any
 thread count, chunk size, batch order or machine, which is what makes three things exact:
 
@@ -25,7 +26,6 @@ from typing import Callable
 
 import numpy as np
 from ..atomic import write_bytes
-from tqdm import tqdm  # the terminal bar: progress is a CLI feature (tqdm.auto warns in Jupyter without ipywidgets)
 
 TARGET_ROUNDS_PER_CHUNK = 16384
 #: a round with a lookahead player costs about a thousand greedy rounds: chunks this small keep
@@ -140,9 +140,38 @@ def run_batch(kernel, shapes, first, n, chunk, keep_chunks):
     """One batch: the kernel's counters summed over its chunks (and the chunks, if kept)."""
     n_chunks = -(-n // chunk)
     out = {k: np.zeros((n_chunks,) + tuple(shape), dtype=np.int64) for k, shape in shapes.items()}
-    kernel(first, n, chunk, out)
+    run_threads(kernel, first, n, chunk, out)
     sums = {k: v.sum(axis=0) for k, v in out.items()}
     return sums, (out if keep_chunks else None)
+
+
+def run_threads(kernel, first, n, chunk, out):
+    """Run the batch's chunks on numba's thread count (``numba.get_num_threads``), each thread
+    an equal, consecutive run of chunks into its own rows of ``out``.
+
+    The kernels are plain loops over chunks compiled with ``nogil`` and the threads are
+    Python's: the same static split as ``prange``, without numba's parallel lowering, which
+    compiled every kernel a second time into its gufunc (a quarter of a cold compile).  A chunk's
+    counters depend only on its sessions, so the split changes nothing in them."""
+    import numba
+
+    n_chunks = next(iter(out.values())).shape[0]
+    threads = max(1, min(numba.get_num_threads(), n_chunks))
+    if threads == 1:
+        kernel(first, n, chunk, out)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = [n_chunks * t // threads for t in range(threads + 1)]
+
+    def part(t):
+        c0, c1 = bounds[t], bounds[t + 1]
+        kernel(first + c0 * chunk, min(n, c1 * chunk) - c0 * chunk, chunk,
+               {k: v[c0:c1] for k, v in out.items()})
+
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(part, t) for t in range(threads)]:
+            done.result()  # a kernel's exception (a checked invariant) is raised here
 
 
 class Checkpoint:
@@ -342,7 +371,10 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     must start a block; checkpoint files are numbered from it, so every extension has its own.
     ``layout``: a dict that gets ``rounds_per_session`` and ``n_sessions`` (the caller's unit
     for extensions; a run of no sessions tells it without running anything).
+    ``desc`` starts with the game's name (the compile notice names the game).
     """
+    from ..compiling import notice, progress_bar
+
     if blocks:
         chunk = -(-n_sessions // blocks)
         if sessions_from % chunk:
@@ -366,9 +398,9 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
             for k in totals:
                 totals[k] += done[k]
     finished = len(loaded)
-    bar = tqdm(total=n_sessions * rounds_per_session, disable=not progress, delay=2.0,
-               unit="round", unit_scale=True, desc=desc, leave=False,
-               initial=(sessions_from + done_sessions) * rounds_per_session)
+    bar = progress_bar()(total=n_sessions * rounds_per_session, disable=not progress,
+                         delay=2.0, unit="round", unit_scale=True, desc=desc, leave=False,
+                         initial=(sessions_from + done_sessions) * rounds_per_session)
 
     def todo():  # batch indexes still to run, in order, generated (never listed)
         return (i for i in range(n_batches) if i not in loaded)
@@ -376,16 +408,17 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     args = ((kernel, shapes, *plan[i], chunk, keep) for i in todo())
     results = executor(run_batch, args) if executor else (run_batch(*a) for a in args)
     try:
-        for i, (sums, chunks) in zip(todo(), results):
-            for k in totals:
-                totals[k] += sums[k]
-            if keep:
-                for k in kept:
-                    kept[k][i] = chunks[k]
-            if checkpoint:
-                checkpoint.save(sessions_from + i, sums, plan[i])
-            finished += 1
-            bar.update(plan[i][1] * rounds_per_session)
+        with notice(desc.split(" ")[0]):  # says so when a kernel is compiled, not loaded
+            for i, (sums, chunks) in zip(todo(), results):
+                for k in totals:
+                    totals[k] += sums[k]
+                if keep:
+                    for k in kept:
+                        kept[k][i] = chunks[k]
+                if checkpoint:
+                    checkpoint.save(sessions_from + i, sums, plan[i])
+                finished += 1
+                bar.update(plan[i][1] * rounds_per_session)
     except ExecutorError as e:
         bar.close()
         if checkpoint:

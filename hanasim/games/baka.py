@@ -35,7 +35,7 @@ from functools import partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import overload
 
 from ..reading import Line, Reading
@@ -746,17 +746,17 @@ def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, t
         _tally_game(scal, d0, t0, t1, t2)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expose, scal, tcount,
                ycount, look):
-    """Play games ``first_game ..`` in chunks of ``chunk`` games, one chunk per prange
+    """Play games ``first_game ..`` in chunks of ``chunk`` games, one chunk per
     iteration; game ``g`` has its own random stream ``stream_state(seed, g)`` and plays
     ``min(3, total_rounds - 3 g)`` rounds.  Counters are per chunk (``scal[chunk, C_N]``,
     ``tcount[chunk, T+1, 2]``, ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results
     never depend on threads or chunking.  ``look``: None, or True when a player plays by
     lookahead (a kernel of its own)."""
     n_chunks = scal.shape[0]
-    for ch in prange(n_chunks):
+    for ch in range(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
         order = np.arange(48).astype(np.int8)
         groups = np.zeros(4, dtype=np.uint64)

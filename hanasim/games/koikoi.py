@@ -152,7 +152,7 @@ from functools import partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import decks, sources
 from ..decks import HANAFUDA
@@ -1888,15 +1888,15 @@ def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expo
         scal[C_P0_GAME_WINS] += t0 > t1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, expose,
                scal, tcount, ycount, hist, look):
-    """Sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per prange
+    """Sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per
     iteration; counters are per chunk and summed by the caller, so results never depend on
     threads or chunking.  ``look``: None, or True when a player plays by lookahead (a kernel
     of its own)."""
     n_chunks = scal.shape[0]
-    for ch in prange(n_chunks):
+    for ch in range(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
         drng = np.zeros(1, dtype=np.uint64)
         order = np.arange(48).astype(np.int8)

@@ -65,7 +65,7 @@ from types import SimpleNamespace
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import decks
 from ..decks import HANAFUDA
@@ -1404,13 +1404,13 @@ def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, pile, hands, ks,
         scal[C_FIRST_TIES] += ft == 0
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, scal, tcount,
                ycount, look):
-    """Sessions in chunks under ``prange``; ``look``: None, or True when a player plays by
-    lookahead (a kernel of its own)."""
+    """Sessions in chunks (the runner gives each thread its own chunks); ``look``: None, or
+    True when a player plays by lookahead (a kernel of its own)."""
     n_chunks = scal.shape[0]
-    for ch in prange(n_chunks):
+    for ch in range(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
         drng = np.zeros(1, dtype=np.uint64)
         order = np.arange(48).astype(np.int8)

@@ -67,7 +67,7 @@ from math import comb
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import overload
 
 from .. import decks, sources
@@ -1260,7 +1260,7 @@ def play_series(key, rng, xrng, order, tmp, cap_time, st, res, out, tb, policy, 
         hist[H_ROUNDS + r] += 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, scal,
                rk, ycount, dcount, hist, look):
     """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller.
@@ -1268,7 +1268,7 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
     lookahead context per chunk: (tables, the rollouts' res, the scratch, their cap_time, the
     rollouts' decisions: greedy's agari at once, the yaku_cards choices' work slots))."""
     n_chunks = scal.shape[0]
-    for ch in prange(n_chunks):
+    for ch in range(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
         xrng = np.zeros(1, dtype=np.uint64)
         order = np.zeros(48, dtype=np.int8)
@@ -1304,13 +1304,13 @@ def sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, re
                     n_rounds, scal, rk, ycount, dcount, hist, look)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, scal, dcount):
     """Deals only (``--deals-only``): round 1's deal from the start deck, no play; each
     session of :data:`DEALS_PER_SESSION` deals starts from the deck in card order."""
     deck = np.uint64(tb.params[P_DECK])
     n = count(deck)
-    for ch in prange(scal.shape[0]):
+    for ch in range(scal.shape[0]):
         rng = np.zeros(1, dtype=np.uint64)
         order = np.zeros(48, dtype=np.int8)
         s0 = first_session + ch * chunk

@@ -6,7 +6,7 @@ Three layers, as in every game module:
 1. ``ToppaRules``: the house-rule options (defaults cite the rule page), validated at the edge;
 2. ``lower``: the rules and the deck as plain arrays and ints (``Tables``);
 3. the ``@njit`` kernels: ``deal_round`` (shuffle, deal, misdeal), ``play_dealt`` (teyaku,
-   play, dekiyaku, settlement) and ``run_chunks`` (sessions under ``prange``).
+   play, dekiyaku, settlement) and ``run_chunks`` (sessions in chunks, the runner giving each thread its own).
 
 Seats inside a round are relative to the dealer: seat 0 deals and plays first, seat 1 is the
 opponent.  Players (whose policies differ) are 0 and 1; ``(dealer + seat) % 2`` is the player.
@@ -18,7 +18,7 @@ from functools import partial
 from typing import ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import overload
 from ..engine.jit import hot
 
@@ -634,16 +634,16 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
     hist_add(scal, C_HIST + HIST_BINS * H_SESSION, first_total)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, expose, scal,
                tcount, ycount, look):
-    """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per prange
+    """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per
     iteration; counters are per chunk (``scal[chunk, C_N]``, ``tcount[chunk, T+1, 2]``,
     ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results never depend on threads.
     ``look``: None, or True when a player plays by lookahead (a kernel of its own)."""
     n_chunks = scal.shape[0]
     n_cards = tb.month.shape[0]
-    for ch in prange(n_chunks):
+    for ch in range(n_chunks):
         rng = np.zeros(1, dtype=np.uint64)
         order = np.arange(n_cards).astype(np.int8)
         groups = np.zeros(3, dtype=np.uint64)

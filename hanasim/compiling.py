@@ -1,0 +1,153 @@
+"""Saying so when a run waits for numba to compile a kernel.
+
+A game's kernels are compiled the first time they are used (and then loaded from numba's
+on-disk cache, see ``_cache``); a compile takes seconds to minutes, which looks like a hang
+unless something says so.  Whether a call compiles is decided by numba itself: the
+``numba:compile`` event fires exactly when a kernel is not in memory and not in the cache for
+these argument types (``Dispatcher.compile``), so the notice is printed exactly when the wait
+happens, for every kernel, the lookahead ones included, from the CLI and from Python alike.
+
+:func:`notice` is a context manager the runner wraps around a run's batches; it names the
+kernel being compiled (from the compile itself: which chunk runner, with or without a
+lookahead player) and about how long it takes (:data:`ESTIMATE_S`, measured).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from contextlib import contextmanager
+
+from numba.core import event
+
+#: CPU seconds to compile each game's kernels from an empty cache: (the play kernel serving
+#: random and greedy, the lookahead kernel on top of it, the deals-only kernel; 0: deals-only
+#: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1, 2026-11-26)
+#: with ``resource.getrusage`` in a fresh process per game; on one free core the wait is about
+#: the same, on a loaded machine longer, which the notice says.
+ESTIMATE_S = {
+    "toppa": (12, 21, 3),
+    "baka": (15, 21, 3),
+    "koikoi": (25, 70, 0),
+    "kushiro_toppa": (13, 28, 0),
+    "taipa": (11, 30, 1),
+    "taoshi": (13, 26, 0),
+}
+KINDS = ("play", "lookahead", "deals")
+_WHAT = {"play": "{title} kernel (random and greedy play)",
+         "lookahead": "{title} kernel for lookahead play",
+         "deals": "{title} deals-only kernel"}
+
+
+def kind_of(dispatcher, args) -> str:
+    """Which of a game's kernels a compile is: ``play``, ``lookahead`` or ``deals``.
+
+    Every game's chunk runner is ``run_chunks`` and takes its lookahead context last (``None``
+    without a lookahead player: a kernel of its own); the deals-only runners are
+    ``run_deal_chunks``.  Anything else (a helper compiled on its own) is ``other``."""
+    name = getattr(getattr(dispatcher, "py_func", None), "__name__", "")
+    if name == "run_deal_chunks":
+        return "deals"
+    if name == "run_chunks":
+        from numba.core import types
+
+        return "play" if args and isinstance(args[-1], (types.NoneType, types.Omitted)) \
+            else "lookahead"
+    return "other"
+
+
+def estimate(game: str, kind: str) -> float | None:
+    """The measured seconds of a cold compile of ``game``'s ``kind`` kernel, or None."""
+    row = ESTIMATE_S.get(game)
+    if row is None or kind not in KINDS:
+        return None
+    return row[KINDS.index(kind)] or None
+
+
+def describe(game: str, kind: str, name: str = "") -> str:
+    """The notice's words: what is compiled and about how long it takes."""
+    try:
+        from .games import get_game
+
+        title = get_game(game).title.split(" (")[0]
+    except Exception:  # a name the registry does not know: say the name
+        title = game
+    what = _WHAT.get(kind, "{title} kernel " + name).format(title=title)
+    s = estimate(game, kind)
+    about = f"about {s:.0f} s on a free core" if s else "up to a minute or two"
+    return (f"hanasim: compiling the {what}: the first time only, {about}; later runs load it "
+            "from the cache")
+
+
+class _Listener(event.Listener):
+    """Announces the first hanasim compile that starts in its scope (nested compiles are
+    parts of it) and records how long each announced compile took."""
+
+    def __init__(self, game, out, say):
+        self.game = game
+        self.out = out
+        self.say = say
+        self.depth = 0
+        self.started = None
+        self.compiled = []  # (kind, seconds) of every outermost compile
+
+    def on_start(self, ev):
+        self.depth += 1
+        if self.depth > 1:
+            return
+        d = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+        module = getattr(getattr(d, "py_func", None), "__module__", "") or ""
+        if not module.startswith("hanasim"):
+            self.started = None  # numba's own helpers (np.zeros ...): short, said nothing
+            return
+        kind = kind_of(d, ev.data.get("args"))
+        self.started = (kind, time.perf_counter())
+        if self.say:
+            out = self.out if self.out is not None else sys.stderr
+            print(describe(self.game, kind, d.py_func.__name__), file=out, flush=True)
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth == 0 and self.started is not None:
+            kind, t0 = self.started
+            self.compiled.append((kind, time.perf_counter() - t0))
+            self.started = None
+
+
+@contextmanager
+def notice(game: str, out=None, say: bool = True):
+    """Within this block, every kernel numba compiles (not loads) is announced on ``out``
+    (stderr by default) with its game, kind and expected time (``say=False``: only recorded).
+    Yields the listener, whose ``compiled`` lists ``(kind, seconds)`` of the compiles that
+    happened."""
+    listener = _Listener(game, out, say)
+    event.register("numba:compile", listener)
+    try:
+        yield listener
+    finally:
+        event.unregister("numba:compile", listener)
+
+
+def in_notebook() -> bool:
+    """Whether this is a Jupyter kernel (an IPython kernel app; not a terminal IPython)."""
+    ipython = sys.modules.get("IPython")  # never imported here: only asked if already loaded
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+        return shell is not None and "IPKernelApp" in shell.config
+    except Exception:
+        return False
+
+
+def progress_bar():
+    """The progress bar class: tqdm's notebook bar in Jupyter when ipywidgets is installed,
+    else its text bar (``tqdm.auto`` would also fall back, but with a warning every run)."""
+    if in_notebook():
+        try:
+            import ipywidgets  # noqa: F401
+            from tqdm.notebook import tqdm as bar
+
+            return bar
+        except ImportError:
+            pass
+    from tqdm import tqdm as bar
+
+    return bar

@@ -1,0 +1,67 @@
+"""``hanasim warmup``: compile the games' kernels ahead of time, with the time each took.
+
+A kernel is compiled the first time a run needs it (then loaded from numba's on-disk cache);
+warming up moves that wait to a moment of one's choosing: after installing, while building a
+container image, or on every Dask worker before a sweep
+(``client.run(hanasim.warmup.warmup, ["toppa"])``).  Each kernel is made by a small run of the
+game (the tables are thrown away), so exactly the kernels a real run uses are compiled, with
+the argument types a real run gives them.
+"""
+from __future__ import annotations
+
+import time
+
+#: a tiny run is enough: the kernel is compiled on its first call, whatever the rounds
+WARM_ROUNDS = {"play": 200, "deals": 200, "lookahead": 4}
+
+
+def _policy(g, kind) -> str:
+    if kind != "lookahead":
+        return "random"
+    # player 1 by lookahead, every other seated player greedy (as hanasim bench measures it)
+    n = g.players_of(g.Rules()) if hasattr(g, "players_of") else g.n_players
+    return ",".join(["lookahead:16"] + ["greedy"] * (n - 1))
+
+
+def kinds_of(g, lookahead: bool) -> list[str]:
+    """The kernels a game is warmed up for: its play kernel (random and greedy), its deals-only
+    run and, when asked and the game has it, its lookahead kernel."""
+    kinds = ["play"]
+    if getattr(g, "deals_only", True):
+        kinds.append("deals")
+    if lookahead and getattr(g, "lookahead", False):
+        kinds.append("lookahead")
+    return kinds
+
+
+def warmup(games=None, lookahead: bool = False, out=print) -> list[dict]:
+    """Compile (or load from the cache) the kernels of ``games`` (names; default every game).
+
+    ``lookahead``: also the lookahead kernel (the longest compile of each game).  Each kernel
+    is reported on ``out`` (``print``; None says nothing) as it is done.  Returns one dict per
+    kernel: ``game``, ``kernel`` (play, deals, lookahead), ``compiled`` (False: it was
+    already cached) and ``seconds`` (wall time, compiling or loading included)."""
+    from .api import simulate
+    from .compiling import notice
+    from .games import available_games, get_game
+
+    if isinstance(games, str):
+        games = [games]
+    names = available_games() if not games else [get_game(n).name for n in games]
+    if not isinstance(lookahead, bool):
+        raise TypeError(f"lookahead must be True or False, got {lookahead!r}")
+    rows = []
+    for name in names:
+        g = get_game(name)
+        for kind in kinds_of(g, lookahead):
+            start = time.perf_counter()
+            with notice(name, say=False) as seen:
+                simulate(name, rounds=WARM_ROUNDS[kind], seed=1, policy=_policy(g, kind),
+                         deals_only=kind == "deals", progress=False)
+            seconds = time.perf_counter() - start
+            row = dict(game=name, kernel=kind, compiled=bool(seen.compiled), seconds=seconds)
+            rows.append(row)
+            if out is not None:
+                how = "compiled" if row["compiled"] else "already cached, loaded"
+                out(f"{name:14s} {kind:9s} {how} in {seconds:.1f} s")
+    return rows

@@ -1,0 +1,170 @@
+"""The compile notice (every wait for numba says so, from the CLI and from Python) and warmup."""
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from numba import njit
+
+from hanasim import compiling
+from hanasim.compiling import describe, notice
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def toy_kernel(name="run_chunks"):
+    """A tiny kernel compiled in memory only, named like a game's chunk runner and living in a
+    hanasim module (the notice announces hanasim's kernels, not numba's own helpers)."""
+    ns = {"__name__": "hanasim.games.toy"}
+    exec(f"def {name}(x, look):\n    return x + 1 if look is None else x + 2\n", ns)
+    return njit(ns[name])
+
+
+def test_a_compile_is_announced_once_naming_the_kernel_and_the_time():
+    kernel = toy_kernel()
+    out = io.StringIO()
+    with notice("toppa", out=out) as seen:
+        kernel(1, None)
+        kernel(2, None)  # compiled already: nothing more to say
+    lines = out.getvalue().splitlines()
+    assert lines == [describe("toppa", "play")]
+    assert "Toppa kernel (random and greedy play)" in lines[0]
+    assert f"about {compiling.estimate('toppa', 'play')} s" in lines[0]
+    assert "first time only" in lines[0]
+    assert [k for k, _ in seen.compiled] == ["play"]
+
+
+def test_the_lookahead_kernel_is_a_compile_of_its_own_and_said_so():
+    kernel = toy_kernel()
+    out = io.StringIO()
+    with notice("koikoi", out=out):
+        kernel(1, None)
+        kernel(1, True)  # a lookahead context: another specialisation, another wait
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert "Koi-koi kernel for lookahead play" in lines[1]
+    assert f"about {compiling.estimate('koikoi', 'lookahead')} s" in lines[1]
+
+
+def test_nothing_is_said_for_a_loaded_kernel_or_outside_the_block_or_when_quiet():
+    kernel = toy_kernel("run_deal_chunks")
+    out = io.StringIO()
+    kernel(1, None)  # outside any notice block
+    with notice("toppa", out=out) as seen:
+        kernel(1, None)  # in memory already
+    assert out.getvalue() == "" and seen.compiled == []
+    with notice("toppa", out=out, say=False) as seen:
+        kernel(1.5, None)  # a new specialisation, recorded but not said
+    assert out.getvalue() == "" and [k for k, _ in seen.compiled] == ["deals"]
+
+
+def test_every_game_has_a_measured_estimate():
+    from hanasim.games import available_games
+
+    assert sorted(compiling.ESTIMATE_S) == available_games()
+    for game in available_games():
+        assert compiling.estimate(game, "play") and compiling.estimate(game, "lookahead")
+
+
+def _fresh(tmp_path, code=None, args=None):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    cmd = [sys.executable, "-c", code] if code else [sys.executable, "-m", "hanasim", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+
+
+# The smallest kernel (Toppa's deals-only run) compiled from an empty cache in a fresh process:
+# the only way to meet a first compile in a test process that has compiled it already.
+
+def test_the_python_api_says_it_is_compiling_on_a_first_run(tmp_path):
+    r = _fresh(tmp_path, code="import hanasim; hanasim.simulate('toppa', rounds=1000, seed=1, "
+                              "deals_only=True)")
+    assert r.returncode == 0, r.stderr
+    assert "hanasim: compiling the Toppa deals-only kernel: the first time only, about" \
+        in r.stderr
+
+
+def test_the_cli_says_it_is_compiling_on_a_first_run_and_not_again(tmp_path):
+    args = ["simulate", "toppa", "--deals-only", "--rounds", "1000", "--seed", "1", "--no-save"]
+    first = _fresh(tmp_path, args=args)
+    assert first.returncode == 0, first.stderr
+    assert "hanasim: compiling the Toppa deals-only kernel" in first.stderr
+    again = _fresh(tmp_path, args=args)  # the same cache: loaded, nothing to say
+    assert again.returncode == 0, again.stderr
+    assert "compiling" not in again.stderr
+    # the same table (the first line says how long the run took)
+    assert again.stdout.splitlines()[1:] == first.stdout.splitlines()[1:]
+
+
+def test_warmup_reports_each_kernel_and_a_second_warmup_only_loads():
+    from hanasim.warmup import warmup
+
+    warmup(["toppa"], out=None)
+    lines = []
+    rows = warmup(["toppa"], out=lines.append)
+    assert [r["kernel"] for r in rows] == ["play", "deals"]
+    assert not any(r["compiled"] for r in rows)
+    assert len(lines) == 2 and "already cached, loaded in" in lines[0]
+
+
+def test_warmup_refuses_an_unknown_game_in_one_line():
+    r = subprocess.run([sys.executable, "-m", "hanasim", "warmup", "toppa", "nosuch"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        r.stderr.strip().splitlines()[0]] and "unknown game 'nosuch'" in r.stderr
+
+
+def test_progress_defaults_to_off_outside_a_notebook():
+    from hanasim.api import _check_progress
+
+    assert _check_progress(None) is False
+    assert _check_progress(True) is True
+    with pytest.raises(TypeError, match="progress must be True or False"):
+        _check_progress("yes")
+
+
+def test_every_game_kernel_is_one_the_notice_can_name():
+    """The notice tells the kernels apart by name and by the lookahead context, passed last:
+    a game whose runner is renamed or reordered would be announced as 'a kernel' only."""
+    import importlib
+    import inspect
+
+    from hanasim.games import available_games, get_game
+
+    for name in available_games():
+        module = importlib.import_module(type(get_game(name)).__module__)
+        params = list(inspect.signature(module.run_chunks.py_func).parameters)
+        assert params[-1] == "look", name
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 7])
+def test_threads_split_a_batch_into_the_same_chunk_rows(monkeypatch, threads):
+    """The runner gives each thread a consecutive run of chunks (the kernels are plain loops,
+    compiled without numba's parallel lowering): every chunk row is the one a single call
+    writes, whatever the thread count."""
+    import numba
+    import numpy as np
+
+    from hanasim.engine.runner import run_threads
+
+    def kernel(first, n, chunk, out):  # a chunk row: its first session and its session count
+        for ch in range(out["x"].shape[0]):
+            s0 = first + ch * chunk
+            out["x"][ch] = (s0, min(s0 + chunk, first + n) - s0)
+
+    want = {"x": np.zeros((5, 2), np.int64)}
+    kernel(100, 37, 8, want)
+    got = {"x": np.zeros((5, 2), np.int64)}
+    monkeypatch.setattr(numba, "get_num_threads", lambda: threads)
+    run_threads(kernel, 100, 37, 8, got)
+    assert (got["x"] == want["x"]).all()
+    assert got["x"][:, 1].sum() == 37
+
+
+def test_the_text_bar_outside_a_notebook():
+    from tqdm import tqdm
+
+    assert compiling.in_notebook() is False
+    assert compiling.progress_bar() is tqdm
