@@ -625,6 +625,7 @@ def run_handler(args, handler) -> int:
     from .engine.runner import CheckpointError, ExecutorError, Interrupted
     from .store import StoreError
 
+    pid = os.getpid()
     try:
         return handler(args) or 0
     except BrokenPipeError:  # output piped into e.g. `head`
@@ -641,6 +642,8 @@ def run_handler(args, handler) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt as e:
         signum = getattr(e, "signum", None)
+        if os.getpid() != pid:  # a forked child (a Dask worker starting) stopped with us:
+            os._exit(128 + (signum or signal.SIGINT))  # the parent alone says so
         sys.stderr.write("hanasim: interrupted\n" if signum is None else
                          f"hanasim: stopped by {signal.Signals(signum).name}\n")
         return 128 + (signum or signal.SIGINT)

@@ -484,16 +484,19 @@ def test_a_cluster_that_cannot_start_is_one_line(tmp_path):
 CTRL_C_AT_START = """
     import os, signal, sys, threading
     import dask.distributed
-    real = dask.distributed.LocalCluster.__init__
 
-    def start(self, *a, **k):  # Ctrl-C a moment into the cluster's start
-        threading.Timer(float(sys.argv[1]), os.kill, (os.getpid(), signal.SIGINT)).start()
-        real(self, *a, **k)
+    # the guard: Dask's worker processes are spawned and import this file again
+    if __name__ == "__main__":
+        real = dask.distributed.LocalCluster.__init__
 
-    dask.distributed.LocalCluster.__init__ = start
-    from hanasim import cli
-    sys.exit(cli.main(["simulate", "toppa", "--rounds", "1000", "--seed", "1", "--no-save",
-                       "--cluster", "local:2"]))
+        def start(self, *a, **k):  # Ctrl-C a moment into the cluster's start
+            threading.Timer(float(sys.argv[1]), os.kill, (os.getpid(), signal.SIGINT)).start()
+            real(self, *a, **k)
+
+        dask.distributed.LocalCluster.__init__ = start
+        from hanasim import cli
+        sys.exit(cli.main(["simulate", "toppa", "--rounds", "1000", "--seed", "1",
+                           "--no-save", "--cluster", "local:2"]))
 """
 
 
