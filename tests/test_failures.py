@@ -13,6 +13,20 @@ from pathlib import Path
 import pytest
 
 
+class AsCompleted:
+    """dask.distributed.as_completed for the fake clients: futures finish in the order given."""
+
+    def __init__(self, futures=()):
+        self.queue = list(futures)
+
+    def add(self, f):
+        self.queue.append(f)
+
+    def __iter__(self):
+        while self.queue:
+            yield self.queue.pop(0)
+
+
 def run_py(code, env=None, timeout=300):
     e = dict(os.environ, **(env or {}))
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
@@ -223,17 +237,6 @@ def test_dask_executor_keeps_a_bounded_number_of_batches_in_flight(monkeypatch):
         def close(self, timeout=None):
             pass
 
-    class AsCompleted:  # finishes futures in the order they were given
-        def __init__(self, futures=()):
-            self.queue = list(futures)
-
-        def add(self, f):
-            self.queue.append(f)
-
-        def __iter__(self):
-            while self.queue:
-                yield self.queue.pop(0)
-
     import dask.distributed
 
     monkeypatch.setattr(distributed, "_client", lambda cluster: (Client(), None))
@@ -412,17 +415,6 @@ def _fake_cluster(monkeypatch, failure):
 
         def close(self, timeout=None):
             pass
-
-    class AsCompleted:
-        def __init__(self, futures=()):
-            self.queue = list(futures)
-
-        def add(self, f):
-            self.queue.append(f)
-
-        def __iter__(self):
-            while self.queue:
-                yield self.queue.pop(0)
 
     monkeypatch.setattr(distributed, "_client", lambda cluster: (Client(), None))
     monkeypatch.setattr(dask.distributed, "as_completed", AsCompleted)

@@ -18,6 +18,7 @@ import pytest
 
 import hanasim
 from hanasim import cli, store
+from one_line import one_line  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = "100000000000"  # rounds no test could finish: a refusal must come before the work
@@ -31,14 +32,6 @@ def cli_run(*args, env=None, timeout=300, **kw):
     return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
                           text=True, env=e, timeout=timeout, **kw)
 
-
-def one_line(r, *words, code=2):
-    lines = [x for x in r.stderr.splitlines() if x.strip()]
-    assert r.returncode == code, r.stderr
-    assert "Traceback" not in r.stderr and len(lines) == 1, r.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
-    return lines[0]
 
 
 def runs_in(st) -> int:

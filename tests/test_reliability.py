@@ -21,6 +21,7 @@ import pytest
 import hanasim
 from hanasim import cli, store
 from hanasim.engine.runner import Checkpoint, Interrupted, run_batches
+from one_line import one_line  # noqa: E402
 
 HUGE = "100000000000"  # rounds no test could finish: a refusal must come before the work
 SIM = ["simulate", "toppa", "--seed", "5", "--rounds", "2000", "--format", "csv"]
@@ -31,14 +32,6 @@ def cli_run(*args, env=None, timeout=300, **kw):
     return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
                           text=True, env=e, timeout=timeout, **kw)
 
-
-def one_line(r, *words, code=2):
-    lines = [x for x in r.stderr.splitlines() if x.strip()]
-    assert r.returncode == code, r.stderr
-    assert "Traceback" not in r.stderr and len(lines) == 1, r.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

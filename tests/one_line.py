@@ -1,0 +1,11 @@
+"""The check every command-line failure test shares: exactly one line on stderr, no
+traceback, the exit code asked for, and the words asked for in that line."""
+
+
+def one_line(r, *words, code=2):
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert r.returncode == code, r.stderr
+    assert "Traceback" not in r.stderr and len(lines) == 1, r.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    return lines[0]
