@@ -97,4 +97,5 @@ def notes(rules) -> list:
         return [f"zero-sum scoring: card points less the par of {par(rules)} "
                 f"({deck_points(rules)} points / {rules.players} players)"]
     return [f"additive scoring: a score is the card points (the deck holds "
-            f"{deck_points(rules)}), so scores are drawn against an equal share of a round's"]
+            f"{deck_points(rules)}), so a seat's mean score is drawn against an equal share of "
+            f"a round's points"]
