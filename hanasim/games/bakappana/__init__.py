@@ -52,6 +52,7 @@ class Bakappana:
     seats = SEATS
     Rules = BakappanaRules
     par = None  # the par is the deck's points / players (rules.par), not an option
+    deck_points = 264  # the page's deck ('88 no bakappana'; 240 under chaff_points=0)
     teyaku_names = ()
     expose = False  # no teyaku: no expose decision
     lookahead = True

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...reading import Line, Reading
-from .rules import SEATS, deck_points, par
+from .rules import SEATS, deck_points
 from .session import (C_DEALS, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_GAME_TIES,
                       C_GAMES, C_HIST, C_KEEPS, C_MISDEALS, C_PLAYER, C_ROUNDS, C_SEAT, C_SUM,
                       C_SUM_SQ, C_TOP_TIES, H_FIRST, HIST_BINS, K_PTS, K_PTS_SQ, K_SCORE,
@@ -92,10 +92,9 @@ def quantities(c, rules) -> list:
 
 
 def notes(rules) -> list:
-    """What a table says about its scoring: the par played, or that it is additive."""
+    """What a table must say about its rules: that additive scoring is not zero-sum."""
     if rules.scoring == "zero_sum":
-        return [f"zero-sum scoring: card points less the par of {par(rules)} "
-                f"({deck_points(rules)} points / {rules.players} players)"]
-    return [f"additive scoring: a score is the card points (the deck holds "
-            f"{deck_points(rules)}), so a seat's mean score is drawn against an equal share of "
-            f"a round's points"]
+        return []
+    return [f"additive scoring: a score is the card points, with no par, so a round's scores "
+            f"add up to the points captured (the deck holds {deck_points(rules)}), not to 0; a "
+            f"seat's mean score is drawn against an equal share of them"]
