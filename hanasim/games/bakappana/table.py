@@ -18,18 +18,19 @@ READING = Reading(
     edge_metric="mean_score", edge_quantity="seat.dealer.mean_score",
     no_winner=("seat.tie_rate",), no_winner_words="tied for the top score",
     won_words="one player has the top score", score_sum="round.score_sum.mean",
-    fair_metric="fair_par", fair_rule=None,
+    # no fair_metric: the par played depends on the players and chaff_points, and the charts
+    # read a par from a ``par`` rule or the game's one par; card_points.* are the fair pars
     headline=(
         Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
              "signed", verdict=True),
         Line("seat.dealer.win_rate", "The dealer has the top score in {value} of rounds",
              "rate"),
-        Line("fair_par.dealer", "The par that makes the dealer's mean score zero is {value} "
-             "card points"),
+        # a score is card points - par on every round: the mean card points are the fair par
+        Line("card_points.dealer", "The dealer captures {value} card points a round, the par "
+             "that would make his mean score zero"),
         Line("game.first_dealer.mean_total", "Over a game the first dealer totals {value} "
              "{unit}", "signed"),
     ),
-    only_when={"fair_par.": ("scoring", ("zero_sum",))},
     labels={"round.score_sum.mean": "Round: sum of the scores"})
 
 
@@ -63,9 +64,6 @@ def quantities(c, rules) -> list:
         rows += [T.mean(f"seat.{seat}.mean_score", s[b + K_SCORE], s[b + K_SCORE_SQ], r),
                  T.prop(f"seat.{seat}.win_rate", s[b + K_WINS], r),
                  T.mean(f"card_points.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r)]
-        if rules.scoring == "zero_sum":
-            # score = card points - par on every round: the fair par is the mean card points
-            rows.append(T.mean(f"fair_par.{seat}", s[b + K_PTS], s[b + K_PTS_SQ], r))
     rows += [T.prop("seat.tie_rate", s[C_TOP_TIES], r),
              T.mean("round.score_sum.mean", s[C_SUM], s[C_SUM_SQ], r)]
     hist = histograms(c, rules)
