@@ -1,0 +1,203 @@
+"""Ishikari Toppa's games and counters: Bakappana's game (first dealer drawn, the highest
+scorer deals next, ``rounds_per_game`` rounds on the game's own random stream) with the chase
+multiplier carried from round to round."""
+import numpy as np
+from numba import njit
+
+from ...engine.jit import hot
+from ...engine.lookahead import new_scratch
+from ...engine.rng import stream_state
+from ...engine.tally import HIST_BINS, hist_add
+from ...engine.yaku import teyaku_by_nibbles
+from ..bakappana.session import first_dealer, next_dealer
+from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
+                    P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
+                    R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
+                    R_TEY_SCORED, play_round)
+
+MAX_PLAYERS = 6
+(C_DEALS, C_MISDEALS, C_ROUNDS, C_TOP_TIES, C_CHASES, C_MULT, C_MULT_SQ, C_MULTIPLIED,
+ C_GAMES, C_GAME_TIES, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_CLAIMS, C_SUM) = range(15)
+C_SEAT = 16
+(K_SCORE, K_SCORE_SQ, K_WINS, K_PLAYS, K_JOIN, K_DROP, K_FORCED_IN, K_FORCED_OUT,
+ K_CHASE) = range(9)
+SEAT_W = 9
+C_POS = C_SEAT + SEAT_W * MAX_PLAYERS
+A_SCORE, A_SCORE_SQ, A_WINS, A_PTS, A_PTS_SQ = range(5)
+POS_W = 5
+C_PLAYER = C_POS + POS_W * ACTIVE
+(Q_SCORE, Q_SCORE_SQ, Q_WINS, Q_DEALS, Q_PLAYS, Q_TOTAL, Q_TOTAL_SQ, Q_GAME_WINS,
+ Q_FIRST) = range(9)
+PLAYER_W = 9
+C_HIST = C_PLAYER + PLAYER_W * MAX_PLAYERS
+H_FIRST = MAX_PLAYERS  # histograms 0..5: each table seat's round score; 6: first dealer's total
+C_N = C_HIST + HIST_BINS * (MAX_PLAYERS + 1)
+
+
+@hot(inline="always")
+def tally_teyaku(tcount, groups, n, tb):
+    """Teyaku held by every dealt hand (seated or not: the exact odds are per dealt hand);
+    ``tcount[row] = (hands holding it, its square per round)``, row T: any teyaku."""
+    n_rows = tb.teyaku.shape[0]
+    if n_rows == 0:
+        return
+    any_ = 0
+    for row in range(n_rows):
+        x = 0
+        for s in range(n):
+            _, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks,
+                                     tb.params[P_COMBINE])
+            x += (h >> row) & 1
+        tcount[row, 0] += x
+        tcount[row, 1] += x * x
+    for s in range(n):
+        _, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks,
+                                 tb.params[P_COMBINE])
+        any_ += h != 0
+    tcount[n_rows, 0] += any_
+    tcount[n_rows, 1] += any_ * any_
+
+
+@hot(inline="always")
+def tally_round(scal, res, n, dealer, win_pos, tied):
+    scal[C_ROUNDS] += 1
+    scal[C_DEALS] += res[R_MISDEALS] + 1
+    scal[C_MISDEALS] += res[R_MISDEALS]
+    scal[C_TOP_TIES] += tied
+    scal[C_CHASES] += res[R_CHASERS] > 0
+    for s in range(n):
+        ch = res[R_CHOICE + s]
+        b = C_SEAT + SEAT_W * s
+        scal[b + K_JOIN] += ch == CH_JOIN
+        scal[b + K_DROP] += ch == CH_DROP
+        scal[b + K_FORCED_IN] += ch == CH_FORCED_IN
+        scal[b + K_FORCED_OUT] += ch == CH_FORCED_OUT or ch == CH_CHASE
+        scal[b + K_CHASE] += ch == CH_CHASE
+        q = dealer + s
+        q = q - n if q >= n else q
+        scal[C_PLAYER + PLAYER_W * q + Q_DEALS] += s == 0
+    total = 0
+    for s in range(n):  # every seat's score: 0 when it does not play
+        x = 0
+        won = False
+        for k in range(ACTIVE):
+            if res[R_ACT_SEAT + k] == s:
+                x = res[R_SCORE + k]
+                won = (not tied) and k == win_pos
+        b = C_SEAT + SEAT_W * s
+        scal[b + K_SCORE] += x
+        scal[b + K_SCORE_SQ] += x * x
+        scal[b + K_WINS] += won
+        hist_add(scal, C_HIST + HIST_BINS * s, x)
+        q = dealer + s
+        q = q - n if q >= n else q
+        b = C_PLAYER + PLAYER_W * q
+        scal[b + Q_SCORE] += x
+        scal[b + Q_SCORE_SQ] += x * x
+        scal[b + Q_WINS] += won
+        total += x
+    for k in range(ACTIVE):
+        s = res[R_ACT_SEAT + k]
+        x = res[R_SCORE + k]
+        p = res[R_PTS + k]
+        scal[C_SEAT + SEAT_W * s + K_PLAYS] += 1
+        q = dealer + s
+        q = q - n if q >= n else q
+        scal[C_PLAYER + PLAYER_W * q + Q_PLAYS] += 1
+        b = C_POS + POS_W * k
+        scal[b + A_SCORE] += x
+        scal[b + A_SCORE_SQ] += x * x
+        scal[b + A_WINS] += (not tied) and k == win_pos
+        scal[b + A_PTS] += p
+        scal[b + A_PTS_SQ] += p * p
+        scal[C_CLAIMS] += res[R_TEY_SCORED + k] > 0
+    scal[C_SUM] += total
+
+
+@hot(inline="always")
+def tally_game(scal, totals, n, first):
+    best = totals[0]
+    for q in range(1, n):
+        best = max(best, totals[q])
+    n_best = 0
+    for q in range(n):
+        n_best += totals[q] == best
+    scal[C_GAMES] += 1
+    scal[C_GAME_TIES] += n_best > 1
+    for q in range(n):
+        b = C_PLAYER + PLAYER_W * q
+        scal[b + Q_TOTAL] += totals[q]
+        scal[b + Q_TOTAL_SQ] += totals[q] * totals[q]
+        scal[b + Q_GAME_WINS] += n_best == 1 and totals[q] == best
+        scal[b + Q_FIRST] += q == first
+    t = totals[first]
+    scal[C_FIRST_TOTAL] += t
+    scal[C_FIRST_TOTAL_SQ] += t * t
+    scal[C_FIRST_WINS] += n_best == 1 and t == best
+    hist_add(scal, C_HIST + HIST_BINS * H_FIRST, t)
+
+
+@hot
+def play_games(seed, g0, g1, total_rounds, rng, order, order3, groups, g3, st, res, totals,
+               pol3, exp3, tb, pol, scal, tcount, look):
+    params = tb.params
+    n = params[P_PLAYERS]
+    game_len = params[P_GAME_ROUNDS]
+    fixed = params[P_FIXED_DEALER]
+    for g in range(g0, g1):
+        rng[0] = stream_state(seed, g)
+        for i in range(48):
+            order[i] = i
+        n_rounds = min(game_len, total_rounds - g * game_len)
+        dealer = 0 if fixed else first_dealer(rng, order, n)
+        first = dealer
+        mult = 1
+        for q in range(n):
+            totals[q] = 0
+        for _ in range(n_rounds):
+            play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, mult,
+                       res, look)
+            tally_teyaku(tcount, groups, n, tb)
+            pos, tied = next_dealer(rng, res, ACTIVE, 0, params[P_TIE_RANDOM])
+            tally_round(scal, res, n, dealer, pos, tied)
+            scal[C_MULT] += mult
+            scal[C_MULT_SQ] += mult * mult
+            scal[C_MULTIPLIED] += mult > 1
+            for k in range(ACTIVE):
+                q = dealer + res[R_ACT_SEAT + k]
+                totals[q - n if q >= n else q] += res[R_SCORE + k]
+            # Chasing: more than 3 declared to join: the next round's payments are doubled,
+            # tripled after a second chase in a row, and so on
+            mult = mult + 1 if (params[P_CHASE] and res[R_CHASERS] > 0) else 1
+            if not fixed:
+                q = dealer + res[R_ACT_SEAT + pos]
+                dealer = q - n if q >= n else q
+        if n_rounds == game_len:
+            tally_game(scal, totals, n, first)
+
+
+@njit(cache=True, nogil=True)
+def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, pol, scal, tcount, look):
+    """Games ``first_game ..`` in chunks of ``chunk`` (``scal[chunk, C_N]``, ``tcount[chunk,
+    T + 1, 2]``); ``look``: None, or True when a player plays by lookahead."""
+    n = tb.params[P_PLAYERS]
+    for ch in range(scal.shape[0]):
+        rng = np.zeros(1, dtype=np.uint64)
+        order = np.arange(48).astype(np.int8)
+        order3 = np.arange(48).astype(np.int8)
+        groups = np.zeros(n + 1, dtype=np.uint64)
+        g3 = np.zeros(ACTIVE + 1, dtype=np.uint64)
+        st = np.zeros(3 * ACTIVE + 3, dtype=np.uint64)  # engine.state.size(3)
+        res = np.zeros(R_N, dtype=np.int64)
+        totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        pol3 = np.zeros(ACTIVE, dtype=np.int64)
+        exp3 = np.zeros(ACTIVE, dtype=np.int64)
+        g0 = first_game + ch * chunk
+        g1 = min(g0 + chunk, first_game + n_games)
+        if look is None:
+            play_games(seed, g0, g1, total_rounds, rng, order, order3, groups, g3, st, res,
+                       totals, pol3, exp3, tb, pol, scal[ch], tcount[ch], None)
+        else:
+            ctx = (tb, res, new_scratch(3 * ACTIVE + 3, 48, ACTIVE))
+            play_games(seed, g0, g1, total_rounds, rng, order, order3, groups, g3, st, res,
+                       totals, pol3, exp3, tb, pol, scal[ch], tcount[ch], ctx)
