@@ -1,0 +1,102 @@
+"""A slow, plain-Python Ishikari Toppa round from the deal on, written from the Ishikari Toppa
+rule page (join/drop, chasing), Hachi-hachi's dealing and the options documented in
+``hanasim/games/ishikari/rules.py``, not from the kernel.
+
+The turn and the policies' random draws are the Toppa reference's (``tests/naive.py``); the
+7-card Toppa teyaku are the Baka reference's (``tests/naive_baka.py``); card points and the
+deal split are the Bakappana reference's.  Random draws, in the kernel's protocol: a random
+join decision ``below(rng, 2) == 1``; the draw pile (the inactive hands and the undealt
+cards, in card order after the active hands and the field) shuffled by the engine's
+``shuffle_range`` from position 27; a random expose ``below(rng, 2) == 1`` for a hand holding
+a teyaku, positions in turn order; then the turns.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import naive_baka
+from naive import EXPOSE_RANDOM, ALWAYS, below, month, play_turn
+from naive_bakappana import card_points
+from hanasim.engine.rng import shuffle_range
+
+JOIN_ALWAYS, JOIN_RANDOM = 0, 1
+SEATED, JOIN, DROP, FORCED_IN, FORCED_OUT, CHASE = range(6)
+
+
+def split(order, n):
+    """Hachi-hachi's dealing: from the dealer's right (seat 1 .. n-1, then the dealer) 4 each,
+    3 to the field, 3 each, 3 to the field."""
+    seats = list(range(1, n)) + [0]
+    d = [s for s in seats for _ in range(4)] + ["f"] * 3 + [s for s in seats for _ in range(3)] \
+        + ["f"] * 3
+    hands = [set() for _ in range(n)]
+    field = set()
+    for i, g in enumerate(d):
+        (field if g == "f" else hands[g]).add(int(order[i]))
+    return hands, field
+
+
+def teyaku(hand, teyaku_list):
+    if teyaku_list == "none":
+        return 0, 0
+    return naive_baka.teyaku(hand, {})  # Toppa's values, 7-card chaff teyaku, adding up
+
+
+def play_round(order, dealer, n, pol, rules, weights, rng, mult=1):
+    """``order``: the deck after the deal; ``pol[player] = (card, join, threshold, expose)``.
+    Returns per position ``pts``, ``score``, ``tey_held``, ``tey_scored``, ``seats``; per seat
+    ``choice``; ``chasers``."""
+    chaff = rules.get("chaff_points", 1)
+    tl = rules.get("teyaku", "toppa")
+    hands, field = split(order, n)
+    choice, active, joined, dropped, chasers = [], [], 0, 0, 0
+    for s in range(n):
+        card, join, k, _ = pol[(dealer + s) % n]
+        if n == 3:
+            ch = SEATED
+        elif joined < 3 and dropped == n - 3:
+            ch = FORCED_IN
+        else:
+            if join == JOIN_ALWAYS:
+                yes = True
+            elif join == JOIN_RANDOM:
+                yes = below(rng, 2) == 1
+            else:
+                yes = card_points(hands[s], chaff) + teyaku(hands[s], tl)[0] >= k
+            ch = (CHASE if yes else FORCED_OUT) if joined == 3 else (JOIN if yes else DROP)
+        choice.append(ch)
+        if ch in (SEATED, JOIN, FORCED_IN):
+            active.append(s)
+            joined += 1
+        elif ch == CHASE:
+            chasers += 1
+        elif ch == DROP:
+            dropped += 1
+    used = set(field).union(*(hands[s] for s in active))
+    deck = np.array(sorted(used) + sorted(set(range(48)) - used), dtype=np.int8)
+    shuffle_range(rng, deck, 27, 48)
+    pile = [int(c) for c in deck[27:]]
+    players = [(dealer + s) % n for s in active]
+    held, scored = [0, 0, 0], [0, 0, 0]
+    my = [set(hands[s]) for s in active]
+    for k in range(3):
+        v, h = teyaku(my[k], tl)
+        held[k] = h
+        if h:
+            e = pol[players[k]][3]
+            shown = (below(rng, 2) == 1) if e == EXPOSE_RANDOM else e == ALWAYS
+            scored[k] = v if shown else 0
+    piles = [set(), set(), set()]
+    for i in range(21):
+        k = i % 3
+        piles[k] |= play_turn(pol[players[k]][0], my[k], field, pile[i], weights, rng)
+    assert not field and not any(my)
+    par = (240 + 24 * chaff) // 3
+    pts = [card_points(p, chaff) for p in piles]
+    score = [mult * (pts[k] - par + 3 * scored[k] - sum(scored)) for k in range(3)]
+    return dict(pts=pts, score=score, tey_held=held, tey_scored=scored, seats=active,
+                choice=choice, chasers=chasers, captured=piles)
+
+
+def months(cards):
+    return sorted(month(c) for c in cards)
