@@ -218,7 +218,7 @@ def test_next_dealer_against_reference():
         tie_random = i % 2
         rng = np.array([i], np.uint64)
         ref_rng = rng.copy()
-        got = S.next_dealer(rng, res, n, 0, tie_random)
+        got = S.next_dealer_seat(rng, res, n, 0, tie_random)
         assert tuple(got) == NB.next_dealer(scores, tie_random, ref_rng), (scores, tie_random)
         assert rng[0] == ref_rng[0]
 

@@ -20,8 +20,8 @@ from .lower import P_CHECKED, P_DECK_POINTS, P_DRAW_OUT, P_PAR, P_PLAYERS, Table
 
 # result slots of one round, per seat (4 each): card points, score, captured pile
 R_PTS, R_SCORE, R_CAPTURED = 0, 4, 8
-R_FIELD, R_TOP = 12, 13
-R_N = 14
+R_FIELD, R_TOP, R_MISDEALS = 12, 13, 14
+R_N = 15
 ALL = np.uint64(0xFFFFFFFFFFFF)  # the 48 cards
 
 

@@ -5,16 +5,19 @@ deck; the first dealer is drawn, then the highest scorer of each round deals the
 Round and Scoring).  Counters are integers per chunk, summed by the caller, so tables never
 depend on threads or chunking.
 """
+import sys
+
 import numpy as np
 from numba import njit
 
 from ...decks import HANAFUDA
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
-from ...engine.rng import below, shuffle_range, stream_state
+from ...engine import sessions
+from ...engine.rng import below, shuffle_range
 from ...engine.tally import HIST_BINS, hist_add
 from .lower import P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM
-from .round import R_N, R_PTS, R_SCORE, deal_round, play_dealt
+from .round import R_MISDEALS, R_N, R_PTS, R_SCORE, deal_round, play_dealt
 
 MAX_PLAYERS = 4
 # counters: scalars, then per seat (relative to the dealer), per player, histograms
@@ -61,7 +64,7 @@ _KINDS = HANAFUDA.kind.astype(np.int8)  # bright 0, animal 1, ribbon 2, chaff 3
 
 
 @hot
-def next_dealer(rng, res, n, dealer, tie_random):
+def next_dealer_seat(rng, res, n, dealer, tie_random):
     """The seat with the highest score deals next; a tied top goes to the first of them in
     turn order (``keep``), or to one of them at random.  Returns (seat, tied)."""
     top = res[R_SCORE]
@@ -80,7 +83,7 @@ def next_dealer(rng, res, n, dealer, tie_random):
 
 
 @hot(inline="always")
-def tally_round(scal, res, n, dealer, winner_seat, tied):
+def tally(scal, res, n, dealer, winner_seat, tied):
     scal[C_ROUNDS] += 1
     total = 0
     for s in range(n):
@@ -129,58 +132,110 @@ def tally_game(scal, totals, n, first):
     hist_add(scal, C_HIST + HIST_BINS * H_FIRST, t)
 
 
+# ---------------------------------------------------------------- the engine's hooks
+# (engine.sessions, engine/ADDING_A_GAME.md).  A game is a session: one random stream per game,
+# the first-dealer draw then every round drawing from it in turn, from the unshuffled deck.
+GAME = sys.modules[__name__]
+
+
+@njit(inline="always")
+def new_work(tb):
+    n = tb.params[P_PLAYERS]
+    return (np.zeros(1, dtype=np.uint64), np.arange(48).astype(np.int8),
+            np.zeros(n + 1, dtype=np.uint64), np.zeros(3 * n + 3, dtype=np.uint64),
+            np.zeros(R_N + 2, dtype=np.int64))
+
+
+@njit(inline="always")
+def look_context(tb, work):
+    n = tb.params[P_PLAYERS]
+    return (tb, work[4], new_scratch(3 * n + 3, 48, n))
+
+
+@hot(inline="always")
+def chunk_counters(tb, counters, ch):
+    return (counters[0][ch],)
+
+
+@hot(inline="always")
+def session_length(tb):
+    return tb.params[P_GAME_ROUNDS]
+
+
+@hot(inline="always")
+def n_players(tb):
+    return tb.params[P_PLAYERS]
+
+
+@hot(inline="always")
+def start_session(tb, work, key, n_rounds):
+    rng, order = work[0], work[1]
+    rng[0] = key
+    for i in range(order.shape[0]):
+        order[i] = i
+    return 0 if tb.params[P_FIXED_DEALER] else first_dealer(rng, order, tb.params[P_PLAYERS])
+
+
+# the round's winning seat and whether the top score was tied, after the round's slots
+R_NEXT, R_TIED = R_N, R_N + 1
+
+
+@hot(inline="always")
+def play_round(tb, work, players, key, i, dealer, look):
+    rng, order, groups, st, res = work
+    n = tb.params[P_PLAYERS]
+    mis = deal_round(rng, order, groups, tb.pattern, n)
+    res[R_MISDEALS] = mis
+    play_dealt(rng, order, groups, st, tb, players, dealer, res, look)
+    # the next dealer is drawn here, after the play (a random pick among a tied top score)
+    seat, tied = next_dealer_seat(rng, res, n, dealer, tb.params[P_TIE_RANDOM])
+    res[R_NEXT] = seat
+    res[R_TIED] = tied
+
+
+@hot(inline="always")
+def tally_round(tb, work, counts, dealer):
+    res = work[4]
+    scal = counts[0]
+    n = tb.params[P_PLAYERS]
+    scal[C_DEALS] += res[R_MISDEALS] + 1
+    scal[C_MISDEALS] += res[R_MISDEALS]
+    tally(scal, res, n, dealer, res[R_NEXT], res[R_TIED] != 0)
+    if not tb.params[P_FIXED_DEALER]:
+        scal[C_KEEPS] += res[R_NEXT] == 0
+
+
+@hot(inline="always")
+def seat_score(tb, work, seat):
+    return work[4][R_SCORE + seat]
+
+
+@hot(inline="always")
+def next_dealer(tb, work, dealer):
+    if tb.params[P_FIXED_DEALER]:
+        return dealer
+    n = tb.params[P_PLAYERS]
+    d = dealer + work[4][R_NEXT]
+    return d - n if d >= n else d
+
+
+@hot(inline="always")
+def tally_session(tb, counts, first, totals):
+    tally_game(counts[0], totals, tb.params[P_PLAYERS], first)
+
+
 @hot
-def play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, totals, tb, policy,
-               scal, look):
-    params = tb.params
-    n = params[P_PLAYERS]
-    game_len = params[P_GAME_ROUNDS]
-    fixed = params[P_FIXED_DEALER]
-    for g in range(g0, g1):
-        rng[0] = stream_state(seed, g)
-        for i in range(order.shape[0]):
-            order[i] = i
-        n_rounds = min(game_len, total_rounds - g * game_len)
-        dealer = 0 if fixed else first_dealer(rng, order, n)
-        first = dealer
-        for q in range(n):
-            totals[q] = 0
-        for _ in range(n_rounds):
-            mis = deal_round(rng, order, groups, tb.pattern, n)
-            scal[C_DEALS] += mis + 1
-            scal[C_MISDEALS] += mis
-            play_dealt(rng, order, groups, st, tb, policy, dealer, res, look)
-            seat, tied = next_dealer(rng, res, n, dealer, params[P_TIE_RANDOM])
-            tally_round(scal, res, n, dealer, seat, tied)
-            for s in range(n):
-                q = dealer + s
-                totals[q - n if q >= n else q] += res[R_SCORE + s]
-            if not fixed:
-                scal[C_KEEPS] += seat == 0
-                dealer = dealer + seat
-                dealer = dealer - n if dealer >= n else dealer
-        if n_rounds == game_len:  # a game cut off by the end of the run counts per round only
-            tally_game(scal, totals, n, first)
+def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                           look)
 
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, scal, look):
-    """Play games ``first_game ..`` in chunks of ``chunk`` games (``scal[chunk, C_N]``);
-    ``look``: None, or True when a player plays by lookahead (a kernel of its own)."""
-    n = tb.params[P_PLAYERS]
-    for ch in range(scal.shape[0]):
-        rng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(48).astype(np.int8)
-        groups = np.zeros(n + 1, dtype=np.uint64)
-        st = np.zeros(3 * n + 3, dtype=np.uint64)  # engine.state.size(n)
-        res = np.zeros(R_N, dtype=np.int64)
-        totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        g0 = first_game + ch * chunk
-        g1 = min(g0 + chunk, first_game + n_games)
-        if look is None:
-            play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, totals, tb,
-                       policy, scal[ch], None)
-        else:
-            ctx = (tb, res, new_scratch(3 * n + 3, 48, n))
-            play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, totals, tb,
-                       policy, scal[ch], ctx)
+    """Games ``first_game ..`` in chunks of ``chunk`` games (``scal[chunk, C_N]``), on the
+    engine's session machinery; ``look``: None, or True when a player plays by lookahead."""
+    sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, policy,
+                        (scal,), look)
+
+
+sessions.check_game(GAME)

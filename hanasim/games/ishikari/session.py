@@ -9,7 +9,7 @@ from ...engine.lookahead import new_scratch
 from ...engine.rng import stream_state
 from ...engine.tally import HIST_BINS, hist_add
 from ...engine.yaku import teyaku_by_nibbles
-from ..bakappana.session import first_dealer, next_dealer
+from ..bakappana.session import first_dealer, next_dealer_seat as next_dealer
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
                     R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
