@@ -1,19 +1,22 @@
 """Ishikari Toppa's games and counters: Bakappana's game (first dealer drawn, the highest
 scorer deals next, ``rounds_per_game`` rounds on the game's own random stream) with the chase
 multiplier carried from round to round."""
+import sys
+
 import numpy as np
 from numba import njit
 
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
-from ...engine.rng import stream_state
+from ...engine import sessions
 from ...engine.tally import HIST_BINS, hist_add
 from ...engine.yaku import teyaku_by_nibbles
-from ..bakappana.session import first_dealer, next_dealer_seat as next_dealer
+from ..bakappana.session import first_dealer, next_dealer_seat
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
                     R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
-                    R_TEY_SCORED, play_round)
+                    R_MULT, R_TEY_SCORED)
+from .round import play_round as play_round_dealt
 
 MAX_PLAYERS = 6
 (C_DEALS, C_MISDEALS, C_ROUNDS, C_TOP_TIES, C_CHASES, C_MULT, C_MULT_SQ, C_MULTIPLIED,
@@ -59,7 +62,7 @@ def tally_teyaku(tcount, groups, n, tb):
 
 
 @hot(inline="always")
-def tally_round(scal, res, n, dealer, win_pos, tied):
+def tally(scal, res, n, dealer, win_pos, tied):
     scal[C_ROUNDS] += 1
     scal[C_DEALS] += res[R_MISDEALS] + 1
     scal[C_MISDEALS] += res[R_MISDEALS]
@@ -137,67 +140,116 @@ def tally_game(scal, totals, n, first):
     hist_add(scal, C_HIST + HIST_BINS * H_FIRST, t)
 
 
+# ---------------------------------------------------------------- the engine's hooks
+# (engine.sessions, engine/ADDING_A_GAME.md): a game is a session on one random stream; the
+# chase multiplier lives in the work arrays from round to round (1 at a game's start).
+GAME = sys.modules[__name__]
+R_NEXT, R_TIED = R_N, R_N + 1  # the winning active position, and a tied top score
+
+
+@njit(inline="always")
+def new_work(tb):
+    n = tb.params[P_PLAYERS]
+    return (np.zeros(1, dtype=np.uint64), np.arange(48).astype(np.int8),
+            np.arange(48).astype(np.int8), np.zeros(n + 1, dtype=np.uint64),
+            np.zeros(ACTIVE + 1, dtype=np.uint64), np.zeros(3 * ACTIVE + 3, dtype=np.uint64),
+            np.zeros(R_N + 2, dtype=np.int64), np.zeros(ACTIVE, dtype=np.int64),
+            np.zeros(ACTIVE, dtype=np.int64), np.ones(1, dtype=np.int64))
+
+
+@njit(inline="always")
+def look_context(tb, work):
+    return (tb, work[6], new_scratch(3 * ACTIVE + 3, 48, ACTIVE))
+
+
+@hot(inline="always")
+def chunk_counters(tb, counters, ch):
+    return counters[0][ch], counters[1][ch]
+
+
+@hot(inline="always")
+def session_length(tb):
+    return tb.params[P_GAME_ROUNDS]
+
+
+@hot(inline="always")
+def n_players(tb):
+    return tb.params[P_PLAYERS]
+
+
+@hot(inline="always")
+def start_session(tb, work, key, n_rounds):
+    rng, order, mult = work[0], work[1], work[9]
+    rng[0] = key
+    for i in range(48):
+        order[i] = i
+    mult[0] = 1
+    return 0 if tb.params[P_FIXED_DEALER] else first_dealer(rng, order, tb.params[P_PLAYERS])
+
+
+@hot(inline="always")
+def play_round(tb, work, players, key, i, dealer, look):
+    rng, order, order3, groups, g3, st, res, pol3, exp3, mult = work
+    play_round_dealt(rng, order, order3, groups, g3, st, tb, players, pol3, exp3, dealer,
+                     mult[0], res, look)
+    pos, tied = next_dealer_seat(rng, res, ACTIVE, 0, tb.params[P_TIE_RANDOM])
+    res[R_NEXT] = pos
+    res[R_TIED] = tied
+    # Chasing: more than 3 declared to join: the next round's payments are doubled, tripled
+    # after a second chase in a row, and so on
+    mult[0] = mult[0] + 1 if (tb.params[P_CHASE] and res[R_CHASERS] > 0) else 1
+
+
+@hot(inline="always")
+def tally_round(tb, work, counts, dealer):
+    groups, res = work[3], work[6]
+    scal, tcount = counts
+    n = tb.params[P_PLAYERS]
+    tally_teyaku(tcount, groups, n, tb)
+    tally(scal, res, n, dealer, res[R_NEXT], res[R_TIED] != 0)
+    m = res[R_MULT]
+    scal[C_MULT] += m
+    scal[C_MULT_SQ] += m * m
+    scal[C_MULTIPLIED] += m > 1
+
+
+@hot(inline="always")
+def seat_score(tb, work, seat):
+    res = work[6]
+    for k in range(ACTIVE):
+        if res[R_ACT_SEAT + k] == seat:
+            return res[R_SCORE + k]
+    return np.int64(0)
+
+
+@hot(inline="always")
+def next_dealer(tb, work, dealer):
+    if tb.params[P_FIXED_DEALER]:
+        return dealer
+    n = tb.params[P_PLAYERS]
+    res = work[6]
+    q = dealer + res[R_ACT_SEAT + res[R_NEXT]]
+    return q - n if q >= n else q
+
+
+@hot(inline="always")
+def tally_session(tb, counts, first, totals):
+    tally_game(counts[0], totals, tb.params[P_PLAYERS], first)
+
+
 @hot
-def play_games(seed, g0, g1, total_rounds, rng, order, order3, groups, g3, st, res, totals,
-               pol3, exp3, tb, pol, scal, tcount, look):
-    params = tb.params
-    n = params[P_PLAYERS]
-    game_len = params[P_GAME_ROUNDS]
-    fixed = params[P_FIXED_DEALER]
-    for g in range(g0, g1):
-        rng[0] = stream_state(seed, g)
-        for i in range(48):
-            order[i] = i
-        n_rounds = min(game_len, total_rounds - g * game_len)
-        dealer = 0 if fixed else first_dealer(rng, order, n)
-        first = dealer
-        mult = 1
-        for q in range(n):
-            totals[q] = 0
-        for _ in range(n_rounds):
-            play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, mult,
-                       res, look)
-            tally_teyaku(tcount, groups, n, tb)
-            pos, tied = next_dealer(rng, res, ACTIVE, 0, params[P_TIE_RANDOM])
-            tally_round(scal, res, n, dealer, pos, tied)
-            scal[C_MULT] += mult
-            scal[C_MULT_SQ] += mult * mult
-            scal[C_MULTIPLIED] += mult > 1
-            for k in range(ACTIVE):
-                q = dealer + res[R_ACT_SEAT + k]
-                totals[q - n if q >= n else q] += res[R_SCORE + k]
-            # Chasing: more than 3 declared to join: the next round's payments are doubled,
-            # tripled after a second chase in a row, and so on
-            mult = mult + 1 if (params[P_CHASE] and res[R_CHASERS] > 0) else 1
-            if not fixed:
-                q = dealer + res[R_ACT_SEAT + pos]
-                dealer = q - n if q >= n else q
-        if n_rounds == game_len:
-            tally_game(scal, totals, n, first)
+def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                           look)
 
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, pol, scal, tcount, look):
     """Games ``first_game ..`` in chunks of ``chunk`` (``scal[chunk, C_N]``, ``tcount[chunk,
-    T + 1, 2]``); ``look``: None, or True when a player plays by lookahead."""
-    n = tb.params[P_PLAYERS]
-    for ch in range(scal.shape[0]):
-        rng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(48).astype(np.int8)
-        order3 = np.arange(48).astype(np.int8)
-        groups = np.zeros(n + 1, dtype=np.uint64)
-        g3 = np.zeros(ACTIVE + 1, dtype=np.uint64)
-        st = np.zeros(3 * ACTIVE + 3, dtype=np.uint64)  # engine.state.size(3)
-        res = np.zeros(R_N, dtype=np.int64)
-        totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        pol3 = np.zeros(ACTIVE, dtype=np.int64)
-        exp3 = np.zeros(ACTIVE, dtype=np.int64)
-        g0 = first_game + ch * chunk
-        g1 = min(g0 + chunk, first_game + n_games)
-        if look is None:
-            play_games(seed, g0, g1, total_rounds, rng, order, order3, groups, g3, st, res,
-                       totals, pol3, exp3, tb, pol, scal[ch], tcount[ch], None)
-        else:
-            ctx = (tb, res, new_scratch(3 * ACTIVE + 3, 48, ACTIVE))
-            play_games(seed, g0, g1, total_rounds, rng, order, order3, groups, g3, st, res,
-                       totals, pol3, exp3, tb, pol, scal[ch], tcount[ch], ctx)
+    T + 1, 2]``) on the engine's session machinery; ``look``: None, or True when a player
+    plays by lookahead."""
+    sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, pol,
+                        (scal, tcount), look)
+
+
+sessions.check_game(GAME)
