@@ -29,6 +29,7 @@ from .rules import (ACTIVE, FIELD, HAND, MAX_PLAYERS, NAME, POSITIONS, SEATS,  #
 from .round import (P_CHASE, P_CHECKED, P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_LEN,
                     P_PAR, P_PLAYERS, P_TIE_RANDOM, Tables, play_round)  # noqa: F401
 from . import session as S
+from .session import run_chunks  # noqa: F401  (the kernel the runner calls)
 
 TEYAKU_NAMES = {"toppa": toppa.TEYAKU, "none": ()}
 
