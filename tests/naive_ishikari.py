@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 import naive_baka
-from naive import EXPOSE_RANDOM, ALWAYS, below, month, play_turn
+from naive import ALWAYS, EXPOSE_RANDOM, below, kind, month, play_turn
 from naive_bakappana import card_points
 from hanasim.engine.rng import shuffle_range
 
@@ -36,9 +36,79 @@ def split(order, n):
     return hands, field
 
 
-def teyaku(hand, teyaku_list):
+HH_A = ["triplet", "standing_triplet", "two_triplets", "triplet_and_standing",
+        "two_standing_triplets", "sanzokuichi", "four_of_a_kind", "triplet_and_two_pairs",
+        "one_two_four", "four_three"]
+HH_B = ["red", "one_ribbon", "one_animal", "one_bright", "empty_hand"]
+
+
+def hachihachi(hand):
+    """(kan, held bits) of a hand by Hachi-hachi's list ("Teyaku"): the most valuable of
+    Group A (sets) plus the most valuable of Group B (chaff, every willow card chaff)."""
+    by_month = {}
+    for c in hand:
+        by_month.setdefault(month(c), set()).add(c)
+    sizes = sorted((len(v) for v in by_month.values()), reverse=True)
+
+    def standing(m, cards):  # wisteria, iris, bush clover, or paulownia's three chaff
+        return len(cards) == 3 and (m in (4, 5, 7) or (m == 12 and 44 not in cards))
+    trip = [m for m, v in by_month.items() if len(v) == 3]
+    st = [m for m in trip if standing(m, by_month[m])]
+    plain = [m for m in trip if m not in st]
+    pairs = sizes.count(2)
+    fours = sizes.count(4)
+    a = {}
+    if plain:
+        a["triplet"] = 2
+    if st:
+        a["standing_triplet"] = 3
+    if len(plain) >= 2:
+        a["two_triplets"] = 6
+    if plain and st:
+        a["triplet_and_standing"] = 7
+    if len(st) >= 2:
+        a["two_standing_triplets"] = 8
+    if pairs >= 3:
+        a["sanzokuichi"] = 4
+    if fours:
+        a["four_of_a_kind"] = 6
+    if trip and pairs >= 2:
+        a["triplet_and_two_pairs"] = 7
+    if fours and pairs:
+        a["one_two_four"] = 8
+    if fours and trip:
+        a["four_three"] = 20
+    kinds = [3 if month(c) == 11 else kind(c) for c in hand]
+    nb, na, nr, nc = (kinds.count(k) for k in range(4))
+    b = {}
+    if nr >= 2 and nb == na == 0:
+        b["red"] = 2
+    if nr == 1 and nc == 6:
+        b["one_ribbon"] = 3
+    if na == 1 and nc == 6:
+        b["one_animal"] = 3
+    if nb == 1 and nc == 6:
+        b["one_bright"] = 4
+    if nc == 7:
+        b["empty_hand"] = 4
+    kan, bits = 0, 0
+    if a:
+        best = max(a, key=a.get)
+        kan += a[best]
+        bits |= 1 << HH_A.index(best)
+    if b:
+        best = max(b, key=b.get)
+        kan += b[best]
+        bits |= 1 << (10 + HH_B.index(best))
+    return kan, bits
+
+
+def teyaku(hand, teyaku_list, kan=12):
     if teyaku_list == "none":
         return 0, 0
+    if teyaku_list == "hachihachi":
+        v, bits = hachihachi(hand)
+        return v * kan, bits
     return naive_baka.teyaku(hand, {})  # Toppa's values, 7-card chaff teyaku, adding up
 
 
@@ -47,7 +117,8 @@ def play_round(order, dealer, n, pol, rules, weights, rng, mult=1):
     Returns per position ``pts``, ``score``, ``tey_held``, ``tey_scored``, ``seats``; per seat
     ``choice``; ``chasers``."""
     chaff = rules.get("chaff_points", 1)
-    tl = rules.get("teyaku", "toppa")
+    tl = rules.get("teyaku", "hachihachi")
+    kan = rules.get("kan_points", 12)
     hands, field = split(order, n)
     choice, active, joined, dropped, chasers = [], [], 0, 0, 0
     for s in range(n):
@@ -62,7 +133,7 @@ def play_round(order, dealer, n, pol, rules, weights, rng, mult=1):
             elif join == JOIN_RANDOM:
                 yes = below(rng, 2) == 1
             else:
-                yes = card_points(hands[s], chaff) + teyaku(hands[s], tl)[0] >= k
+                yes = card_points(hands[s], chaff) + teyaku(hands[s], tl, kan)[0] >= k
             ch = (CHASE if yes else FORCED_OUT) if joined == 3 else (JOIN if yes else DROP)
         choice.append(ch)
         if ch in (SEATED, JOIN, FORCED_IN):
@@ -79,12 +150,25 @@ def play_round(order, dealer, n, pol, rules, weights, rng, mult=1):
     players = [(dealer + s) % n for s in active]
     held, scored = [0, 0, 0], [0, 0, 0]
     my = [set(hands[s]) for s in active]
+    if tl == "hachihachi":  # a Four of a Kind: one of the four (at random) for the top card
+        for k in range(3):
+            for m in range(1, 13):
+                four = [c for c in my[k] if month(c) == m]
+                if len(four) == 4:
+                    c = 4 * (m - 1) + below(rng, 4)
+                    my[k].remove(c)
+                    my[k].add(pile[0])
+                    pile[0] = c
+                    break
     for k in range(3):
-        v, h = teyaku(my[k], tl)
+        v, h = teyaku(my[k], tl, kan)
         held[k] = h
         if h:
             e = pol[players[k]][3]
-            shown = (below(rng, 2) == 1) if e == EXPOSE_RANDOM else e == ALWAYS
+            if tl == "hachihachi" and e == 3:  # a lookahead player claims Hachi-hachi's
+                shown = True
+            else:
+                shown = (below(rng, 2) == 1) if e == EXPOSE_RANDOM else e == ALWAYS
             scored[k] = v if shown else 0
     piles = [set(), set(), set()]
     for i in range(21):

@@ -58,7 +58,8 @@ def run(tb, n, pol_rows, dealer, seed, mult=1):
 
 # ------------------------------------------------------------------ exact odds
 def test_exact_odds():
-    ex = hanasim.exact("ishikari_toppa").set_index(["quantity", "condition"])
+    ex = hanasim.exact("ishikari_toppa", rules={"teyaku": "toppa"}).set_index(
+        ["quantity", "condition"])
     assert ex.loc[("misdeal_rate", "all_deals"), "fraction"] == "1/1081"
     # a triplet: some month with exactly three of its cards among the 7 (counted by months)
     from math import comb
@@ -80,11 +81,35 @@ def _hands_with_a_triplet():
     return f(12, 7, False)
 
 
-@pytest.mark.parametrize("players", [3, 6])
-def test_simulated_deal_rates_agree_with_exact(stat_rounds, players):
+def test_hachihachi_exact_odds_by_hand():
+    """Empty Hand: 7 of the 27 chaff and willow cards; One Bright: one of the 4 other brights
+    and 6 of them; every rate from the sum over months against a brute count over hands
+    drawn from a reduced deck is in the exact tests below (simulation)."""
+    from math import comb
+    ex = hanasim.exact("ishikari_toppa").set_index(["quantity", "condition"])["fraction"]
+    assert ex[("teyaku.empty_hand", "all_deals")] == str(Fraction(comb(27, 7), comb(48, 7)))
+    assert ex[("teyaku.one_bright", "all_deals")] == str(Fraction(4 * comb(27, 6),
+                                                                  comb(48, 7)))
+    # Four-Three: a four and a triplet: 12 * 11 * C(4, 3) hands
+    assert ex[("teyaku.four_three", "all_deals")] == str(Fraction(12 * 11 * 4, comb(48, 7)))
+
+
+def test_hachihachi_kernel_equals_reference_on_random_hands():
+    from hanasim.games.ishikari import hachihachi as HH
+    _, tb = tables()
+    gen = np.random.default_rng(5)
+    for _ in range(20000):
+        hand = {int(c) for c in gen.choice(48, 7, replace=False)}
+        mask = np.uint64(sum(1 << c for c in hand))
+        assert tuple(HH.teyaku(mask, tb.kind_masks)) == NI.hachihachi(hand), sorted(hand)
+
+
+@pytest.mark.parametrize("players, teyaku", [(3, "hachihachi"), (6, "hachihachi"),
+                                             (4, "toppa")])
+def test_simulated_deal_rates_agree_with_exact(stat_rounds, players, teyaku):
     sim = hanasim.simulate("ishikari_toppa", rounds=stat_rounds // 6, seed=4, policy="greedy",
-                           rules={"players": players}).set_index("quantity")
-    ex = hanasim.exact("ishikari_toppa")
+                           rules={"players": players, "teyaku": teyaku}).set_index("quantity")
+    ex = hanasim.exact("ishikari_toppa", rules={"teyaku": teyaku})
     ex = ex[(ex.condition == "no_misdeal") | (ex.quantity == "misdeal_rate")]
     for _, row in ex.iterrows():
         s = sim.loc[row.quantity]
@@ -131,14 +156,15 @@ def test_chase_multiplies_the_next_rounds():
 # ------------------------------------------------------------------ the reference
 def test_reference_many_rounds():
     gen = np.random.default_rng(77)
-    for i in range(500):
+    seen = set()
+    for i in range(900):
         n = 3 + i % 4
-        given = dict(players=n, teyaku=("toppa", "none")[(i // 4) % 2],
-                     chaff_points=(1, 0)[(i // 8) % 2])
+        given = dict(players=n, teyaku=("hachihachi", "toppa", "none")[(i // 4) % 3],
+                     chaff_points=(1, 0)[(i // 12) % 2], kan_points=(12, 10)[(i // 24) % 2])
         rules, tb = tables(**given)
         rows = [(int(gen.choice([RANDOM, GREEDY])), int(gen.choice([JOIN_ALWAYS, JOIN_RANDOM,
                                                                      JOIN_THRESHOLD])),
-                 int(gen.integers(20, 90)), int(gen.integers(0, 3))) for _ in range(n)]
+                 int(gen.integers(20, 90)), int(gen.integers(0, 4))) for _ in range(n)]
         dealer = int(gen.integers(n))
         mult = int(gen.integers(1, 4))
         res, dealt, rng_after_deal, rng = run(tb, n, rows, dealer, int(gen.integers(2**63)), mult)
@@ -152,6 +178,34 @@ def test_reference_many_rounds():
             assert got[k] == want[k], (k, got[k], want[k], i, given, rows, dealer)
         assert rng[0] == rng_after_deal[0], ("random draws consumed differently", i)
         assert sum(want["score"]) == 0
+        if given["teyaku"] == "hachihachi":
+            seen |= {b for h in want["tey_held"] for b in range(15) if h >> b & 1}
+    assert len(seen) >= 8, seen  # the common ones of Hachi-hachi's list came up
+
+
+def test_reference_rounds_with_a_four_dealt():
+    """Rounds in which an active hand was dealt a Four of a Kind: one of the four is exchanged
+    for the top card of the draw pile (Hachi-hachi's list in Ishikari Toppa), as the reference
+    does it."""
+    gen = np.random.default_rng(8)
+    rules, tb = tables(players=3)
+    swapped = 0
+    while swapped < 40:
+        seed = int(gen.integers(2**63))
+        rng = np.array([seed], np.uint64)
+        order = np.arange(48, dtype=np.int8)
+        deal_round(rng, order, np.zeros(4, np.uint64), tb.pattern, 3)
+        hands, _ = NI.split(order, 3)
+        if not any(max(NI.months(h).count(m) for m in range(1, 13)) == 4 for h in hands):
+            continue
+        rows = [(GREEDY, JOIN_ALWAYS, 0, 1)] * 3
+        res, dealt, rng_after_deal, rng = run(tb, 3, rows, 0, seed)
+        want = NI.play_round(dealt, 0, 3, rows, {}, weights(tb), rng_after_deal)
+        assert list(res[R.R_PTS:R.R_PTS + 3]) == want["pts"]
+        assert list(res[R.R_TEY_HELD:R.R_TEY_HELD + 3]) == want["tey_held"]
+        assert list(res[R.R_SCORE:R.R_SCORE + 3]) == want["score"]
+        assert rng[0] == rng_after_deal[0]
+        swapped += 1
 
 
 # ------------------------------------------------------------------ whole runs
@@ -193,7 +247,8 @@ def test_rules_and_commands(capsys):
     with pytest.raises(ValueError, match="join decision"):
         hanasim.simulate("ishikari_toppa", rounds=100, policy="greedy/sometimes")
     cmp = hanasim.compare("ishikari_toppa", rounds=1200, seed=1,
-                          rules={"teyaku": ["toppa", "none"]}, policies=("greedy",))
+                          rules={"teyaku": ["hachihachi", "toppa", "none"]},
+                          policies=("greedy",))
     assert (cmp.kind == "difference").any()
 
 

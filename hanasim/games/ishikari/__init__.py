@@ -26,12 +26,14 @@ from ..bakappana.lower import lower as bakappana_tables
 from ..taoshi import decode_policies, parse_taoshi_policy
 from .rules import (ACTIVE, FIELD, HAND, MAX_PLAYERS, NAME, POSITIONS, SEATS,  # noqa: F401
                     IshikariRules, deal_pattern)
-from .round import (P_CHASE, P_CHECKED, P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_LEN,
-                    P_PAR, P_PLAYERS, P_TIE_RANDOM, Tables, play_round)  # noqa: F401
+from .round import (P_CHASE, P_CHECKED, P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS,  # noqa: F401
+                    P_HACHIHACHI, P_KAN, P_LEN, P_PAR, P_PLAYERS, P_TIE_RANDOM, Tables,
+                    play_round)
+from . import hachihachi
 from . import session as S
 from .session import run_chunks  # noqa: F401  (the kernel the runner calls)
 
-TEYAKU_NAMES = {"toppa": toppa.TEYAKU, "none": ()}
+TEYAKU_NAMES = {"hachihachi": hachihachi.NAMES, "toppa": toppa.TEYAKU, "none": ()}
 
 
 def lower(rules, *, fixed_dealer=False, checked=False) -> Tables:
@@ -50,6 +52,8 @@ def lower(rules, *, fixed_dealer=False, checked=False) -> Tables:
     params[P_GAME_ROUNDS] = rules.rounds_per_game
     params[P_CHECKED] = bool(checked)
     params[P_COMBINE] = 0  # engine.yaku.COMBINE_ADD: Toppa's teyaku add up
+    params[P_HACHIHACHI] = rules.teyaku == "hachihachi"
+    params[P_KAN] = rules.kan_points
     return Tables(bk.kind_masks, bk.kind_points, HANAFUDA.month_masks(),
                   deal_pattern(rules.players), teyaku, params, bk.gscore, bk.ghigh)
 
@@ -97,7 +101,7 @@ class Ishikari:
     Rules = IshikariRules
     par = None
     deck_points = 264
-    teyaku_names = toppa.TEYAKU
+    teyaku_names = hachihachi.NAMES
     lookahead = True
     version = 1
     key_quantities = ("seat.dealer.mean_score", "position.first.mean_score", "chase_rate")
@@ -111,6 +115,14 @@ class Ishikari:
 
     def policy_ids(self, names) -> np.ndarray:
         return np.array([parse_taoshi_policy(x) for x in names], dtype=np.int64)
+
+    def exact_table(self, rules):
+        """Exact deal-time odds: the table misdeal and each teyaku per dealt hand (Hachi-hachi's
+        list by its own sum over months: the best of a group is no ``stats.exact`` spec)."""
+        from ...stats.exact import exact_table, rows_table
+        if rules.teyaku == "hachihachi":
+            return rows_table(hachihachi.exact_rows(HAND), NAME)
+        return exact_table(self.deal_spec(rules), NAME)
 
     def deal_spec(self, rules):
         """One dealt hand and the field (the rates are per dealt hand, for any table size)."""
@@ -136,7 +148,7 @@ class Ishikari:
         expose = expose * rules.players if len(expose) == 1 else expose
         pol = decode_policies(policy, expose)
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
-        shapes = dict(scal=(S.C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
+        shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
         totals = run_batches(partial(play_kernel, tb, seed, rounds, pol),
                              -(-rounds // rules.rounds_per_game), shapes,
                              rounds_per_session=rules.rounds_per_game, progress=progress,

@@ -12,7 +12,7 @@ from numba import types
 from numba.extending import overload
 
 from ...engine import state
-from ...engine.bits import ZERO, lowest
+from ...engine.bits import ZERO, bit, count, has_full_nibble, lowest
 from ...engine.jit import hot
 from ...engine.lookahead import round_value
 from ...engine.play import play_out
@@ -22,7 +22,10 @@ from ...engine.teyaku import expose_step
 from ...engine.yaku import teyaku_by_nibbles
 from ..bakappana import round as bk_round
 from ..bakappana.round import deal_round
-from ..taoshi import JOIN_ALWAYS, JOIN_RANDOM, PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM
+from ...policies import choose_expose
+from ..taoshi import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS, JOIN_RANDOM,
+                      PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM)
+from . import hachihachi
 
 ACTIVE = 3
 
@@ -39,8 +42,8 @@ class Tables(NamedTuple):
 
 
 (P_PLAYERS, P_PAR, P_CHASE, P_TIE_RANDOM, P_FIXED_DEALER, P_GAME_ROUNDS, P_CHECKED,
- P_COMBINE) = range(8)
-P_LEN = 8
+ P_COMBINE, P_HACHIHACHI, P_KAN) = range(10)
+P_LEN = 10
 
 # result slots: per active position (3): card points, score (at Bakappana's R_SCORE, so its
 # next_dealer reads them), teyaku held and scored, table seat; per table seat (6): choice
@@ -61,9 +64,49 @@ def wants_to_join(pol_row, hand, tb, rng):
         return True
     if j == JOIN_RANDOM:
         return below(rng, 2) == 1
-    v, _ = teyaku_by_nibbles(hand, tb.teyaku, tb.month_masks, tb.kind_masks,
-                             tb.params[P_COMBINE])
+    v, _ = hand_teyaku(hand, tb)
     return pile_points(hand, tb.kind_masks, tb.kind_points) + v >= pol_row[PC_JPARAM]
+
+
+@hot(inline="always")
+def hand_teyaku(hand, tb):
+    """(value in points, held bits) of a hand under the rules' teyaku list."""
+    if tb.params[P_HACHIHACHI]:
+        v, h = hachihachi.teyaku(hand, tb.kind_masks)
+        return v * tb.params[P_KAN], h
+    return teyaku_by_nibbles(hand, tb.teyaku, tb.month_masks, tb.kind_masks,
+                             tb.params[P_COMBINE])
+
+
+@hot(inline="always")
+def swap_fours(rng, g3, order3):
+    """Hachi-hachi's list in Ishikari Toppa: 'If a Four of a Kind is formed, then the four
+    cards are placed face down on the table, and another player chooses one card and switches
+    it with the top card of the deck' (a uniform pick); the hand keeps the other three (a
+    Triplet) and the top card.  Active positions in turn order, each with the current top."""
+    top = 7 * ACTIVE + 6
+    for k in range(ACTIVE):
+        h = g3[k]
+        if has_full_nibble(h):
+            for m in range(12):
+                if count(h & (np.uint64(0xF) << np.uint64(4 * m))) == 4:
+                    c = 4 * m + below(rng, 4)
+                    t = order3[top]
+                    g3[k] = (h & ~bit(c)) | bit(t)
+                    order3[top] = c
+                    break
+
+
+@hot(inline="always")
+def claim_hachihachi(st, tb, exp3, rng, res):
+    """The active hands' Hachi-hachi teyaku, claimed by the expose choice (a lookahead
+    player always claims: its lookahead values Toppa's teyaku step only)."""
+    for k in range(ACTIVE):
+        v, h = hand_teyaku(st[k], tb)
+        res[R_TEY_HELD + k] = h
+        res[R_TEY_SCORED + k] = 0
+        if h != 0 and (exp3[k] == EXPOSE_BY_LOOKAHEAD or choose_expose(exp3[k], rng)):
+            res[R_TEY_SCORED + k] = v
 
 
 @hot(inline="always")
@@ -140,12 +183,17 @@ def play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, 
     res[R_CHASERS] = join_phase(groups, tb, pol, dealer, rng, res)
     res[R_MULT] = mult
     active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer, res)
+    if tb.params[P_HACHIHACHI]:
+        swap_fours(rng, g3, order3)
     state.start(st, g3, ACTIVE, 7 * ACTIVE + 6)
     # Teyaku (claimed by the expose choice; 'Bakappana but with Teyaku'), paid by each other
     # active player as in Hachi-hachi ("paid to a player by each of their two opponents")
-    expose_step(st, ACTIVE, 0, order3, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
-                tb.params[P_COMBINE], pol3, exp3, res, R_TEY_HELD, R_TEY_SCORED, tb.gscore,
-                tb.ghigh, look)
+    if tb.params[P_HACHIHACHI]:
+        claim_hachihachi(st, tb, exp3, rng, res)
+    else:
+        expose_step(st, ACTIVE, 0, order3, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
+                    tb.params[P_COMBINE], pol3, exp3, res, R_TEY_HELD, R_TEY_SCORED,
+                    tb.gscore, tb.ghigh, look)
     play_out(st, ACTIVE, order3, rng, pol3, 0, tb.gscore, tb.ghigh, look)
     t_sum = res[R_TEY_SCORED] + res[R_TEY_SCORED + 1] + res[R_TEY_SCORED + 2]
     for k in range(ACTIVE):

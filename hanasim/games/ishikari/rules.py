@@ -19,7 +19,7 @@ SEATS = ("dealer", "seat1", "seat2", "seat3", "seat4", "seat5")
 POSITIONS = ("first", "second", "third")  # the active players in turn order
 TEYAKU_WARNING = ("the rule page warns: 'The list of Teyaku has not been attested. (NEEDS MORE "
                   "DOCUMENTATION)'")
-TEYAKU_LISTS = ("toppa", "none")
+TEYAKU_LISTS = ("hachihachi", "toppa", "none")
 
 
 def _three(r, run):
@@ -38,7 +38,8 @@ class IshikariRules:
     game: ClassVar[str] = NAME
     seats: ClassVar[tuple] = SEATS
     players: int = option(4, (3, 4, 5, 6), "players at the table (3 to 6); three play each round: 'it is assumed the game is played by more than 3 players, but only 3 players participate in the round at once' (the Ishikari Toppa rule page); 4 is the smallest table with the join/drop phase")
-    teyaku: str = option("toppa", TEYAKU_LISTS, "the teyaku list; " + TEYAKU_WARNING + ". toppa: 2-player Toppa's teyaku for a 7-card hand, as Baka scales them (triplet, one ribbon, one animal, one bright with six chaff 20 each, seven chaff 30; triplets add up), the page's second candidate ('a combination of Teyaku in both 2-player Toppa and Kushiro Toppa') read as Toppa's list; none: Bakappana's card points alone. Hachi-hachi's list with the page's two differences (the first candidate) is not offered yet (Teyaku)")
+    teyaku: str = option("hachihachi", TEYAKU_LISTS, "the teyaku list; " + TEYAKU_WARNING + ". hachihachi: the page's first candidate, Hachi-hachi's list ('The same as in Hachi-hachi, but with differences written below': Three Pairs called 'sanzokuichi'; a Four of a Kind placed face down, one of the four, chosen by another player, exchanged for the top card of the deck, the other three shown as a Triplet), the best of Group A plus the best of Group B, in kan (kan_points); toppa: the second candidate ('a combination of Teyaku in both 2-player Toppa and Kushiro Toppa') read as 2-player Toppa's list for a 7-card hand as Baka scales it (triplet, one ribbon, one animal, one bright with six chaff 20 points each, seven chaff 30; they add up); none: Bakappana's card points alone (Teyaku)")
+    kan_points: int = option(12, (12, 10), "points a kan is worth, for Hachi-hachi's teyaku values: 12 ('Traditionally, the game uses a dozenal system') or 10 ('A lot of modern rulesets prefer ... decimal') (the Hachi-hachi rule page, A Note on Scoring)", inert=lambda r, run: None if r.teyaku == "hachihachi" else "only Hachi-hachi's teyaku are valued in kan")
     rounds_per_game: int = option(12, (12, 6, 3, 1), "rounds in a game (Bakappana's: 12 traditional, 6 or 3; the Bakappana rule page, Setup); 1 plays independent rounds")
     chaff_points: int = option(1, (1, 0), "chaff 1 point (the '88 no bakappana', par 88 each) or 0 (the '80', par 80) (the Bakappana rule page, Variations '88 vs 80')")
     tie_dealer: str = option("keep", ("keep", "random"), "the highest scorer deals next; a tied top score goes to the tied player first in turn order from the dealer (keep) or to one at random (the Bakappana rule page, End of Round and Scoring: 'frequently unspecified')", inert=_tie_inert)

@@ -10,12 +10,12 @@ from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
 from ...engine import sessions
 from ...engine.tally import HIST_BINS, hist_add
-from ...engine.yaku import teyaku_by_nibbles
 from ..bakappana.session import first_dealer, next_dealer_seat
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
                     R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
                     R_MULT, R_TEY_SCORED)
+from .round import hand_teyaku
 from .round import play_round as play_round_dealt
 
 MAX_PLAYERS = 6
@@ -39,24 +39,25 @@ C_N = C_HIST + HIST_BINS * (MAX_PLAYERS + 1)
 
 @hot(inline="always")
 def tally_teyaku(tcount, groups, n, tb):
-    """Teyaku held by every dealt hand (seated or not: the exact odds are per dealt hand);
-    ``tcount[row] = (hands holding it, its square per round)``, row T: any teyaku."""
-    n_rows = tb.teyaku.shape[0]
+    """Teyaku held by every dealt hand (seated or not, before any exchange of a four: the exact
+    odds are per dealt hand); ``tcount[row] = (hands holding it, its square per round)``, row
+    n_rows: any teyaku."""
+    n_rows = tcount.shape[0] - 1
     if n_rows == 0:
         return
+    hits = 0
     any_ = 0
     for row in range(n_rows):
         x = 0
         for s in range(n):
-            _, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks,
-                                     tb.params[P_COMBINE])
+            _, h = hand_teyaku(groups[s], tb)
             x += (h >> row) & 1
         tcount[row, 0] += x
         tcount[row, 1] += x * x
     for s in range(n):
-        _, h = teyaku_by_nibbles(groups[s], tb.teyaku, tb.month_masks, tb.kind_masks,
-                                 tb.params[P_COMBINE])
+        _, h = hand_teyaku(groups[s], tb)
         any_ += h != 0
+    hits += any_
     tcount[n_rows, 0] += any_
     tcount[n_rows, 1] += any_ * any_
 
