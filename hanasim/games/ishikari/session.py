@@ -38,26 +38,24 @@ C_N = C_HIST + HIST_BINS * (MAX_PLAYERS + 1)
 
 
 @hot(inline="always")
-def tally_teyaku(tcount, groups, n, tb):
+def tally_teyaku(tcount, rowx, groups, n, tb):
     """Teyaku held by every dealt hand (seated or not, before any exchange of a four: the exact
     odds are per dealt hand); ``tcount[row] = (hands holding it, its square per round)``, row
-    n_rows: any teyaku."""
+    n_rows: any teyaku.  ``rowx``: scratch, this round's count per row."""
     n_rows = tcount.shape[0] - 1
     if n_rows == 0:
         return
-    hits = 0
-    any_ = 0
     for row in range(n_rows):
-        x = 0
-        for s in range(n):
-            _, h = hand_teyaku(groups[s], tb)
-            x += (h >> row) & 1
-        tcount[row, 0] += x
-        tcount[row, 1] += x * x
+        rowx[row] = 0
+    any_ = 0
     for s in range(n):
         _, h = hand_teyaku(groups[s], tb)
         any_ += h != 0
-    hits += any_
+        for row in range(n_rows):
+            rowx[row] += (h >> row) & 1
+    for row in range(n_rows):
+        tcount[row, 0] += rowx[row]
+        tcount[row, 1] += rowx[row] * rowx[row]
     tcount[n_rows, 0] += any_
     tcount[n_rows, 1] += any_ * any_
 
@@ -155,7 +153,8 @@ def new_work(tb):
             np.arange(48).astype(np.int8), np.zeros(n + 1, dtype=np.uint64),
             np.zeros(ACTIVE + 1, dtype=np.uint64), np.zeros(3 * ACTIVE + 3, dtype=np.uint64),
             np.zeros(R_N + 2, dtype=np.int64), np.zeros(ACTIVE, dtype=np.int64),
-            np.zeros(ACTIVE, dtype=np.int64), np.ones(1, dtype=np.int64))
+            np.zeros(ACTIVE, dtype=np.int64), np.ones(1, dtype=np.int64),
+            np.zeros(16, dtype=np.int64))
 
 
 @njit(inline="always")
@@ -190,7 +189,7 @@ def start_session(tb, work, key, n_rounds):
 
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
-    rng, order, order3, groups, g3, st, res, pol3, exp3, mult = work
+    rng, order, order3, groups, g3, st, res, pol3, exp3, mult, _ = work
     play_round_dealt(rng, order, order3, groups, g3, st, tb, players, pol3, exp3, dealer,
                      mult[0], res, look)
     pos, tied = next_dealer_seat(rng, res, ACTIVE, 0, tb.params[P_TIE_RANDOM])
@@ -206,7 +205,7 @@ def tally_round(tb, work, counts, dealer):
     groups, res = work[3], work[6]
     scal, tcount = counts
     n = tb.params[P_PLAYERS]
-    tally_teyaku(tcount, groups, n, tb)
+    tally_teyaku(tcount, work[10], groups, n, tb)
     tally(scal, res, n, dealer, res[R_NEXT], res[R_TIED] != 0)
     m = res[R_MULT]
     scal[C_MULT] += m
