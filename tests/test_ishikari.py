@@ -104,11 +104,16 @@ def test_hachihachi_kernel_equals_reference_on_random_hands():
         assert tuple(HH.teyaku(mask, tb.kind_masks)) == NI.hachihachi(hand), sorted(hand)
 
 
-@pytest.mark.parametrize("players, teyaku", [(3, "hachihachi"), (6, "hachihachi"),
-                                             (4, "toppa")])
-def test_simulated_deal_rates_agree_with_exact(stat_rounds, players, teyaku):
+@pytest.mark.parametrize("players, teyaku, deals_only", [(3, "hachihachi", False),
+                                                         (6, "hachihachi", False),
+                                                         (4, "toppa", False),
+                                                         (5, "hachihachi", True)])
+def test_simulated_deal_rates_agree_with_exact(stat_rounds, players, teyaku, deals_only):
     sim = hanasim.simulate("ishikari_toppa", rounds=stat_rounds // 6, seed=4, policy="greedy",
-                           rules={"players": players, "teyaku": teyaku}).set_index("quantity")
+                           rules={"players": players, "teyaku": teyaku},
+                           deals_only=deals_only).set_index("quantity")
+    if deals_only:
+        assert "seat.dealer.mean_score" not in sim.index
     ex = hanasim.exact("ishikari_toppa", rules={"teyaku": teyaku})
     ex = ex[(ex.condition == "no_misdeal") | (ex.quantity == "misdeal_rate")]
     for _, row in ex.iterrows():
@@ -240,8 +245,6 @@ def test_rules_and_commands(capsys):
     assert cli_main(["rules", "ishikari_toppa"]) == 0
     out = capsys.readouterr().out
     assert "has not been attested" in out and "chase" in out and "How hanasim reads" in out
-    with pytest.raises(ValueError, match="deals-only"):
-        hanasim.simulate("ishikari_toppa", rounds=100, deals_only=True)
     with pytest.raises(ValueError, match="chase"):
         hanasim.simulate("ishikari_toppa", rounds=100, rules={"players": 3, "chase": "off"})
     with pytest.raises(ValueError, match="join decision"):

@@ -26,7 +26,8 @@ from ..bakappana.lower import lower as bakappana_tables
 from ..taoshi import decode_policies, parse_taoshi_policy
 from .rules import (ACTIVE, FIELD, HAND, MAX_PLAYERS, NAME, POSITIONS, SEATS,  # noqa: F401
                     IshikariRules, deal_pattern)
-from .round import (P_CHASE, P_CHECKED, P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS,  # noqa: F401
+from .round import (P_CHASE, P_CHECKED, P_COMBINE, P_DEALS_ONLY, P_FIXED_DEALER,  # noqa: F401
+                    P_GAME_ROUNDS,
                     P_HACHIHACHI, P_KAN, P_LEN, P_PAR, P_PLAYERS, P_TIE_RANDOM, Tables,
                     play_round)
 from . import hachihachi
@@ -36,7 +37,7 @@ from .session import run_chunks  # noqa: F401  (the kernel the runner calls)
 TEYAKU_NAMES = {"hachihachi": hachihachi.NAMES, "toppa": toppa.TEYAKU, "none": ()}
 
 
-def lower(rules, *, fixed_dealer=False, checked=False) -> Tables:
+def lower(rules, *, fixed_dealer=False, checked=False, deals_only=False) -> Tables:
     """Bakappana's card points and greedy tables (its lowering, 3 players), Hachi-hachi's deal
     for the table, the teyaku rows and the params."""
     bk = bakappana_tables(make_rules(BakappanaRules, {"players": 3,
@@ -54,6 +55,7 @@ def lower(rules, *, fixed_dealer=False, checked=False) -> Tables:
     params[P_COMBINE] = 0  # engine.yaku.COMBINE_ADD: Toppa's teyaku add up
     params[P_HACHIHACHI] = rules.teyaku == "hachihachi"
     params[P_KAN] = rules.kan_points
+    params[P_DEALS_ONLY] = bool(deals_only)
     return Tables(bk.kind_masks, bk.kind_points, HANAFUDA.month_masks(),
                   deal_pattern(rules.players), teyaku, params, bk.gscore, bk.ghigh)
 
@@ -137,9 +139,6 @@ class Ishikari:
                  **run_options):
         from ...engine.runner import run_batches
 
-        if deals_only:
-            raise ValueError("ishikari_toppa has no deals-only mode: 'hanasim exact "
-                             "ishikari_toppa' gives the deal-time odds exactly")
         if int(session_rounds) not in (1, rules.rounds_per_game):
             raise ValueError("ishikari_toppa is played in games of rounds_per_game rounds; "
                              "session_rounds does not apply (set the rounds_per_game rule)")
@@ -147,15 +146,18 @@ class Ishikari:
         policy = policy * rules.players if len(policy) == 1 else policy
         expose = expose * rules.players if len(expose) == 1 else expose
         pol = decode_policies(policy, expose)
-        tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+        tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked, deals_only=deals_only)
         shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
         totals = run_batches(partial(play_kernel, tb, seed, rounds, pol),
                              -(-rounds // rules.rounds_per_game), shapes,
                              rounds_per_session=rules.rounds_per_game, progress=progress,
                              desc=NAME, **run_options)
+        totals["deals_only"] = bool(deals_only)
         return totals
 
     def histograms(self, c, rules) -> dict:
+        if c.get("deals_only"):
+            return {}
         s = c["scal"]
 
         def h(k):
@@ -181,6 +183,8 @@ class Ishikari:
         for i, t in enumerate(TEYAKU_NAMES[rules.teyaku] + (("any",) if rules.teyaku != "none"
                                                              else ())):
             rows.append(T.pooled(f"teyaku.{t}", c["tcount"][i, 0], c["tcount"][i, 1], r, n))
+        if c.get("deals_only"):
+            return rows
         if rules.teyaku != "none":
             rows.append(T.prop("teyaku.claim_rate", s[S.C_CLAIMS], ACTIVE * r))
         for k in range(n):

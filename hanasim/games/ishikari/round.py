@@ -42,8 +42,8 @@ class Tables(NamedTuple):
 
 
 (P_PLAYERS, P_PAR, P_CHASE, P_TIE_RANDOM, P_FIXED_DEALER, P_GAME_ROUNDS, P_CHECKED,
- P_COMBINE, P_HACHIHACHI, P_KAN) = range(10)
-P_LEN = 10
+ P_COMBINE, P_HACHIHACHI, P_KAN, P_DEALS_ONLY) = range(11)
+P_LEN = 11
 
 # result slots: per active position (3): card points, score (at Bakappana's R_SCORE, so its
 # next_dealer reads them), teyaku held and scored, table seat; per table seat (6): choice

@@ -10,8 +10,10 @@ from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
 from ...engine import sessions
 from ...engine.tally import HIST_BINS, hist_add
+from ..bakappana.round import deal_round
 from ..bakappana.session import first_dealer, next_dealer_seat
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
+                    P_DEALS_ONLY,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
                     R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
                     R_MULT, R_TEY_SCORED)
@@ -190,6 +192,9 @@ def start_session(tb, work, key, n_rounds):
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, order3, groups, g3, st, res, pol3, exp3, mult, _ = work
+    if tb.params[P_DEALS_ONLY]:  # the deal and its teyaku only (tally_round)
+        res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, tb.params[P_PLAYERS])
+        return
     play_round_dealt(rng, order, order3, groups, g3, st, tb, players, pol3, exp3, dealer,
                      mult[0], res, look)
     pos, tied = next_dealer_seat(rng, res, ACTIVE, 0, tb.params[P_TIE_RANDOM])
@@ -206,6 +211,11 @@ def tally_round(tb, work, counts, dealer):
     scal, tcount = counts
     n = tb.params[P_PLAYERS]
     tally_teyaku(tcount, work[10], groups, n, tb)
+    if tb.params[P_DEALS_ONLY]:
+        scal[C_ROUNDS] += 1
+        scal[C_DEALS] += res[R_MISDEALS] + 1
+        scal[C_MISDEALS] += res[R_MISDEALS]
+        return
     tally(scal, res, n, dealer, res[R_NEXT], res[R_TIED] != 0)
     m = res[R_MULT]
     scal[C_MULT] += m
@@ -215,6 +225,8 @@ def tally_round(tb, work, counts, dealer):
 
 @hot(inline="always")
 def seat_score(tb, work, seat):
+    if tb.params[P_DEALS_ONLY]:
+        return np.int64(0)
     res = work[6]
     for k in range(ACTIVE):
         if res[R_ACT_SEAT + k] == seat:
@@ -224,7 +236,7 @@ def seat_score(tb, work, seat):
 
 @hot(inline="always")
 def next_dealer(tb, work, dealer):
-    if tb.params[P_FIXED_DEALER]:
+    if tb.params[P_FIXED_DEALER] or tb.params[P_DEALS_ONLY]:
         return dealer
     n = tb.params[P_PLAYERS]
     res = work[6]
@@ -234,6 +246,8 @@ def next_dealer(tb, work, dealer):
 
 @hot(inline="always")
 def tally_session(tb, counts, first, totals):
+    if tb.params[P_DEALS_ONLY]:
+        return
     tally_game(counts[0], totals, tb.params[P_PLAYERS], first)
 
 
