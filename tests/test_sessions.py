@@ -66,3 +66,30 @@ def test_a_hook_of_the_first_version_is_named_with_its_replacement():
 ])
 def test_whole_session(r, n_rounds, length, want):
     assert sessions.whole_session(r, n_rounds, length) == want
+
+
+@pytest.mark.parametrize("length, game_len, total, n", [
+    (4, 0, 20, 2),    # sessions of one game of 4 rounds, all whole
+    (4, 0, 17, 3),    # the last session cut off after 1 round: counted, not as a game
+    (1, 0, 7, 2),     # sessions of one round
+    (10, 3, 35, 2),   # games of 3 back to back, 10 rounds a session: the 4th game is finished
+    (10, 4, 33, 3),   # past the session's rounds (uncounted rounds), the last session cut off
+    (5, 5, 23, 4),
+])
+def test_the_loop_counts_what_its_contract_says(length, game_len, total, n):
+    """A toy game (tests/session_toy.py) against the engine's loop written out in Python from
+    its docstring: rounds counted, their stream indices, games, first dealers and totals."""
+    import numpy as np
+
+    import session_toy as T
+
+    n_sessions = -(-total // length)
+    chunk = 2
+    n_chunks = -(-n_sessions // chunk)
+    scal = np.zeros((n_chunks, T.C_N), np.int64)
+    tb = T.Tables(np.array([length, game_len, n], np.int64))
+    T.run_chunks(np.uint64(99), 0, n_sessions, chunk, total, tb, scal, None)
+    want = T.reference(99, n_sessions, total, length, game_len, n)
+    want[T.C_CHUNKS] = n_chunks
+    assert scal.sum(axis=0).tolist() == want
+    assert want[T.C_ROUNDS] == total
