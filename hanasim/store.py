@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .atomic import fsync_path, tmp_in
+from .atomic import fsync_path, tmp_in, unwritable, why
 
 STORE_ENV = "HANASIM_STORE"
 DEFAULT_STORE = "hanasim-runs"
@@ -117,8 +117,9 @@ def table_bytes(df: pd.DataFrame, fmt: str) -> bytes:
 def write_table(df: pd.DataFrame, path: str, fmt: str = "csv", *, force: bool = True,
                 store=None) -> str:
     """Write ``df`` as CSV or Parquet to ``path``; return what was done (see
-    :func:`hanasim.outputs.output_target`): a regular file is written atomically (temporary file + rename, so
-    it is whole or absent), a FIFO or device is written through, ``-`` is stdout."""
+    :func:`hanasim.outputs.output_target`): a regular file is written atomically (temporary
+    file + rename, so it is whole or absent), a FIFO or device is written through, ``-`` is
+    stdout."""
     from .outputs import write_output
 
     data = table_bytes(df, fmt)  # before touching the output: a bad format writes nothing
@@ -141,18 +142,18 @@ def check_store(store=None) -> Path:
     if blocker is not None:
         raise OSError(f"cannot save runs in the results store {root}: {blocker} is not a "
                       f"folder {hint}")
-    try:
-        if root.is_dir():  # what saving will do: a file created in it (and removed)
+    if root.is_dir():  # what saving will do: a file created in it (and removed)
+        try:
             os.unlink(tmp_in(str(root), prefix=".hanasim-check-"))
-        else:  # nothing is created before the run: the folder it will be made in must allow it
-            parent = next(p for p in root.absolute().parents if p.is_dir())
-            if not os.access(parent, os.W_OK | os.X_OK):
-                ro = os.statvfs(parent).f_flag & os.ST_RDONLY
-                raise OSError(f"{parent} is on a read-only file system" if ro else
-                              f"{parent} cannot be written (no permission, or immutable)")
-    except OSError as e:
-        raise OSError(f"cannot save runs in the results store {root}: "
-                      f"{e.strerror or _first_line(e)} {hint}") from None
+        except OSError as e:
+            raise OSError(f"cannot save runs in the results store {root}: {why(e, root)} "
+                          f"{hint}") from None
+    else:  # nothing is created before the run: the folder it will be made in must allow it
+        parent = next(p for p in root.absolute().parents if p.is_dir())
+        problem = unwritable(parent)
+        if problem is not None:
+            raise OSError(f"cannot save runs in the results store {root}: it would be made in "
+                          f"{parent}: {problem} {hint}")
     return root
 
 
@@ -245,7 +246,7 @@ def save_run(df: pd.DataFrame, store=None) -> str:
     try:
         return _save(df, game, root)
     except OSError as e:  # name the store, not a hidden temporary file
-        raise OSError(f"cannot save the run in {root}: {e.strerror or _first_line(e)}") from None
+        raise OSError(f"cannot save the run in {root}: {why(e, root)}") from None
 
 
 def _save(df, game, root: Path) -> str:
@@ -653,7 +654,7 @@ def remove_runs(run_ids, store=None) -> list[str]:
         except FileNotFoundError:
             pass
         except OSError as e:
-            raise OSError(f"cannot remove {path}: {e.strerror or e}") from None
+            raise OSError(f"cannot remove {path}: {why(e, path)}") from None
     return [p.name[: -len(_SUFFIX)] for p in paths]
 
 
@@ -689,7 +690,7 @@ def tag_run(run_id, add=(), remove=(), store=None) -> list[str]:
         fsync_path(tmp)
         os.replace(tmp, path)
     except OSError as e:
-        raise OSError(f"cannot tag {path}: {e.strerror or e}") from None
+        raise OSError(f"cannot tag {path}: {why(e, path)}") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
