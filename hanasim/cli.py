@@ -610,10 +610,12 @@ def _signals_stop_the_run():
 def _oserror(e: OSError) -> str:
     """An OSError in one line that names its path (Python's own text may give only the errno
     text, "[Errno 28] No space left on device")."""
+    from .atomic import why
+
     text = str(e)
     if e.strerror and e.filename is not None and (text.startswith("[Errno")
                                                   or str(e.filename) not in text):
-        return f"{e.filename}: {e.strerror}"
+        return f"{e.filename}: {why(e, e.filename)}"
     return text
 
 

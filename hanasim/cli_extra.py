@@ -154,18 +154,21 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
     for key in set(keys):
         shown_rules[key] = _rules_shown(*key)
+    counts = {r: _count(r) for r in set(runs["rounds"])}  # few distinct values
     cols = {
         "id": list(runs["id"]),
         "game": list(runs["game"]),
-        "rounds": [_count(r) for r in runs["rounds"]],
-        "seed": ["" if pd.isna(v) else str(v) for v in runs["seed"]],
+        "rounds": [counts[r] for r in runs["rounds"]],
+        "seed": (list(map(str, runs["seed"].tolist())) if not runs["seed"].isna().any()
+                 else ["" if pd.isna(v) else str(v) for v in runs["seed"]]),
         "policies": ["" if p is None else str(p) for p in runs["policies"]],
         "rules": [shown_rules[k] for k in keys],
     }
     if runs["tags"].notna().any():
         cols["tags"] = [t if isinstance(t, str) else "" for t in runs["tags"]]
     right = {"rounds", "seed"}
-    widths = {c: max([len(c)] + [len(v) for v in vals]) for c, vals in cols.items()}
+    longest = {c: max(map(len, vals), default=0) for c, vals in cols.items()}
+    widths = {c: max(len(c), longest[c]) for c in cols}
     for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):  # until the line fits
         if c not in widths:
             continue
@@ -173,14 +176,16 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
         if over > 0:
             widths[c] = max(least, widths[c] - over)
 
-    def cell(c, v):
+    def fit(c, values):  # cut to the column's width (only a column that was narrowed)
         w = widths[c]
-        v = v if len(v) <= w else v[: w - 1] + "\u2026"
-        return v.rjust(w) if c in right else v.ljust(w)
+        if longest[c] <= w:
+            return values
+        return [v if len(v) <= w else v[: w - 1] + "\u2026" for v in values]
 
-    lines = ["  ".join(cell(c, c) for c in cols).rstrip()]
-    lines += ["  ".join(cell(c, cols[c][i]) for c in cols).rstrip() for i in range(len(runs))]
-    return lines
+    # one format string for every line: thousands of runs in a fraction of a second
+    line = "  ".join(f"{{:{'>' if c in right else '<'}{widths[c]}}}" for c in cols)
+    shown = [fit(c, [c, *vals]) for c, vals in cols.items()]
+    return [line.format(*row).rstrip() for row in zip(*shown)]
 
 
 def _count(n) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Mapping
 
 #: the first stage: about this many rounds (whole sessions; a comparison: whole blocks)
@@ -159,6 +160,7 @@ class Extension:
         self.per = per
         self.blocks = blocks
         self.done = {}  # key -> (sessions, chunk, counters)
+        self.batches = 0  # batches of the stages played to the end, every variant
 
     def at(self, rounds: int) -> Callable:
         n = -(-rounds // self.per)
@@ -170,11 +172,47 @@ class Extension:
                                            or before % old_chunk):
                 before = 0
             new = count(sessions_from=before) if before else count()
+            self.batches += _batches(count, n, before, self.per, chunk)
             totals = new if not before else _add(totals, new, chunk // old_chunk
                                                  if self.blocks else 1)
             self.done[key] = (n, chunk, totals)
             return totals
         return grow
+
+
+def _batches(count, n: int, before: int, per: int, chunk: int | None) -> int:
+    """How many batches ``count`` ran for sessions ``before`` to ``n``: the runner's plan, with
+    the chunk a comparison's blocks give, else the one ``count`` was given (``chunk``, or the
+    default for its ``slow``)."""
+    from .engine.runner import batch_plan, default_chunk
+
+    if chunk is None:
+        given = {}
+        while isinstance(count, partial):  # the arguments bound to g.counters, innermost last
+            given = {**count.keywords, **given}
+            count = count.func
+        chunk = given.get("chunk") or default_chunk(per, bool(given.get("slow")))
+    return len(batch_plan(n, chunk, before))
+
+
+def _in_stages(e, before: int, stage: int, stages: int):
+    """An interruption in stage ``stage`` (from 0) counted over the whole run: the batches of
+    the earlier stages (``before``) and this stage's finished ones."""
+    from .engine.runner import Interrupted
+
+    if stages <= 1 or e.total is None:
+        return e
+    head = f" after {e.finished} of {e.total} batches"
+    stopped, found, tail = str(e).partition(head)
+    if not found:
+        return e
+    where = f"{e.finished} of {e.total} in stage {stage + 1} of at most {stages}"
+    if tail.startswith(" (in "):  # " (in variant 2 of 3)": one parenthesis for both
+        tail = f" ({where}, " + tail[len(" (in "):]
+    else:
+        tail = f" ({where})" + tail
+    return Interrupted(f"{stopped} after {before + e.finished} batches{tail}", kept=e.kept,
+                       signum=e.signum, finished=before + e.finished, total=None, rest=e.rest)
 
 
 def _add(old: dict, new: dict, merge: int) -> dict:
@@ -213,10 +251,16 @@ def run(targets, cap: int, per: int, measure: Callable, width: Callable,
     from ``grow(key, count)``; ``width(result)``: ``{quantity: half-width}``; ``blocks``: a
     comparison's blocks (an even number: every stage is whole blocks).  Returns ``(result,
     rounds, info)``, ``info`` for ``df.attrs["precision"]``."""
+    from .engine.runner import Interrupted
+
     ext = Extension(per, blocks)
     plan = stages(per, cap, blocks or 1)
     for i, rounds in enumerate(plan):
-        result = measure(rounds, ext.at(rounds))
+        before = ext.batches
+        try:
+            result = measure(rounds, ext.at(rounds))
+        except Interrupted as e:  # counted over the whole run, not within the stage
+            raise _in_stages(e, before, i, len(plan)) from None
         got = width(result)
         if all(got.get(t.quantity, math.inf) <= t.halfwidth for t in targets):
             break
