@@ -77,3 +77,46 @@ def test_sweep_cli_refuses_a_misspelt_quantity_before_any_kernel(nothing_played,
 def test_sweep_quantities_are_names(bad):
     with pytest.raises(TypeError, match="quantities must be"):
         hanasim.sweep("toppa", {"par.dealer": "110,120"}, rounds=1000, quantities=bad)
+
+
+def test_the_skill_section_says_how_the_policies_were_paired():
+    # Kushiro Toppa seats two players by default (up to four may sit): its tournament plays
+    # each pairing once, and the report said "every ordered pairing"
+    import pandas as pd
+
+    from hanasim.report.build import pairings_played
+    from hanasim.tournament import pairings_of, seated
+
+    from hanasim.games import get_game
+
+    n = seated(get_game("kushiro_toppa"))
+    t = pd.DataFrame()
+    t.attrs["players"] = n
+    assert n == 2 and len(pairings_of(["random", "greedy", "lookahead:16"], n)) == 3
+    assert pairings_played(t).startswith("each pairing once")
+    t.attrs["players"] = 3
+    assert pairings_played(t) == "every ordered pairing"
+
+
+def test_per_100_rounds_only_where_a_difference_adds_up_over_rounds():
+    # a Baka house rule moved a game total's 75th percentile by 5 points, which compare
+    # printed as "-500 per 100 rounds"; a fair par or a spread does not add up either
+    import math
+
+    import numpy as np
+
+    from hanasim.stats.compare import adds_up, comparison_table
+
+    def rows(v):
+        return [(q, dict(estimate=v, std_error=0.1, ci_low=v - 1, ci_high=v + 1, n=1000))
+                for q in names]
+
+    names = ["dealer.mean_score", "dealer.win_rate", "game.first_dealer.total.q75",
+             "round_score.sd", "fair_par.dealer", "fair_burden.first", "round_score.dealer.q05"]
+    blocks = {q: np.arange(10.0) for q in names}
+    df = comparison_table("baka", [("a", rows(40.0), blocks),
+                                   ("b", rows(35.0), {q: b - 5 for q, b in blocks.items()})])
+    per = df[df.kind == "difference"].set_index("quantity")["per_100"]
+    assert per["dealer.mean_score"] == -500 and per["dealer.win_rate"] == -500
+    assert all(math.isnan(per[q]) for q in names[2:])
+    assert adds_up("game.first_dealer.mean_total") and not adds_up("session.first_dealer.total.q50")

@@ -402,8 +402,7 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     name = f"{game}-skill.png"
     png = plot.figure_bytes(fig, "png")
     title = g.title
-    pairing_words = ("each pairing once (with two players the mirror pairing adds nothing)"
-                     if g.n_players == 2 else "every ordered pairing")
+    pairing_words = pairings_played(t)
     blocks = [Heading(3, f"{title}: does skill change the answer?", f"{game}-skill"),
               Para(f"Random, greedy and lookahead:16 play (`hanasim rules {game}` and the "
                    f"README's Policies say how): {pairing_words} on the same deals, "
@@ -419,6 +418,13 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
                     f"{title}: key quantities by skill", f"{game}-skill-keys"),
               Para(skill_answer(rd, by_skill, pairs))]
     return blocks, {name: png}, t
+
+
+def pairings_played(t: pd.DataFrame) -> str:
+    """How the tournament ``t`` paired the policies, from the players it seated (Kushiro Toppa
+    seats two by default, though up to four may sit at its table)."""
+    return ("each pairing once (with two players the mirror pairing adds nothing)"
+            if t.attrs.get("players") == 2 else "every ordered pairing")
 
 
 def key_rows(rd, by_skill: dict) -> list[dict]:
