@@ -13,7 +13,8 @@ A reading says:
 * ``nonnegative``: scores cannot be negative (koi-koi): a raw mean score is then drawn against
   an equal share of the points scored, never against 0;
 * ``no_winner``: the quantity giving the share of rounds nobody wins (a tie, or nobody
-  scores), and how to say it: win rates are drawn against an equal share of the other rounds;
+  scores), and how to say it: win rates are drawn against an equal share of the other rounds
+  (none declared: every round has a winner, as in Taoshi, whose rules break a tie);
 * ``fair_metric``: the per-seat fair value (the par or the burden that makes a seat's mean
   score zero) and ``fair_rule``, the rule it is drawn against;
 * ``headline``: the key answers (:class:`Line`: a quantity and its sentence), the first lines
@@ -91,6 +92,8 @@ class Reading:
         if metric == "win_rate":
             none = self.no_winner_share(by)
             ref = (1 - none) / n_seats
+            if not self.no_winner:  # every round has one winner (Taoshi breaks its ties)
+                return ref, f"an equal share of the rounds ({ref:.1%}; every round has a winner)"
             return ref, (f"an equal share of the rounds {self.won_words} ({ref:.1%}; "
                          f"{none:.1%} {self.no_winner_words})")
         if metric in ("mean_score", "mean_chips", "mean_net") and self.nonnegative:

@@ -120,3 +120,22 @@ def test_per_100_rounds_only_where_a_difference_adds_up_over_rounds():
     assert per["dealer.mean_score"] == -500 and per["dealer.win_rate"] == -500
     assert all(math.isnan(per[q]) for q in names[2:])
     assert adds_up("game.first_dealer.mean_total") and not adds_up("session.first_dealer.total.q50")
+
+
+def test_taoshi_win_rates_are_not_drawn_beside_zero_ties():
+    # every Taoshi round has one winner (tie_winner breaks a shared greatest score, 1% of
+    # rounds): the line said "(33.3%; 0.0% tied)" beside a finding of shared scores
+    import pandas as pd
+
+    from hanasim.games import get_game
+    from hanasim.reading import reading_of
+
+    by = pd.DataFrame({"estimate": [0.33, 0.32, 0.35, 0.009]},
+                      index=["dealer.win_rate", "right.win_rate", "left.win_rate",
+                             "winner_tie_rate"])
+    ref, words = reading_of(get_game("taoshi")).reference("win_rate", by, 3)
+    assert ref == pytest.approx(1 / 3) and "tied" not in words
+    assert "every round has a winner" in words
+    by = pd.DataFrame({"estimate": [0.02]}, index=["dealer.tie_rate"])
+    ref, words = reading_of(get_game("toppa")).reference("win_rate", by, 2)
+    assert ref == pytest.approx(0.49) and "2.0% tied" in words
