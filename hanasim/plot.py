@@ -253,6 +253,14 @@ def _percent():
     return PercentFormatter(1.0)
 
 
+def deal_rows(df: pd.DataFrame, prefix: str = "teyaku.") -> pd.Series:
+    """Which rows are a hand's (or place's) odds at the deal: ``prefix`` rows, but not a rate
+    of something done with them (Taoshi's ``teyaku.claim_rate``: the share of active players
+    who claim one, not a teyaku)."""
+    q = df["quantity"]
+    return q.str.startswith(prefix) & ~q.str.endswith("_rate")
+
+
 def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=None,
                     prefix: str = "teyaku.",
                     xlabel: str = "probability that a dealt hand holds it (log scale)",
@@ -261,7 +269,7 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
     intervals on a log axis; the exact probabilities (:func:`hanasim.exact`, conditioned on no
     misdeal as the simulation counts them) as diamonds.  ``prefix``: other deal-time rows
     (Taipa: ``"deal."``), labelled by the table's labels (or ``labels``); ``log``: a log axis."""
-    rows = df[df["quantity"].str.startswith(prefix)].reset_index(drop=True)
+    rows = df[deal_rows(df, prefix)].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"this table has no {prefix.rstrip('.')} rows")
     ax = _axes(ax, (8, 0.5 * len(rows) + 1.8))
@@ -304,7 +312,9 @@ def dekiyaku_rates(df: pd.DataFrame, ax=None):
     ax.set_yticks(y, [display(q.split(".", 1)[1]) for q in rows["quantity"]])
     ax.set_xlim(0, min(1.0, float(rows["ci_high"].max()) * 1.08))
     ax.xaxis.set_major_formatter(_percent())
-    ax.set_xlabel("share of players' captured piles that score it")
+    from .reading import reading_of
+
+    ax.set_xlabel(reading_of(_game(df)).dekiyaku_axis)
     ax.grid(axis="x", alpha=0.25)
     _legend_outside(ax, 2)
     return ax

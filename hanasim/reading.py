@@ -19,6 +19,9 @@ A reading says:
   score zero) and ``fair_rule``, the rule it is drawn against;
 * ``headline``: the key answers (:class:`Line`: a quantity and its sentence), the first lines
   of ``hanasim simulate`` and the report's skill table;
+* ``dekiyaku_of``, ``dekiyaku_axis``, ``dekiyaku_caption``: what a ``dekiyaku.*`` rate is a
+  share of (Toppa, Baka: the players' captured piles; Kushiro Toppa: the rounds ended by a
+  stop; Taoshi: the played rounds), in a finding, on the chart's axis and in its caption;
 * ``only_when``: quantities that mean something only under some rule values (koi-koi's field
   multiplier rows under ``field_multiplier=off``): no sentence is written about them otherwise.
 """
@@ -58,6 +61,10 @@ class Reading:
     fair_metric: str | None = None  # fair_par, fair_burden
     fair_rule: str | None = None    # par, burden
     headline: tuple = ()
+    dekiyaku_of: str = "piles"
+    dekiyaku_axis: str = "share of players' captured piles that score it"
+    dekiyaku_caption: str = ("Share of players' captured piles scoring each dekiyaku (a pile "
+                             "can score several)")
     only_when: dict = field(default_factory=dict)  # quantity prefix -> (option, allowed values)
     labels: dict = field(default_factory=dict)  # quantity ("x.{k}": any number k) -> label
     positions: dict = field(default_factory=dict)  # position token -> what it is ...

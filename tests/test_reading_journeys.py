@@ -139,3 +139,44 @@ def test_taoshi_win_rates_are_not_drawn_beside_zero_ties():
     by = pd.DataFrame({"estimate": [0.02]}, index=["dealer.tie_rate"])
     ref, words = reading_of(get_game("toppa")).reference("win_rate", by, 2)
     assert ref == pytest.approx(0.49) and "2.0% tied" in words
+
+
+def _table(game, rows):
+    import pandas as pd
+
+    df = pd.DataFrame([dict(game=game, quantity=q, estimate=e, std_error=0.001,
+                            ci_low=e - 0.01, ci_high=e + 0.01, n=1000) for q, e in rows])
+    df.attrs.update(game=game, policies="random", rules="")
+    return df
+
+
+@pytest.mark.parametrize("game, share", [("toppa", "captured piles"),
+                                         ("baka", "captured piles"),
+                                         ("kushiro_toppa", "ended by a stop"),
+                                         ("taoshi", "played rounds")])
+def test_dekiyaku_rates_say_what_they_are_a_share_of(game, share):
+    # Taoshi's dekiyaku rows are shares of played rounds and Kushiro Toppa's of the rounds a
+    # stop ends; the report called every one "of piles"
+    from hanasim.report.build import findings
+    from hanasim.report.charts import dekiyaku_chart
+
+    df = _table(game, [("dekiyaku.four_twos", 0.33), ("dekiyaku.four_threes", 0.12)])
+    chart = dekiyaku_chart(df, "t")
+    assert share in chart.caption
+    assert share in chart.figure.axes[0].get_xlabel()
+    line = next(s for s in findings(df, g=game) if s.startswith("Most frequent dekiyaku"))
+    words = {"captured piles": "of piles)", "ended by a stop": "of rounds ended by a stop)",
+             "played rounds": "of played rounds)"}[share]
+    assert words in line
+
+
+def test_the_teyaku_chart_draws_teyaku_only():
+    # Taoshi's teyaku.claim_rate (the share of active players who claim one) was drawn as a
+    # teyaku, "Claim Rate", on the axis of the probability that a dealt hand holds it
+    from hanasim.report.charts import teyaku_chart
+
+    df = _table("taoshi", [("teyaku.triplet", 0.05), ("teyaku.none", 0.6),
+                           ("teyaku.claim_rate", 0.4), ("teyaku_score.12", 0.01)])
+    chart = teyaku_chart(df, None, "t")
+    labels = [t.get_text() for t in chart.figure.axes[0].get_yticklabels()]
+    assert labels == ["Triplet", "None"]

@@ -1613,7 +1613,12 @@ READING = Reading(
         Line("winner_chips.mean", "A won round pays the winner {value} {unit} on average"),
     ),
     positions={"first_player": "First to play (of the two active players)"},
-    labels={"round.nobody_scores_rate": "Round: nobody scores"})
+    labels={"round.nobody_scores_rate": "Round: nobody scores"},
+    # dekiyaku.* count the stopper's pile in the rounds a stop (Yoroshii) ends
+    dekiyaku_of="rounds ended by a stop",
+    dekiyaku_axis="share of the rounds ended by a stop in which the stopper scores it",
+    dekiyaku_caption="Share of the rounds ended by a stop (Yoroshii) in which the stopper's "
+                     "captured cards score each dekiyaku (they can score several)")
 
 
 class Kushiro:

@@ -1499,7 +1499,13 @@ READING = Reading(
     ),
     positions={"dealer": "First active player", "right": "Second active player",
                "left": "Third active player"},
-    positions_above=3)
+    positions_above=3,
+    # dekiyaku.* count the played rounds in which an active player captures it
+    dekiyaku_of="played rounds",
+    dekiyaku_axis="share of played rounds in which a player captures it",
+    dekiyaku_caption="Share of played rounds in which a player's captured cards hold each "
+                     "dekiyaku (Four '3's counts only for the third active player in turn "
+                     "order)")
 
 
 class Taoshi:

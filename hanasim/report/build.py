@@ -228,7 +228,8 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
     if not dek.empty:
         top = dek["estimate"].sort_values(ascending=False).head(3)
         out.append("Most frequent dekiyaku: " + ", ".join(
-            f"{display(q.split('.', 1)[1])} ({_pct(v)} of piles)" for q, v in top.items()) + ".")
+            f"{display(q.split('.', 1)[1])} ({_pct(v)} of {rd.dekiyaku_of})"
+            for q, v in top.items()) + ".")
     for seat in seat_names[:1]:
         qs = {k: row(f"round_score.{seat}.{k}") for k in ("q05", "q25", "q50", "q75", "q95")}
         if all(v is not None for v in qs.values()):
