@@ -495,7 +495,7 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                         fmt="D", color=EXACT_COLOR, capsize=5,
                         label=f"crosses at {s['value']:.4g} [{lo:.4g}, {hi:.4g}]")
     ax.set_xlabel(_rule_label(rule))
-    ax.set_ylabel(_wrap(label_of(quantity, _game(sw)), 34))
+    ax.set_ylabel(_wrap(sweep_label(sw, quantity), 34))
     from .cli_table import is_share
 
     if is_share(quantity):
@@ -503,6 +503,17 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
     ax.grid(alpha=0.3)
     _legend_outside(ax, 2)
     return ax
+
+
+def sweep_label(sw: pd.DataFrame, quantity: str) -> str:
+    """``quantity``'s label in a sweep: the game's own (Taipa's "Round's first player: ..."),
+    its seats named for the players seated (Taoshi's active players in turn order)."""
+    players = (sw.attrs.get("fixed") or {}).get("players")
+    try:
+        players = int(players) if players is not None else _players(sw)
+    except (TypeError, ValueError):
+        players = None
+    return label_of(quantity, _game(sw), players)
 
 
 def _readings(sw, rule) -> list:
@@ -532,7 +543,7 @@ def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
     fig, axes = new_figure(width, 3.6 * len(quantities), rows=len(quantities))
     for ax, q in zip(axes[:, 0], quantities):
         sweep_curve(sw, q, ax=ax)
-        ax.set_title(label_of(q), fontsize=10, loc="left")
+        ax.set_title(sweep_label(sw, q), fontsize=10, loc="left")
     g = _game(sw)
     fig.suptitle(_wrap(f"{g.title if g else sw.attrs.get('game')}: sweep of "
                        f"{', '.join(sw.attrs.get('swept', []))} "

@@ -180,3 +180,24 @@ def test_the_teyaku_chart_draws_teyaku_only():
     chart = teyaku_chart(df, None, "t")
     labels = [t.get_text() for t in chart.figure.axes[0].get_yticklabels()]
     assert labels == ["Triplet", "None"]
+
+
+def test_sweep_chart_titles_use_the_games_labels():
+    # a Taipa sweep's panel read "First player: game win rate" above an axis reading "Round 1's
+    # first player: game win rate" (the title used the label of no game)
+    import pandas as pd
+
+    from hanasim import plot
+    from hanasim.stats.labels import label_of
+
+    rows = [dict(game="taipa", start_coins=v, quantity=q, estimate=e, ci_low=e - 0.1,
+                 ci_high=e + 0.1, variant=f"start_coins={v}")
+            for v in (8, 10) for q, e in (("game.first_player.win_rate", 0.46),
+                                          ("round.first_player.mean_net", 0.3))]
+    sw = pd.DataFrame(rows)
+    sw.attrs.update(game="taipa", swept=["start_coins"], rounds=1000)
+    fig = plot.sweep_figure(sw, ["game.first_player.win_rate", "round.first_player.mean_net"])
+    titles = [ax.get_title(loc="left") for ax in fig.axes if ax.get_title(loc="left")]
+    assert titles == [label_of("game.first_player.win_rate", "taipa"),
+                      label_of("round.first_player.mean_net", "taipa")]
+    assert titles[0] == "Round 1's first player: game win rate"
