@@ -474,12 +474,11 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                     capsize=4, label="estimate, 99.9% interval")
         ax.set_xticks(rows["x"], list(rows[rule]))
         ax.set_xlim(-0.5, len(rows) - 0.5)
-    if numeric:
-        seen = [v for v, _ in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
-        for k, v in enumerate(seen):
-            ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
-                       label=None if k else ("the rule texts' values" if len(seen) > 1
-                                             else "the rule text's value"))
+    if numeric:  # each value a rule text names, in its own colour, named by its text
+        seen = [(v, w) for v, w in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
+        for k, (v, words) in enumerate(seen):
+            ax.axvline(v, color=READING_COLORS[k % len(READING_COLORS)], linestyle=":",
+                       linewidth=1.4, label=f"{v:g}: {_wrap(words, 34)}")
     solved = [s for s in (sw.attrs.get("solved") or []) if s.get("quantity") == quantity]
     if target is not None:
         from .stats.sweep import solve
@@ -514,6 +513,10 @@ def sweep_label(sw: pd.DataFrame, quantity: str) -> str:
     except (TypeError, ValueError):
         players = None
     return label_of(quantity, _game(sw), players)
+
+
+#: the dotted lines of the values the rule texts name (a sweep chart)
+READING_COLORS = ("#4e9a5a", "#8e5ea2", "#b07a2a")
 
 
 def _readings(sw, rule) -> list:
