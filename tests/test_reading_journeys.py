@@ -201,3 +201,14 @@ def test_sweep_chart_titles_use_the_games_labels():
     assert titles == [label_of("game.first_player.win_rate", "taipa"),
                       label_of("round.first_player.mean_net", "taipa")]
     assert titles[0] == "Round 1's first player: game win rate"
+
+
+def test_a_taoshi_seats_teyaku_score_is_points_not_a_percentage():
+    # simulate printed "Dealer: teyaku score 793.01%" (a mean of 7.93 points a round) among
+    # the deal odds
+    from hanasim.cli_table import group_of, is_share
+
+    assert not is_share("teyaku_score.dealer") and group_of("teyaku_score.dealer", "dealer") \
+        == "Seats"
+    assert is_share("teyaku_score.36") and group_of("teyaku_score.36", "") == "At the deal"
+    assert is_share("teyaku.triplet") and not is_share("dekiyaku_score.left")
