@@ -46,7 +46,7 @@ def is_share(quantity: str) -> bool:
     """Whether a quantity is a share (printed as a percentage)."""
     toks = quantity.split(".")
     last = toks[-1]
-    if last.endswith("_rate") or last.endswith("_share") or last == "share":
+    if last.endswith("_rate") or last.endswith("_share") or last in ("share", "rate"):
         return True
     if re.fullmatch(r"q\d\d", last) or last in ("mean", "sd", "mean_abs"):
         return False

@@ -212,3 +212,38 @@ def test_a_taoshi_seats_teyaku_score_is_points_not_a_percentage():
         == "Seats"
     assert is_share("teyaku_score.36") and group_of("teyaku_score.36", "") == "At the deal"
     assert is_share("teyaku.triplet") and not is_share("dekiyaku_score.left")
+
+
+@pytest.mark.parametrize("game, quantity, words", [
+    ("kushiro_toppa", "yoroshii.value", "Yoroshii (stop)"),
+    ("kushiro_toppa", "iku.value", "Iku (continue)"),
+    ("kushiro_toppa", "swap.rate", "Four in hand"),
+    ("kushiro_toppa", "iku.call_rate", "Iku"),
+    ("kushiro_toppa", "round.stop_rate", "stop"),
+    ("taipa", "koikoi.call_rate", "Koi-koi"),
+    ("taipa", "koikoi.agari_after_call_rate", "Koi-koi"),
+    ("taoshi", "round.score_sum", "scores added up"),
+    ("taoshi", "winner_tie_rate", "greatest score shared")])
+def test_labels_say_what_a_row_is(game, quantity, words):
+    # Kushiro Toppa's table printed two rows labelled "Value" and one "Rate" (0.007067)
+    from hanasim.cli_table import is_share
+    from hanasim.stats.labels import label_of
+
+    assert words in label_of(quantity, game)
+    assert is_share("swap.rate")
+
+
+def test_every_label_of_a_game_is_its_own(tables):
+    """No two rows of a game's table share a label (two 'Value' rows in Kushiro Toppa)."""
+    for game, df in tables.items():
+        dup = df["label"][df["label"].duplicated()]
+        assert dup.empty, (game, list(dup))
+
+
+@pytest.fixture(scope="module")
+def tables():
+    from hanasim.games import available_games
+
+    return {g: hanasim.simulate(g, rounds=2_000, seed=1, threads=1,
+                                rules={"players": 3} if g == "kushiro_toppa" else None)
+            for g in available_games()}
