@@ -247,3 +247,18 @@ def tables():
     return {g: hanasim.simulate(g, rounds=2_000, seed=1, threads=1,
                                 rules={"players": 3} if g == "kushiro_toppa" else None)
             for g in available_games()}
+
+
+def test_the_report_says_who_plays_when_more_sit_than_play():
+    # Taoshi with 4-6 players and Kushiro Toppa with 3-4: "who joins?" had no sentence
+    from hanasim.report.build import findings
+
+    df = _table("taoshi", [("seat.dealer.play_rate", 0.498), ("seat.seat1.play_rate", 0.753),
+                           ("seat.seat2.play_rate", 0.874), ("seat.seat3.play_rate", 0.875),
+                           ("player1.play_rate", 0.75)])
+    df.attrs["rules"] = "players=4"
+    line = next(s for s in findings(df, g="taoshi") if s.startswith("Who plays"))
+    assert "(4 seated, 3 play each round)" in line and "dealer 49.80%" in line
+    assert "player" not in line.lower().replace("players", "")
+    two = _table("kushiro_toppa", [("dealer.play_rate", 1.0), ("seat1.play_rate", 1.0)])
+    assert not any(s.startswith("Who plays") for s in findings(two, g="kushiro_toppa"))

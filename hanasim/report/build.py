@@ -197,6 +197,7 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
                 "mean_net": "Mean coins won (net)"}.get(rd.edge_metric, f"Mean {rd.unit} won"
                                                         if rd.unit != "points" else "Mean score")
         out.append(f"{what} per round, {rd.seat_words}: " + ", ".join(parts) + ".")
+    out += who_plays(by, g, players)
     default_par = getattr(g, "par", None)
     pars = parse_rules_string(df.attrs.get("rules", "")).get("par")
     seat_names = list(getattr(g, "seats", ()))
@@ -245,6 +246,19 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
         out.append(f"Settlement: in {_pct(r.estimate)} of rounds the yaku payment cannot be "
                    "covered with captured cards and is settled in points.")
     return out
+
+
+def who_plays(by: pd.DataFrame, g, players) -> list[str]:
+    """With more seated than play (Kushiro Toppa's join/drop, Taoshi with 4-6): the share of
+    rounds each table seat plays, the game's own question "who joins?"."""
+    rows = [q for q in by.index if q.endswith(".play_rate") and not q.startswith("player")
+            and "first_player" not in q]
+    if len(rows) < 3 or not (by.loc[rows, "estimate"] < 0.999).any():
+        return []
+    active = int(round(float(by.loc[rows, "estimate"].sum())))
+    parts = [f"{_who(q, g, players).lower()} {_pct(by.loc[q, 'estimate'])}" for q in rows]
+    return [f"Who plays, by table seat ({len(rows)} seated, {active} play each round): "
+            + ", ".join(parts) + " of rounds; the others sit the round out."]
 
 
 def _summary_table(df):
