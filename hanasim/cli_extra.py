@@ -146,6 +146,15 @@ def cmd_runs_list(a):
 LIST_WIDTH = 120
 
 
+def _policies_shown(p) -> str:
+    """A run's policies in a few words: one name when every player plays it ("random" for a
+    3-player "random,random,random", which the column cut to "random,rando...")."""
+    if p is None or (isinstance(p, float) and pd.isna(p)):
+        return ""
+    parts = str(p).split(",")
+    return parts[0] if len(set(parts)) == 1 else str(p)
+
+
 def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     """The readable listing, one line per run (formatted by hand: pandas takes seconds for
     thousands of rows); rules are shown as the preset and what differs from it.  The id says
@@ -159,7 +168,7 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
         "game": list(runs["game"]),
         "rounds": [_count(r) for r in runs["rounds"]],
         "seed": ["" if pd.isna(v) else str(v) for v in runs["seed"]],
-        "policies": ["" if p is None else str(p) for p in runs["policies"]],
+        "policies": [_policies_shown(p) for p in runs["policies"]],
         "rules": [shown_rules[k] for k in keys],
     }
     if runs["tags"].notna().any():

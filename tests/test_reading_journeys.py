@@ -262,3 +262,13 @@ def test_the_report_says_who_plays_when_more_sit_than_play():
     assert "player" not in line.lower().replace("players", "")
     two = _table("kushiro_toppa", [("dealer.play_rate", 1.0), ("seat1.play_rate", 1.0)])
     assert not any(s.startswith("Who plays") for s in findings(two, g="kushiro_toppa"))
+
+
+def test_runs_list_names_one_policy_played_by_every_player():
+    # a 3-player run listed as "random,rando..." (the column cut); one name says it all
+    from hanasim.cli_extra import _policies_shown
+
+    assert _policies_shown("random,random,random") == "random"
+    assert _policies_shown("greedy,random") == "greedy,random"
+    assert _policies_shown("random greedy") == "random greedy"  # a tournament
+    assert _policies_shown(None) == ""
