@@ -272,3 +272,12 @@ def test_runs_list_names_one_policy_played_by_every_player():
     assert _policies_shown("greedy,random") == "greedy,random"
     assert _policies_shown("random greedy") == "random greedy"  # a tournament
     assert _policies_shown(None) == ""
+
+
+def test_koikoi_margins_are_points_not_coins():
+    # the modern koi-koi report read "First dealer: game mean coin margin" (Taipa's coins)
+    from hanasim.stats.labels import label_of
+
+    assert "coin" not in label_of("game.first_dealer.mean_margin", "koikoi")
+    assert "points" in label_of("game.first_dealer.mean_margin", "koikoi")
+    assert "coin" in label_of("game.first_player.mean_margin", "taipa")
