@@ -469,7 +469,8 @@ def _print_comparison(df, a):
             print(columns_text(shown))
     print(f"\n'pt': percentage points; 'per 100 rounds': the difference over 100 rounds (or "
           "hands, decisions: the "
-          f"quantity's unit); 'in round SDs': the difference in standard deviations of one "
+          f"quantity's unit; blank for a percentile, a spread or a fair value, which do not "
+          f"add up over rounds); 'in round SDs': the difference in standard deviations of one "
           f"round; a significant difference below {meta.get('negligible', 0.01):g} of them is "
           "'significant but negligible' (--negligible)")
 

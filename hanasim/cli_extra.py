@@ -146,6 +146,15 @@ def cmd_runs_list(a):
 LIST_WIDTH = 120
 
 
+def _policies_shown(p) -> str:
+    """A run's policies in a few words: one name when every player plays it ("random" for a
+    3-player "random,random,random", which the column cut to "random,rando...")."""
+    if p is None or (isinstance(p, float) and pd.isna(p)):
+        return ""
+    parts = str(p).split(",")
+    return parts[0] if len(set(parts)) == 1 else str(p)
+
+
 def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     """The readable listing, one line per run (formatted by hand: pandas takes seconds for
     thousands of rows); rules are shown as the preset and what differs from it.  The id says
@@ -155,13 +164,15 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     for key in set(keys):
         shown_rules[key] = _rules_shown(*key)
     counts = {r: _count(r) for r in set(runs["rounds"])}  # few distinct values
+    shown_pol = {p: _policies_shown(p) for p in set(runs["policies"])}
     cols = {
         "id": list(runs["id"]),
         "game": list(runs["game"]),
         "rounds": [counts[r] for r in runs["rounds"]],
         "seed": (list(map(str, runs["seed"].tolist())) if not runs["seed"].isna().any()
                  else ["" if pd.isna(v) else str(v) for v in runs["seed"]]),
-        "policies": ["" if p is None else str(p) for p in runs["policies"]],
+        "policies": [shown_pol[p] if p in shown_pol else _policies_shown(p)
+                     for p in runs["policies"]],
         "rules": [shown_rules[k] for k in keys],
     }
     if runs["tags"].notna().any():

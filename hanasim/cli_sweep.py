@@ -56,15 +56,13 @@ def cmd_sweep(a):
     fmt = check_output(a, a.store, others={"--chart": a.chart})  # never the same file twice
     if not a.no_save:
         store.check_store(a.store)
-    if a.quantity or solve:  # a misspelt quantity must not cost the whole sweep
-        check_quantities(a, g, grid, list(a.quantity) + list(solve), solve)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
                    preset=a.preset,
                    max_variants=None if a.max_variants is None else
                    api.check_rounds(a.max_variants, "--max-variants"),
-                   precision=cli_precision.goal(a),
+                   precision=cli_precision.goal(a), quantities=list(a.quantity) or None,
                    progress=not a.no_progress and sys.stderr.isatty())
     cli_precision.say(df)
     known = set(df["quantity"])
@@ -91,37 +89,6 @@ def cmd_sweep(a):
     if not a.no_save:
         rc = save_or_say(df, a.store) or rc
     return rc
-
-
-def check_quantities(a, g, grid, names, solve=None) -> None:
-    """Raise ValueError naming the first of ``names`` a sweep would not have, before it runs:
-    the quantities are those of a few hundred rounds at the first and the last combination
-    of the swept values (the names, not the numbers, are what is checked)."""
-    import difflib
-
-    from . import api
-    from . import rules as _rules
-
-    # the sweep's own argument checks first: their messages come before any probe
-    api.check_rounds(a.rounds)
-    api.check_seed(a.seed)
-    api._targets(solve)
-    values = api._grid(g, grid, sweep=True, what="sweep",
-                       max_variants=None if a.max_variants is None else
-                       api.check_rounds(a.max_variants, "--max-variants"))
-    known = set()
-    for pick in (0, -1):
-        given = {k: _rules.value_text(v[pick]) for k, v in values.items()}
-        df = api.simulate(g.name, rounds=256, seed=0, policy=a.policy, expose=a.expose,
-                          rules=given, preset=a.preset, session_rounds=a.session_rounds,
-                          fixed_dealer=a.fixed_dealer, threads=a.threads)
-        known |= set(df["quantity"])
-    for q in names:
-        if q not in known:
-            near = difflib.get_close_matches(q, sorted(known), n=3)
-            raise ValueError(f"no quantity {q!r} in a {g.name} sweep"
-                             + (f"; did you mean {', '.join(near)}?" if near else "")
-                             + f" ('hanasim simulate {g.name} --all' lists them all)")
 
 
 def print_sweep(df, quantities):

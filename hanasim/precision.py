@@ -95,15 +95,36 @@ def plain(key, count):
 
 def check(targets, probes, what: str, sessions: bool = False) -> int:
     """Refuse a goal naming a quantity the run would not have, before it runs; return the
-    rounds per session (the unit of every stage).
+    rounds per session (the unit of every stage).  ``probes``, ``sessions``: as in
+    :func:`known_names`; ``what``: 'simulate', 'compare' (a quantity of every variant) or
+    'sweep'."""
+    where = {"compare": " in every variant of this comparison",
+             "sweep": " at every value of this sweep"}.get(what, "")
+    pers = known_names(probes, [t.quantity for t in targets], sessions,
+                       lambda q, near: "precision: no quantity " + repr(q) + where
+                       + (f"; did you mean {', '.join(near)}?" if near else "")
+                       + " (a run's table lists every quantity)")
+    if len(set(pers)) > 1:  # no game's variants differ in it today; stages need one unit
+        raise ValueError("precision needs the same rounds per session in every variant")
+    return pers[0]
+
+
+#: the only rows a run of no rounds lacks: those of sessions of several rounds, which exist
+#: only once a session of several rounds is played (every other row is there with n = 0)
+SESSION_PREFIX = "session."
+
+
+def known_names(probes, wanted, sessions: bool = False, error=None) -> list[int]:
+    """Refuse the first name of ``wanted`` the run would not have, before anything is played
+    or compiled; return each variant's rounds per session.
 
     ``probes``: ``[(count, quantities)]`` per variant: ``count(**more)`` runs it
     (``g.counters`` with its arguments bound), ``quantities(counters)`` gives its rows.  The
-    names come from a run of no sessions (nothing is played or compiled, so a misspelt name is
-    refused at once).  ``sessions``: sessions of several rounds (``session_rounds`` > 1),
-    whose session quantities only a played session has: a name the empty run lacks is then
-    looked for in a run of two sessions.  ``what``: 'simulate', 'compare' (a quantity of every
-    variant) or 'sweep'."""
+    names come from a run of no sessions: the counters are zeros and the table is Python over
+    them, so nothing is played or compiled.  ``sessions``: sessions of several rounds
+    (``session_rounds`` > 1), whose session quantities only a played session has: only a
+    missing name that is one of them (``session.*``) is then looked for in a run of two
+    sessions.  ``error(name, close names)``: the message of the ValueError raised."""
     import difflib
 
     pers, names = [], None
@@ -113,25 +134,18 @@ def check(targets, probes, what: str, sessions: bool = False) -> int:
         pers.append(layout["rounds_per_session"])
         have = {q for q, _ in quantities(c)}
         names = have if names is None else names & have
-    if len(set(pers)) > 1:  # no game's variants differ in it today; stages need one unit
-        raise ValueError("precision needs the same rounds per session in every variant")
-    per = pers[0]
-    missing = [t.quantity for t in targets if t.quantity not in names]
-    if missing and sessions:
+    missing = [q for q in wanted if q not in names]
+    if sessions and any(q.startswith(SESSION_PREFIX) for q in missing):
         names = None
         for count, quantities in probes:
-            c = count(rounds=2 * per, seed=0, blocks=None, progress=False)
+            c = count(rounds=2 * max(pers), seed=0, blocks=None, progress=False)
             have = {q for q, _ in quantities(c)}
             names = have if names is None else names & have
     for q in missing:
         if q not in names:
             near = difflib.get_close_matches(q, sorted(names), n=3)
-            where = {"compare": " in every variant of this comparison",
-                     "sweep": " at every value of this sweep"}.get(what, "")
-            raise ValueError(f"precision: no quantity {q!r}{where}"
-                             + (f"; did you mean {', '.join(near)}?" if near else "")
-                             + " (a run's table lists every quantity)")
-    return per
+            raise ValueError(error(q, near))
+    return pers
 
 
 def stages(per: int, cap: int, multiple: int = 1) -> list[int]:
