@@ -495,7 +495,7 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                         label=f"crosses at {s['value']:.4g} [{lo:.4g}, {hi:.4g}]")
     ax.set_xlabel(_rule_label(rule))
     ax.set_ylabel(_wrap(sweep_label(sw, quantity), 34))
-    from .cli_table import is_share
+    from .readable import is_share
 
     if is_share(quantity):
         ax.yaxis.set_major_formatter(_percent())

@@ -44,7 +44,7 @@ def fmt(v) -> str:
         return f"{int(f):,}"
     if f == 0:
         return "0"
-    from ..cli_table import number
+    from ..readable import number
 
     return number(f)  # 4 significant digits, never e-notation (0.0000108, not 1.08e-05)
 
@@ -445,7 +445,7 @@ def pairings_played(t: pd.DataFrame) -> str:
 def key_rows(rd, by_skill: dict) -> list[dict]:
     """The "key quantities by skill" rows: the game's headline quantities (its reading, up to
     four) for every skill, as printed."""
-    from ..cli_table import is_share, number
+    from ..readable import is_share, number
 
     rows = []
     for skill, d in by_skill.items():

@@ -1,4 +1,6 @@
-"""``hanasim simulate``'s readable output: the game's answers first (its reading's headline,
+"""Numbers and tables as a reader writes them (the CLI, the report and the charts use them).
+
+``hanasim simulate``'s readable output: the game's answers first (its reading's headline,
 with intervals and the play they assume), then every quantity grouped, with readable labels
 and numbers as a reader writes them (percentages for rates, no ``1.08274e-05``).  ``--all``
 prints the code-name table of old; ``--format csv`` / ``--out`` the whole tidy table.

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import sys
 
+from . import precision
+from .common import (add_out_options, add_run_options, add_store_option, add_threads_option,
+                     check_output, emit, parse_grid, print_notes, save_or_say, with_players,
+                     write_chart, write_out)
+
 
 def register(sub) -> None:
-    from . import cli, cli_precision
-
     p = sub.add_parser(
         "sweep", help="simulate a range of values of a rule on the same deals; solve for a target",
         description="Simulate every value of one or more rules on the same deals (the same "
         "seed), print chosen quantities against the value, and find where a quantity crosses a "
         "target (--solve), with a 99.9% interval.  Example: hanasim sweep toppa --rule "
         "par.dealer=100:140:5 --solve dealer.mean_score=0 --chart par.png")
-    cli.add_run_options(p, 200_000, per="played rounds per value")
+    add_run_options(p, 200_000, per="played rounds per value")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=A:B:STEP",
                    help="a rule and its values: A:B:STEP (A to B by STEP) or a list v1,v2,...; "
                    "one value holds it fixed; repeatable (several swept rules make a grid)")
@@ -34,19 +37,17 @@ def register(sub) -> None:
                    help="draw the chosen quantities against the value into PATH (.png or .svg)")
     p.add_argument("--max-variants", default=None, metavar="N",
                    help="allow more than 64 values (combinations of the swept rules)")
-    cli.add_out_options(p, "the whole tidy table")
-    cli.add_threads_option(p)
-    cli_precision.add_option(p, "interval at every value")
+    add_out_options(p, "the whole tidy table")
+    add_threads_option(p)
+    precision.add_option(p, "interval at every value")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    cli.add_store_option(p)
+    add_store_option(p)
     p.set_defaults(handler=cmd_sweep)
 
 
 def cmd_sweep(a):
-    from . import api, cli_precision, outputs, store
-    from .cli import (check_output, emit, parse_grid, save_or_say, with_players,
-                      write_chart, write_out)
-    from .games import get_game
+    from .. import api, outputs, store
+    from ..games import get_game
 
     g = get_game(a.game)
     grid = with_players(parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2"),
@@ -62,14 +63,14 @@ def cmd_sweep(a):
                    preset=a.preset,
                    max_variants=None if a.max_variants is None else
                    api.check_rounds(a.max_variants, "--max-variants"),
-                   precision=cli_precision.goal(a), quantities=list(a.quantity) or None,
+                   precision=precision.goal(a), quantities=list(a.quantity) or None,
                    progress=not a.no_progress and sys.stderr.isatty())
-    cli_precision.say(df)
+    precision.say(df)
     known = set(df["quantity"])
     wanted = list(dict.fromkeys(a.quantity or list(solve) or
                                 [q for q in getattr(g, "key_quantities", ()) if q in known]))
     if a.precision and not a.quantity:  # show what the goal was about
-        wanted += [q for q in cli_precision.goals(a) if q in known and q not in wanted]
+        wanted += [q for q in precision.goals(a) if q in known and q not in wanted]
     missing = [q for q in wanted if q not in known]
     if missing:  # the run is done: say it, keep it, and still show what exists
         sys.stderr.write(f"hanasim: warning: no quantity {missing[0]!r} in this sweep\n")
@@ -82,7 +83,7 @@ def cmd_sweep(a):
     elif a.format in (None, "table") and not outputs.is_stdout(a.out):  # the readable table
         emit(lambda: print_sweep(df, wanted))
     if chart:  # a chart that fails says so and still keeps the table and the saved run
-        from . import plot
+        from .. import plot
 
         rc = write_chart(a.chart, chart, lambda: plot.sweep_figure(df, wanted), force=a.force,
                          store_dir=a.store) or rc
@@ -93,8 +94,6 @@ def cmd_sweep(a):
 
 def print_sweep(df, quantities):
     import pandas as pd
-
-    from .cli import print_notes
 
     meta = df.attrs
     swept = meta["swept"]
@@ -108,7 +107,7 @@ def print_sweep(df, quantities):
     print_notes(meta)
     print("estimate [99.9% interval] of each value")
     rows = df[df["quantity"].isin(quantities)]
-    from .cli_table import is_share, number
+    from ..readable import is_share, number
 
     cells = rows.assign(cell=[f"{number(e, is_share(q))} [{number(lo, is_share(q))}, "
                               f"{number(hi, is_share(q))}]" for q, e, lo, hi in
