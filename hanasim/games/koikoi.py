@@ -171,7 +171,7 @@ from ..policies import (CONTINUE, DEC_LOOKAHEAD, DEC_STOP, FORCED, GREEDY, LEGAL
                         LEGAL_STOP, RANDOM, choose_continue, choose_expose, greedy_hand_card,
                         hand_card, parse_policy, split_policy, take_high)
 from ..rules import RuleError, number, option
-from . import register
+from .registry import register
 
 NAME = "koikoi"
 N_PLAYERS = 2

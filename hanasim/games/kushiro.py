@@ -82,7 +82,7 @@ from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, GREEDY, K_SHIFT,
                         policy_id, split_policy, take_high)
 from ..rules import number, option, when_zero
 from .. import sources
-from . import register
+from .registry import register
 from . import toppa
 
 NAME = "kushiro_toppa"

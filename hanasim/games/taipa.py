@@ -84,7 +84,7 @@ from ..policies import (CONTINUE, DEC_STOP, GREEDY, K_SHIFT, LEGAL_BOTH, LEGAL_S
                         choose_continue, group_hand_card, group_pick, parse_policy, policy_id)
 from ..reading import Line, Reading
 from ..rules import RuleError, number, option
-from . import register
+from .registry import register
 
 NAME = "taipa"
 N_PLAYERS = 2

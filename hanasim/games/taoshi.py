@@ -88,7 +88,7 @@ from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, LOOKAHEAD, POLICI
                         greedy_tables, policy_id)
 from ..rules import Kind, RuleError, _check_type, number, option
 from .. import sources
-from . import register
+from .registry import register
 
 NAME = "taoshi"
 MAX_PLAYERS = 6
