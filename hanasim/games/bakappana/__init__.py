@@ -17,7 +17,7 @@ from ... import sources
 from ...decks import HANAFUDA
 from ...engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ...engine.lookahead import uses_lookahead
-from .. import register
+from ..registry import register
 from . import table
 from .lower import P_PLAYERS, Tables, lower  # noqa: F401
 from .round import R_N, deal_round, play_dealt  # noqa: F401

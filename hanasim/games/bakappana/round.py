@@ -10,8 +10,8 @@ from numba.extending import overload
 from ...engine.bits import ONE, ZERO, bit, count, has_full_nibble, nth_card
 from ...engine.deal import deal
 from ...engine.jit import hot
-from ...engine.lookahead import round_value
-from ...engine.play import capture, play_out, turn_word
+from ...engine.lookahead import play_out, round_value
+from ...engine.play import capture, turn_word
 from ...engine.rng import GOLDEN, mix64, shuffle_range
 from ...engine import state
 from ...engine.settle import pile_points

@@ -19,7 +19,8 @@ from ...decks import HANAFUDA
 from ...engine.lookahead import uses_lookahead
 from ...reading import Line, Reading
 from ...rules import make_rules
-from .. import register, toppa
+from .. import toppa
+from ..registry import register
 from ..bakappana import BakappanaRules
 from ..bakappana.lower import P_PAR as BK_P_PAR
 from ..bakappana.lower import lower as bakappana_tables

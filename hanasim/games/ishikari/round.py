@@ -14,8 +14,7 @@ from numba.extending import overload
 from ...engine import state
 from ...engine.bits import ZERO, bit, count, has_full_nibble, lowest
 from ...engine.jit import hot
-from ...engine.lookahead import round_value
-from ...engine.play import play_out
+from ...engine.lookahead import play_out, round_value
 from ...engine.rng import below, shuffle_range
 from ...engine.settle import pile_points
 from ...engine.teyaku import expose_step

@@ -119,7 +119,7 @@ def tally(scal, res, n, dealer, win_pos, tied):
 
 
 @hot(inline="always")
-def tally_game(scal, totals, n, first):
+def tally_whole_game(scal, totals, n, first):
     best = totals[0]
     for q in range(1, n):
         best = max(best, totals[q])
@@ -160,7 +160,7 @@ def new_work(tb):
 
 
 @njit(inline="always")
-def look_context(tb, work):
+def look_context(tb, work, players):
     return (tb, work[6], new_scratch(3 * ACTIVE + 3, 48, ACTIVE))
 
 
@@ -180,11 +180,11 @@ def n_players(tb):
 
 
 @hot(inline="always")
-def start_session(tb, work, key, n_rounds):
+def start_game(tb, work, key, i, n_rounds):
     rng, order, mult = work[0], work[1], work[9]
     rng[0] = key
-    for i in range(48):
-        order[i] = i
+    for c in range(48):
+        order[c] = c
     mult[0] = 1
     return 0 if tb.params[P_FIXED_DEALER] else first_dealer(rng, order, tb.params[P_PLAYERS])
 
@@ -245,10 +245,21 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_session(tb, counts, first, totals):
+def game_over(tb, work, counts, r, n_rounds, totals):
+    # a game is the whole session: rounds_per_game rounds (the last one cut off by the run's end)
+    return sessions.whole_session(r, n_rounds, tb.params[P_GAME_ROUNDS])
+
+
+@hot(inline="always")
+def tally_game(tb, counts, first, totals):
     if tb.params[P_DEALS_ONLY]:
         return
-    tally_game(counts[0], totals, tb.params[P_PLAYERS], first)
+    tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)
+
+
+@hot(inline="always")
+def end_chunk(tb, counts, look):
+    pass
 
 
 @hot
