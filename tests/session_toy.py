@@ -105,8 +105,13 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    # both loops: one game a session (game_len 0) and games back to back
+    if tb.params[1] == 0:
+        sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
+                               totals, look)
+    else:
+        sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
+                             totals, look)
     counts[0][C_STARTS] += work[1][0]
     work[1][0] = 0
 
