@@ -88,6 +88,7 @@ def test_killed_run_resumes_to_the_identical_table(tmp_path, how):
     again = cli(*ARGS, "--rounds", str(rounds), "--checkpoint", str(ck), "--resume")
     assert again.returncode == 0, again.stderr
     assert again.stdout == ref.stdout
+    assert f"resuming {ck}: {kept} of " in again.stderr  # says what it found first
 
 
 def test_checkpoint_errors_are_one_line(tmp_path):

@@ -398,6 +398,11 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
             for k in totals:
                 totals[k] += done[k]
     finished = len(loaded)
+    if loaded:  # a resumed run says what it found before it goes on (or finishes at once)
+        import sys
+
+        sys.stderr.write(f"hanasim: resuming {checkpoint.path}: {finished} of {n_batches} "
+                         "batches already done\n")
     bar = progress_bar()(total=n_sessions * rounds_per_session, disable=not progress,
                          delay=2.0, unit="round", unit_scale=True, desc=desc, leave=False,
                          initial=(sessions_from + done_sessions) * rounds_per_session)
