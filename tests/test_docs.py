@@ -1,8 +1,9 @@
 """The developer pages stay true to the code: every file and folder that
 ``hanasim/engine/ADDING_A_GAME.md`` names exists, every engine hook it names is one of
 ``engine.sessions.HOOKS`` with the engine's arguments (and every hook is in its table), every
-``sessions.NAME`` is in ``engine/sessions.py``, and the names its file table says Bakappana's
-files hold are there.  The layout map in ``hanasim/engine/README.md``'s Design section lists
+``sessions.NAME`` is in ``engine/sessions.py``, every dotted name of the code
+(``engine.rng.shuffle_range``) resolves, and the names its file table says Bakappana's files
+hold are there.  The layout map in ``hanasim/engine/README.md``'s Design section lists
 exactly the files there are.  Text only: importing the games compiles nothing."""
 from __future__ import annotations
 
@@ -75,6 +76,36 @@ def hook_problems(text: str) -> list[str]:
     return out
 
 
+# dotted names of the code on the page, by the module they start with (``play.play_turns`` is
+# ``hanasim.engine.play.play_turns``); quantity names (``seat.dealer.mean_score``) start otherwise
+DOTTED = re.compile(r"`((?:engine|stats|policies|compiling|registry|play|rng|lookahead|sessions"
+                    r"|state|tally|games|api|rules|reading)(?:\.[A-Za-z_]\w*)+)`")
+BASES = ("hanasim.", "hanasim.engine.", "hanasim.games.")
+
+
+def resolves(dotted: str) -> bool:
+    """Whether ``dotted`` names a module of hanasim or a name in one."""
+    parts = dotted.split(".")
+    for base in BASES:
+        for k in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(base + ".".join(parts[:k]))
+            except ImportError:
+                continue
+            for name in parts[k:]:
+                obj = getattr(obj, name, None)
+                if obj is None:
+                    break
+            if obj is not None:
+                return True
+    return False
+
+
+def unresolved_names(text: str) -> list[str]:
+    return sorted({d for d in DOTTED.findall(text)
+                   if not d.endswith((".py", ".md")) and not resolves(d)})
+
+
 def file_table(text: str) -> dict[str, list[str]]:
     """``{file: [names]}`` from the page's table of a game package's files: the backticked
     Python names of the "holds" column (``lower(rules)`` is ``lower``; ``C_*`` patterns and
@@ -130,6 +161,12 @@ def test_every_path_on_the_page_exists():
 
 def test_every_hook_on_the_page_is_the_engines():
     assert hook_problems(PAGE.read_text()) == []
+
+
+def test_every_dotted_name_on_the_page_is_in_the_code():
+    text = PAGE.read_text()
+    assert len(DOTTED.findall(text)) > 15
+    assert unresolved_names(text) == []
 
 
 def test_the_files_hold_what_the_page_says():
@@ -203,6 +240,8 @@ def test_the_checks_can_fail():
     assert any("play_hand" in f for f in found), found
     assert any("sessions.loop" in f for f in found), found
     assert any("hook table" in f for f in found), found
+    assert unresolved_names("`engine.rng.no_such`, `play.play_turns`, `stats.gone.x`, "
+                            "`seat.dealer.mean_score`") == ["engine.rng.no_such", "stats.gone.x"]
     assert file_table("| `round.py` | `deal_round`, `lower(rules)`, `C_*`, `class X` | y |") \
         == {"round.py": ["deal_round", "lower"]}
     m = "## Design\n```\nhanasim/\n  a.py  x\n  b/  y\n    c.py d.py  z\n      more words\n```\n"
