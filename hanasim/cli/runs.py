@@ -131,7 +131,7 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     import pandas as pd
 
     if "rules_shown" in runs.columns:  # the index's words: no game module loaded
-        rules = [r if isinstance(r, str) else "" for r in runs["rules_shown"]]
+        rules = runs["rules_shown"].fillna("").tolist()  # one C loop, not one per run
     else:  # one rules table per game, rules string and preset, not one per run
         keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
         shown_rules = {key: _rules_shown(*key) for key in set(keys)}
