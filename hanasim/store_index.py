@@ -147,7 +147,11 @@ def fill_shown(df: pd.DataFrame) -> bool:
     known = {k: v for k, v, m in zip(keys, shown, missing) if not m}
     for i in np.flatnonzero(missing):
         if keys[i] not in known:
-            known[keys[i]] = rules_shown(*keys[i])
+            try:
+                known[keys[i]] = rules_shown(*keys[i])
+            except (ValueError, TypeError, KeyError, AttributeError):  # words, never a failure
+                rules = keys[i][1]  # of listing or loading: the rules as saved
+                known[keys[i]] = rules if isinstance(rules, str) else ""
         shown[i] = known[keys[i]]
     df[SHOWN] = shown
     return True
