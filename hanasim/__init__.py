@@ -22,9 +22,9 @@ def _starting_the_command() -> bool:
     return any(m == "hanasim" or m.startswith("hanasim.") for m in named)
 
 
-# The slow part of the import (numba loads, for its cache): Ctrl-C here, while the command
-# starts, is one line and exit code 130, as anywhere else in the command; in a program that
-# imports hanasim it stays the KeyboardInterrupt it always is.
+# Ctrl-C while the package loads, when it is the command starting: one line and exit code 130,
+# as anywhere else in the command; in a program that imports hanasim it stays the
+# KeyboardInterrupt it always is.
 try:
     from importlib.metadata import PackageNotFoundError, version as _version
 
@@ -37,18 +37,67 @@ try:
 
     #: Why hanasim cannot start in this environment (one line), or None; the CLI prints it.
     ENV_PROBLEM = _env_problem()
-
-    if ENV_PROBLEM is None:
-        from ._cache import configure as _configure_cache
-
-        CACHE_DIR = _configure_cache()  # before any kernel module is imported
-    else:  # importing numba would raise: keep `import hanasim` working and say why on use
-        CACHE_DIR = None
 except KeyboardInterrupt:
     if not _starting_the_command():
         raise
     _sys.stderr.write("hanasim: interrupted\n")
     raise SystemExit(130) from None
+
+
+class _CacheOnNumbaImport:
+    """Points numba's kernel cache at hanasim's folder (:mod:`hanasim._cache`) the moment numba
+    is imported, before any kernel is decorated: numba (most of a second) loads only with the
+    first module that needs it, so a command without kernels (``runs list``) never loads it."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "numba":
+            return None
+        for finder in _sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _ThenConfigure(spec.loader)
+                return spec
+        return None
+
+
+class _ThenConfigure:
+    """numba's own loader, followed by the cache configuration."""
+
+    def __init__(self, loader):
+        self._loader = loader
+
+    def __getattr__(self, name):  # everything else is the real loader's
+        return getattr(self._loader, name)
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        _configure()
+
+
+_CACHE = []  # the cache folder, once configured
+
+
+def _configure():
+    if not _CACHE:
+        from ._cache import configure
+
+        _CACHE.append(configure())
+        for finder in [f for f in _sys.meta_path if isinstance(f, _CacheOnNumbaImport)]:
+            _sys.meta_path.remove(finder)  # its work is done
+    return _CACHE[0]
+
+
+if ENV_PROBLEM is None:  # else importing numba would raise: `import hanasim` works, says why on use
+    if "numba" in _sys.modules:  # loaded already (by the program): configure now, at no cost
+        _configure()
+    elif not any(isinstance(f, _CacheOnNumbaImport) for f in _sys.meta_path):
+        _sys.meta_path.insert(0, _CacheOnNumbaImport())
 
 #: public name: (module, attribute; None for the module itself)
 _PUBLIC = {
@@ -62,6 +111,8 @@ _PUBLIC = {
 
 
 def __getattr__(name):
+    if name == "CACHE_DIR":  # hanasim's kernel cache folder (numba loads, if it had not)
+        return None if ENV_PROBLEM is not None else _configure()
     if name not in _PUBLIC:
         raise AttributeError(f"module 'hanasim' has no attribute {name!r}")
     if ENV_PROBLEM is not None:
@@ -72,7 +123,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_PUBLIC))
+    return sorted(set(globals()) | set(_PUBLIC) | {"CACHE_DIR"})
 
 
 class _Package(_types.ModuleType):

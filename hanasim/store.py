@@ -255,7 +255,7 @@ def _save(df, game, root: Path) -> str:
     root.mkdir(parents=True, exist_ok=True)
     now = _now()
     header = dict(format=STORE_FORMAT, saved_at=now.isoformat(timespec="milliseconds"),
-                  rows=int(len(df)))
+                  rows=int(len(df)), **_rules_words(df.attrs, game))
     tmp = tmp_in(str(root))
     try:
         for _ in range(100):
@@ -272,6 +272,20 @@ def _save(df, game, root: Path) -> str:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _rules_words(attrs: dict, game: str) -> dict:
+    """The run's rules in a few words, as ``runs list`` shows them, with the fingerprint of
+    the rule definitions they were computed with: the store's index takes them from the file,
+    so listing a new run loads no game module.  None if they cannot be computed here (the
+    listing computes them)."""
+    from .rules_text import fingerprint, rules_shown
+
+    try:
+        text = rules_shown(attrs.get("game", game), attrs.get("rules"), attrs.get("preset"))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return {}
+    return {"rules_shown": text, "rules_key": fingerprint()}
 
 
 def _place_no_clobber(tmp: str, target: Path) -> bool:
@@ -394,7 +408,8 @@ def _scan(root: Path):
     if rows:
         runs = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
     runs = ix.in_order(runs)  # written in order: the next listing need not sort
-    if rows or stale or (old is None and len(runs)):
+    filled = ix.fill_shown(runs)  # words missing (another version's index): computed once
+    if rows or stale or filled or (old is None and len(runs)):
         ix.write(root, runs)
     return runs, bad
 
@@ -507,13 +522,19 @@ def list_runs(store=None) -> pd.DataFrame:
     Files that are not saved runs are skipped with a :class:`StoreWarning` naming them; they are
     never deleted.
     """
+    return _listing(store)
+
+
+def _listing(store=None, extra=(), stacklevel=3) -> pd.DataFrame:
+    """:func:`list_runs`, with the ``extra`` index columns (``runs list`` adds the rules in
+    words, :data:`hanasim.store_index.SHOWN`)."""
     root = store_path(store)
     runs, bad = _scan(root)
     for _, message in bad:
-        warnings.warn(message, StoreWarning, stacklevel=2)
+        warnings.warn(message, StoreWarning, stacklevel=stacklevel)
     from .store_index import plain
 
-    out = plain(runs.reindex(columns=LIST_COLUMNS))
+    out = plain(runs.reindex(columns=LIST_COLUMNS + list(extra)))
     ids = out["id"].to_numpy(dtype=object)  # joined in numpy: one C loop, not one per run
     out["path"] = np.add(np.add(os.path.join(str(root), ""), ids), _SUFFIX)
     out.attrs["store"] = str(root)

@@ -24,22 +24,27 @@ import numpy as np
 import pandas as pd
 
 INDEX_NAME = ".hanasim-index"  # no .parquet: a glob for runs does not find it
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2  # 2: with SHOWN; an index of format 1 is read, its SHOWN computed
 _META_KEY = b"hanasim_index"
 STAT = ["name", "size", "mtime_ns", "ctime_ns", "ino"]
 #: the index's columns after STAT, with their Arrow types (attrs of a run, and store header)
 TEXT = ["id", "game", "date", "policies", "rules", "expose", "dealing", "hanasim_version",
         "numba_version", "run_type", "preset", "tags"]
 INTS = ["rounds", "session_rounds", "game_version", "rows"]
-FIELDS = TEXT + INTS + ["seed", "wall_time_s"]
+#: a run's rules in a few words, as ``runs list`` shows them (:mod:`hanasim.rules_text`):
+#: computed once (loading the games takes a second), valid while the index's ``rules_key`` is
+#: the fingerprint of this hanasim's rule definitions; a missing value is computed again
+SHOWN = "rules_shown"
+FIELDS = TEXT + INTS + ["seed", "wall_time_s", SHOWN]
 
 
-def _schema():
+def _schema(fmt: int = INDEX_FORMAT):
     import pyarrow as pa
 
     return pa.schema([("name", pa.string())] + [(c, pa.int64()) for c in STAT[1:]]
                      + [(c, pa.string()) for c in TEXT] + [(c, pa.int64()) for c in INTS]
-                     + [("seed", pa.uint64()), ("wall_time_s", pa.float64())])
+                     + [("seed", pa.uint64()), ("wall_time_s", pa.float64())]
+                     + ([(SHOWN, pa.string())] if fmt >= 2 else []))
 
 
 def disk_files(root: Path) -> pd.DataFrame:
@@ -113,7 +118,43 @@ def entry(stat: tuple, attrs: dict, header: dict) -> dict:
     wall = attrs.get("wall_time_s")
     row["wall_time_s"] = (float(wall) if isinstance(wall, (int, float, np.number))
                           and not isinstance(wall, bool) else None)
+    row[SHOWN] = _shown_of(header)
     return row
+
+
+def _shown_of(header: dict):
+    """The rules words a run file's header carries (written when it was saved), if they were
+    computed with this hanasim's rule definitions; else None (computed again)."""
+    from .rules_text import fingerprint
+
+    text = header.get(SHOWN)
+    return text if isinstance(text, str) and header.get("rules_key") == fingerprint() else None
+
+
+def fill_shown(df: pd.DataFrame) -> bool:
+    """Compute the missing SHOWN values of ``df`` (in place), once per distinct (game, rules,
+    preset), reusing the rows that have them; True if any was missing.  Only this loads the
+    game modules, and only when a run's words are missing (a run indexed by another version,
+    or saved without them)."""
+    missing = df[SHOWN].isna().to_numpy()
+    if not missing.any():
+        return False
+    from .rules_text import rules_shown
+
+    plain(df)
+    keys = list(zip(df["game"], df["rules"], df["preset"]))
+    shown = df[SHOWN].to_numpy(dtype=object).copy()
+    known = {k: v for k, v, m in zip(keys, shown, missing) if not m}
+    for i in np.flatnonzero(missing):
+        if keys[i] not in known:
+            try:
+                known[keys[i]] = rules_shown(*keys[i])
+            except (ValueError, TypeError, KeyError, AttributeError):  # words, never a failure
+                rules = keys[i][1]  # of listing or loading: the rules as saved
+                known[keys[i]] = rules if isinstance(rules, str) else ""
+        shown[i] = known[keys[i]]
+    df[SHOWN] = shown
+    return True
 
 
 def tags_of(header: dict) -> list[str]:
@@ -132,7 +173,7 @@ def _mapper():
 
 #: text columns with few distinct values (a rules string is the same for thousands of runs):
 #: read as dictionaries, so a large index does not build one string per row
-REPEATED = [c for c in TEXT if c not in ("id", "date")]
+REPEATED = [c for c in TEXT if c not in ("id", "date")] + [SHOWN]
 
 
 def read(root: Path) -> pd.DataFrame | None:
@@ -144,12 +185,17 @@ def read(root: Path) -> pd.DataFrame | None:
     try:
         schema = pq.read_schema(path)
         meta = json.loads((schema.metadata or {}).get(_META_KEY, b"null"))
-        if not isinstance(meta, dict) or meta.get("format") != INDEX_FORMAT:
+        fmt = meta.get("format") if isinstance(meta, dict) else None
+        if fmt not in (1, INDEX_FORMAT) or isinstance(fmt, bool):
             return None
-        if not schema.equals(_schema(), check_metadata=False):
+        if not schema.equals(_schema(fmt), check_metadata=False):
             return None
-        table = pq.read_table(path, read_dictionary=REPEATED)
+        table = pq.read_table(path, read_dictionary=[c for c in REPEATED if c in schema.names])
         df = table.to_pandas(types_mapper=_mapper())
+        from .rules_text import fingerprint
+
+        if fmt < 2 or meta.get("rules_key") != fingerprint():  # words of other definitions
+            df[SHOWN] = None
     except (OSError, ValueError, pa.ArrowException, TypeError):
         return None  # missing, damaged, foreign or of another format: rebuilt from the files
     if df[STAT].isna().any().any() or df["name"].duplicated().any():
@@ -204,7 +250,11 @@ def write(root: Path, df: pd.DataFrame) -> None:
 
     from .atomic import write_bytes
 
-    schema = _schema().with_metadata({_META_KEY: json.dumps({"format": INDEX_FORMAT}).encode()})
+    from .rules_text import fingerprint
+
+    # the SHOWN words of the rows are those of this hanasim's rule definitions (or missing)
+    meta = {"format": INDEX_FORMAT, "rules_key": fingerprint()}
+    schema = _schema().with_metadata({_META_KEY: json.dumps(meta).encode()})
     try:
         table = pa.Table.from_pandas(plain(df[STAT + FIELDS].copy()), schema=schema,
                                      preserve_index=False)
@@ -234,7 +284,7 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
                         dtype=dtype) if df[c].dtype == object else df[c].astype(dtype))
         df[c] = col.astype(dtype.lower()) if not col.isna().any() else col
     df["wall_time_s"] = pd.to_numeric(df["wall_time_s"], errors="coerce").astype("float64")
-    for c in TEXT:
+    for c in TEXT + [SHOWN]:
         df[c] = df[c].astype(object).where(df[c].notna(), None)
     return df
 
@@ -242,7 +292,7 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
 def plain(df: pd.DataFrame) -> pd.DataFrame:
     """Text columns as plain objects (read from the index they are categorical or Arrow
     strings), in place, so a listing has the same types however it was built."""
-    for c in TEXT:
+    for c in TEXT + [SHOWN]:
         if c in df.columns and df[c].dtype != object:
             df[c] = df[c].astype(object).where(df[c].notna(), None)
     return df

@@ -101,3 +101,122 @@ def _cpu(fn):
     start = time.process_time()
     fn()
     return time.process_time() - start
+
+
+# ---- the whole command: no game module, no numba ---------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: `runs list` in a fresh Python, then the modules it loaded (one per line on stderr)
+LIST_AND_MODULES = """
+import sys
+from hanasim.cli import main
+code = main(["runs", "list", "--store", sys.argv[1]] + sys.argv[2:])
+sys.stdout.flush()
+print("\\n".join(sorted(sys.modules)), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _list_in_a_new_python(root, *args):
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-c", LIST_AND_MODULES, str(root), *args],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout, set(r.stderr.splitlines())
+
+
+def _heavy(modules):
+    return sorted(m for m in modules if m == "numba" or m.startswith((
+        "numba.", "hanasim.games", "hanasim.api", "hanasim.engine.jit", "scipy")))
+
+
+def _varied_store(tmp_path):
+    """A small store whose rules words differ from run to run: defaults, an option changed, a
+    preset with and without a change, a sweep's grid, a game hanasim does not know."""
+    from store_scale import _rules, _tiny_run
+
+    root = build(tmp_path / "s", 40)
+    for game, rules, preset in [
+            ("koikoi", _rules("koikoi", False), "modern"),
+            ("koikoi", _rules("koikoi", True), "nintendo"),
+            ("toppa", "sweep par=[80,100]", None),
+            ("nosuchgame", "a=1,b=2", None)]:
+        df = _tiny_run(game, rules, 7)
+        if preset:
+            df.attrs["preset"] = preset
+        store.save_run(df, root)
+    return root
+
+
+def _lines_computed_now(root):
+    """The listing with every run's words computed now from the rules tables (the old way)."""
+    runs = store.list_runs(root)
+    return (f"{len(runs)} saved runs in {os.path.abspath(root)} (given with --store)\n"
+            + "\n".join(cli_extra._list_lines(runs)) + "\n")
+
+
+def test_runs_list_loads_no_game_module_and_no_numba(tmp_path):
+    """The whole command reads the rules in words from the index: it loads no game module,
+    no numba and no scipy (they took two seconds of every listing, whatever the store's size),
+    and prints the same bytes as words computed from the rules tables."""
+    root = _varied_store(tmp_path)
+    first, _ = _list_in_a_new_python(root)  # four new runs: read from their files once
+    out, modules = _list_in_a_new_python(root)
+    assert _heavy(modules) == [], _heavy(modules)
+    assert out == first == _lines_computed_now(root)
+    out, modules = _list_in_a_new_python(root, "--game", "koikoi")  # a game the store holds
+    assert _heavy(modules) == [] and out.startswith("6 saved runs"), _heavy(modules)
+
+
+def test_new_runs_are_listed_from_their_files_without_loading_the_games(tmp_path):
+    """A run saved by hanasim carries its words (and the fingerprint of the rule definitions
+    they come from) in its file: a store whose index is gone is indexed again from the files
+    without loading a game."""
+    root = _varied_store(tmp_path)
+    os.unlink(root / ".hanasim-index")
+    out, modules = _list_in_a_new_python(root)  # every file read (dates from the files)
+    assert _heavy(modules) == [], _heavy(modules)
+    assert out == _lines_computed_now(root)
+
+
+def _rewrite_index(root, fmt, key, words):
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from hanasim import store_index as ix
+
+    t = pq.read_table(root / ix.INDEX_NAME)
+    if words is None:
+        t = t.drop_columns([ix.SHOWN])
+    else:
+        t = t.set_column(t.schema.get_field_index(ix.SHOWN), ix.SHOWN,
+                         pa.array([words] * len(t), pa.string()))
+    meta = {"format": fmt} if key is None else {"format": fmt, "rules_key": key}
+    pq.write_table(t.replace_schema_metadata({b"hanasim_index": json.dumps(meta).encode()}),
+                   root / ix.INDEX_NAME)
+
+
+@pytest.mark.parametrize("fmt, key, words", [
+    (1, None, None),                     # an index written by the hanasim before the words
+    (2, "0123456789abcdef", "WRONG"),    # words of other rule definitions (another version)
+])
+def test_an_older_index_has_its_words_computed_again(tmp_path, fmt, key, words):
+    from hanasim import store_index as ix
+    from hanasim.rules_text import fingerprint
+
+    root = _varied_store(tmp_path)
+    expected = _lines_computed_now(root)
+    _rewrite_index(root, fmt, key, words)
+    out, _ = _list_in_a_new_python(root)
+    assert out == expected and "WRONG" not in out
+    import pyarrow.parquet as pq
+
+    meta = pq.read_schema(root / ix.INDEX_NAME).metadata[b"hanasim_index"]
+    assert b'"format": 2' in meta and fingerprint().encode() in meta  # filled and rewritten
+    out, modules = _list_in_a_new_python(root)
+    assert out == expected and _heavy(modules) == [], _heavy(modules)

@@ -96,21 +96,9 @@ def add_out_options(p, what="the table"):
 
 def changed_rules(game: str, rules: str) -> str:
     """The options of a rules string that differ from the game's defaults ('default' if none)."""
-    from .. import rules as _rules
+    from ..rules_text import changed_rules as changed
 
-    if not isinstance(rules, str):
-        return ""
-    try:
-        from ..api import rules_table
-
-        defaults = {r.option: str(r.default) for r in rules_table(game).itertuples()}
-    except ValueError:  # a game this hanasim does not know: show everything
-        return rules
-    items = _rules.parse_rules_string(rules)
-    if not items:
-        return rules
-    changed = [f"{k}={v}" for k, v in items.items() if defaults.get(k) != v]
-    return ", ".join(changed) or "default"
+    return changed(game, rules)
 
 
 def print_notes(meta, out=None):

@@ -13,7 +13,7 @@ import sys
 import warnings
 
 # pandas loads inside the handlers: `hanasim --version` and --help build this parser too
-from .common import add_store_option, changed_rules, emit
+from .common import add_store_option, emit
 
 
 def register(sub) -> None:
@@ -82,7 +82,7 @@ def cmd_runs_list(a):
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", store.StoreWarning)
-        runs = store.list_runs(a.store)
+        runs = store._listing(a.store, extra=["rules_shown"])  # words kept by the index
     _warn_lines(caught)
     root, how = store.store_location(a.store)
     where = f"{os.path.abspath(root)} ({how})"
@@ -130,10 +130,12 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     when the run was saved (UTC), so there is no date column."""
     import pandas as pd
 
-    shown_rules = {}  # one rules table per game, rules string and preset, not one per run
-    keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
-    for key in set(keys):
-        shown_rules[key] = _rules_shown(*key)
+    if "rules_shown" in runs.columns:  # the index's words: no game module loaded
+        rules = runs["rules_shown"].fillna("").tolist()  # one C loop, not one per run
+    else:  # one rules table per game, rules string and preset, not one per run
+        keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
+        shown_rules = {key: _rules_shown(*key) for key in set(keys)}
+        rules = [shown_rules[k] for k in keys]
     counts = {r: _count(r) for r in set(runs["rounds"])}  # few distinct values
     shown_pol = {p: _policies_shown(p) for p in set(runs["policies"])}
     cols = {
@@ -144,7 +146,7 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
                  else ["" if pd.isna(v) else str(v) for v in runs["seed"]]),
         "policies": [shown_pol[p] if p in shown_pol else _policies_shown(p)
                      for p in runs["policies"]],
-        "rules": [shown_rules[k] for k in keys],
+        "rules": rules,
     }
     if runs["tags"].notna().any():
         cols["tags"] = [t if isinstance(t, str) else "" for t in runs["tags"]]
@@ -183,35 +185,20 @@ def _count(n) -> str:
 
 
 def _rules_shown(game, rules, preset) -> str:
-    """A run's rules in a few words: a comparison's or sweep's grid as saved; else the preset
-    (if any) and the options that differ from it (or from the defaults)."""
-    if not isinstance(rules, str):
-        return ""
-    if rules.startswith(("compare ", "sweep ")):
-        return rules
-    if not preset:
-        return changed_rules(game, rules)
-    try:
-        from .. import rules as _rules
-        from ..api import rules_table
+    """A run's rules in a few words (see :func:`hanasim.rules_text.rules_shown`)."""
+    from ..rules_text import rules_shown
 
-        given = rules_table(game, preset)
-        base = {r.option: str(r.preset) for r in given.itertuples()}
-        items = _rules.parse_rules_string(rules)
-    except ValueError:
-        return f"{preset}: {changed_rules(game, rules)}"
-    changed = [f"{k}={v}" for k, v in items.items() if base.get(k) != v]
-    return preset + (" + " + ", ".join(changed) if changed else "")
+    return rules_shown(game, rules, preset)
 
 
 def _game_name(name, runs) -> str:
     """``--game``: a game hanasim knows (any spelling ``hanasim games`` accepts) or one the
     store holds runs of; anything else is a usage error naming both lists."""
+    held = sorted(set(runs["game"].dropna()))
+    if name.strip().lower() in held:  # before loading the games (a second)
+        return name.strip().lower()
     from ..games import UnknownGame, available_games, get_game
 
-    held = sorted(set(runs["game"].dropna()))
-    if name.strip().lower() in held:
-        return name.strip().lower()
     try:
         return get_game(name).name
     except UnknownGame:
