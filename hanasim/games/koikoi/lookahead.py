@@ -50,7 +50,7 @@ from .deal import field_four, lucky_bits
 from .layout import (KS_BEST, KS_CALLS, KS_HITS, KS_MONTH, KS_N, KS_OVER, KS_WILD,
                      LOOK_OFF_DRAWN, P_LOOK_OFF, P_ROLL_DEC, P_ROLL_PARAM, P_TURN, P_ZERO_SUM,
                      R_N, R_SCORE, TURN_DRAW_TWO, TURN_UNMATCHED)
-from .round import call_koikoi, play_from
+from .round import call_koikoi, play_out
 from .rules import N_PLAYERS
 from .scoring import lucky_end, settle_round
 from .turn import (F_CARD1, F_CARD2, F_DTAKE, F_TAKE1, give, given, greedy_take, playable,
@@ -73,7 +73,7 @@ def rollout(tb, sc, seat):
     """Play the scratch state ``sc.st`` to the end by greedy (the forced turn in ``sc.greedy``
     first), both players deciding stop-or-continue by ``sc.decide`` (``ROLLOUT_DECISION``);
     ``seat``'s value (:func:`look_value`)."""
-    play_from(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, 0, None)
+    play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))
     for i in range(R_N):
         sc.aux[i] = 0
     settle_round(sc.st, tb, sc.aux)
@@ -187,7 +187,7 @@ def look_turn(st, order, rng, tb, seat, k, look):
     # the turned card is seen from here on
     drawn = np.int64(order[top])
     if mode != TURN_DRAW_TWO:
-        _, c = put_as(drawn, field, -1, wild, tb)
+        _, c = put_as(drawn, field, np.int64(-1), wild, tb)
         if c != ZERO or mode != TURN_UNMATCHED:
             if tb.params[P_LOOK_OFF] & LOOK_OFF_DRAWN:
                 return pol
@@ -306,7 +306,7 @@ def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
             if played and field_four(sc.st, sc.order, sc.aux, tb):
                 sc.greedy[0] = GREEDY
                 sc.greedy[1] = GREEDY
-                play_from(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, 0, None)
+                play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))
                 settle_round(sc.st, tb, sc.aux)
             v0 = lookahead._add_gain(sc, j, look_value(sc.aux, seat, tb), v0)
     rng[0] = s

@@ -161,7 +161,7 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look):
             pol = hooks.look_turn(st, order, rng, tb, seat, lookahead.samples(policy[q]), look)
         hand, field, pile, calls, hits, best, act = _move(
             pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
-            c1 if first else c0, order[top], calls0 if first else calls1,
+            c1 if first else c0, np.int64(order[top]), calls0 if first else calls1,
             hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
             pile_only, extra)
         if (policy[q] & 0xF) == FORCED:
@@ -196,6 +196,14 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look):
         seat ^= 1
     store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
           last, turns, decisions, over)
+
+
+@hot
+def play_out(st, order, rng, tb, policy, decide, dealer):
+    """:func:`play_from` with no lookahead player, as a call: compiled once and shared by the
+    play kernel, the lookahead's rollouts and its lucky-hand choice (each inlined copy of the
+    turn loop is compiled again: four copies cost a lookahead kernel half its compile time)."""
+    play_from(st, order, rng, tb, policy, decide, dealer, None)
 
 
 @hot(inline="always")
@@ -256,23 +264,26 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
     played = True
     mode = p[P_LUCKY]
     if mode == LUCKY_WIN or mode == LUCKY_STACK:
-        # seat 0 declares first, seat 1 knowing it; a lookahead player decides by lookahead
-        d0 = False
-        if l0 != 0:
-            if (look is not None and lookahead.is_lookahead(policy[dealer])
+        # seat 0 declares first, seat 1 knowing it; a lookahead player decides by lookahead.
+        # One call site for both seats, and d0 a plain bool rather than the literal False: a
+        # literal argument compiles look_declare once more, for that literal.
+        d0 = l0 < 0
+        d1 = d0
+        for s in range(N_PLAYERS):
+            bits = l0 if s == 0 else l1
+            if bits == 0:
+                continue
+            q = dealer ^ s
+            if (look is not None and lookahead.is_lookahead(policy[q])
                     and (p[P_LOOK_OFF] & LOOK_OFF_LUCKY) == 0):
-                d0 = hooks.look_declare(st, order, rng, tb, 0, lookahead.samples(policy[dealer]),
-                                  look, False, False, 0)
+                d = hooks.look_declare(st, order, rng, tb, s, lookahead.samples(policy[q]),
+                                       look, s == 1, d0, l0)
             else:
-                d0 = choose_expose(expose[dealer], rng)
-        d1 = False
-        if l1 != 0:
-            if (look is not None and lookahead.is_lookahead(policy[dealer ^ 1])
-                    and (p[P_LOOK_OFF] & LOOK_OFF_LUCKY) == 0):
-                d1 = hooks.look_declare(st, order, rng, tb, 1,
-                                  lookahead.samples(policy[dealer ^ 1]), look, True, d0, l0)
+                d = choose_expose(expose[q], rng)
+            if s == 0:
+                d0 = d
             else:
-                d1 = choose_expose(expose[dealer ^ 1], rng)
+                d1 = d
         played = lucky_end(d0, d1, l0, l1, res, tb)
     if played:
         played = field_four(st, order, res, tb)
@@ -290,7 +301,10 @@ def resume_round(st, order, rng, tb, policy, decide, dealer, res, look):
     slots the caller has filled): the entry point for a round resumed from any state (a
     lookahead policy's determinisation, the tests' hand-built positions).  A call, not inlined:
     once a round, and it keeps the chunk kernel small to compile."""
-    play_from(st, order, rng, tb, policy, decide, dealer, look)
+    if look is None:
+        play_out(st, order, rng, tb, policy, decide, dealer)
+    else:
+        play_from(st, order, rng, tb, policy, decide, dealer, look)
     settle_round(st, tb, res)
     record(st, res)
     if tb.params[P_CHECKED]:

@@ -146,7 +146,7 @@ def take_options(card, field, wild, tb):
 @hot
 def greedy_take(card, field, wild, tb):
     """The field card greedy's put of ``card`` takes among :func:`take_options` (non-empty)."""
-    _, c = put(GREEDY, card, field, ZERO, wild, tb)
+    _, c = put(np.int64(GREEDY), card, field, ZERO, wild, tb)
     return lowest(c & take_options(card, field, wild, tb))
 
 
@@ -155,7 +155,7 @@ def put_as(card, field, take, wild, tb):
     """:func:`put` of ``card`` taking the field card ``take`` where the put offers a choice
     (``take`` >= 0, one of :func:`take_options`), else as greedy puts it."""
     if take < 0:
-        return put(GREEDY, card, field, ZERO, wild, tb)
+        return put(np.int64(GREEDY), card, field, ZERO, wild, tb)
     t = bit(take)
     cb = bit(card)
     if wild and cb == tb.cards[K_LIGHTNING] and (field & tb.cards[K_WILLOW]) == ZERO:
