@@ -10,10 +10,10 @@ rest, one job a file, in the order data flows:
 ``layout``     the kernels' slots: params, card masks, the round state, a round's result
 ``deal``       shuffle and deal, misdeals, the first dealer's cut, lucky hands, field fours
 ``turn``       a turn: playable cards, captures, the wild Lightning, the turn structures
-``round``      a round: the deal-time events, ``play_from`` a state, stop-or-continue
+``play``       the turns from any state (``play_from``), stop-or-continue after a yaku
+``round``      a round: the deal-time events, then ``play_from``, then the settlement
 ``scoring``    a round's points: 7-point doubling, the koi-koi bonus, the field multiplier
 ``lookahead``  the lookahead player's turn, lucky-hand and stop-or-continue choices
-``hooks``      the round's calls into the lookahead (so ``round`` does not import it)
 ``tally``      the counters and the kernels that count a round
 ``session``    sessions of whole games, the chunk runner, a run's counters
 ``table``      counters to quantities, the exact deal table, the game's ``READING``
@@ -40,8 +40,9 @@ from .lower import *  # noqa: F401,F403
 from .scoring import *  # noqa: F401,F403
 from .deal import *  # noqa: F401,F403
 from .turn import *  # noqa: F401,F403
-from .round import *  # noqa: F401,F403
+from .play import *  # noqa: F401,F403
 from .lookahead import *  # noqa: F401,F403
+from .round import *  # noqa: F401,F403
 from .tally import *  # noqa: F401,F403
 from .session import *  # noqa: F401,F403
 from .table import *  # noqa: F401,F403

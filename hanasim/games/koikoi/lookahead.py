@@ -35,22 +35,21 @@ against lookahead the gain of calling by lookahead over always collecting was th
 (+0.40 to +1.23) with stop rollouts and +0.80 (+0.24 to +1.37) with continue2).
 ``lower.LOOK_OFF`` is for measuring a decision against the behaviour before it.
 
-``round`` reaches these through ``hooks`` (overloaded here), so it never imports this module.
+``play.play_from`` reaches these through its ``chooser`` argument (this module, passed by
+``round``), so the play loop never imports the lookahead that rolls out with it.
 """
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
-from ...engine import lookahead
+from ...engine import lookahead as engine_lookahead
 from ...engine.bits import ONE, ZERO, bit, lowest
 from ...engine.jit import hot
 from ...policies import FORCED, GREEDY, greedy_hand_card
-from . import hooks
 from .deal import field_four, lucky_bits
 from .layout import (KS_BEST, KS_CALLS, KS_HITS, KS_MONTH, KS_N, KS_OVER, KS_WILD,
                      LOOK_OFF_DRAWN, P_LOOK_OFF, P_ROLL_DEC, P_ROLL_PARAM, P_TURN, P_ZERO_SUM,
                      R_N, R_SCORE, TURN_DRAW_TWO, TURN_UNMATCHED)
-from .round import call_koikoi, play_out
+from .play import call_koikoi, play_out
 from .rules import N_PLAYERS
 from .scoring import lucky_end, settle_round
 from .turn import (F_CARD1, F_CARD2, F_DTAKE, F_TAKE1, give, given, greedy_take, playable,
@@ -94,16 +93,16 @@ def look_eval(st, order, rng, tb, seat, k, look, m, seen):
         sc.total2[j] = 0.0
     s = rng[0]
     for _ in range(k):
-        s = lookahead.determinise(st, N_PLAYERS, seat, order, seen, s, sc)
+        s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, seen, s, sc)
         v0 = 0.0
         for j in range(m):
             for i in range(st.shape[0]):
                 sc.st[i] = sc.base[i]
             sc.greedy[seat] = sc.card[j]
             sc.greedy[1 - seat] = GREEDY
-            v0 = lookahead._add_gain(sc, j, rollout(tb, sc, seat), v0)
+            v0 = engine_lookahead._add_gain(sc, j, rollout(tb, sc, seat), v0)
     rng[0] = s
-    return sc.card[lookahead._pick(sc, m, k)]
+    return sc.card[engine_lookahead._pick(sc, m, k)]
 
 
 @hot
@@ -124,13 +123,13 @@ def card_options(sc, pol, sh, hand, field, wild, tb):
         h &= h - ONE
         o = take_options(c, field, wild, tb)
         if o == ZERO:
-            if c != g and m < lookahead.MAX_CHOICES:
+            if c != g and m < engine_lookahead.MAX_CHOICES:
                 sc.card[m] = give(pol, sh, c)
                 m += 1
         while o:
             t = lowest(o)
             o &= o - ONE
-            if (c != g or t != gt) and m < lookahead.MAX_CHOICES:
+            if (c != g or t != gt) and m < engine_lookahead.MAX_CHOICES:
                 sc.card[m] = give(give(pol, sh, c), sh + 8, t)
                 m += 1
     return m
@@ -149,7 +148,7 @@ def drawn_options(sc, pol, drawn, field, wild, tb):
     while o:
         t = lowest(o)
         o &= o - ONE
-        if t != gt and m < lookahead.MAX_CHOICES:
+        if t != gt and m < engine_lookahead.MAX_CHOICES:
             sc.card[m] = give(pol, F_DTAKE, t)
             m += 1
     return m
@@ -213,7 +212,7 @@ def lookahead_turn(tb, st, order, seat, seed, k):
 def new_look_scratch(tb, n_cards):
     """The lookahead's scratch, its rollouts deciding stop-or-continue by the
     ``ROLLOUT_DECISION`` lowered into ``tb`` (``P_ROLL_DEC``, ``P_ROLL_PARAM``)."""
-    sc = lookahead.new_scratch(KS_N, n_cards, N_PLAYERS)
+    sc = engine_lookahead.new_scratch(KS_N, n_cards, N_PLAYERS)
     for q in range(N_PLAYERS):
         sc.decide[q, 0] = tb.params[P_ROLL_DEC]
         sc.decide[q, 1] = tb.params[P_ROLL_PARAM]
@@ -251,7 +250,7 @@ def look_continue(st, order, rng, tb, seat, k, look):
     s = rng[0]
     top = np.int64(st[5])
     for _ in range(k):
-        s = lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
         for i in range(st.shape[0]):
             sc.st[i] = sc.base[i]
         calls, hits, best = call_koikoi(sc.st[3 + seat], sc.st[2],
@@ -262,9 +261,9 @@ def look_continue(st, order, rng, tb, seat, k, look):
         sc.st[KS_BEST + seat] = best
         sc.greedy[0] = GREEDY
         sc.greedy[1] = GREEDY
-        lookahead._add_gain(sc, 1, rollout(tb, sc, seat), stop)
+        engine_lookahead._add_gain(sc, 1, rollout(tb, sc, seat), stop)
     rng[0] = s
-    return lookahead._pick(sc, 2, k) == 1
+    return engine_lookahead._pick(sc, 2, k) == 1
 
 
 @hot
@@ -285,7 +284,7 @@ def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
     sc.total2[1] = 0.0
     s = rng[0]
     for _ in range(k):
-        s = lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
         if other_known:
             ob = other_bits if other_declared else 0
             od = other_declared
@@ -308,9 +307,9 @@ def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
                 sc.greedy[1] = GREEDY
                 play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))
                 settle_round(sc.st, tb, sc.aux)
-            v0 = lookahead._add_gain(sc, j, look_value(sc.aux, seat, tb), v0)
+            v0 = engine_lookahead._add_gain(sc, j, look_value(sc.aux, seat, tb), v0)
     rng[0] = s
-    return lookahead._pick(sc, 2, k) == 0
+    return engine_lookahead._pick(sc, 2, k) == 0
 
 
 @njit(cache=True)
@@ -321,23 +320,3 @@ def lookahead_declare(tb, st, order, seat, seed, k, other_known, other_declared,
     rng[0] = np.uint64(seed)
     return look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
                         other_bits)
-
-
-@overload(hooks.look_turn, inline="always")
-def _look_turn_hook(st, order, rng, tb, seat, k, look):
-    return lambda st, order, rng, tb, seat, k, look: look_turn(st, order, rng, tb, seat, k, look)
-
-
-@overload(hooks.look_continue, inline="always")
-def _look_continue_hook(st, order, rng, tb, seat, k, look):
-    return lambda st, order, rng, tb, seat, k, look: look_continue(st, order, rng, tb, seat, k,
-                                                                  look)
-
-
-@overload(hooks.look_declare, inline="always")
-def _look_declare_hook(st, order, rng, tb, seat, k, look, other_known, other_declared,
-                       other_bits):
-    def impl(st, order, rng, tb, seat, k, look, other_known, other_declared, other_bits):
-        return look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
-                            other_bits)
-    return impl

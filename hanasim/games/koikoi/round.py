@@ -1,7 +1,7 @@
 """A round from the deal to its settlement: the deal-time events (lucky hands, a field four), then
-:func:`play_from` a state (turns, stop-or-continue after every new or bigger yaku), then the
-settlement.  ``play_from`` plays from any state, which is how the lookahead's rollouts and the
-tests' hand-built positions play.
+``play.play_from`` the state (turns, stop-or-continue after every new or bigger yaku), then the
+settlement (``scoring``).  ``play_from`` plays from any state, which is how the lookahead's
+rollouts and the tests' hand-built positions play.
 
 A round (the 1997 text: "hand")
 -------------------------------
@@ -31,202 +31,21 @@ the policies and ``dealer ^ seat`` is the player in a seat.
 """
 import numpy as np
 
-from ...engine import lookahead, state
+from ...engine import lookahead as engine_lookahead
+from ...engine import state
 from ...engine.bits import ZERO, bit, count
 from ...engine.jit import hot
-from ...policies import (CONTINUE, DEC_LOOKAHEAD, FORCED, GREEDY, LEGAL_BOTH, LEGAL_STOP,
-                         choose_continue, choose_expose)
-from . import hooks
+from ...policies import choose_expose
+from . import lookahead as chooser
 from .deal import field_four, lucky_bits
-from .layout import (ACT_ASK, ACT_CONTINUE, ACT_NONE, ACT_STOP, FIELD, K_AUGUST, K_BRIGHTS,
-                     KS_BEST, KS_CALLS, KS_DECISIONS, KS_FMULT, KS_HITS, KS_LAST, KS_MONTH, KS_N,
-                     KS_OVER, KS_TURNS, KS_WILD, LOOK_OFF_LUCKY, LUCKY_STACK, LUCKY_WIN,
-                     OVER_EXHAUSTED, P_AFTER_PILE, P_CALLS_MAX, P_CHECKED, P_DECIDE_NEW,
-                     P_FIELD_MULT, P_IMPROVE_STOP, P_KOIKOI_MIN, P_LAST_STOP, P_LOOK_OFF, P_LUCKY,
-                     P_VIEW_CALLED, P_VIEW_PTS, P_VIEWING, P_WILD, P_ZERO_SUM, R_CALLS,
+from .layout import (FIELD, K_AUGUST, K_BRIGHTS, KS_CALLS, KS_DECISIONS, KS_FMULT, KS_MONTH,
+                     KS_N, KS_TURNS, KS_WILD, LOOK_OFF_LUCKY, LUCKY_STACK, LUCKY_WIN,
+                     P_CHECKED, P_FIELD_MULT, P_LOOK_OFF, P_LUCKY, P_WILD, P_ZERO_SUM, R_CALLS,
                      R_CAPTURED, R_DECISIONS, R_FIELD, R_FIELD_BRIGHTS, R_HANDS, R_LUCKY, R_N,
-                     R_SCORE, R_TOP, R_TURNS, R_WINNER, ST_BASE, VIEW_WEATHER, WILD_AUGUST,
-                     WILD_ON)
+                     R_SCORE, R_TOP, R_TURNS, R_WINNER, ST_BASE, WILD_AUGUST, WILD_ON)
+from .play import play_from, play_out
 from .rules import N_PLAYERS
 from .scoring import field_multiplier, lucky_end, settle_round
-from .turn import kturn
-from .yaku import cards_missing, yaku_now
-
-
-@hot(inline="always")
-def call_koikoi(pile, field, calls, hits, best, month_mask, tb):
-    """A koi-koi call: (calls, hits, best) after it."""
-    calls += 1
-    if tb.params[P_VIEW_CALLED] != tb.params[P_VIEW_PTS]:
-        # the call itself raises the viewing yaku (KoiKoi Japan): not an improvement
-        v, h = yaku_now(pile, field, calls, month_mask, tb)
-        hits |= np.uint64(h)
-        best = max(best, v)
-    return calls, hits, best
-
-
-@hot(inline="always")
-def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, best, month_mask,
-          rng, tb, wild, pile_only, extra):
-    """One turn and, if the player's yaku improved, their stop-or-continue decision.
-
-    Returns (hand, field, pile, calls, hits, best, action).  ``hits``/``best``: the yaku rows
-    and the most points the player has held this round, against which "new" or "bigger" is
-    judged (``decision_on``).  ``extra``: the player's turns after the hands run out
-    (``after_hands=draw_pile``), counted with the hand as the turns they have left."""
-    p = tb.params
-    hand, field, cap = kturn(pol, hand, field, drawn, rng, tb, wild, pile_only)
-    pile |= cap
-    act = ACT_NONE
-    # Yaku change only with the player's captures, or with the field under the weather rule.
-    if cap != ZERO or p[P_VIEWING] == VIEW_WEATHER:
-        v, h = yaku_now(pile, field, calls, month_mask, tb)
-        hu = np.uint64(h)
-        new = (hu & ~hits) != ZERO
-        if p[P_DECIDE_NEW] != 0:
-            improved = new
-        else:
-            improved = v > best
-        hits |= hu
-        best = max(best, v)
-        if improved:
-            left = count(hand) + extra
-            legal = LEGAL_BOTH
-            if ((left == 0 and p[P_LAST_STOP] != 0) or v < p[P_KOIKOI_MIN]
-                    or (p[P_CALLS_MAX] > 0 and calls >= p[P_CALLS_MAX])
-                    or (p[P_IMPROVE_STOP] != 0 and not new)):
-                legal = LEGAL_STOP
-            om = cards_missing(opp_pile, month_mask, tb)
-            if dec == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
-                act = ACT_ASK  # decided by play_from, which holds the whole state
-            elif choose_continue(dec, dparam, legal, left, v, om, rng) == CONTINUE:
-                act = ACT_CONTINUE
-                calls, hits, best = call_koikoi(pile, field, calls, hits, best, month_mask, tb)
-            else:
-                act = ACT_STOP
-    return hand, field, pile, calls, hits, best, act
-
-
-@hot(inline="always")
-def play_from(st, order, rng, tb, policy, decide, dealer, look):
-    """Play the round in state ``st`` (``KS_N`` slots) until a player collects or the hands
-    run out, updating ``st``.  ``policy``: card policy ids by player; ``decide[player]``:
-    (decision id, parameter).  ``look``: None, or the lookahead context ``(tables, res,
-    scratch)`` when a player plays by lookahead (``engine.lookahead``): every choice of its
-    turn and its stop-or-continue are chosen on determinisations of this state
-    (:func:`look_turn`, :func:`look_continue`).  A forced turn (``policies.FORCED``, see
-    :func:`turn_forced`) is played once, then the player plays greedy."""
-    h0 = st[0]
-    h1 = st[1]
-    field = st[2]
-    c0 = st[3]
-    c1 = st[4]
-    top = np.int64(st[5])
-    seat = np.int64(st[6])
-    calls0 = np.int64(st[KS_CALLS])
-    calls1 = np.int64(st[KS_CALLS + 1])
-    hits0 = st[KS_HITS]
-    hits1 = st[KS_HITS + 1]
-    best0 = np.int64(st[KS_BEST])
-    best1 = np.int64(st[KS_BEST + 1])
-    last = np.int64(st[KS_LAST])
-    turns = np.int64(st[KS_TURNS])
-    decisions = np.int64(st[KS_DECISIONS])
-    over = np.int64(st[KS_OVER])
-    month_mask = st[KS_MONTH]
-    wild = st[KS_WILD] != ZERO
-    after = tb.params[P_AFTER_PILE] != 0
-    n_cards = order.shape[0]
-    while over == 0:
-        # one call site for both seats keeps the inlined kernel (and its compile time) small
-        first = seat == 0
-        hand = h0 if first else h1
-        pile_only = hand == ZERO
-        extra = 0
-        if pile_only:
-            # both hands are empty (they empty together); after_hands=draw_pile: turn the pile
-            if not after or top >= n_cards:
-                over = OVER_EXHAUSTED
-                break
-            extra = (n_cards - top - 1) // 2
-        elif after:
-            # the pile left when both hands are empty: the dealer turns first
-            rest = n_cards - top - 1 - count(h0) - count(h1) + 1
-            extra = (rest + (1 if first else 0)) // 2
-        q = dealer ^ seat
-        pol = policy[q]
-        if look is not None and lookahead.is_lookahead(pol):
-            store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0,
-                  best1, last, turns, decisions, over)
-            pol = hooks.look_turn(st, order, rng, tb, seat, lookahead.samples(policy[q]), look)
-        hand, field, pile, calls, hits, best, act = _move(
-            pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
-            c1 if first else c0, np.int64(order[top]), calls0 if first else calls1,
-            hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
-            pile_only, extra)
-        if (policy[q] & 0xF) == FORCED:
-            policy[q] = GREEDY
-        if first:
-            h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
-        else:
-            h1, c1, calls1, hits1, best1 = hand, pile, calls, hits, best
-        top += 1
-        turns += 1
-        if act == ACT_ASK:
-            act = ACT_STOP
-            if look is not None:
-                # the state after the turn, the call not made: stop, or call koi-koi?
-                store(st, h0, h1, field, c0, c1, top, seat ^ 1, calls0, calls1, hits0, hits1,
-                      best0, best1, seat + 1, turns, decisions + 1, over)
-                if hooks.look_continue(st, order, rng, tb, seat, lookahead.samples(policy[q]),
-                                       look):
-                    act = ACT_CONTINUE
-                    calls, hits, best = call_koikoi(pile, field, calls, hits, best, month_mask,
-                                                    tb)
-                    if first:
-                        calls0, hits0, best0 = calls, hits, best
-                    else:
-                        calls1, hits1, best1 = calls, hits, best
-        if act != ACT_NONE:
-            last = seat + 1
-            decisions += 1
-            if act == ACT_STOP:
-                over = seat + 1
-                break
-        seat ^= 1
-    store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
-          last, turns, decisions, over)
-
-
-@hot
-def play_out(st, order, rng, tb, policy, decide, dealer):
-    """:func:`play_from` with no lookahead player, as a call: compiled once and shared by the
-    play kernel, the lookahead's rollouts and its lucky-hand choice (each inlined copy of the
-    turn loop is compiled again: four copies cost a lookahead kernel half its compile time)."""
-    play_from(st, order, rng, tb, policy, decide, dealer, None)
-
-
-@hot(inline="always")
-def store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
-          last, turns, decisions, over):
-    """Write :func:`play_from`'s locals into the state."""
-    st[0] = h0
-    st[1] = h1
-    st[2] = field
-    st[3] = c0
-    st[4] = c1
-    st[5] = top
-    st[6] = seat
-    st[KS_CALLS] = calls0
-    st[KS_CALLS + 1] = calls1
-    st[KS_HITS] = hits0
-    st[KS_HITS + 1] = hits1
-    st[KS_BEST] = best0
-    st[KS_BEST + 1] = best1
-    st[KS_LAST] = last
-    st[KS_TURNS] = turns
-    st[KS_DECISIONS] = decisions
-    st[KS_OVER] = over
 
 
 @hot(inline="always")
@@ -274,10 +93,10 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
             if bits == 0:
                 continue
             q = dealer ^ s
-            if (look is not None and lookahead.is_lookahead(policy[q])
+            if (look is not None and engine_lookahead.is_lookahead(policy[q])
                     and (p[P_LOOK_OFF] & LOOK_OFF_LUCKY) == 0):
-                d = hooks.look_declare(st, order, rng, tb, s, lookahead.samples(policy[q]),
-                                       look, s == 1, d0, l0)
+                k = engine_lookahead.samples(policy[q])
+                d = chooser.look_declare(st, order, rng, tb, s, k, look, s == 1, d0, l0)
             else:
                 d = choose_expose(expose[q], rng)
             if s == 0:
@@ -304,7 +123,7 @@ def resume_round(st, order, rng, tb, policy, decide, dealer, res, look):
     if look is None:
         play_out(st, order, rng, tb, policy, decide, dealer)
     else:
-        play_from(st, order, rng, tb, policy, decide, dealer, look)
+        play_from(st, order, rng, tb, policy, decide, dealer, look, chooser)
     settle_round(st, tb, res)
     record(st, res)
     if tb.params[P_CHECKED]:

@@ -25,7 +25,7 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ...engine import lookahead
+from ...engine import lookahead as engine_lookahead
 from ...engine.bits import count
 from ...engine.jit import hot
 from ...engine.rng import round_stream, stream_state
@@ -162,7 +162,7 @@ def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy,
 def play_kernel(tb, seed, rounds, policy, decide, expose, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, expose,
                out["scal"], out["tcount"], out["ycount"], out["hist"],
-               lookahead.uses_lookahead(policy))
+               engine_lookahead.uses_lookahead(policy))
 
 
 def decode_policies(packed) -> tuple:
