@@ -82,7 +82,7 @@ from ..engine.jit import hot
 from ..engine import state
 from ..engine.lookahead import (_add_gain, _pick, choose_expose, deal_others, determinise,
                                 gather, new_scratch, round_value, samples, shuffle, uses_lookahead)
-from ..engine.play import play_out
+from ..engine.lookahead import play_out
 from ..engine.rng import round_stream, below, shuffle_range, stream_state
 from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, LOOKAHEAD, POLICIES, RANDOM,
                         greedy_tables, policy_id)
