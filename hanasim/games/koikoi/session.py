@@ -1,4 +1,5 @@
-"""Sessions of whole games, the chunk runner and the run's counters.
+"""Koi-koi on the engine's session machinery (``engine.sessions``): its hooks (the round, the
+dealer rotation, the end of a game, the tallies), its two kernels, and a run's counters.
 
 A game
 ------
@@ -20,12 +21,14 @@ games more often than short ones).
 """
 from __future__ import annotations
 
+import sys
 from functools import partial
 
 import numpy as np
 from numba import njit
 
 from ...engine import lookahead as engine_lookahead
+from ...engine import sessions
 from ...engine.bits import count
 from ...engine.jit import hot
 from ...engine.rng import round_stream, stream_state
@@ -33,130 +36,174 @@ from ...policies import split_policy
 from .deal import deal_round, first_dealer, lucky_bits
 from .layout import (FIELD, K_BRIGHTS, KS_N, P_DEALS_ONLY, P_DRAW_PASS, P_FIRST_EARLIER,
                      P_FIXED_DEALER, P_GAME_ROUNDS, P_SERIES, P_STAKE, P_TARGET,
-                     R_FIELD_BRIGHTS, R_LUCKY, R_N, R_SCORE, R_WINNER)
+                     R_FIELD_BRIGHTS, R_LUCKY, R_MISDEALS, R_N, R_SCORE, R_WINNER)
 from .lookahead import new_look_scratch
 from .lower import SERIES_ROUNDS, lower
 from .round import play_dealt
-from .rules import NAME, TEYAKU
+from .rules import N_PLAYERS, NAME, TEYAKU
 from .tally import (C_CAPPED, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ, C_FIRST_WINS, C_GAME_ROUNDS,
                     C_GAME_ROUNDS_SQ, C_GAME_TIES, C_GAMES, C_N, C_P0_FIRST, C_P0_GAME_WINS, H_N,
-                    tally_deal, tally_round)
+                    tally_deal)
+from .tally import tally_round as tally_play
 
 MAX_GAME_ROUNDS = 1000   # a game still running after this many rounds is stopped (counted)
 
 
-@hot
-def play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb, policy,
-                  decide, expose, scal, tcount, ycount, hist, look):
-    """Sessions ``s0 .. s1-1``; session s's streams are keyed by ``stream_state(seed, s)``."""
-    series = tb.params[P_SERIES]
-    for s in range(s0, s1):
-        key = stream_state(seed, s)
-        n_rounds = min(series, total_rounds - s * series)
-        if tb.params[P_DEALS_ONLY]:
-            for i in range(n_rounds):
-                round_stream(drng, key, 3 * i, order)
-                mis = deal_round(drng, order, groups, tb.pattern, tb.params)
-                res[R_LUCKY] = lucky_bits(groups[0])
-                res[R_LUCKY + 1] = lucky_bits(groups[1])
-                res[R_FIELD_BRIGHTS] = count(groups[FIELD] & tb.cards[K_BRIGHTS])
-                tally_deal(scal, tcount, hist, res, mis)
-        else:
-            play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose,
-                        n_rounds, scal, tcount, ycount, hist, look)
+# ---- the engine's hooks (``engine.sessions``; ``engine/ADDING_A_GAME.md``)
+
+@njit(inline="always")
+def new_work(tb):
+    """Per-chunk scratch: the round's generator, the deal's generator, the deck order, the dealt
+    groups, the round state, the round's result, the round of the game (its month)."""
+    return (np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64),
+            np.arange(48).astype(np.int8), np.zeros(3, dtype=np.uint64),
+            np.zeros(KS_N, dtype=np.uint64), np.zeros(R_N, dtype=np.int64),
+            np.zeros(1, dtype=np.int64))
 
 
-@hot
-def play_series(key, rng, drng, order, groups, st, res, tb, policy, decide, expose, n_rounds,
-                scal, tcount, ycount, hist, look):
-    """Whole games back to back until ``n_rounds`` rounds are counted (see the module's
-    "Simulation unit"): the last game is finished for the game quantities.  Round i of the
-    session cuts (when a game starts), deals and plays on streams 3i+2, 3i and 3i+1."""
+@njit(inline="always")
+def look_context(tb, work, players):
+    return (tb, work[5], new_look_scratch(tb, 48))
+
+
+@hot(inline="always")
+def chunk_counters(tb, counters, ch):
+    scal, tcount, ycount, hist = counters
+    return scal[ch], tcount[ch], ycount[ch], hist[ch]
+
+
+@hot(inline="always")
+def session_length(tb):
+    return tb.params[P_SERIES]
+
+
+@hot(inline="always")
+def n_players(tb):
+    return N_PLAYERS
+
+
+@hot(inline="always")
+def start_game(tb, work, key, i, n_rounds):
+    """A game starts at the session's round ``i``: the first dealer's cut on stream 3i+2 (0
+    with a fixed dealer).  A deals-only run has no games: every round stands alone."""
     p = tb.params
-    fixed = p[P_FIXED_DEALER] != 0
+    rng, drng, order, groups, st, res, game_round = work
+    game_round[0] = 0
+    if p[P_FIXED_DEALER] != 0 or p[P_DEALS_ONLY] != 0:
+        return 0
+    round_stream(drng, key, 3 * i + 2, order)
+    return first_dealer(drng, order, p[P_FIRST_EARLIER])
+
+
+@hot(inline="always")
+def play_round(tb, work, players, key, i, dealer, look):
+    """The session's round ``i``: dealt on stream 3i, played on stream 3i+1; round ``r`` of the
+    game (from 0) is month ``r mod 12 + 1``."""
+    rng, drng, order, groups, st, res, game_round = work
+    policy, decide, expose = players
+    round_stream(drng, key, 3 * i, order)
+    mis = deal_round(drng, order, groups, tb.pattern, tb.params)
+    if tb.params[P_DEALS_ONLY] != 0:
+        res[R_LUCKY] = lucky_bits(groups[0])
+        res[R_LUCKY + 1] = lucky_bits(groups[1])
+        res[R_FIELD_BRIGHTS] = count(groups[FIELD] & tb.cards[K_BRIGHTS])
+    else:
+        rng[0] = stream_state(key, np.uint64(3 * i + 1))
+        r = game_round[0]
+        month_mask = np.uint64(0xF) << np.uint64(4 * (r % 12))
+        play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask, res,
+                   look)
+        game_round[0] = r + 1
+    res[R_MISDEALS] = mis
+
+
+@hot(inline="always")
+def tally_round(tb, work, counts, dealer):
+    scal, tcount, ycount, hist = counts
+    res = work[5]
+    tally_deal(scal, tcount, hist, res, res[R_MISDEALS])
+    if tb.params[P_DEALS_ONLY] == 0:
+        tally_play(scal, ycount, hist, res, dealer)
+
+
+@hot(inline="always")
+def seat_score(tb, work, seat):
+    return work[5][R_SCORE + seat]
+
+
+@hot(inline="always")
+def next_dealer(tb, work, dealer):
+    """The round's scorer deals next; a round nobody scores keeps the dealer (``draw_dealer``)."""
+    p = tb.params
+    if p[P_FIXED_DEALER] != 0:
+        return dealer
+    w = work[5][R_WINNER]
+    if w >= 0:
+        return dealer ^ w
+    return dealer ^ 1 if p[P_DRAW_PASS] != 0 else dealer
+
+
+@hot(inline="always")
+def game_over(tb, work, counts, r, n_rounds, totals):
+    """After the game's ``r``-th round: over at ``game_rounds`` rounds, at ``target`` points, when
+    a ``stake`` runs out (the totals count from 0, a stake from ``stake``), or (counted as
+    capped) after ``MAX_GAME_ROUNDS``.  A session finishes its last game (1, never -1); a
+    deals-only run's rounds are no games (-1: counted, no game tallied)."""
+    p = tb.params
+    if p[P_DEALS_ONLY] != 0:
+        return -1
     stake = p[P_STAKE]
     target = p[P_TARGET]
     limit = p[P_GAME_ROUNDS]
-    counted = 0
-    i = 0
-    while counted < n_rounds:
-        dealer = 0
-        if not fixed:
-            round_stream(drng, key, 3 * i + 2, order)
-            dealer = first_dealer(drng, order, p[P_FIRST_EARLIER])
-        first = dealer
-        t0 = stake
-        t1 = stake
-        r = 0
-        while True:
-            round_stream(drng, key, 3 * i, order)
-            mis = deal_round(drng, order, groups, tb.pattern, tb.params)
-            rng[0] = stream_state(key, np.uint64(3 * i + 1))
-            i += 1
-            month_mask = np.uint64(0xF) << np.uint64(4 * (r % 12))
-            play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask,
-                       res, look)
-            if counted < n_rounds:
-                counted += 1
-                tally_deal(scal, tcount, hist, res, mis)
-                tally_round(scal, ycount, hist, res, dealer)
-            if dealer == 0:
-                t0 += res[R_SCORE]
-                t1 += res[R_SCORE + 1]
-            else:
-                t1 += res[R_SCORE]
-                t0 += res[R_SCORE + 1]
-            w = res[R_WINNER]
-            # The round's scorer deals next; a round nobody scores keeps the dealer (draw_dealer).
-            if not fixed:
-                if w >= 0:
-                    dealer ^= w
-                elif p[P_DRAW_PASS]:
-                    dealer ^= 1
-            r += 1
-            done = ((limit > 0 and r >= limit) or (target > 0 and max(t0, t1) - stake >= target)
-                    or (stake > 0 and min(t0, t1) <= 0))
-            if done or r >= MAX_GAME_ROUNDS:
-                scal[C_CAPPED] += not done
-                break
-        margin = t0 - t1 if first == 0 else t1 - t0
-        scal[C_GAMES] += 1
-        scal[C_GAME_ROUNDS] += r
-        scal[C_GAME_ROUNDS_SQ] += r * r
-        scal[C_FIRST_WINS] += margin > 0
-        scal[C_GAME_TIES] += margin == 0
-        scal[C_FIRST_MARGIN] += margin
-        scal[C_FIRST_MARGIN_SQ] += margin * margin
-        scal[C_P0_FIRST] += first == 0
-        scal[C_P0_GAME_WINS] += t0 > t1
+    done = ((limit > 0 and r >= limit) or (target > 0 and max(totals[0], totals[1]) >= target)
+            or (stake > 0 and min(totals[0], totals[1]) + stake <= 0))
+    if not done and r < MAX_GAME_ROUNDS:
+        return 0
+    scal = counts[0]
+    scal[C_CAPPED] += not done
+    # the game's length is counted here: tally_game is not told it, and every game that ends
+    # here is tallied (1)
+    scal[C_GAME_ROUNDS] += r
+    scal[C_GAME_ROUNDS_SQ] += r * r
+    return 1
+
+
+@hot(inline="always")
+def tally_game(tb, counts, first, totals):
+    scal = counts[0]
+    t0 = totals[0]
+    t1 = totals[1]
+    margin = t0 - t1 if first == 0 else t1 - t0
+    scal[C_GAMES] += 1
+    scal[C_FIRST_WINS] += margin > 0
+    scal[C_GAME_TIES] += margin == 0
+    scal[C_FIRST_MARGIN] += margin
+    scal[C_FIRST_MARGIN_SQ] += margin * margin
+    scal[C_P0_FIRST] += first == 0
+    scal[C_P0_GAME_WINS] += t0 > t1
+
+
+@hot(inline="always")
+def end_chunk(tb, counts, look):
+    pass
+
+
+GAME = sys.modules[__name__]  # the module whose hooks the engine inlines
+
+
+@hot
+def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                           look)
 
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, expose,
                scal, tcount, ycount, hist, look):
-    """Sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per
-    iteration; counters are per chunk and summed by the caller, so results never depend on
-    threads or chunking.  ``look``: None, or True when a player plays by lookahead (a kernel
-    of its own)."""
-    n_chunks = scal.shape[0]
-    for ch in range(n_chunks):
-        rng = np.zeros(1, dtype=np.uint64)
-        drng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(48).astype(np.int8)
-        groups = np.zeros(3, dtype=np.uint64)
-        st = np.zeros(KS_N, dtype=np.uint64)
-        res = np.zeros(R_N, dtype=np.int64)
-        s0 = first_session + ch * chunk
-        s1 = min(s0 + chunk, first_session + n_sessions)
-        if look is None:
-            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb,
-                          policy, decide, expose, scal[ch], tcount[ch], ycount[ch], hist[ch],
-                          None)
-        else:
-            ctx = (tb, res, new_look_scratch(tb, 48))
-            play_sessions(seed, s0, s1, total_rounds, rng, drng, order, groups, st, res, tb,
-                          policy, decide, expose, scal[ch], tcount[ch], ycount[ch],
-                          hist[ch], ctx)
+    """Sessions ``first_session ..`` in chunks of ``chunk`` sessions (``engine.sessions``);
+    ``look``: None, or True when a player plays by lookahead (a kernel of its own)."""
+    sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
+                        (policy, decide, expose), (scal, tcount, ycount, hist), look)
 
 
 def play_kernel(tb, seed, rounds, policy, decide, expose, first, n, chunk, out):
@@ -199,3 +246,6 @@ def counters(rules, *, rounds, seed, policy, expose, session_rounds=1,
     totals["deals_only"] = bool(deals_only)
     totals["hand_size"] = rules.hand_size
     return totals
+
+
+sessions.check_game(GAME)  # every hook there, inlinable, with its arguments
