@@ -1,7 +1,7 @@
 """The turns of a round from any state: :func:`play_from` plays until a player collects or the
 cards run out (each turn, then the stop-or-continue after every new or bigger yaku), and
-:func:`play_out` is the same with no lookahead player, compiled once for the play kernel and
-the lookahead's rollouts.  ``round`` deals and settles around it; ``lookahead`` rolls out with
+:func:`play_out` is the same with no lookahead player, compiled once for the lookahead's
+rollouts.  ``round`` deals and settles around it; ``lookahead`` rolls out with
 :func:`play_out` and is handed to :func:`play_from` as its ``chooser``, so neither module
 imports the other's caller.
 """
@@ -132,7 +132,7 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
             pol = chooser.look_turn(st, order, rng, tb, seat, k, look)
         hand, field, pile, calls, hits, best, act = _move(
             pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
-            c1 if first else c0, np.int64(order[top]), calls0 if first else calls1,
+            c1 if first else c0, order[top], calls0 if first else calls1,
             hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
             pile_only, extra)
         if (policy[q] & 0xF) == FORCED:
@@ -172,8 +172,9 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
 @hot
 def play_out(st, order, rng, tb, policy, decide, dealer):
     """:func:`play_from` with no lookahead player, as a call: compiled once and shared by the
-    play kernel, the lookahead's rollouts and its lucky-hand choice (each inlined copy of the
-    turn loop is compiled again: four copies cost a lookahead kernel half its compile time)."""
+    lookahead's rollouts and its lucky-hand choice (each inlined copy of the turn loop is
+    compiled again: three more copies cost a lookahead kernel half its compile time).  The play
+    kernel inlines ``play_from`` itself (``round.resume_round``): the call cost it 13%."""
     play_from(st, order, rng, tb, policy, decide, dealer, None, None)
 
 
