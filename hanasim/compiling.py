@@ -27,7 +27,7 @@ from numba.core import event
 ESTIMATE_S = {
     "toppa": (12, 21, 3),
     "baka": (15, 21, 3),
-    "koikoi": (25, 70, 0),
+    "koikoi": (25, 40, 0),
     "kushiro_toppa": (13, 28, 0),
     "taipa": (11, 30, 1),
     "taoshi": (13, 26, 0),

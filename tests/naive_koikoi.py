@@ -1,5 +1,5 @@
 """A slow, plain-Python koi-koi round written from the rules (seed 004_3c58717347331a26 and the
-koi-koi rule page, with the options documented in ``hanasim/games/koikoi.py``), not from the
+koi-koi rule page, with the options documented in ``hanasim/games/koikoi/rules.py``), not from the
 kernel: cards are ints, piles are sets, yaku are written per table by card *names*.
 
 Capturing and the card policies come from the Toppa reference ``tests/naive.py``.  Random draws
@@ -38,7 +38,7 @@ BLUE = {C("peony.blue_ribbon"), C("chrysanthemum.blue_ribbon"), C("maple.blue_ri
 WILLOW = {c for c in ALL if month(c) == 11}
 PAULOWNIA = {c for c in ALL if month(c) == 12}
 LIGHTNING = C("willow.lightning")
-YELLOW = C("paulownia.chaff1")  # the yellow Paulownia (koikoi.py: one of the three stands for it)
+YELLOW = C("paulownia.chaff1")  # the yellow Paulownia (koikoi/yaku.py: one of the three stands for it)
 assert len(DRY) == 4 and len(ANIMALS) == 9 and len(RIBBONS) == 10 and len(CHAFFS) == 24
 
 DEFAULTS = dict(yaku="game_cabinet", meld_growth="none", viewing="off", viewing_points=5,
@@ -276,7 +276,7 @@ def is_misdeal(order, rules):
 # ------------------------------------------------------------------ a round
 def put(card, field, policy, weights, r, wild):
     """``card`` onto the field (updated in place); the captured cards.  The wild Lightning
-    (koikoi.py ``wild_lightning``): with no willow on the field it takes one field card (random:
+    (koikoi/rules.py ``wild_lightning``): with no willow on the field it takes one field card (random:
     bits 8..23 of ``r`` pick among the field cards in ascending order; greedy: the heaviest,
     ties to the lowest); a non-willow card matching nothing by month takes it from the field."""
     if wild:

@@ -1,0 +1,109 @@
+"""The deal and what it decides before play: the shuffle and deal until the deal stands
+(misdeals), the cut for the first dealer, lucky hands in a dealt hand, a four of a month dealt
+to the field (``field_four``)."""
+import numpy as np
+
+from ...engine.bits import ONE, ZERO, bit, count, has_full_nibble, pairs_only
+from ...engine.deal import deal
+from ...engine.jit import hot
+from ...engine.rng import partial_shuffle, shuffle_range
+from .layout import (END_FIELD, FIELD, FIELD4_MISDEAL, FIELD4_WIN, P_FIELD_FOUR, P_HAND,
+                     P_MIS_FIELD_FOUR, P_MIS_FIELD_PAIRS, P_MIS_HAND_FOUR, P_MIS_HAND_PAIRS,
+                     P_SHUFFLE_STOP, P_ZERO_SUM, R_END, R_POINTS, R_WINNER)
+from .rules import FIELD_WIN_POINTS
+from .scoring import _pay
+
+
+@hot(inline="always")
+def is_misdeal(groups, p):
+    """Four of a month / four pairs in a hand or on the field, as the options make them."""
+    f = groups[FIELD]
+    bad = p[P_MIS_FIELD_FOUR] != 0 and has_full_nibble(f)
+    bad = bad or (p[P_MIS_FIELD_PAIRS] != 0 and pairs_only(f))
+    if p[P_MIS_HAND_FOUR] != 0:
+        bad = bad or has_full_nibble(groups[0]) or has_full_nibble(groups[1])
+    if p[P_MIS_HAND_PAIRS] != 0:
+        bad = bad or pairs_only(groups[0]) or pairs_only(groups[1])
+    return bad
+
+
+@hot
+def deal_round(rng, order, groups, pattern, params):
+    """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.  Only
+    the dealt cards are shuffled until the deal stands, then the cards the round may draw."""
+    n_dealt = pattern.shape[0]
+    misdeals = 0
+    while True:
+        shuffle_range(rng, order, 0, n_dealt)
+        deal(order, pattern, groups)
+        if not is_misdeal(groups, params):
+            break
+        misdeals += 1
+    shuffle_range(rng, order, n_dealt, params[P_SHUFFLE_STOP])
+    return misdeals
+
+
+@hot
+def first_dealer(rng, order, earlier):
+    """Each player cuts a card (player 0 the first).  The 1997 text: "whoever gets the card of
+    the later month is first dealer; repeat the process in the case of a tie".  ``earlier``:
+    the earlier month deals, and of one month the higher card (the lower card index) (rule
+    page)."""
+    while True:
+        partial_shuffle(rng, order, 2)
+        a = np.int64(order[0])
+        b = np.int64(order[1])
+        ma = a >> 2
+        mb = b >> 2
+        if earlier:
+            if ma != mb:
+                return 0 if ma < mb else 1
+            return 0 if a < b else 1
+        if ma != mb:
+            return 0 if ma > mb else 1
+
+
+@hot(inline="always")
+def lucky_bits(hand):
+    """1: four of a kind (teshi), 2: four pairs (kuttsuki: every month in the hand even)."""
+    return (1 if has_full_nibble(hand) else 0) | (2 if (hand != ZERO and pairs_only(hand)) else 0)
+
+
+@hot(inline="always")
+def field_four(st, order, res, tb):
+    """A four of a month dealt to the field (``field_four``), after the lucky hands: False
+    when it ends the round (dealer_wins), True when the round is played (the dealer having
+    captured any fours under dealer_captures; under field_four=misdeal a four reaches play
+    only under misdeal=none, and stays on the field)."""
+    p = tb.params
+    if not has_full_nibble(st[2]):
+        return True
+    if p[P_FIELD_FOUR] == FIELD4_WIN:
+        _pay(res, 0, FIELD_WIN_POINTS, p[P_ZERO_SUM] != 0)
+        res[R_WINNER] = 0
+        res[R_POINTS] = FIELD_WIN_POINTS
+        res[R_END] = END_FIELD
+        return False
+    if p[P_FIELD_FOUR] == FIELD4_MISDEAL:
+        return True  # misdeal=none: the deal stands and the four stays on the field
+    # "the dealer immediately captures these four cards, and deals four more to the
+    # table to replace them" (rule page): from the draw pile, until no four is left.
+    # A replacement that would leave the pile short of the turns' draws is not made
+    # (it needs three fours in a row: never seen); that four stays on the field.
+    top = np.int64(st[5])
+    field = st[2]
+    n_turns = 2 * p[P_HAND]
+    while has_full_nibble(field):
+        fours = field & (field >> ONE) & (field >> np.uint64(2)) & (field >> np.uint64(3))
+        fours &= np.uint64(0x1111111111111111)
+        if top + 4 * count(fours) + n_turns > order.shape[0]:
+            break
+        quad = fours * np.uint64(15)
+        st[3] |= quad
+        field &= ~quad
+        for _ in range(4 * count(fours)):
+            field |= bit(order[top])
+            top += 1
+    st[2] = field
+    st[5] = top
+    return True

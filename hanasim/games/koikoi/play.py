@@ -1,0 +1,201 @@
+"""The turns of a round from any state: :func:`play_from` plays until a player collects or the
+cards run out (each turn, then the stop-or-continue after every new or bigger yaku), and
+:func:`play_out` is the same with no lookahead player, compiled once for the lookahead's
+rollouts.  ``round`` deals and settles around it; ``lookahead`` rolls out with
+:func:`play_out` and is handed to :func:`play_from` as its ``chooser``, so neither module
+imports the other's caller.
+"""
+import numpy as np
+
+from ...engine import lookahead as engine_lookahead
+from ...engine.bits import ZERO, count
+from ...engine.jit import hot
+from ...policies import (CONTINUE, DEC_LOOKAHEAD, FORCED, GREEDY, LEGAL_BOTH, LEGAL_STOP,
+                         choose_continue)
+from .layout import (ACT_ASK, ACT_CONTINUE, ACT_NONE, ACT_STOP, KS_BEST, KS_CALLS,
+                     KS_DECISIONS, KS_HITS, KS_LAST, KS_MONTH, KS_OVER, KS_TURNS, KS_WILD,
+                     OVER_EXHAUSTED, P_AFTER_PILE, P_CALLS_MAX, P_DECIDE_NEW, P_IMPROVE_STOP,
+                     P_KOIKOI_MIN, P_LAST_STOP, P_VIEW_CALLED, P_VIEW_PTS, P_VIEWING,
+                     VIEW_WEATHER)
+from .turn import kturn
+from .yaku import cards_missing, yaku_now
+
+
+@hot(inline="always")
+def call_koikoi(pile, field, calls, hits, best, month_mask, tb):
+    """A koi-koi call: (calls, hits, best) after it."""
+    calls += 1
+    if tb.params[P_VIEW_CALLED] != tb.params[P_VIEW_PTS]:
+        # the call itself raises the viewing yaku (KoiKoi Japan): not an improvement
+        v, h = yaku_now(pile, field, calls, month_mask, tb)
+        hits |= np.uint64(h)
+        best = max(best, v)
+    return calls, hits, best
+
+
+@hot(inline="always")
+def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, best, month_mask,
+          rng, tb, wild, pile_only, extra):
+    """One turn and, if the player's yaku improved, their stop-or-continue decision.
+
+    Returns (hand, field, pile, calls, hits, best, action).  ``hits``/``best``: the yaku rows
+    and the most points the player has held this round, against which "new" or "bigger" is
+    judged (``decision_on``).  ``extra``: the player's turns after the hands run out
+    (``after_hands=draw_pile``), counted with the hand as the turns they have left."""
+    p = tb.params
+    hand, field, cap = kturn(pol, hand, field, drawn, rng, tb, wild, pile_only)
+    pile |= cap
+    act = ACT_NONE
+    # Yaku change only with the player's captures, or with the field under the weather rule.
+    if cap != ZERO or p[P_VIEWING] == VIEW_WEATHER:
+        v, h = yaku_now(pile, field, calls, month_mask, tb)
+        hu = np.uint64(h)
+        new = (hu & ~hits) != ZERO
+        if p[P_DECIDE_NEW] != 0:
+            improved = new
+        else:
+            improved = v > best
+        hits |= hu
+        best = max(best, v)
+        if improved:
+            left = count(hand) + extra
+            legal = LEGAL_BOTH
+            if ((left == 0 and p[P_LAST_STOP] != 0) or v < p[P_KOIKOI_MIN]
+                    or (p[P_CALLS_MAX] > 0 and calls >= p[P_CALLS_MAX])
+                    or (p[P_IMPROVE_STOP] != 0 and not new)):
+                legal = LEGAL_STOP
+            om = cards_missing(opp_pile, month_mask, tb)
+            if dec == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
+                act = ACT_ASK  # decided by play_from, which holds the whole state
+            elif choose_continue(dec, dparam, legal, left, v, om, rng) == CONTINUE:
+                act = ACT_CONTINUE
+                calls, hits, best = call_koikoi(pile, field, calls, hits, best, month_mask, tb)
+            else:
+                act = ACT_STOP
+    return hand, field, pile, calls, hits, best, act
+
+
+@hot(inline="always")
+def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
+    """Play the round in state ``st`` (``KS_N`` slots) until a player collects or the hands
+    run out, updating ``st``.  ``policy``: card policy ids by player; ``decide[player]``:
+    (decision id, parameter).  ``look``: None, or the lookahead context ``(tables, res,
+    scratch)`` when a player plays by lookahead (``engine.lookahead``): every choice of its
+    turn and its stop-or-continue are chosen on determinisations of this state
+    (``chooser.look_turn``, ``chooser.look_continue``: ``chooser`` is the module
+    ``lookahead``, passed in so that this module does not import the lookahead that rolls out
+    with it; None with ``look``).  A forced turn (``policies.FORCED``, see
+    ``turn.turn_forced``) is played once, then the player plays greedy."""
+    h0 = st[0]
+    h1 = st[1]
+    field = st[2]
+    c0 = st[3]
+    c1 = st[4]
+    top = np.int64(st[5])
+    seat = np.int64(st[6])
+    calls0 = np.int64(st[KS_CALLS])
+    calls1 = np.int64(st[KS_CALLS + 1])
+    hits0 = st[KS_HITS]
+    hits1 = st[KS_HITS + 1]
+    best0 = np.int64(st[KS_BEST])
+    best1 = np.int64(st[KS_BEST + 1])
+    last = np.int64(st[KS_LAST])
+    turns = np.int64(st[KS_TURNS])
+    decisions = np.int64(st[KS_DECISIONS])
+    over = np.int64(st[KS_OVER])
+    month_mask = st[KS_MONTH]
+    wild = st[KS_WILD] != ZERO
+    after = tb.params[P_AFTER_PILE] != 0
+    n_cards = order.shape[0]
+    while over == 0:
+        # one call site for both seats keeps the inlined kernel (and its compile time) small
+        first = seat == 0
+        hand = h0 if first else h1
+        pile_only = hand == ZERO
+        extra = 0
+        if pile_only:
+            # both hands are empty (they empty together); after_hands=draw_pile: turn the pile
+            if not after or top >= n_cards:
+                over = OVER_EXHAUSTED
+                break
+            extra = (n_cards - top - 1) // 2
+        elif after:
+            # the pile left when both hands are empty: the dealer turns first
+            rest = n_cards - top - 1 - count(h0) - count(h1) + 1
+            extra = (rest + (1 if first else 0)) // 2
+        q = dealer ^ seat
+        pol = policy[q]
+        if look is not None and engine_lookahead.is_lookahead(pol):
+            store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0,
+                  best1, last, turns, decisions, over)
+            k = engine_lookahead.samples(policy[q])
+            pol = chooser.look_turn(st, order, rng, tb, seat, k, look)
+        hand, field, pile, calls, hits, best, act = _move(
+            pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
+            c1 if first else c0, order[top], calls0 if first else calls1,
+            hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
+            pile_only, extra)
+        if (policy[q] & 0xF) == FORCED:
+            policy[q] = GREEDY
+        if first:
+            h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
+        else:
+            h1, c1, calls1, hits1, best1 = hand, pile, calls, hits, best
+        top += 1
+        turns += 1
+        if act == ACT_ASK:
+            act = ACT_STOP
+            if look is not None:
+                # the state after the turn, the call not made: stop, or call koi-koi?
+                store(st, h0, h1, field, c0, c1, top, seat ^ 1, calls0, calls1, hits0, hits1,
+                      best0, best1, seat + 1, turns, decisions + 1, over)
+                k = engine_lookahead.samples(policy[q])
+                if chooser.look_continue(st, order, rng, tb, seat, k, look):
+                    act = ACT_CONTINUE
+                    calls, hits, best = call_koikoi(pile, field, calls, hits, best, month_mask,
+                                                    tb)
+                    if first:
+                        calls0, hits0, best0 = calls, hits, best
+                    else:
+                        calls1, hits1, best1 = calls, hits, best
+        if act != ACT_NONE:
+            last = seat + 1
+            decisions += 1
+            if act == ACT_STOP:
+                over = seat + 1
+                break
+        seat ^= 1
+    store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
+          last, turns, decisions, over)
+
+
+@hot
+def play_out(st, order, rng, tb, policy, decide, dealer):
+    """:func:`play_from` with no lookahead player, as a call: compiled once and shared by the
+    lookahead's rollouts and its lucky-hand choice (each inlined copy of the turn loop is
+    compiled again: three more copies cost a lookahead kernel half its compile time).  The play
+    kernel inlines ``play_from`` itself (``round.resume_round``): the call cost it 13%."""
+    play_from(st, order, rng, tb, policy, decide, dealer, None, None)
+
+
+@hot(inline="always")
+def store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
+          last, turns, decisions, over):
+    """Write :func:`play_from`'s locals into the state."""
+    st[0] = h0
+    st[1] = h1
+    st[2] = field
+    st[3] = c0
+    st[4] = c1
+    st[5] = top
+    st[6] = seat
+    st[KS_CALLS] = calls0
+    st[KS_CALLS + 1] = calls1
+    st[KS_HITS] = hits0
+    st[KS_HITS + 1] = hits1
+    st[KS_BEST] = best0
+    st[KS_BEST + 1] = best1
+    st[KS_LAST] = last
+    st[KS_TURNS] = turns
+    st[KS_DECISIONS] = decisions
+    st[KS_OVER] = over
