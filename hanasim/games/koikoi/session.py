@@ -193,8 +193,8 @@ GAME = sys.modules[__name__]  # the module whose hooks the engine inlines
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                         look)
 
 
 @njit(cache=True, nogil=True)
