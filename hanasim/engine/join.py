@@ -9,8 +9,7 @@ false).  What a dropped hand does, and any fees, are the game's rules.
 A player's join decision is one of its policy's parts (``JOIN`` in the policy's name):
 ``join`` (always), ``random`` (1/2, one draw on the play stream), ``thresholdK`` (join when the
 game's strength of the hand is at least K) or ``lookahead`` (the game's own determinised
-choice, starting from the threshold's).  A game's kernel policy rows start with the columns
-``PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE``; its own columns follow from ``PC_GAME``.
+choice, starting from the threshold's); a game's kernel policy row holds its id and K.
 """
 from __future__ import annotations
 
@@ -28,10 +27,6 @@ JOIN_ALWAYS, JOIN_RANDOM, JOIN_THRESHOLD, JOIN_LOOKAHEAD = 0, 1, 2, 3
 JOINS = {"join": JOIN_ALWAYS, "random": JOIN_RANDOM, "threshold": JOIN_THRESHOLD,
          "lookahead": JOIN_LOOKAHEAD}
 JOIN_FORM = "JOIN: join, random, threshold[K], lookahead (a lookahead CARD's default)"
-
-#: the first columns of a join game's kernel policy row (int64[players, PC_N])
-PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE = 0, 1, 2, 3
-PC_GAME = 4  # the game's own columns start here
 
 
 def default_join(card: int) -> int:

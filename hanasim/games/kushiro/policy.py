@@ -7,8 +7,8 @@ import numpy as np
 
 from ...engine.bits import count
 from ...engine.jit import hot
-from ...engine.join import (JOIN_FORM, JOIN_LOOKAHEAD, PC_CARD, PC_EXPOSE, PC_GAME, PC_JOIN,
-                            PC_JPARAM, default_join, needs_lookahead_card, parse_join)
+from ...engine.join import (JOIN_FORM, JOIN_LOOKAHEAD, default_join, needs_lookahead_card,
+                            parse_join)
 from ...engine.yaku import D_BASE, D_COND, D_MIN, D_REQUIRED
 from ...policies import (K_SHIFT, LOOKAHEAD, RANDOM, parse_policy, policy_id, split_policy)
 from .rules import MAX_PLAYERS
@@ -34,10 +34,9 @@ POLICY_FORMS = ("CARD[/DECISION[/JOIN[/SWAP]]]", "CARD: random, greedy, lookahea
                 "DECISION: as koi-koi's, or lookahead (a lookahead CARD's default)",
                 JOIN_FORM,
                 "SWAP: always, never, random, lookahead (a lookahead CARD's default)")
-# decoded policy columns (kernel array int64[4, PC_N]): the join games' PC_CARD, PC_JOIN,
-# PC_JPARAM, PC_EXPOSE (engine.join), then Kushiro Toppa's own
-PC_DEC, PC_DPARAM, PC_SWAP = PC_GAME, PC_GAME + 1, PC_GAME + 2
-PC_N = PC_GAME + 3
+# decoded policy columns (kernel array int64[4, PC_N])
+PC_CARD, PC_DEC, PC_DPARAM, PC_JOIN, PC_JPARAM, PC_SWAP, PC_EXPOSE = range(7)
+PC_N = 7
 
 
 def parse_kushiro_policy(name: str) -> int:
@@ -90,10 +89,7 @@ def decode_policies(packed, expose) -> np.ndarray:
         card, dec, dparam = split_policy(x & 0xFFFF)
         e = EXPOSE_LOOKAHEAD if card == LOOKAHEAD else int(expose[i])
         card |= x & (0xFFFF << K_SHIFT)  # a lookahead's K
-        row = out[i]
-        row[PC_CARD], row[PC_JOIN], row[PC_JPARAM], row[PC_EXPOSE] = (
-            card, (x >> 16) & 0xF, (x >> 20) & 0xFF, e)
-        row[PC_DEC], row[PC_DPARAM], row[PC_SWAP] = dec, dparam, (x >> 28) & 0x3
+        out[i] = (card, dec, dparam, (x >> 16) & 0xF, (x >> 20) & 0xFF, (x >> 28) & 0x3, e)
     return out
 
 

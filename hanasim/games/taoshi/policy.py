@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine.join import (JOIN_FORM, JOIN_LOOKAHEAD, PC_CARD, PC_EXPOSE, PC_GAME, PC_JOIN,
-                            PC_JPARAM, default_join, needs_lookahead_card, parse_join)
+from ...engine.join import (JOIN_FORM, JOIN_LOOKAHEAD, default_join, needs_lookahead_card,
+                            parse_join)
 from ...policies import K_SHIFT, LOOKAHEAD, POLICIES, policy_id
 from .rules import MAX_PLAYERS
 
@@ -27,9 +27,8 @@ EXPOSE_LOOKAHEAD = 3  # PC_EXPOSE of a player claiming by lookahead (policies' E
 POLICY_FORMS = ("CARD[/JOIN[/CLAIM]]", "CARD: random, greedy, lookahead[:K]",
                 JOIN_FORM,
                 "CLAIM: expose (as --expose says), lookahead (a lookahead CARD's default)")
-# decoded policy columns (kernel array int64[6, PC_N]): the join games' PC_CARD, PC_JOIN,
-# PC_JPARAM, PC_EXPOSE (engine.join); Taoshi has no others
-PC_N = PC_GAME
+PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE = range(4)
+PC_N = 4
 
 
 def parse_taoshi_policy(name: str) -> int:
@@ -66,7 +65,6 @@ def decode_policies(packed, expose) -> np.ndarray:
         x = int(x)
         card = (x & 0xF) | (x & (0xFFFF << K_SHIFT))
         claim = (x >> 24) & 0xF
-        row = out[i]
-        row[PC_CARD], row[PC_JOIN], row[PC_JPARAM] = card, (x >> 4) & 0xF, (x >> 8) & 0xFFFF
-        row[PC_EXPOSE] = EXPOSE_LOOKAHEAD if claim == CLAIM_LOOKAHEAD else int(expose[i])
+        out[i] = (card, (x >> 4) & 0xF, (x >> 8) & 0xFFFF,
+                  EXPOSE_LOOKAHEAD if claim == CLAIM_LOOKAHEAD else int(expose[i]))
     return out
