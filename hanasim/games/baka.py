@@ -57,7 +57,7 @@ from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divi
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST
 from ..rules import no_first_draw, number, option, seat_values, when_zero
 from .. import sources
-from . import register
+from .registry import register
 from . import toppa
 
 NAME = "baka"

@@ -84,7 +84,7 @@ from ..policies import (CONTINUE, DEC_STOP, GREEDY, K_SHIFT, LEGAL_BOTH, LEGAL_S
                         choose_continue, group_hand_card, group_pick, parse_policy, policy_id)
 from ..reading import Line, Reading
 from ..rules import RuleError, number, option
-from . import register
+from .registry import register
 
 NAME = "taipa"
 N_PLAYERS = 2
@@ -1576,7 +1576,9 @@ READING = Reading(
             "round.first_player.win_rate": "Round's first player: win rate",
             "round.second_player.win_rate": "Round's second player: win rate",
             "game.first_player.win_rate": "Round 1's first player: game win rate",
-            "game.first_player.mean_margin": "Round 1's first player: mean coin margin"})
+            "game.first_player.mean_margin": "Round 1's first player: mean coin margin",
+            "koikoi.call_rate": "Koi-koi: share of chances to collect continued",
+            "koikoi.agari_after_call_rate": "Koi-koi: share of won rounds won after a call"})
 
 
 class Taipa:

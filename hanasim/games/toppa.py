@@ -44,7 +44,7 @@ from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNT
                            TEY_MONTHS, DekiyakuTable, at_least, has_all)
 from ..rules import RuleError, no_first_draw, number, option, seat_values, when_zero
 from ..stats.labels import display
-from . import register
+from .registry import register
 
 NAME = "toppa"
 N_PLAYERS = 2

@@ -76,7 +76,7 @@ from ...decks import HANAFUDA  # noqa: F401  (re-exported: tests read the deck h
 from ...engine.join import (JOIN_ALWAYS, JOIN_LOOKAHEAD, JOIN_RANDOM,  # noqa: F401
                             JOIN_THRESHOLD, JOINS)
 from ...policies import DEC_STOP, LOOKAHEAD  # noqa: F401  (re-exported for tests)
-from .. import register
+from ..registry import register
 from .. import toppa  # noqa: F401  (re-exported: Kushiro Toppa scores Toppa's dekiyaku)
 # what other modules and the tests import from the game (``hanasim.games.kushiro.X``)
 from .exact import deal_exact

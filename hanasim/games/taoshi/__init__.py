@@ -86,7 +86,7 @@ from ...engine.bits import has_full_nibble  # noqa: F401  (re-exported for tests
 from ...engine.join import (JOIN_ALWAYS, JOIN_LOOKAHEAD, JOIN_RANDOM,  # noqa: F401
                             JOIN_THRESHOLD, JOINS)
 from ...policies import K_SHIFT, LOOKAHEAD  # noqa: F401  (re-exported for tests)
-from .. import register
+from ..registry import register
 # what other modules and the tests import from the game (``hanasim.games.taoshi.X``)
 from .exact import _deal_states, _profile_cards, deal_exact  # noqa: F401
 from .lookahead import (_look_join, lookahead_claim, lookahead_join,  # noqa: F401

@@ -35,9 +35,18 @@ READING = Reading(
              "score zero is {value}"),
         Line("botta_rate", "{value} of rounds end in a botta", "rate"),
     ),
+    labels={"round.score_sum": "Round: the scores added up (0 when the burdens are zero-sum)",
+            "winner_tie_rate": "Round: the greatest score shared (tie broken by tie_winner)",
+            "teyaku.none": "Teyaku: none (a hand with no teyaku)"},
     positions={"dealer": "First active player", "right": "Second active player",
                "left": "Third active player"},
-    positions_above=3)
+    positions_above=3,
+    # dekiyaku.* count the played rounds in which an active player captures it
+    dekiyaku_of="played rounds",
+    dekiyaku_axis="share of played rounds in which a player captures it",
+    dekiyaku_caption="Share of played rounds in which a player's captured cards hold each "
+                     "dekiyaku (Four '3's counts only for the third active player in turn "
+                     "order)")
 
 
 def findings(by) -> list:
