@@ -62,8 +62,9 @@ Where things are
 ``engine.join``, shared with Taoshi); ``lower`` options -> arrays; ``teyaku``; ``slots`` the
 kernels' array layouts; ``round`` one round (deal, swap, join/drop, teyaku, play, result);
 ``turn`` and ``play`` the resumable play; ``lookahead`` the pre-play lookahead decisions;
-``tally`` the counters; ``sessions`` the chunk runner and session loop; ``exact`` the exact
-deal-time rates; ``table`` counters -> quantities and their reading; this file, the game object.
+``tally`` the counters; ``sessions`` its hooks for the engine's sessions (``engine.sessions``:
+streams, dealer rotation, tallies); ``exact`` the exact deal-time rates; ``table`` counters ->
+quantities and their reading; this file, the game object.
 """
 from __future__ import annotations
 

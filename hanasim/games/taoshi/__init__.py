@@ -69,9 +69,9 @@ names -> kernel rows (join/drop: ``engine.join``, shared with Kushiro Toppa); ``
 -> arrays; ``teyaku`` the teyaku kernels and ``reference`` the same in plain Python; ``slots``
 the kernels' array layouts; ``round`` one round (deal, join/drop, showdown, play); ``score``
 the scores, dekiyaku, winner and the lookahead's rollout value; ``lookahead`` the join/drop by
-lookahead; ``tally`` the counters; ``sessions`` the chunk runner and session loop; ``exact`` the
-exact deal-time rates; ``table`` counters -> quantities and their reading; this file, the game
-object.
+lookahead; ``tally`` the counters; ``sessions`` its hooks for the engine's sessions
+(``engine.sessions``: streams, dealer rotation, tallies); ``exact`` the exact deal-time rates;
+``table`` counters -> quantities and their reading; this file, the game object.
 """
 
 from __future__ import annotations
