@@ -125,7 +125,9 @@ class Reading:
     def edge_line(self, by, default: float = 0.0) -> float:
         """The value the edge quantity is judged against (0, or an equal share of a score
         sum that is not zero)."""
-        ref, _ = self.reference(self.edge_metric, by, len(self.seats))
+        # the seats seated are the per-seat rows the table has (Bakappana seats 2 of 4)
+        n = len(self.seat_quantities(self.edge_metric, by.index)) or len(self.seats)
+        ref, _ = self.reference(self.edge_metric, by, n)
         return default if ref is None else ref
 
     def no_winner_share(self, by) -> float:

@@ -206,7 +206,7 @@ def test_sweep_chart_titles_use_the_games_labels():
 def test_a_taoshi_seats_teyaku_score_is_points_not_a_percentage():
     # simulate printed "Dealer: teyaku score 793.01%" (a mean of 7.93 points a round) among
     # the deal odds
-    from hanasim.cli_table import group_of, is_share
+    from hanasim.readable import group_of, is_share
 
     assert not is_share("teyaku_score.dealer") and group_of("teyaku_score.dealer", "dealer") \
         == "Seats"
@@ -226,7 +226,7 @@ def test_a_taoshi_seats_teyaku_score_is_points_not_a_percentage():
     ("taoshi", "winner_tie_rate", "greatest score shared")])
 def test_labels_say_what_a_row_is(game, quantity, words):
     # Kushiro Toppa's table printed two rows labelled "Value" and one "Rate" (0.007067)
-    from hanasim.cli_table import is_share
+    from hanasim.readable import is_share
     from hanasim.stats.labels import label_of
 
     assert words in label_of(quantity, game)
@@ -266,7 +266,7 @@ def test_the_report_says_who_plays_when_more_sit_than_play():
 
 def test_runs_list_names_one_policy_played_by_every_player():
     # a 3-player run listed as "random,rando..." (the column cut); one name says it all
-    from hanasim.cli_extra import _policies_shown
+    from hanasim.cli.runs import _policies_shown
 
     assert _policies_shown("random,random,random") == "random"
     assert _policies_shown("greedy,random") == "greedy,random"

@@ -11,7 +11,8 @@ import warnings
 
 import pytest
 
-from hanasim import cli_extra, store
+from hanasim import store
+from hanasim.cli import runs as cli_extra
 
 from store_scale import build
 

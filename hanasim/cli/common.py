@@ -46,14 +46,17 @@ POLICY_FORMS_HELP = (
     "decisions add them after slashes: koikoi and taipa CARD/DECISION (DECISION: random, stop, "
     "continue[K], threshold[T]; e.g. greedy/stop, greedy/threshold5), kushiro_toppa "
     "CARD/DECISION/JOIN/SWAP (JOIN: join, random, threshold[K]; SWAP: always, never, random; "
-    "e.g. greedy/continue2/join), taoshi CARD/JOIN/CLAIM (e.g. greedy/threshold5/expose); "
+    "e.g. greedy/continue2/join), taoshi and ishikari_toppa CARD/JOIN/CLAIM (e.g. "
+    "greedy/threshold5/expose); "
     "a lookahead CARD decides the rest by lookahead unless they are given")
 #: the games each run option applies to (tests check them against the registry)
-PLAYERS_HELP = ("players at the table, for a game with a 'players' rule (kushiro_toppa: 2 to "
-                "4; taoshi: 3 to 6); the same as --rule players=N")
+PLAYERS_HELP = ("players at the table, for a game with a 'players' rule (kushiro_toppa and "
+                "bakappana: 2 to 4; taoshi and ishikari_toppa: 3 to 6); the same as --rule "
+                "players=N")
 EXPOSE_HELP = ("expose held teyaku: always, never, random; or one per player (default always); "
-               "applies to toppa, baka, koikoi, kushiro_toppa and taoshi (a lookahead player "
-               "decides by lookahead); taipa has no teyaku, so no such decision")
+               "applies to toppa, baka, koikoi, kushiro_toppa, taoshi and ishikari_toppa (a "
+               "lookahead player decides by lookahead); taipa and bakappana have no teyaku, so "
+               "no such decision")
 
 
 def add_run_options(p, rounds_default, per="played rounds to simulate"):

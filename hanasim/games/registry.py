@@ -1,5 +1,5 @@
-"""The game registry: every game module registers itself on import (``register``); the
-package ``hanasim.games`` imports every game module."""
+"""The game registry: every game module registers itself on import (a module of its own, so
+that a game imports it without importing the half-loaded ``hanasim.games`` package)."""
 from __future__ import annotations
 
 _GAMES: dict = {}
@@ -35,3 +35,4 @@ def readings(name: str) -> str:
     game = get_game(name)
     path = resources.files(__package__).joinpath("readings", f"{game.name}.md")
     return path.read_text(encoding="utf-8") if path.is_file() else ""
+

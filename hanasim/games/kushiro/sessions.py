@@ -44,7 +44,7 @@ def new_work(tb):
 
 
 @njit(inline="always")
-def look_context(tb, work):
+def look_context(tb, work, players):
     # the rollouts' rows (greedy/stop): the rollouts read only the CARD and DECISION columns,
     # the same for every player, so they are built from zero rows
     return (tb, work[6], new_scratch(KS_N, PILE_N, 2),
@@ -67,7 +67,8 @@ def n_players(tb):
 
 
 @hot(inline="always")
-def start_session(tb, work, key, n_rounds):
+def start_game(tb, work, key, i, n_rounds):
+    # one game a session (i is 0): the first dealer's draw from the session's own stream
     if tb.params[P_FIXED_DEALER] != 0:
         return 0
     drng, order = work[1], work[2]
@@ -114,7 +115,13 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_session(tb, counts, first, totals):
+def game_over(tb, work, counts, r, n_rounds, totals):
+    # a game is the whole session (the last one cut off by the run's end)
+    return engine_sessions.whole_session(r, n_rounds, tb.params[P_SESSION])
+
+
+@hot(inline="always")
+def tally_game(tb, counts, first, totals):
     if tb.params[P_DEALS_ONLY] != 0:
         return  # deals only: no session
     scal = counts[0]
@@ -124,6 +131,11 @@ def tally_session(tb, counts, first, totals):
     scal[C_FIRST_TOTAL_SQ] += ft * ft
     scal[C_FIRST_WINS] += ft > 0
     scal[C_FIRST_TIES] += ft == 0
+
+
+@hot(inline="always")
+def end_chunk(tb, counts, look):
+    pass  # nothing kept in the lookahead context
 
 
 # ---------------------------------------------------------------- the kernels

@@ -10,8 +10,7 @@ from ...engine.bits import ZERO
 from ...engine.jit import hot
 from ...engine.join import CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, forced_choice
 from ...engine.lookahead import (_add_gain, _pick, choose_expose, deal_others, determinise,
-                                 gather, new_scratch, round_value, shuffle)
-from ...engine.play import play_out
+                                 gather, new_scratch, play_out, round_value, shuffle)
 from .lower import (P_BAKE, P_BOTTA_PAID, P_DROP_FEE, P_FORCED_BOTTA, P_FORCED_PAY, P_ON_TOP,
                     P_OVERLAP_NO, P_PLAYERS, P_READING, P_RED, P_UNIT)
 from .policy import JOIN_DEFAULT_K

@@ -12,8 +12,7 @@ from ...engine.deal import deal
 from ...engine.jit import hot
 from ...engine.join import (CH_DROP, CH_FORCED_OUT, CH_JOIN, CH_SEATED, JOIN_LOOKAHEAD,
                             forced_choice, join_by_policy)
-from ...engine.lookahead import choose_expose, new_scratch, samples
-from ...engine.play import play_out
+from ...engine.lookahead import choose_expose, new_scratch, play_out, samples
 from ...engine.rng import below, round_stream, shuffle_range, stream_state
 from ...policies import EXPOSE_ALWAYS, EXPOSE_RANDOM
 from .lookahead import _look_join
