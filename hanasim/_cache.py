@@ -40,8 +40,9 @@ def source_hash() -> str:
     root = Path(__file__).parent
     h = hashlib.sha256()
     # _cache.py itself: its file format (the trailer) is part of what a cache holds
-    for path in sorted([*root.glob("engine/*.py"), *root.glob("games/**/*.py"), root / "policies.py",
-                        root / "decks.py", root / "_cache.py"]):
+    # games/**: a large game is a package (games/kushiro/...), its kernels in several files
+    for path in sorted([*root.glob("engine/*.py"), *root.glob("games/**/*.py"),
+                        root / "policies.py", root / "decks.py", root / "_cache.py"]):
         h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -1,0 +1,102 @@
+"""Exact deal-time rates of Kushiro Toppa (``hanasim exact``): the field misdeal, each teyaku
+and the four-in-hand of one seated hand, by a DP over the months."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ... import decks
+from ...decks import HANAFUDA
+from .rules import FIELD_SIZE, HAND_SIZE, TEYAKU
+
+
+def _tey_from_state(st, hand_size, reading, pairs):
+    """Teyaku bits of a hand summarised as the DP state of :func:`deal_exact`."""
+    _h, _f, exact2, ge2, halves, _four, b, a, r, nonchaff = st
+    if reading == "off":
+        return 0
+    tp = {"exact": exact2 == 3, "at_least": exact2 >= 3, "pairs_in_sets": ge2 >= 3,
+          "disjoint": halves >= 3}[pairs]
+    if reading == "ten_card":
+        chaff_all = nonchaff == 0
+        one = nonchaff == 1
+        got = (tp, one and r == 1, one and a == 1, one and b == 1, chaff_all)
+    else:
+        few = nonchaff <= hand_size - 7  # at least seven chaff
+        got = (tp, few and r >= 1, few and a >= 1, few and b >= 1, nonchaff <= hand_size - 8)
+    return sum(1 << i for i, g in enumerate(got) if g)
+
+
+@lru_cache(maxsize=4)
+def _deal_states(kinds) -> dict:
+    """The DP of :func:`deal_exact` (its final states and their numbers of deals), computed
+    once for every reading."""
+    from collections import defaultdict
+    from itertools import combinations
+    from math import comb
+
+    H, F = HAND_SIZE, FIELD_SIZE
+    dp = {(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0): 1}  # + the field-four flag
+    for m in range(12):
+        moves = defaultdict(int)  # (taken, brights, animals, ribbons) -> subsets of the month
+        for x in range(5):
+            for sub in combinations(range(4 * m, 4 * m + 4), x):
+                moves[(x, sum(kinds[c] == decks.BRIGHT for c in sub),
+                       sum(kinds[c] == decks.ANIMAL for c in sub),
+                       sum(kinds[c] == decks.RIBBON for c in sub))] += 1
+        new = defaultdict(int)
+        for key, w in dp.items():
+            h, f, e2, g2, hv, four, b, a, r, nc, ff = key
+            for (x, kb, ka, kr), ways in moves.items():
+                if h + x > H:
+                    continue
+                st = (h + x, min(e2 + (x == 2), 4), min(g2 + (x >= 2), 3),
+                      min(hv + x // 2, 3), four | (x == 4), min(b + kb, 2), min(a + ka, 2),
+                      min(r + kr, 2), min(nc + kb + ka + kr, 4))
+                for y in range(0, min(4 - x, F - f) + 1):
+                    new[(st[0], f + y) + st[1:] + (ff | (y == 4),)] += w * ways * comb(4 - x, y)
+        dp = new
+    return dict(dp)
+
+
+def deal_exact(reading="ten_card", pairs="exact", deck=HANAFUDA) -> list:
+    """Exact deal-time rates as ``(quantity, condition, Fraction)`` rows: the field misdeal
+    rate, each teyaku and ``any`` for one given seated hand, and ``four_in_hand_rate``, over
+    all deals and over the deals that are played (no four of a month on the field).
+
+    Only one hand and the field matter (the other hands and the draw pile are not checked), so
+    a DP over the months picks the hand's cards of each month (by kind: willow cards by their
+    own type) and how many of the rest go to the field; the state keeps the hand's and field's
+    sizes and just enough of the hand to decide every teyaku (months with exactly two, with
+    two or more, disjoint pairs, a four, bright/animal/ribbon counts capped at 2 and non-chaff
+    capped at 4).  The other groups take the rest in a number of ways that does not depend on
+    which cards they are, so it cancels."""
+    from fractions import Fraction
+
+    dp = _deal_states(tuple(int(k) for k in deck.kind))
+    H, F = HAND_SIZE, FIELD_SIZE
+    total = 0
+    played = 0
+    counts_all = [0] * 7  # five teyaku, any, four in hand
+    counts_ok = [0] * 7
+    misdeal = 0
+    for key, w in dp.items():
+        if key[0] != H or key[1] != F:
+            continue
+        st = key[:10]
+        bitsv = _tey_from_state(st, H, reading, pairs)
+        hits = [(bitsv >> i) & 1 for i in range(5)] + [int(bitsv != 0), key[5]]
+        total += w
+        for i, v in enumerate(hits):
+            counts_all[i] += w * v
+        if key[10]:
+            misdeal += w
+        else:
+            played += w
+            for i, v in enumerate(hits):
+                counts_ok[i] += w * v
+    names = [f"teyaku.{t}" for t in TEYAKU] + ["teyaku.any", "four_in_hand_rate"]
+    rows = [("misdeal_rate", "all_deals", Fraction(misdeal, total))]
+    for i, q in enumerate(names):
+        rows.append((q, "all_deals", Fraction(counts_all[i], total)))
+        rows.append((q, "no_misdeal", Fraction(counts_ok[i], played)))
+    return rows
