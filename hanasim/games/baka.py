@@ -30,6 +30,7 @@ what the default does and why.  The round result is written into ``res`` slots (
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar, NamedTuple
@@ -48,7 +49,8 @@ from ..engine.jit import hot
 from ..engine.lookahead import new_scratch, round_value, uses_lookahead
 from ..engine.play import play_out
 from ..engine.teyaku import expose_step
-from ..engine.rng import partial_shuffle, shuffle_range, stream_state
+from ..engine.rng import partial_shuffle, shuffle_range
+from ..engine import sessions
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
@@ -682,95 +684,115 @@ def _tally_game(scal, d0, t0, t1, t2):
         scal[C_POS + POS_W * q + K_G_WINS] += 1
 
 
-@hot
-def play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy, expose, scal,
-               tcount, ycount, look):
-    """Games ``g0 .. g1-1``, game ``g`` on the random stream ``stream_state(seed, g)`` from the
-    unshuffled deck.  One call per chunk: the tables travel into a call as dozens of scalar
-    arguments, so the per-round pipeline is inlined rather than called."""
-    for g in range(g0, g1):
-        rng[0] = stream_state(seed, g)
-        for i in range(order.shape[0]):
-            order[i] = i
-        n_rounds = min(ROUNDS_PER_GAME, total_rounds - g * ROUNDS_PER_GAME)
-        play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount,
-                  look)
+# ---------------------------------------------------------------- the session hooks
+# The engine runs chunks and sessions (engine.sessions); a Baka session is one game of 3
+# rounds.  Work arrays of a chunk: the generator state, the deck order, the dealt groups, the
+# round state and the round's result.  Game g plays on the random stream
+# ``stream_state(seed, g)``: the first-dealer draw, then its rounds in turn, from the
+# unshuffled deck.
+GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
+
+
+@njit(inline="always")
+def new_work(tb):
+    return (np.zeros(1, dtype=np.uint64), np.arange(48).astype(np.int8),
+            np.zeros(4, dtype=np.uint64), np.zeros(ST_N, dtype=np.uint64),
+            np.zeros(R_N, dtype=np.int64))
+
+
+@njit(inline="always")
+def look_context(tb, work):
+    return (tb, work[4], new_scratch(ST_N, 48, N_PLAYERS))
 
 
 @hot(inline="always")
-def play_game(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount, ycount,
-              look):
-    """Play the first ``n_rounds`` (at most 3) rounds of one game; counters are added to.
+def chunk_counters(tb, counters, ch):
+    return counters[0][ch], counters[1][ch], counters[2][ch]
 
-    Game quantities are counted only for complete games (``n_rounds == 3``)."""
-    params = tb.params
-    n_tey = tb.teyaku.shape[0]
-    n_yaku = tb.yaku_masks.shape[0]
-    fixed = params[P_FIXED_DEALER]
-    if fixed:
-        d0 = 0
-    else:
-        d0 = first_dealer(rng, order, tb.month, params[P_FIRST_CARDS])
-    t0 = np.int64(0)
-    t1 = np.int64(0)
-    t2 = np.int64(0)
-    dealer = d0
-    for r in range(n_rounds):
-        mis = deal_round(rng, order, groups, tb.pattern)
-        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
-        res[R_MISDEALS] = mis
-        scal[C_DEALS] += mis + 1
-        scal[C_MISDEALS] += mis
-        _tally_round(scal, res, dealer)
-        tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], res[R_TEY_HELD + 2], n_tey)
-        tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], res[R_DEKI_HITS + 2],
-                    n_yaku)
-        # player totals: seat s is player dealer + s
-        if dealer == 0:
-            t0 += res[R_SCORE]
-            t1 += res[R_SCORE + 1]
-            t2 += res[R_SCORE + 2]
-        elif dealer == 1:
-            t1 += res[R_SCORE]
-            t2 += res[R_SCORE + 1]
-            t0 += res[R_SCORE + 2]
-        else:
-            t2 += res[R_SCORE]
-            t0 += res[R_SCORE + 1]
-            t1 += res[R_SCORE + 2]
-        # The 2nd round is dealt by the first dealer's right, the 3rd by his left, "regardless
-        # of whoever wins" (seed, Baka "Choosing the Dealer"): the next seat each round.
-        if not fixed:
-            dealer = dealer + 1 if dealer < 2 else 0
-    if n_rounds == ROUNDS_PER_GAME:
-        _tally_game(scal, d0, t0, t1, t2)
+
+@hot(inline="always")
+def session_length(tb):
+    return ROUNDS_PER_GAME
+
+
+@hot(inline="always")
+def n_players(tb):
+    return N_PLAYERS
+
+
+@hot(inline="always")
+def start_session(tb, work, key, n_rounds):
+    rng, order = work[0], work[1]
+    rng[0] = key
+    for i in range(order.shape[0]):
+        order[i] = i
+    if tb.params[P_FIXED_DEALER]:
+        return 0
+    return first_dealer(rng, order, tb.month, tb.params[P_FIRST_CARDS])
+
+
+@hot(inline="always")
+def play_round(tb, work, players, key, i, dealer, look):
+    rng, order, groups, st, res = work
+    policy, expose = players
+    mis = deal_round(rng, order, groups, tb.pattern)
+    play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
+    res[R_MISDEALS] = mis
+
+
+@hot(inline="always")
+def tally_round(tb, work, counts, dealer):
+    res = work[4]
+    scal, tcount, ycount = counts
+    mis = res[R_MISDEALS]
+    scal[C_DEALS] += mis + 1
+    scal[C_MISDEALS] += mis
+    _tally_round(scal, res, dealer)
+    tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], res[R_TEY_HELD + 2],
+               tb.teyaku.shape[0])
+    tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], res[R_DEKI_HITS + 2],
+               tb.yaku_masks.shape[0])
+
+
+@hot(inline="always")
+def seat_score(tb, work, seat):
+    return work[4][R_SCORE + seat]
+
+
+@hot(inline="always")
+def next_dealer(tb, work, dealer):
+    # The 2nd round is dealt by the first dealer's right, the 3rd by his left, "regardless
+    # of whoever wins" (seed, Baka "Choosing the Dealer"): the next seat each round.
+    if tb.params[P_FIXED_DEALER]:
+        return dealer
+    return dealer + 1 if dealer < 2 else 0
+
+
+@hot(inline="always")
+def tally_session(tb, counts, first, totals):
+    # game quantities are counted only for complete games (the engine calls this for those)
+    _tally_game(counts[0], first, totals[0], totals[1], totals[2])
+
+
+@hot
+def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    hooks inlined): a kernel of its own, compiled without reference counting."""
+    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                           look)
 
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expose, scal, tcount,
                ycount, look):
-    """Play games ``first_game ..`` in chunks of ``chunk`` games, one chunk per
-    iteration; game ``g`` has its own random stream ``stream_state(seed, g)`` and plays
+    """Play games ``first_game ..`` in chunks of ``chunk`` games (``engine.sessions``); game
+    ``g`` has its own random stream ``stream_state(seed, g)`` and plays
     ``min(3, total_rounds - 3 g)`` rounds.  Counters are per chunk (``scal[chunk, C_N]``,
     ``tcount[chunk, T+1, 2]``, ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results
     never depend on threads or chunking.  ``look``: None, or True when a player plays by
     lookahead (a kernel of its own)."""
-    n_chunks = scal.shape[0]
-    for ch in range(n_chunks):
-        rng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(48).astype(np.int8)
-        groups = np.zeros(4, dtype=np.uint64)
-        st = np.zeros(ST_N, dtype=np.uint64)
-        res = np.zeros(R_N, dtype=np.int64)
-        g0 = first_game + ch * chunk
-        g1 = min(g0 + chunk, first_game + n_games)
-        if look is None:
-            play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy,
-                       expose, scal[ch], tcount[ch], ycount[ch], None)
-        else:
-            ctx = (tb, res, new_scratch(ST_N, 48, N_PLAYERS))
-            play_games(seed, g0, g1, total_rounds, rng, order, groups, st, res, tb, policy,
-                       expose, scal[ch], tcount[ch], ycount[ch], ctx)
+    sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, (policy, expose),
+                        (scal, tcount, ycount), look)
 
 
 # Batch kernels for the runner: module-level functions bound with functools.partial, so a
@@ -1009,4 +1031,5 @@ class Baka:
         return rows
 
 
+sessions.check_game(GAME)
 register(Baka())

@@ -6,13 +6,15 @@ Three layers, as in every game module:
 1. ``ToppaRules``: the house-rule options (defaults cite the rule page), validated at the edge;
 2. ``lower``: the rules and the deck as plain arrays and ints (``Tables``);
 3. the ``@njit`` kernels: ``deal_round`` (shuffle, deal, misdeal), ``play_dealt`` (teyaku,
-   play, dekiyaku, settlement) and ``run_chunks`` (sessions in chunks, the runner giving each thread its own).
+   play, dekiyaku, settlement), and the session hooks through which ``engine.sessions`` plays
+   them (``run_chunks``: sessions in chunks, the runner giving each thread its own).
 
 Seats inside a round are relative to the dealer: seat 0 deals and plays first, seat 1 is the
 opponent.  Players (whose policies differ) are 0 and 1; ``(dealer + seat) % 2`` is the player.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar, NamedTuple
@@ -33,7 +35,8 @@ from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.lookahead import choose_card, new_scratch, round_value, uses_lookahead
 from ..engine.play import play_out
 from ..engine.teyaku import expose_step
-from ..engine.rng import partial_shuffle, shuffle_range, stream_state
+from ..engine.rng import partial_shuffle, shuffle_range
+from ..engine import sessions
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
@@ -553,78 +556,119 @@ C_HIST = 29
 C_N = C_HIST + 3 * HIST_BINS
 
 
-@hot
-def play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy, expose,
-                  scal, tcount, ycount, look):
-    """Play sessions ``s0 .. s1-1``, each on its own random stream from the unshuffled deck.
+# ---------------------------------------------------------------- the session hooks
+# The engine runs chunks and sessions (engine.sessions); Toppa gives its round and its tallies
+# as the functions named in engine.sessions.HOOKS, which the engine inlines from ``GAME``.
+# Work arrays of a chunk: the generator state, the deck order, the dealt groups, the round
+# state and the round's result.  One stream per session: the first-dealer draw and every round
+# of the session draw from ``stream_state(seed, s)`` in turn, from the unshuffled deck.
+GAME = sys.modules[__name__]
 
-    One call per chunk: the tables travel into a call as dozens of scalar arguments, so the
-    per-round pipeline below is inlined rather than called (see README, fast kernels)."""
-    session_len = tb.params[P_SESSION]
-    for s in range(s0, s1):
-        rng[0] = stream_state(seed, s)
-        # Reset the deck order so a session depends on nothing but its own stream.
-        for i in range(order.shape[0]):
-            order[i] = i
-        n_rounds = min(session_len, total_rounds - s * session_len)
-        play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount,
-                     ycount, look)
+
+@njit(inline="always")
+def new_work(tb):
+    return (np.zeros(1, dtype=np.uint64), np.arange(tb.month.shape[0]).astype(np.int8),
+            np.zeros(3, dtype=np.uint64), np.zeros(ST_N, dtype=np.uint64),
+            np.zeros(R_N, dtype=np.int64))
+
+
+@njit(inline="always")
+def look_context(tb, work):
+    return (tb, work[4], new_scratch(ST_N, tb.month.shape[0], N_PLAYERS))
 
 
 @hot(inline="always")
-def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal, tcount,
-                 ycount, look):
-    params = tb.params
-    n_tey = tb.teyaku.shape[0]
-    n_yaku = tb.yaku_masks.shape[0]
-    if params[P_FIXED_DEALER]:
-        dealer = 0
-    else:
-        dealer = first_dealer(rng, order, tb.month, params[P_FIRST_CARDS])
-    first = dealer
-    first_total = 0  # the session total of the player who dealt first
-    for _ in range(n_rounds):
-        mis = deal_round(rng, order, groups, tb.pattern)
-        play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
-        scal[C_DEALS] += mis + 1
-        scal[C_MISDEALS] += mis
-        scal[C_ROUNDS] += 1
-        d = res[R_SCORE]
-        scal[C_DEALER_SCORE] += d
-        scal[C_DEALER_SCORE_SQ] += d * d
-        scal[C_DEALER_WINS] += d > 0
-        scal[C_TIES] += d == 0
-        scal[C_ABS_SCORE] += abs(d)
-        scal[C_PTS_DEALER] += res[R_PTS]
-        scal[C_PTS_DEALER_SQ] += res[R_PTS] * res[R_PTS]
-        scal[C_PTS_OPP] += res[R_PTS + 1]
-        scal[C_PTS_OPP_SQ] += res[R_PTS + 1] * res[R_PTS + 1]
-        scal[C_YAKU_DEALER] += res[R_YAKU]
-        scal[C_YAKU_DEALER_SQ] += res[R_YAKU] * res[R_YAKU]
-        scal[C_YAKU_OPP] += res[R_YAKU + 1]
-        scal[C_YAKU_OPP_SQ] += res[R_YAKU + 1] * res[R_YAKU + 1]
-        yd = res[R_YAKU] - res[R_YAKU + 1]  # the yaku swing, paired within the round
-        scal[C_YAKU_DIFF_SQ] += yd * yd
-        scal[C_UNCOVERED] += res[R_UNCOVERED]
-        scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
-        # player 1's and player 2's scores (they add up to 0 unless the pars do not add up to 240)
-        p0 = d if dealer == 0 else res[R_SCORE + 1]
-        p1 = res[R_SCORE + 1] if dealer == 0 else d
-        first_total += p0 if first == 0 else p1
-        scal[C_P0_SCORE] += p0
-        scal[C_P0_SCORE_SQ] += p0 * p0
-        scal[C_P0_DEALS] += dealer == 0
-        scal[C_P0_WINS] += p0 > 0
-        hist_add(scal, C_HIST + HIST_BINS * H_DEALER, d)
-        hist_add(scal, C_HIST + HIST_BINS * H_OPPONENT, res[R_SCORE + 1])
-        tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], 0, n_tey)
-        tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], 0, n_yaku)
-        # The winner deals the next round (seed 000, "Choosing the Dealer").
-        if not params[P_FIXED_DEALER]:
-            if d < 0 or (d == 0 and params[P_TIE_PASS]):
-                dealer = 1 - dealer
-    if n_rounds < params[P_SESSION]:
-        return  # a session cut off by the end of the run: its rounds count, it does not
+def chunk_counters(tb, counters, ch):
+    return counters[0][ch], counters[1][ch], counters[2][ch]
+
+
+@hot(inline="always")
+def session_length(tb):
+    return tb.params[P_SESSION]
+
+
+@hot(inline="always")
+def n_players(tb):
+    return N_PLAYERS
+
+
+@hot(inline="always")
+def start_session(tb, work, key, n_rounds):
+    rng, order = work[0], work[1]
+    rng[0] = key
+    # Reset the deck order so a session depends on nothing but its own stream.
+    for i in range(order.shape[0]):
+        order[i] = i
+    if tb.params[P_FIXED_DEALER]:
+        return 0
+    return first_dealer(rng, order, tb.month, tb.params[P_FIRST_CARDS])
+
+
+@hot(inline="always")
+def play_round(tb, work, players, key, i, dealer, look):
+    rng, order, groups, st, res = work
+    policy, expose = players
+    res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern)
+    play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
+
+
+@hot(inline="always")
+def tally_round(tb, work, counts, dealer):
+    res = work[4]
+    scal, tcount, ycount = counts
+    mis = res[R_MISDEALS]
+    scal[C_DEALS] += mis + 1
+    scal[C_MISDEALS] += mis
+    scal[C_ROUNDS] += 1
+    d = res[R_SCORE]
+    scal[C_DEALER_SCORE] += d
+    scal[C_DEALER_SCORE_SQ] += d * d
+    scal[C_DEALER_WINS] += d > 0
+    scal[C_TIES] += d == 0
+    scal[C_ABS_SCORE] += abs(d)
+    scal[C_PTS_DEALER] += res[R_PTS]
+    scal[C_PTS_DEALER_SQ] += res[R_PTS] * res[R_PTS]
+    scal[C_PTS_OPP] += res[R_PTS + 1]
+    scal[C_PTS_OPP_SQ] += res[R_PTS + 1] * res[R_PTS + 1]
+    scal[C_YAKU_DEALER] += res[R_YAKU]
+    scal[C_YAKU_DEALER_SQ] += res[R_YAKU] * res[R_YAKU]
+    scal[C_YAKU_OPP] += res[R_YAKU + 1]
+    scal[C_YAKU_OPP_SQ] += res[R_YAKU + 1] * res[R_YAKU + 1]
+    yd = res[R_YAKU] - res[R_YAKU + 1]  # the yaku swing, paired within the round
+    scal[C_YAKU_DIFF_SQ] += yd * yd
+    scal[C_UNCOVERED] += res[R_UNCOVERED]
+    scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
+    # player 1's score (the scores add up to 0 unless the pars do not add up to 240)
+    p0 = d if dealer == 0 else res[R_SCORE + 1]
+    scal[C_P0_SCORE] += p0
+    scal[C_P0_SCORE_SQ] += p0 * p0
+    scal[C_P0_DEALS] += dealer == 0
+    scal[C_P0_WINS] += p0 > 0
+    hist_add(scal, C_HIST + HIST_BINS * H_DEALER, d)
+    hist_add(scal, C_HIST + HIST_BINS * H_OPPONENT, res[R_SCORE + 1])
+    tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], 0, tb.teyaku.shape[0])
+    tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], 0, tb.yaku_masks.shape[0])
+
+
+@hot(inline="always")
+def seat_score(tb, work, seat):
+    return work[4][R_SCORE + seat]
+
+
+@hot(inline="always")
+def next_dealer(tb, work, dealer):
+    # The winner deals the next round (seed 000, "Choosing the Dealer").
+    d = work[4][R_SCORE]
+    if not tb.params[P_FIXED_DEALER]:
+        if d < 0 or (d == 0 and tb.params[P_TIE_PASS]):
+            return 1 - dealer
+    return dealer
+
+
+@hot(inline="always")
+def tally_session(tb, counts, first, totals):
+    scal = counts[0]
+    first_total = totals[first]  # the session total of the player who dealt first
     scal[C_SESSIONS] += 1
     scal[C_FIRST_TOTAL] += first_total
     scal[C_FIRST_TOTAL_SQ] += first_total * first_total
@@ -634,30 +678,23 @@ def play_session(rng, order, groups, st, res, tb, policy, expose, n_rounds, scal
     hist_add(scal, C_HIST + HIST_BINS * H_SESSION, first_total)
 
 
+@hot
+def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    hooks inlined): a kernel of its own, compiled without reference counting."""
+    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                           look)
+
+
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, expose, scal,
                tcount, ycount, look):
-    """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions, one chunk per
-    iteration; counters are per chunk (``scal[chunk, C_N]``, ``tcount[chunk, T+1, 2]``,
+    """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions (``engine.sessions``);
+    counters are per chunk (``scal[chunk, C_N]``, ``tcount[chunk, T+1, 2]``,
     ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results never depend on threads.
     ``look``: None, or True when a player plays by lookahead (a kernel of its own)."""
-    n_chunks = scal.shape[0]
-    n_cards = tb.month.shape[0]
-    for ch in range(n_chunks):
-        rng = np.zeros(1, dtype=np.uint64)
-        order = np.arange(n_cards).astype(np.int8)
-        groups = np.zeros(3, dtype=np.uint64)
-        st = np.zeros(ST_N, dtype=np.uint64)
-        res = np.zeros(R_N, dtype=np.int64)
-        s0 = first_session + ch * chunk
-        s1 = min(s0 + chunk, first_session + n_sessions)
-        if look is None:
-            play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy,
-                          expose, scal[ch], tcount[ch], ycount[ch], None)
-        else:
-            ctx = (tb, res, new_scratch(ST_N, n_cards, N_PLAYERS))
-            play_sessions(seed, s0, s1, total_rounds, rng, order, groups, st, res, tb, policy,
-                          expose, scal[ch], tcount[ch], ycount[ch], ctx)
+    sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
+                        (policy, expose), (scal, tcount, ycount), look)
 
 
 @njit(cache=True)
@@ -846,4 +883,5 @@ class Toppa:
         return rows
 
 
+sessions.check_game(GAME)
 register(Toppa())
