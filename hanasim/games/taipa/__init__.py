@@ -13,7 +13,8 @@ Rules: the Taipa rule page (``shared/seeds/002_06e64cb5319513a5.txt``; also
 * ``hooks.py``: the stubs through which the kernels reach the lookahead code;
 * ``lookahead.py``: a lookahead player's turn and agari / koi-koi;
 * ``yaku_choice.py``: a lookahead player's ``yaku_cards=choice`` (rollouts of the rest of the game);
-* ``game.py``: a game (first player, coins, the shrinking deck), sessions, the chunk runners;
+* ``game.py``: a game (first player, coins, the shrinking deck) and the engine's hooks
+  (``engine/sessions.py`` runs the sessions and chunks); ``deals.py``: deals only, likewise;
 * ``tally.py``: the counters; ``table.py``: counters -> quantities, findings, ``READING``;
 * ``exact.py``: exact deal-time odds; ``probes.py``: the tests' entries into the kernels.
 """
@@ -26,8 +27,9 @@ from ... import sources
 from . import exact, table
 from .exact import (class_sizes, count_py, deal_probabilities, deal_ways_without,  # noqa: F401
                     deck_condition)
-from .game import (counters, deal_kernel, deal_session, play_game, play_kernel,  # noqa: F401
-                   play_series, run_chunks, run_deal_chunks, sessions)
+from .deals import run_deal_chunks  # noqa: F401
+from .game import (counters, deal_kernel, game_round, new_game, play_game,  # noqa: F401
+                   play_kernel, run_chunks)
 from .lower import (ALL, ANIMAL_SETS, ANIMALS, BRIGHT_SETS, BRIGHTS, CHAFF,  # noqa: F401
                     CLASSES, P_CHECKED, P_COINS, P_DECK, P_FIXED_FIRST, P_KEEP_EXH, P_LAST_STOP,
                     P_LOOK_YC, P_N, P_ROUNDS, P_SERIES, P_SHORT_END, P_TIE, P_UNCAPPED,
@@ -45,7 +47,7 @@ from .rules import (DEALS_PER_SESSION, DEALT, FULL_ROUND, HAND, MAX_ROUNDS,  # n
                     N_PLAYERS, NAME, REMOVED_OPTIONS, SERIES_ROUNDS, YAKU, YAKU_POINTS,
                     TaipaRules)
 from .table import READING, SECONDS_PER_TURN  # noqa: F401
-from .tally import C_N, COIN_BINS, COIN_LO, H_N, RK_N, tally_deal, tally_round  # noqa: F401
+from .tally import C_N, COIN_BINS, COIN_LO, H_N, RK_N, count_deal, count_game, count_round  # noqa: F401
 from .yaku import cards_missing, yaku_bits, yaku_counts, yaku_points  # noqa: F401
 from .yaku_choice import MAX_KEEPS, _removal_options, _same_suits  # noqa: F401
 

@@ -1,5 +1,5 @@
-"""A Taipa game and the sessions of games: the first player, the coins, the deck that shrinks
-between rounds; the chunk runners the registry's ``counters`` runs.
+"""A Taipa game on the engine's sessions (``engine/sessions.py``): the first player, the coins,
+the deck that shrinks between rounds; the engine's hooks and this game's two kernels.
 
 Simulation unit
 ---------------
@@ -7,247 +7,309 @@ As koi-koi: a session is :data:`SERIES_ROUNDS` counted rounds of whole games bac
 last game finished for the game quantities.  Round i of a session deals on stream 3i, plays on
 3i+1 and draws the first player and the removed cards on 3i+2 (keyed by (seed, session)).
 Seats: seat 0 is the round's first player; ``first ^ seat`` is the player in a seat.
-Deals only (``deals_only``): sessions of :data:`DEALS_PER_SESSION` deals of round 1 on stream
-``session``, no play.
+Deals only (``deals_only``, ``deals.py``): sessions of :data:`DEALS_PER_SESSION` deals of
+round 1 on stream ``session``, no play.
 
 Each round's streams are pointed with ``engine.rng.stream_state`` itself: the engine's
 ``round_stream`` also puts a 48-card order back in card order, which Taipa must not do (its
 deck is a shrinking subset laid out from a card mask, and two of a round's three streams are
 pointed while the round's deck is in play).
+
+On the engine
+-------------
+The engine's session is rounds; Taipa's unit between a round and a session is the game, which
+the engine does not have.  So the game in progress lives in ``work`` (its slots ``G_*``: the
+coins, the deck, the rounds it has played, its first players) and the hooks step it one round
+a session round: ``play_round`` starts a game when the last one is over and plays its next
+round; ``tally_round`` counts the round and, when it ended the game, the game.  The session's
+last game is finished past the session's counted rounds (its game quantities need the whole
+game; its extra rounds take the round indices after the session's last, as they always did,
+and are not counted): ``play_round`` does that at the session's last round.  The engine's
+dealer, its rotation and its session totals are not used (the first player is drawn or
+follows the coins inside the round's own stream; a session has no total, games do).
 """
+import sys
 from functools import partial
 
 import numpy as np
 from numba import njit
 
-from ...engine.bits import ONE, ZERO, bit, count, lowest
+from ...engine import sessions
+from ...engine.bits import ONE, ZERO, count, lowest
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
 from ...engine.rng import below, shuffle_first, stream_state
 from ...policies import DEC_STOP
+from .deals import run_deal_chunks
 from .hooks import removals, set_coins
 from .lookahead import A_YC_CHANGED, A_YC_DECISIONS
 from .lower import (P_CHECKED, P_COINS, P_DECK, P_FIXED_FIRST, P_KEEP_EXH, P_ROUNDS, P_SERIES,
                     P_SHORT_END, P_TIE, P_UNCAPPED, TIE_ALTERNATE, TIE_RANDOM, lower)
 from .policy import decode_policies
-from .round import R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round, play_round, yaku_bits
-from .rules import (DEALS_PER_SESSION, DEALT, FULL_ROUND, HAND, MAX_ROUNDS, N_PLAYERS, NAME,
+from .round import R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round
+from .round import play_round as deal_and_play  # the hook is play_round
+from .rules import (DEALS_PER_SESSION, DEALT, FULL_ROUND, MAX_ROUNDS, N_PLAYERS, NAME,
                     SERIES_ROUNDS, YAKU)
-from .tally import (C_DECK_END, C_EARLY, C_FIRST_GAME_WINS, C_FIRST_MARGIN, C_FIRST_MARGIN_SQ,
-                    C_GAME_ROUNDS, C_GAME_ROUNDS_SQ, C_GAME_TIES, C_GAME_TURNS, C_GAME_TURNS_SQ,
-                    C_GAMES, C_N, C_P0_COINS, C_P0_COINS_SQ, C_P0_FIRST, C_P0_GAME_WINS,
-                    C_REMOVED, C_REMOVED_SQ, C_ROUNDS, C_YC_CHANGED, C_YC_DECISIONS, COIN_BINS,
-                    COIN_LO, H_COINS, H_N, H_ROUNDS, RK_N, RK_REMOVED, RK_REMOVED_SQ, tally_deal,
-                    tally_round)
+from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, C_YC_CHANGED, C_YC_DECISIONS, H_N, RK_N,
+                    RK_REMOVED, RK_REMOVED_SQ, count_game, count_round)
 from .yaku_choice import MAX_KEEPS
 
+GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
 
-@hot
-def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, deck,
-              look):
-    """One whole game from round index ``i0`` of session ``key``, round 1 dealt from ``deck``
-    (a card mask: the full deck, or a smaller one in the tests); per-round results are
-    handed to the caller through ``out[k, :]`` (round k's ``res``, its first player and the
-    coins paid) and the game's facts through the return value: (rounds, end reason, coins of
-    player 0, coins of player 1, round 1's first player, turns).  End reason: 0 rounds done,
-    1 a player ran out of coins, 2 the deck could not be dealt."""
-    p = tb.params
-    coins0 = p[P_COINS]
-    coins1 = p[P_COINS]
-    first = 0
-    first1 = 0
-    r = 0
-    turns = 0
-    reason = 0
-    while True:
-        i = i0 + r
-        n = count(deck)
-        if n < DEALT or (p[P_SHORT_END] != 0 and n < FULL_ROUND):
-            reason = 2
-            break
-        xrng[0] = stream_state(key, np.uint64(3 * i + 2))
-        if r == 0:
-            first = 0 if p[P_FIXED_FIRST] != 0 else below(xrng, 2)
-            first1 = first
-        elif coins0 != coins1:
-            first = 0 if coins0 < coins1 else 1
-        elif p[P_TIE] == TIE_ALTERNATE:
-            first ^= 1
-        elif p[P_TIE] == TIE_RANDOM:
-            first = below(xrng, 2)
-        j = 0
-        m = deck
-        while m:
-            order[j] = lowest(m)
-            m &= m - ONE
-            j += 1
-        rng[0] = stream_state(key, np.uint64(3 * i))
-        shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
-        rng[0] = stream_state(key, np.uint64(3 * i + 1))
-        set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
-        play_round(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
-        if p[P_CHECKED]:
-            check_round(order, n, deck, res)
-        w = res[R_WINNER]
-        paid = 0
-        if w >= 0:
-            winner = w ^ first
-            have = coins1 if winner == 0 else coins0
-            paid = res[R_SCORE]
-            if p[P_UNCAPPED] == 0:
-                paid = min(paid, max(have, 0))
-            if winner == 0:
-                coins0 += paid
-                coins1 -= paid
-            else:
-                coins1 += paid
-                coins0 -= paid
-        if p[P_CHECKED] and coins0 + coins1 != 2 * p[P_COINS]:
-            raise AssertionError("coins are not conserved")
-        removed = ZERO
-        if w >= 0 or p[P_KEEP_EXH] == 0:
-            removed = removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0,
-                                coins1, r + 1, look)
-        deck &= ~removed
-        for c in range(R_N):
-            out[r, c] = res[c]
-        out[r, R_N] = first
-        out[r, R_N + 1] = paid
-        out[r, R_N + 2] = count(removed)
-        turns += res[R_TURNS]
-        r += 1
-        if min(coins0, coins1) <= 0:
-            reason = 1
-            break
-        if r >= p[P_ROUNDS]:
-            break
-    return r, reason, coins0, coins1, first1, turns
+# The game in progress (``work[W_GAME]``, int64): over (no game in progress), rounds played,
+# each player's coins, the round's first player, round 1's, turns, the end reason (0 rounds
+# done, 1 a player ran out of coins, 2 the deck could not be dealt), the deck (a card mask),
+# the row of ``out`` the session round just played (-1: none), the session's last round.
+(G_OVER, G_R, G_COINS0, G_COINS1, G_FIRST, G_FIRST1, G_TURNS, G_REASON, G_DECK, G_ROW,
+ G_LAST) = range(11)
+G_N = G_LAST + 1
+# work: the generators, the deck order, a shuffle's scratch, capture times, the round state,
+# its result, the game's rows (round k's res, its first player, coins paid, cards removed),
+# the game in progress, the lookahead scratch (its yaku_cards counters are read per round)
+(W_RNG, W_XRNG, W_ORDER, W_TMP, W_CAP, W_ST, W_RES, W_OUT, W_GAME, W_SCRATCH) = range(10)
 
 
-@hot
-def play_series(key, rng, xrng, order, tmp, cap_time, st, res, out, tb, policy, decide, n_rounds,
-                scal, rk, ycount, dcount, hist, look):
-    counted = 0
-    i = 0
-    while counted < n_rounds:
-        r, reason, coins0, coins1, first1, turns = play_game(
-            key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out,
-            np.uint64(tb.params[P_DECK]), look)
-        i += max(r, 1)
-        for k in range(r):
-            if counted < n_rounds:
-                counted += 1
-                for c in range(R_N):
-                    res[c] = out[k, c]
-                tally_round(scal, rk, ycount, dcount, res, k, out[k, R_N], out[k, R_N + 1])
-                n_rm = out[k, R_N + 2]
-                scal[C_REMOVED] += n_rm
-                scal[C_REMOVED_SQ] += n_rm * n_rm
-                rk[k, RK_REMOVED] += n_rm
-                rk[k, RK_REMOVED_SQ] += n_rm * n_rm
-        if r == 0:
-            counted += 1  # a deck that cannot be dealt at all (never with 48 cards): no loop
-        scal[C_GAMES] += 1
-        scal[C_GAME_ROUNDS] += r
-        scal[C_GAME_ROUNDS_SQ] += r * r
-        scal[C_GAME_TURNS] += turns
-        scal[C_GAME_TURNS_SQ] += turns * turns
-        scal[C_EARLY] += reason == 1
-        scal[C_DECK_END] += reason == 2
-        margin = coins0 - coins1 if first1 == 0 else coins1 - coins0
-        scal[C_FIRST_GAME_WINS] += margin > 0
-        scal[C_GAME_TIES] += margin == 0
-        scal[C_FIRST_MARGIN] += margin
-        scal[C_FIRST_MARGIN_SQ] += margin * margin
-        scal[C_P0_GAME_WINS] += coins0 > coins1
-        scal[C_P0_FIRST] += first1 == 0
-        scal[C_P0_COINS] += coins0
-        scal[C_P0_COINS_SQ] += coins0 * coins0
-        hist[H_COINS + min(max(coins0 - COIN_LO, 0), COIN_BINS - 1)] += 1
-        hist[H_ROUNDS + r] += 1
-
-
-@njit(cache=True, nogil=True)
-def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, scal,
-               rk, ycount, dcount, hist, look):
-    """Sessions ``first_session ..`` in chunks; counters per chunk, summed by the caller.
-    ``look``: None, or True when a player plays by lookahead (a kernel of its own, with a
-    lookahead context per chunk: (tables, the rollouts' res, the scratch, their cap_time, the
-    rollouts' decisions: greedy's agari at once, the yaku_cards choices' work slots))."""
-    n_chunks = scal.shape[0]
-    for ch in range(n_chunks):
-        rng = np.zeros(1, dtype=np.uint64)
-        xrng = np.zeros(1, dtype=np.uint64)
-        order = np.zeros(48, dtype=np.int8)
-        tmp = np.zeros(48, dtype=np.int8)
-        cap_time = np.zeros(48, dtype=np.int64)
-        st = np.zeros(ST_N, dtype=np.uint64)
-        res = np.zeros(R_N, dtype=np.int64)
-        out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
-        s0 = first_session + ch * chunk
-        s1 = min(s0 + chunk, first_session + n_sessions)
-        if look is None:
-            sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
-                     policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], None)
-        else:
-            rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
-            rdec[:, 0] = DEC_STOP
-            ctx = (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
-                   np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
-            sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb,
-                     policy, decide, scal[ch], rk[ch], ycount[ch], dcount[ch], hist[ch], ctx)
-            scal[ch, C_YC_DECISIONS] += ctx[2].aux[A_YC_DECISIONS]
-            scal[ch, C_YC_CHANGED] += ctx[2].aux[A_YC_CHANGED]
-
-
-@hot
-def sessions(seed, s0, s1, total_rounds, rng, xrng, order, tmp, cap_time, st, res, out, tb, policy,
-             decide, scal, rk, ycount, dcount, hist, look):
-    series = tb.params[P_SERIES]
-    for s in range(s0, s1):
-        key = stream_state(seed, s)
-        n_rounds = min(series, total_rounds - s * series)
-        play_series(key, rng, xrng, order, tmp, cap_time, st, res, out, tb, policy, decide,
-                    n_rounds, scal, rk, ycount, dcount, hist, look)
-
-
-@njit(cache=True, nogil=True)
-def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, scal, dcount):
-    """Deals only (``--deals-only``): round 1's deal from the start deck, no play; each
-    session of :data:`DEALS_PER_SESSION` deals starts from the deck in card order."""
-    deck = np.uint64(tb.params[P_DECK])
+@hot(inline="always")
+def dealable(deck, p):
+    """Whether a round can be dealt from ``deck`` (``short_deck``: end_game wants a full round)."""
     n = count(deck)
-    for ch in range(scal.shape[0]):
-        rng = np.zeros(1, dtype=np.uint64)
-        order = np.zeros(48, dtype=np.int8)
-        s0 = first_session + ch * chunk
-        s1 = min(s0 + chunk, first_session + n_sessions)
-        for s in range(s0, s1):
-            rng[0] = stream_state(seed, s)
-            n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
-            deal_session(rng, order, deck, n, tb, n_rounds, scal[ch], dcount[ch])
+    return not (n < DEALT or (p[P_SHORT_END] != 0 and n < FULL_ROUND))
 
 
 @hot
-def deal_session(rng, order, deck, n, tb, n_rounds, scal, dcount):
+def new_game(g, deck, tb):
+    """Start a game from ``deck`` (a card mask: the start deck, or a smaller one in the
+    tests): both players hold ``start_coins``; over at once (reason 2) when it cannot be dealt."""
+    p = tb.params
+    g[G_R] = 0
+    g[G_COINS0] = p[P_COINS]
+    g[G_COINS1] = p[P_COINS]
+    g[G_FIRST] = 0
+    g[G_FIRST1] = 0
+    g[G_TURNS] = 0
+    g[G_REASON] = 0
+    g[G_DECK] = np.int64(deck)
+    g[G_OVER] = 0
+    if not dealable(deck, p):
+        g[G_REASON] = 2
+        g[G_OVER] = 1
+
+
+@hot
+def game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
+               look):
+    """The game's next round, round index ``i`` of session ``key``: first player, deal, play,
+    payment, the cards that leave play; its row into ``out[k, :]`` (round k's ``res``, its first
+    player, the coins paid, the cards removed); then whether the game is over (``g``)."""
+    p = tb.params
+    r = g[G_R]
+    coins0 = g[G_COINS0]
+    coins1 = g[G_COINS1]
+    first = g[G_FIRST]
+    deck = np.uint64(g[G_DECK])
+    n = count(deck)
+    xrng[0] = stream_state(key, np.uint64(3 * i + 2))
+    if r == 0:
+        first = 0 if p[P_FIXED_FIRST] != 0 else below(xrng, 2)
+        g[G_FIRST1] = first
+    elif coins0 != coins1:
+        first = 0 if coins0 < coins1 else 1
+    elif p[P_TIE] == TIE_ALTERNATE:
+        first ^= 1
+    elif p[P_TIE] == TIE_RANDOM:
+        first = below(xrng, 2)
     j = 0
     m = deck
     while m:
         order[j] = lowest(m)
         m &= m - ONE
         j += 1
-    for _ in range(n_rounds):
-        # a partial shuffle of any arrangement leaves a uniform sample in front
-        shuffle_first(rng, order, n, 0, DEALT)
-        h0 = ZERO
-        h1 = ZERO
-        field = ZERO
-        for i in range(HAND):
-            h0 |= bit(order[i])
-            h1 |= bit(order[HAND + i])
-            field |= bit(order[2 * HAND + i])
-        scal[C_ROUNDS] += 1
-        tally_deal(scal, dcount, yaku_bits(h0, tb), yaku_bits(h1, tb), yaku_bits(field, tb))
+    rng[0] = stream_state(key, np.uint64(3 * i))
+    shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
+    rng[0] = stream_state(key, np.uint64(3 * i + 1))
+    set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
+    deal_and_play(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
+    if p[P_CHECKED]:
+        check_round(order, n, deck, res)
+    w = res[R_WINNER]
+    paid = 0
+    if w >= 0:
+        winner = w ^ first
+        have = coins1 if winner == 0 else coins0
+        paid = res[R_SCORE]
+        if p[P_UNCAPPED] == 0:
+            paid = min(paid, max(have, 0))
+        if winner == 0:
+            coins0 += paid
+            coins1 -= paid
+        else:
+            coins1 += paid
+            coins0 -= paid
+    if p[P_CHECKED] and coins0 + coins1 != 2 * p[P_COINS]:
+        raise AssertionError("coins are not conserved")
+    removed = ZERO
+    if w >= 0 or p[P_KEEP_EXH] == 0:
+        removed = removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0,
+                            coins1, r + 1, look)
+    deck &= ~removed
+    for c in range(R_N):
+        out[r, c] = res[c]
+    out[r, R_N] = first
+    out[r, R_N + 1] = paid
+    out[r, R_N + 2] = count(removed)
+    g[G_TURNS] += res[R_TURNS]
+    r += 1
+    g[G_R] = r
+    g[G_COINS0] = coins0
+    g[G_COINS1] = coins1
+    g[G_FIRST] = first
+    g[G_DECK] = np.int64(deck)
+    if min(coins0, coins1) <= 0:
+        g[G_REASON] = 1
+        g[G_OVER] = 1
+    elif r >= p[P_ROUNDS]:
+        g[G_OVER] = 1
+    elif not dealable(deck, p):
+        g[G_REASON] = 2
+        g[G_OVER] = 1
+
+
+@hot
+def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
+              deck, look):
+    """One whole game from round index ``i0`` of session ``key``, round 1 dealt from ``deck``
+    (the tests' entry, ``probes.one_game``): (rounds, end reason, coins of player 0, of player
+    1, round 1's first player, turns); the rounds' rows in ``out``."""
+    new_game(g, deck, tb)
+    i = i0
+    while not g[G_OVER]:
+        game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
+                   look)
+        i += 1
+    return g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1], g[G_FIRST1], g[G_TURNS]
+
+
+# ---------------------------------------------------------------- the engine's hooks
+
+@njit(inline="always")
+def new_work(tb):
+    return (np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64),
+            np.zeros(48, dtype=np.int8), np.zeros(48, dtype=np.int8),
+            np.zeros(48, dtype=np.int64), np.zeros(ST_N, dtype=np.uint64),
+            np.zeros(R_N, dtype=np.int64), np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64),
+            np.zeros(G_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS))
+
+
+@njit(inline="always")
+def look_context(tb, work):
+    """(tables, the rollouts' res, the scratch, their cap_time, the rollouts' decisions:
+    greedy's agari at once, the yaku_cards choices' work slots).  The scratch is ``work``'s,
+    so ``tally_round`` can count the yaku_cards decisions it records."""
+    rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
+    rdec[:, 0] = DEC_STOP
+    return (tb, np.zeros(R_N, dtype=np.int64), work[W_SCRATCH], np.zeros(48, dtype=np.int64),
+            rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
+
+
+@hot(inline="always")
+def chunk_counters(tb, counters, ch):
+    return (counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch],
+            counters[4][ch])
+
+
+@hot(inline="always")
+def session_length(tb):
+    return tb.params[P_SERIES]
+
+
+@hot(inline="always")
+def n_players(tb):
+    return N_PLAYERS
+
+
+@hot(inline="always")
+def start_session(tb, work, key, n_rounds):
+    g = work[W_GAME]
+    g[G_OVER] = 1  # no game in progress: the first round starts one
+    g[G_LAST] = n_rounds - 1
+    return 0
+
+
+@hot(inline="always")
+def play_round(tb, work, players, key, i, dealer, look):
+    rng, xrng, order, tmp, cap_time, st, res, out, g, _ = work
+    policy, decide = players
+    if g[G_OVER]:
+        new_game(g, np.uint64(tb.params[P_DECK]), tb)
+    g[G_ROW] = -1
+    if g[G_OVER]:
+        return  # a deck that cannot be dealt at all (never with 48 cards): a game of no round
+    g[G_ROW] = g[G_R]
+    game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
+               look)
+    if i == g[G_LAST]:  # the session's last game is played to its end, its rounds uncounted
+        j = i + 1
+        while not g[G_OVER]:
+            game_round(key, j, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide,
+                       out, g, look)
+            j += 1
+
+
+@hot(inline="always")
+def tally_round(tb, work, counts, dealer):
+    res, out, g, sc = work[W_RES], work[W_OUT], work[W_GAME], work[W_SCRATCH]
+    scal, rk, ycount, dcount, hist = counts
+    k = g[G_ROW]
+    if k >= 0:
+        for c in range(R_N):
+            res[c] = out[k, c]
+        count_round(scal, rk, ycount, dcount, res, k, out[k, R_N], out[k, R_N + 1])
+        n_rm = out[k, R_N + 2]
+        scal[C_REMOVED] += n_rm
+        scal[C_REMOVED_SQ] += n_rm * n_rm
+        rk[k, RK_REMOVED] += n_rm
+        rk[k, RK_REMOVED_SQ] += n_rm * n_rm
+    if g[G_OVER]:
+        count_game(scal, hist, g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1], g[G_FIRST1],
+                   g[G_TURNS])
+    # a lookahead player's yaku_cards decisions since the last round (none without one)
+    scal[C_YC_DECISIONS] += sc.aux[A_YC_DECISIONS]
+    scal[C_YC_CHANGED] += sc.aux[A_YC_CHANGED]
+    sc.aux[A_YC_DECISIONS] = 0
+    sc.aux[A_YC_CHANGED] = 0
+
+
+@hot(inline="always")
+def seat_score(tb, work, seat):
+    return 0  # a session has no totals: coins are counted per game (count_game)
+
+
+@hot(inline="always")
+def next_dealer(tb, work, dealer):
+    return dealer  # the first player is chosen in the round (game_round): coins, tie_first
+
+
+@hot(inline="always")
+def tally_session(tb, counts, first, totals):
+    pass  # games, not sessions, are Taipa's whole units (tally_round counts them)
+
+
+@hot
+def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    hooks inlined): a kernel of its own, compiled without reference counting."""
+    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                           look)
+
+
+@njit(cache=True, nogil=True)
+def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, scal,
+               rk, ycount, dcount, hist, look):
+    """Sessions ``first_session ..`` in chunks (``engine.sessions``); counters per chunk,
+    summed by the caller.  ``look``: None, or True when a player plays by lookahead (a kernel
+    of its own, with a lookahead context per chunk: :func:`look_context`)."""
+    sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
+                        (policy, decide), (scal, rk, ycount, dcount, hist), look)
 
 
 def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
@@ -285,3 +347,6 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
                          progress=progress, desc=NAME, **run_options)
     totals["game_rounds"] = rules.game_rounds
     return totals
+
+
+sessions.check_game(GAME)  # every hook there, and inlinable: fails at import, not in numba

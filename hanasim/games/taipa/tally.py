@@ -1,5 +1,5 @@
 """Taipa's counters: the slots a chunk adds rounds, games and deals into (``C_*`` scalars,
-``RK_*`` per round number, ``H_*`` histograms), and the round and deal tallies.  ``table.py``
+``RK_*`` per round number, ``H_*`` histograms), and the round, game and deal tallies.  ``table.py``
 turns them into quantities."""
 import numpy as np
 
@@ -33,7 +33,7 @@ H_N = H_ROUNDS + MAX_ROUNDS + 1
 
 
 @hot
-def tally_round(scal, rk, ycount, dcount, res, k, first, paid):
+def count_round(scal, rk, ycount, dcount, res, k, first, paid):
     w = res[R_WINNER]
     t = res[R_TURNS]
     n = res[R_DECK]
@@ -88,11 +88,11 @@ def tally_round(scal, rk, ycount, dcount, res, k, first, paid):
     rk[k, RK_YAKU] += (ha | hb) != 0
     tally_hits(ycount, ha, hb, 0, 4)
     if k == 0:  # round 1 is dealt from the start deck: the deal-time odds (hanasim exact)
-        tally_deal(scal, dcount, res[R_DEALT], res[R_DEALT + 1], res[R_DEALT + 2])
+        count_deal(scal, dcount, res[R_DEALT], res[R_DEALT + 1], res[R_DEALT + 2])
 
 
 @hot
-def tally_deal(scal, dcount, b0, b1, b2):
+def count_deal(scal, dcount, b0, b1, b2):
     """One deal's yaku bits of the two hands and the field: per place (pooled) and the union."""
     scal[C_DEALS] += 1
     tally_hits(dcount, b0, b1, b2, 4)
@@ -100,3 +100,27 @@ def tally_deal(scal, dcount, b0, b1, b2):
     for y in range(4):
         scal[C_DEAL_UNION + y] += (u >> y) & 1
     scal[C_DEAL_UNION + 4] += u != 0
+
+
+@hot
+def count_game(scal, hist, r, reason, coins0, coins1, first1, turns):
+    """One whole game: ``r`` rounds, its end ``reason``, each player's final coins, round 1's
+    first player, its turns."""
+    scal[C_GAMES] += 1
+    scal[C_GAME_ROUNDS] += r
+    scal[C_GAME_ROUNDS_SQ] += r * r
+    scal[C_GAME_TURNS] += turns
+    scal[C_GAME_TURNS_SQ] += turns * turns
+    scal[C_EARLY] += reason == 1
+    scal[C_DECK_END] += reason == 2
+    margin = coins0 - coins1 if first1 == 0 else coins1 - coins0
+    scal[C_FIRST_GAME_WINS] += margin > 0
+    scal[C_GAME_TIES] += margin == 0
+    scal[C_FIRST_MARGIN] += margin
+    scal[C_FIRST_MARGIN_SQ] += margin * margin
+    scal[C_P0_GAME_WINS] += coins0 > coins1
+    scal[C_P0_FIRST] += first1 == 0
+    scal[C_P0_COINS] += coins0
+    scal[C_P0_COINS_SQ] += coins0 * coins0
+    hist[H_COINS + min(max(coins0 - COIN_LO, 0), COIN_BINS - 1)] += 1
+    hist[H_ROUNDS + r] += 1
