@@ -15,6 +15,7 @@ Rules: the Taipa rule page (``shared/seeds/002_06e64cb5319513a5.txt``; also
 * ``yaku_choice.py``: a lookahead player's ``yaku_cards=choice`` (rollouts of the rest of the game);
 * ``game.py``: a game (first player, coins, the shrinking deck) and the engine's hooks
   (``engine/sessions.py`` runs the sessions and chunks); ``deals.py``: deals only, likewise;
+* ``coins.py``: who plays first, what an agari pays, whether the deck can be dealt;
 * ``tally.py``: the counters; ``table.py``: counters -> quantities, findings, ``READING``;
 * ``exact.py``: exact deal-time odds; ``probes.py``: the tests' entries into the kernels.
 """
@@ -27,6 +28,7 @@ from ... import sources
 from . import exact, table
 from .exact import (class_sizes, count_py, deal_probabilities, deal_ways_without,  # noqa: F401
                     deck_condition)
+from .coins import dealable, next_first, payment  # noqa: F401
 from .deals import run_deal_chunks  # noqa: F401
 from .game import (counters, deal_kernel, game_round, new_game, play_game,  # noqa: F401
                    play_kernel, run_chunks)
@@ -47,7 +49,8 @@ from .rules import (DEALS_PER_SESSION, DEALT, FULL_ROUND, HAND, MAX_ROUNDS,  # n
                     N_PLAYERS, NAME, REMOVED_OPTIONS, SERIES_ROUNDS, YAKU, YAKU_POINTS,
                     TaipaRules)
 from .table import READING, SECONDS_PER_TURN  # noqa: F401
-from .tally import C_N, COIN_BINS, COIN_LO, H_N, RK_N, count_deal, count_game, count_round  # noqa: F401
+from .tally import (C_N, COIN_BINS, COIN_LO, H_N, RK_N, count_deal, count_game,  # noqa: F401
+                    count_round)
 from .yaku import cards_missing, yaku_bits, yaku_counts, yaku_points  # noqa: F401
 from .yaku_choice import MAX_KEEPS, _removal_options, _same_suits  # noqa: F401
 

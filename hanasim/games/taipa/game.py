@@ -40,16 +40,17 @@ from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
 from ...engine.rng import below, shuffle_first, stream_state
 from ...policies import DEC_STOP
+from .coins import dealable, next_first, payment
 from .deals import run_deal_chunks
 from .hooks import removals, set_coins
 from .lookahead import A_YC_CHANGED, A_YC_DECISIONS
 from .lower import (P_CHECKED, P_COINS, P_DECK, P_FIXED_FIRST, P_KEEP_EXH, P_ROUNDS, P_SERIES,
-                    P_SHORT_END, P_TIE, P_UNCAPPED, TIE_ALTERNATE, TIE_RANDOM, lower)
+                    lower)
 from .policy import decode_policies
 from .round import R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round
 from .round import play_round as deal_and_play  # the hook is play_round
-from .rules import (DEALS_PER_SESSION, DEALT, FULL_ROUND, MAX_ROUNDS, N_PLAYERS, NAME,
-                    SERIES_ROUNDS, YAKU)
+from .rules import (DEALS_PER_SESSION, FULL_ROUND, MAX_ROUNDS, N_PLAYERS, NAME, SERIES_ROUNDS,
+                    YAKU)
 from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, C_YC_CHANGED, C_YC_DECISIONS, H_N, RK_N,
                     RK_REMOVED, RK_REMOVED_SQ, count_game, count_round)
 from .yaku_choice import MAX_KEEPS
@@ -67,13 +68,6 @@ G_N = G_LAST + 1
 # its result, the game's rows (round k's res, its first player, coins paid, cards removed),
 # the game in progress, the lookahead scratch (its yaku_cards counters are read per round)
 (W_RNG, W_XRNG, W_ORDER, W_TMP, W_CAP, W_ST, W_RES, W_OUT, W_GAME, W_SCRATCH) = range(10)
-
-
-@hot(inline="always")
-def dealable(deck, p):
-    """Whether a round can be dealt from ``deck`` (``short_deck``: end_game wants a full round)."""
-    n = count(deck)
-    return not (n < DEALT or (p[P_SHORT_END] != 0 and n < FULL_ROUND))
 
 
 @hot
@@ -112,12 +106,8 @@ def game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
     if r == 0:
         first = 0 if p[P_FIXED_FIRST] != 0 else below(xrng, 2)
         g[G_FIRST1] = first
-    elif coins0 != coins1:
-        first = 0 if coins0 < coins1 else 1
-    elif p[P_TIE] == TIE_ALTERNATE:
-        first ^= 1
-    elif p[P_TIE] == TIE_RANDOM:
-        first = below(xrng, 2)
+    else:
+        first = next_first(first, coins0, coins1, p, xrng)
     j = 0
     m = deck
     while m:
@@ -135,10 +125,7 @@ def game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
     paid = 0
     if w >= 0:
         winner = w ^ first
-        have = coins1 if winner == 0 else coins0
-        paid = res[R_SCORE]
-        if p[P_UNCAPPED] == 0:
-            paid = min(paid, max(have, 0))
+        paid = payment(res[R_SCORE], coins1 if winner == 0 else coins0, p)
         if winner == 0:
             coins0 += paid
             coins1 -= paid

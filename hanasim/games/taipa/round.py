@@ -44,8 +44,8 @@ ST_N = S_DECISIONS + 1
 def play_round(order, n, rng, tb, policy, decide, first, res, cap_time, st, look):
     """Deal ``order[:n]`` (shuffled by the caller) and play one round; results into ``res``.
     ``cap_time[card]``: when the card was captured this round (2 * turn + step); ``st``: the
-    round state (``ST_N`` slots, filled here).  ``look``:
-    None, or the lookahead context when a player plays by lookahead (``game.run_chunks`` builds it)."""
+    round state (``ST_N`` slots, filled here).  ``look``: None, or the lookahead context when
+    a player plays by lookahead (``game.look_context`` builds it)."""
     for i in range(R_N):
         res[i] = 0
     res[R_WINNER] = -1
@@ -85,7 +85,7 @@ def new_yaku(st, seat, tb):
 def play_from(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
     """Play the round in state ``st`` (``ST_N`` slots, above; the deck ``order[:n]``) to its
     end, in place; results into ``res``.  Returns ``over``: 0 exhausted, else the agari
-    caller's seat + 1.  ``look``: None, or the lookahead context (``game.run_chunks``)."""
+    caller's seat + 1.  ``look``: None, or the lookahead context (``game.look_context``)."""
     return _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look)
 
 

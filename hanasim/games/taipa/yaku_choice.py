@@ -26,12 +26,12 @@ from numba.extending import overload
 from ...engine import lookahead
 from ...engine.bits import ONE, ZERO, bit, count, lowest
 from ...engine.jit import hot
-from ...engine.rng import GOLDEN, below, mix64, shuffle_first
+from ...engine.rng import GOLDEN, mix64, shuffle_first
 from ...policies import RANDOM
+from .coins import dealable, next_first, payment
 from .hooks import removals
 from .lookahead import A_YC_CHANGED, A_YC_DECISIONS
-from .lower import (P_KEEP_EXH, P_LOOK_YC, P_ROUNDS, P_SHORT_END, P_TIE, P_UNCAPPED, P_YAKU_MODE,
-                    TIE_ALTERNATE, TIE_RANDOM, YC_CHOICE, YC_GREEDY, YC_RANDOM)
+from .lower import P_KEEP_EXH, P_LOOK_YC, P_ROUNDS, P_YAKU_MODE, YC_CHOICE, YC_GREEDY, YC_RANDOM
 from .removals import _take, round_removals, set_yaku_cards
 from .round import R_PILE, R_SCORE, R_WINNER, S_FIELD, S_TOP, ST_N, rollout_from
 from .rules import DEALT, FULL_ROUND, HAND
@@ -114,15 +114,10 @@ def _rest_of_game(deck, c0, c1, first, played, q, look, tmp):
     st = sc.st
     laid = True
     while True:
-        n = count(deck)
-        if n < DEALT or (p[P_SHORT_END] != 0 and n < FULL_ROUND):
+        if not dealable(deck, p):
             break
-        if c0 != c1:
-            first = 0 if c0 < c1 else 1
-        elif p[P_TIE] == TIE_ALTERNATE:
-            first ^= 1
-        elif p[P_TIE] == TIE_RANDOM:
-            first = below(sc.rng, 2)
+        n = count(deck)
+        first = next_first(first, c0, c1, p, sc.rng)
         if not laid:
             lookahead.gather(order, deck)
         laid = False
@@ -138,9 +133,7 @@ def _rest_of_game(deck, c0, c1, first, played, q, look, tmp):
         w = rres[R_WINNER]
         if w >= 0:
             winner = w ^ first
-            paid = rres[R_SCORE]
-            if p[P_UNCAPPED] == 0:
-                paid = min(paid, max(c1 if winner == 0 else c0, 0))
+            paid = payment(rres[R_SCORE], c1 if winner == 0 else c0, p)
             c0 += paid if winner == 0 else -paid
             c1 += paid if winner == 1 else -paid
         played += 1
