@@ -30,8 +30,7 @@ from .exact import (class_sizes, count_py, deal_probabilities, deal_ways_without
                     deck_condition)
 from .coins import dealable, next_first, payment  # noqa: F401
 from .deals import run_deal_chunks  # noqa: F401
-from .game import (counters, deal_kernel, game_round, new_game, play_game,  # noqa: F401
-                   play_kernel, run_chunks)
+from .game import counters, deal_kernel, play_game, play_kernel, run_chunks  # noqa: F401
 from .lower import (ALL, ANIMAL_SETS, ANIMALS, BRIGHT_SETS, BRIGHTS, CHAFF,  # noqa: F401
                     CLASSES, P_CHECKED, P_COINS, P_DECK, P_FIXED_FIRST, P_KEEP_EXH, P_LAST_STOP,
                     P_LOOK_YC, P_N, P_ROUNDS, P_SERIES, P_SHORT_END, P_TIE, P_UNCAPPED,

@@ -17,16 +17,15 @@ pointed while the round's deck is in play).
 
 On the engine
 -------------
-The engine's session is rounds; Taipa's unit between a round and a session is the game, which
-the engine does not have.  So the game in progress lives in ``work`` (its slots ``G_*``: the
-coins, the deck, the rounds it has played, its first players) and the hooks step it one round
-a session round: ``play_round`` starts a game when the last one is over and plays its next
-round; ``tally_round`` counts the round and, when it ended the game, the game.  The session's
-last game is finished past the session's counted rounds (its game quantities need the whole
-game; its extra rounds take the round indices after the session's last, as they always did,
-and are not counted): ``play_round`` does that at the session's last round.  The engine's
-dealer, its rotation and its session totals are not used (the first player is drawn or
-follows the coins inside the round's own stream; a session has no total, games do).
+The engine's session is rounds; Taipa's unit between a round and a session is the game (1 to
+``game_rounds`` rounds, coins, a deck that shrinks), which the engine does not have.  So a
+session round hands out the next round of the session's game: when the last game's rounds are
+used up, ``play_round`` plays a whole game (:func:`play_game`, its rounds into ``work``'s rows)
+from the session round's index on, and each session round then counts one of its rounds
+(``tally_round``), the game itself with its last round or at the session's last round (the
+rounds past it are played, for the game's quantities, and never counted).  The engine's dealer,
+its rotation and its session totals are not used (the first player is drawn or follows the
+coins inside the game; a session has no total, games do).
 """
 import sys
 from functools import partial
@@ -57,123 +56,93 @@ from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
 
-# The game in progress (``work[W_GAME]``, int64): over (no game in progress), rounds played,
-# each player's coins, the round's first player, round 1's, turns, the end reason (0 rounds
-# done, 1 a player ran out of coins, 2 the deck could not be dealt), the deck (a card mask),
-# the row of ``out`` the session round just played (-1: none), the session's last round.
-(G_OVER, G_R, G_COINS0, G_COINS1, G_FIRST, G_FIRST1, G_TURNS, G_REASON, G_DECK, G_ROW,
- G_LAST) = range(11)
+# The session's game (``work[W_GAME]``, int64): its rounds (rows of ``out``), the next row to
+# hand out, the row this session round counts (-1: none), whether this session round ends the
+# game's counting (its last row, or the session's last round), the game's end reason, each
+# player's final coins, round 1's first player, its turns; the session's last round.
+(G_R, G_NEXT, G_ROW, G_DONE, G_REASON, G_COINS0, G_COINS1, G_FIRST1, G_TURNS,
+ G_LAST) = range(10)
 G_N = G_LAST + 1
 # work: the generators, the deck order, a shuffle's scratch, capture times, the round state,
 # its result, the game's rows (round k's res, its first player, coins paid, cards removed),
-# the game in progress, the lookahead scratch (its yaku_cards counters are read per round)
+# the session's game, the lookahead scratch (its yaku_cards counters are read per game)
 (W_RNG, W_XRNG, W_ORDER, W_TMP, W_CAP, W_ST, W_RES, W_OUT, W_GAME, W_SCRATCH) = range(10)
 
 
 @hot
-def new_game(g, deck, tb):
-    """Start a game from ``deck`` (a card mask: the start deck, or a smaller one in the
-    tests): both players hold ``start_coins``; over at once (reason 2) when it cannot be dealt."""
-    p = tb.params
-    g[G_R] = 0
-    g[G_COINS0] = p[P_COINS]
-    g[G_COINS1] = p[P_COINS]
-    g[G_FIRST] = 0
-    g[G_FIRST1] = 0
-    g[G_TURNS] = 0
-    g[G_REASON] = 0
-    g[G_DECK] = np.int64(deck)
-    g[G_OVER] = 0
-    if not dealable(deck, p):
-        g[G_REASON] = 2
-        g[G_OVER] = 1
-
-
-@hot
-def game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
-               look):
-    """The game's next round, round index ``i`` of session ``key``: first player, deal, play,
-    payment, the cards that leave play; its row into ``out[k, :]`` (round k's ``res``, its first
-    player, the coins paid, the cards removed); then whether the game is over (``g``)."""
-    p = tb.params
-    r = g[G_R]
-    coins0 = g[G_COINS0]
-    coins1 = g[G_COINS1]
-    first = g[G_FIRST]
-    deck = np.uint64(g[G_DECK])
-    n = count(deck)
-    xrng[0] = stream_state(key, np.uint64(3 * i + 2))
-    if r == 0:
-        first = 0 if p[P_FIXED_FIRST] != 0 else below(xrng, 2)
-        g[G_FIRST1] = first
-    else:
-        first = next_first(first, coins0, coins1, p, xrng)
-    j = 0
-    m = deck
-    while m:
-        order[j] = lowest(m)
-        m &= m - ONE
-        j += 1
-    rng[0] = stream_state(key, np.uint64(3 * i))
-    shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
-    rng[0] = stream_state(key, np.uint64(3 * i + 1))
-    set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
-    deal_and_play(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
-    if p[P_CHECKED]:
-        check_round(order, n, deck, res)
-    w = res[R_WINNER]
-    paid = 0
-    if w >= 0:
-        winner = w ^ first
-        paid = payment(res[R_SCORE], coins1 if winner == 0 else coins0, p)
-        if winner == 0:
-            coins0 += paid
-            coins1 -= paid
-        else:
-            coins1 += paid
-            coins0 -= paid
-    if p[P_CHECKED] and coins0 + coins1 != 2 * p[P_COINS]:
-        raise AssertionError("coins are not conserved")
-    removed = ZERO
-    if w >= 0 or p[P_KEEP_EXH] == 0:
-        removed = removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0,
-                            coins1, r + 1, look)
-    deck &= ~removed
-    for c in range(R_N):
-        out[r, c] = res[c]
-    out[r, R_N] = first
-    out[r, R_N + 1] = paid
-    out[r, R_N + 2] = count(removed)
-    g[G_TURNS] += res[R_TURNS]
-    r += 1
-    g[G_R] = r
-    g[G_COINS0] = coins0
-    g[G_COINS1] = coins1
-    g[G_FIRST] = first
-    g[G_DECK] = np.int64(deck)
-    if min(coins0, coins1) <= 0:
-        g[G_REASON] = 1
-        g[G_OVER] = 1
-    elif r >= p[P_ROUNDS]:
-        g[G_OVER] = 1
-    elif not dealable(deck, p):
-        g[G_REASON] = 2
-        g[G_OVER] = 1
-
-
-@hot
-def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
-              deck, look):
+def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, deck,
+              look):
     """One whole game from round index ``i0`` of session ``key``, round 1 dealt from ``deck``
-    (the tests' entry, ``probes.one_game``): (rounds, end reason, coins of player 0, of player
-    1, round 1's first player, turns); the rounds' rows in ``out``."""
-    new_game(g, deck, tb)
-    i = i0
-    while not g[G_OVER]:
-        game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
-                   look)
-        i += 1
-    return g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1], g[G_FIRST1], g[G_TURNS]
+    (a card mask: the full deck, or a smaller one in the tests); per-round results are
+    handed to the caller through ``out[k, :]`` (round k's ``res``, its first player and the
+    coins paid) and the game's facts through the return value: (rounds, end reason, coins of
+    player 0, coins of player 1, round 1's first player, turns).  End reason: 0 rounds done,
+    1 a player ran out of coins, 2 the deck could not be dealt."""
+    p = tb.params
+    coins0 = p[P_COINS]
+    coins1 = p[P_COINS]
+    first = 0
+    first1 = 0
+    r = 0
+    turns = 0
+    reason = 0
+    while True:
+        i = i0 + r
+        if not dealable(deck, p):
+            reason = 2
+            break
+        n = count(deck)
+        xrng[0] = stream_state(key, np.uint64(3 * i + 2))
+        if r == 0:
+            first = 0 if p[P_FIXED_FIRST] != 0 else below(xrng, 2)
+            first1 = first
+        else:
+            first = next_first(first, coins0, coins1, p, xrng)
+        j = 0
+        m = deck
+        while m:
+            order[j] = lowest(m)
+            m &= m - ONE
+            j += 1
+        rng[0] = stream_state(key, np.uint64(3 * i))
+        shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
+        rng[0] = stream_state(key, np.uint64(3 * i + 1))
+        set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
+        deal_and_play(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
+        if p[P_CHECKED]:
+            check_round(order, n, deck, res)
+        w = res[R_WINNER]
+        paid = 0
+        if w >= 0:
+            winner = w ^ first
+            paid = payment(res[R_SCORE], coins1 if winner == 0 else coins0, p)
+            if winner == 0:
+                coins0 += paid
+                coins1 -= paid
+            else:
+                coins1 += paid
+                coins0 -= paid
+        if p[P_CHECKED] and coins0 + coins1 != 2 * p[P_COINS]:
+            raise AssertionError("coins are not conserved")
+        removed = ZERO
+        if w >= 0 or p[P_KEEP_EXH] == 0:
+            removed = removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0,
+                                coins1, r + 1, look)
+        deck &= ~removed
+        for c in range(R_N):
+            out[r, c] = res[c]
+        out[r, R_N] = first
+        out[r, R_N + 1] = paid
+        out[r, R_N + 2] = count(removed)
+        turns += res[R_TURNS]
+        r += 1
+        if min(coins0, coins1) <= 0:
+            reason = 1
+            break
+        if r >= p[P_ROUNDS]:
+            break
+    return r, reason, coins0, coins1, first1, turns
+
 
 
 # ---------------------------------------------------------------- the engine's hooks
@@ -217,29 +186,36 @@ def n_players(tb):
 @hot(inline="always")
 def start_session(tb, work, key, n_rounds):
     g = work[W_GAME]
-    g[G_OVER] = 1  # no game in progress: the first round starts one
+    g[G_R] = 0  # no game's rounds to hand out: the first session round plays a game
+    g[G_NEXT] = 0
     g[G_LAST] = n_rounds - 1
     return 0
 
 
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
+    """Session round ``i`` is the next round of the session's game: when the last game's
+    rounds are used up, a whole game is played from round index ``i`` (its rounds into
+    ``out``); its rounds past the session's last are played but never counted."""
     rng, xrng, order, tmp, cap_time, st, res, out, g, _ = work
     policy, decide = players
-    if g[G_OVER]:
-        new_game(g, np.uint64(tb.params[P_DECK]), tb)
-    g[G_ROW] = -1
-    if g[G_OVER]:
-        return  # a deck that cannot be dealt at all (never with 48 cards): a game of no round
-    g[G_ROW] = g[G_R]
-    game_round(key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, g,
-               look)
-    if i == g[G_LAST]:  # the session's last game is played to its end, its rounds uncounted
-        j = i + 1
-        while not g[G_OVER]:
-            game_round(key, j, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide,
-                       out, g, look)
-            j += 1
+    if g[G_NEXT] >= g[G_R]:
+        r, reason, coins0, coins1, first1, turns = play_game(
+            key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out,
+            np.uint64(tb.params[P_DECK]), look)
+        g[G_R] = r
+        g[G_NEXT] = 0
+        g[G_REASON] = reason
+        g[G_COINS0] = coins0
+        g[G_COINS1] = coins1
+        g[G_FIRST1] = first1
+        g[G_TURNS] = turns
+    row = g[G_NEXT]
+    # a game of no round (a deck that cannot be dealt at all, never with 48 cards) takes one
+    # session round
+    g[G_ROW] = row if row < g[G_R] else -1
+    g[G_NEXT] = row + 1
+    g[G_DONE] = g[G_NEXT] >= g[G_R] or i == g[G_LAST]
 
 
 @hot(inline="always")
@@ -256,14 +232,14 @@ def tally_round(tb, work, counts, dealer):
         scal[C_REMOVED_SQ] += n_rm * n_rm
         rk[k, RK_REMOVED] += n_rm
         rk[k, RK_REMOVED_SQ] += n_rm * n_rm
-    if g[G_OVER]:
+    if g[G_DONE]:
         count_game(scal, hist, g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1], g[G_FIRST1],
                    g[G_TURNS])
-    # a lookahead player's yaku_cards decisions since the last round (none without one)
-    scal[C_YC_DECISIONS] += sc.aux[A_YC_DECISIONS]
-    scal[C_YC_CHANGED] += sc.aux[A_YC_CHANGED]
-    sc.aux[A_YC_DECISIONS] = 0
-    sc.aux[A_YC_CHANGED] = 0
+        # the game's lookahead yaku_cards decisions (none without a lookahead player)
+        scal[C_YC_DECISIONS] += sc.aux[A_YC_DECISIONS]
+        scal[C_YC_CHANGED] += sc.aux[A_YC_CHANGED]
+        sc.aux[A_YC_DECISIONS] = 0
+        sc.aux[A_YC_CHANGED] = 0
 
 
 @hot(inline="always")

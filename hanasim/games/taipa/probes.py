@@ -6,7 +6,7 @@ from numba import njit
 from ...engine.lookahead import new_scratch
 from ...engine.rng import stream_state
 from ...policies import DEC_STOP
-from .game import G_N, play_game
+from .game import play_game
 from .lookahead import A_COINS, _look_continue, _look_turn
 from .round import R_N, R_PILE, S_SEAT, ST_N
 from .rules import MAX_ROUNDS, N_PLAYERS
@@ -26,9 +26,8 @@ def one_game(seed, session, i0, tb, policy, decide, deck):
     res = np.zeros(R_N, dtype=np.int64)
     out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
     key = stream_state(seed, session)
-    g = np.zeros(G_N, dtype=np.int64)
     r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb,
-                                        policy, decide, out, g, deck, None)
+                                        policy, decide, out, deck, None)
     return out, r, reason, c0, c1, f, t
 
 

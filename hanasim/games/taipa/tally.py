@@ -102,7 +102,7 @@ def count_deal(scal, dcount, b0, b1, b2):
     scal[C_DEAL_UNION + 4] += u != 0
 
 
-@hot
+@hot(inline="always")
 def count_game(scal, hist, r, reason, coins0, coins1, first1, turns):
     """One whole game: ``r`` rounds, its end ``reason``, each player's final coins, round 1's
     first player, its turns."""
