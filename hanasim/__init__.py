@@ -9,17 +9,46 @@ The public functions load on first use: importing hanasim (and so ``hanasim --ve
 import importlib as _importlib
 import sys as _sys
 import types as _types
-from importlib.metadata import PackageNotFoundError, version as _version
 
+
+def _starting_the_command() -> bool:
+    """True while ``python -m hanasim`` imports this package: ``runpy`` imports it before
+    hanasim/__main__.py runs, with ``sys.argv[0]`` set to ``"-m"`` while it does."""
+    if _sys.argv[:1] != ["-m"]:
+        return False
+    argv = list(getattr(_sys, "orig_argv", ()))
+    named = [b for a, b in zip(argv, argv[1:]) if a == "-m"]
+    named += [a[2:] for a in argv if a.startswith("-m") and len(a) > 2]
+    return any(m == "hanasim" or m.startswith("hanasim.") for m in named)
+
+
+# The slow part of the import (numba loads, for its cache): Ctrl-C here, while the command
+# starts, is one line and exit code 130, as anywhere else in the command; in a program that
+# imports hanasim it stays the KeyboardInterrupt it always is.
 try:
-    __version__ = _version("hanasim")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+    from importlib.metadata import PackageNotFoundError, version as _version
 
-from ._env import problem as _env_problem  # noqa: E402
+    try:
+        __version__ = _version("hanasim")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        __version__ = "0+unknown"
 
-#: Why hanasim cannot start in this environment (one line), or None; the CLI prints it.
-ENV_PROBLEM = _env_problem()
+    from ._env import problem as _env_problem
+
+    #: Why hanasim cannot start in this environment (one line), or None; the CLI prints it.
+    ENV_PROBLEM = _env_problem()
+
+    if ENV_PROBLEM is None:
+        from ._cache import configure as _configure_cache
+
+        CACHE_DIR = _configure_cache()  # before any kernel module is imported
+    else:  # importing numba would raise: keep `import hanasim` working and say why on use
+        CACHE_DIR = None
+except KeyboardInterrupt:
+    if not _starting_the_command():
+        raise
+    _sys.stderr.write("hanasim: interrupted\n")
+    raise SystemExit(130) from None
 
 #: public name: (module, attribute; None for the module itself)
 _PUBLIC = {
@@ -30,13 +59,6 @@ _PUBLIC = {
     "tournament": (".tournament", "tournament"),
     "plot": (".plot", None),  # matplotlib loads on first use, not with every command
 }
-
-if ENV_PROBLEM is None:
-    from ._cache import configure as _configure_cache  # noqa: E402
-
-    CACHE_DIR = _configure_cache()  # before any kernel module is imported
-else:  # importing numba would raise: keep `import hanasim` working and say why on use
-    CACHE_DIR = None
 
 
 def __getattr__(name):

@@ -29,6 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .atomic import unwritable, why
+
 #: written after a cache file's contents, followed by their SHA-256
 TRAILER = b"\nhanasim-sha256:"
 _DIGEST = 32
@@ -38,8 +40,9 @@ def source_hash() -> str:
     root = Path(__file__).parent
     h = hashlib.sha256()
     # _cache.py itself: its file format (the trailer) is part of what a cache holds
-    for path in sorted([*root.glob("engine/*.py"), *root.glob("games/*.py"), root / "policies.py",
-                        root / "decks.py", root / "_cache.py"]):
+    # games/**: a game that is a package keeps its kernels in its own folder
+    for path in sorted([*root.glob("engine/*.py"), *root.glob("games/**/*.py"),
+                        root / "policies.py", root / "decks.py", root / "_cache.py"]):
         h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
@@ -53,13 +56,18 @@ def cache_dir() -> str:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         candidates = [os.path.join(base, "hanasim", f"numba-{key}")]
     candidates.append(os.path.join(tempfile.gettempdir(), f"hanasim-numba-{key}"))
+    problems = []
     for path in candidates:
         try:
             os.makedirs(path, exist_ok=True)
-            if os.access(path, os.W_OK):
-                return path
-        except OSError:
-            continue
+            problem = unwritable(path)
+        except OSError as e:
+            problem = why(e, path)
+        if problem is None:
+            if problems:  # said when a kernel is compiled, not by every import
+                _Guard.moved = (candidates[0], problems[0], path)
+            return path
+        problems.append(problem)
     return candidates[-1]
 
 
@@ -95,6 +103,7 @@ class _Guard:
     root: str | None = None
     said: set = set()
     no_writes = False
+    moved = None  # (the folder asked for, why it cannot be used, the folder used instead)
 
     @classmethod
     def install(cls, root: str) -> None:
@@ -138,6 +147,9 @@ class _Guard:
                 return save_overload(self, sig, data)
             if cls.no_writes:
                 return None
+            if cls.moved is not None:
+                cls.say("moved", "cannot write the compiled-kernel cache in {} ({}); caching in "
+                        "{} instead".format(*cls.moved))
             try:
                 return save_overload(self, sig, data)
             except OSError as e:  # a full disk, a read-only folder: run without caching
@@ -174,7 +186,7 @@ class _Guard:
     def unwritable(cls, e: OSError) -> None:
         cls.no_writes = True  # one failure is enough: later kernels do not retry
         cls.say("unwritable", f"cannot write the compiled-kernel cache in {cls.root} "
-                f"({e.strerror or e}); carrying on without caching (kernels compile on "
+                f"({why(e, cls.root)}); carrying on without caching (kernels compile on "
                 "every start)")
 
     @staticmethod

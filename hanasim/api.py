@@ -742,7 +742,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
           fixed_dealer: bool = False, solve: Mapping | str | None = None,
           progress: bool | None = None, max_variants: int | None = None,
           preset: str | None = None, threads: int | None = None,
-          precision=None) -> pd.DataFrame:
+          precision=None, quantities=None) -> pd.DataFrame:
     """Simulate every value of one or more rules on the same deals (common random numbers).
 
     ``rules``: ``{name: values}``; values are a list, a ``range``, or text ``"A:B:STEP"`` (A to
@@ -753,7 +753,10 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     equals :func:`simulate` with the same preset, rules and seed).  ``precision``
     (``{quantity: half-width}``): stages of rounds, doubling, until every value's 99.9%
     interval of the quantity is at most that half-width, ``rounds`` (per value) being the
-    cap.  Other arguments as in :func:`simulate`.
+    cap.  ``quantities``: names the caller will read (``hanasim sweep --quantity``): like the
+    ``solve`` quantities, a name the sweep would not have is refused before anything is played
+    or compiled (the names come from the tables of zero counters).  Other arguments as in
+    :func:`simulate`.
 
     Returns a tidy table, one row per combination of values and quantity: one column per swept
     rule (its value), then game, quantity, seat, label, estimate, std_error, ci_low, ci_high, n
@@ -775,6 +778,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
         raise ValueError("a sweep needs a rule with two or more values, e.g. "
                          "--rule par.dealer=100:140:5 (rules={'par.dealer': '100:140:5'})")
     targets = _targets(solve)
+    wanted = _quantity_names(quantities)
     from functools import partial
 
     from . import precision as _precision
@@ -798,10 +802,15 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                       session_rounds=session_rounds, fixed_dealer=fixed_dealer,
                       progress=progress)
               for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps)]
+    probes = [(c, partial(g.quantities, rules=r)) for c, (_, r) in zip(counts, rule_objs)]
+    if wanted or targets:  # a misspelt name must not cost the whole sweep
+        _precision.known_names(
+            probes, list(dict.fromkeys([*wanted, *targets])), session_rounds > 1,
+            lambda q, near: f"no quantity {q!r} in a {g.name} sweep"
+            + (f"; did you mean {', '.join(near)}?" if near else "")
+            + f" ('hanasim simulate {g.name} --all' lists them all)")
     if goals:
-        per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
-                                       for c, (_, r) in zip(counts, rule_objs)], "sweep",
-                               sessions=session_rounds > 1)
+        per = _precision.check(goals, probes, "sweep", sessions=session_rounds > 1)
 
     def measure(rounds, grow=_precision.plain):
         variants = []
@@ -866,6 +875,19 @@ def _grid_attrs(grid, run_type, preset=None) -> dict:
                 rules=f"{run_type} " + (f"preset={preset.strip()} " if preset else "")
                 + " ".join(f"{k}={'|'.join(map(_rules.value_text, v))}"
                            for k, v in grid.items()))
+
+
+def _quantity_names(quantities) -> list[str]:
+    """A name or a list of quantity names (``sweep(quantities=...)``)."""
+    if quantities is None:
+        return []
+    if isinstance(quantities, str):
+        quantities = [quantities]
+    if not isinstance(quantities, (list, tuple)) or \
+            not all(isinstance(q, str) for q in quantities):
+        raise TypeError(f"quantities must be a quantity name or a list of them, got "
+                        f"{_show(quantities)}")
+    return list(quantities)
 
 
 def _targets(solve) -> dict:

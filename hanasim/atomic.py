@@ -3,9 +3,57 @@ file is whole or absent (a crash or ``kill -9`` never leaves half a file that lo
 Shared by the results store, reports and run checkpoints."""
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
+
+
+# ---- what went wrong, in words: one mapping for every message about a file or folder --------
+
+def read_only(path) -> bool:
+    """Whether ``path`` (or, if it does not exist, the nearest folder above it that does) is
+    on a file system mounted read-only."""
+    path = os.path.abspath(os.fspath(path))
+    while True:
+        try:
+            return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+        except FileNotFoundError:
+            parent = os.path.dirname(path)
+            if parent == path:
+                return False
+            path = parent
+        except OSError:
+            return False
+
+
+#: the words every message uses for a read-only file system: the system's own (EROFS), so a
+#: message written here and one passing the system's text on say the same
+READ_ONLY = os.strerror(errno.EROFS)  # "Read-only file system"
+PERMISSION_DENIED = os.strerror(errno.EACCES)  # "Permission denied"
+
+
+def why(e: BaseException, path=None) -> str:
+    """An error in a few words without the path (the message names it) or an errno number:
+    the system's words ("No space left on device"), except that a failure on a read-only file
+    system always says so (some calls report it as permission denied)."""
+    if isinstance(e, OSError) and e.errno is not None:
+        if e.errno == errno.EROFS or (e.errno in (errno.EACCES, errno.EPERM)
+                                      and path is not None and read_only(path)):
+            return READ_ONLY
+        if e.strerror:
+            return e.strerror
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def unwritable(directory) -> str | None:
+    """Why a file cannot be created in ``directory`` ("Read-only file system" or "Permission
+    denied"), or None if it can: a check before the work, so that it fails before a
+    simulation, not after it.  Creates nothing."""
+    if os.access(directory, os.W_OK | os.X_OK):
+        return None
+    return READ_ONLY if read_only(directory) else PERMISSION_DENIED
 
 
 def _umask() -> int:
@@ -53,7 +101,7 @@ def write_bytes(path, data: bytes, prefix: str = ".hanasim-", shown=None) -> Non
         os.replace(tmp, path)
     except OSError as e:
         _remove(tmp)
-        raise OSError(f"cannot write {shown or path}: {e.strerror or e}") from None
+        raise OSError(f"cannot write {shown or path}: {why(e, directory)}") from None
     except BaseException:
         _remove(tmp)
         raise

@@ -31,6 +31,8 @@ ESTIMATE_S = {
     "kushiro_toppa": (13, 28, 0),
     "taipa": (11, 30, 1),
     "taoshi": (13, 26, 0),
+    "bakappana": (6, 13, 3),
+    "ishikari_toppa": (20, 28, 0),
 }
 KINDS = ("play", "lookahead", "deals")
 _WHAT = {"play": "{title} kernel (random and greedy play)",

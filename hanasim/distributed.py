@@ -10,6 +10,11 @@ Connecting to an address is bounded: before Dask's client is made, one ``identit
 sent with a timeout (``$HANASIM_CLUSTER_TIMEOUT`` seconds, default 10), because Dask's own
 client waits forever on a listener that accepts and never answers, and reads a garbage reply
 as a length of exabytes.  Any failure is one ``ValueError`` naming the address.
+
+A cluster left without any worker (all died and none came back: workers killed again and again
+while they start) would make Dask wait for ever: after ``$HANASIM_NO_WORKER_TIMEOUT`` seconds
+(default 60) with no worker, the run ends with one ``ExecutorError`` saying so (with
+``--checkpoint``, the finished batches are kept for the same command to resume).
 """
 from __future__ import annotations
 
@@ -24,6 +29,10 @@ from .engine.runner import ExecutorError
 
 TIMEOUT_ENV = "HANASIM_CLUSTER_TIMEOUT"
 DEFAULT_TIMEOUT_S = 10.0
+#: how long a run waits on a cluster with no worker (all died, none came back) before it
+#: stops: a worker killed again and again while it starts leaves none, and Dask waits forever
+WORKERS_ENV = "HANASIM_NO_WORKER_TIMEOUT"
+DEFAULT_NO_WORKER_S = 60.0
 _TCP = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 
 
@@ -38,8 +47,20 @@ def connect_timeout() -> float:
     return value
 
 
+def no_worker_timeout() -> float:
+    text = os.environ.get(WORKERS_ENV, "").strip()
+    try:
+        value = float(text) if text else DEFAULT_NO_WORKER_S
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 86400:
+        raise ValueError(f"{WORKERS_ENV}={text!r}: give seconds, a number from 0 to 86400")
+    return value
+
+
 def check_address(cluster: str) -> None:
     """The form of a ``cluster`` argument, checked before any work."""
+    no_worker_timeout()
     if cluster.startswith("local:"):
         n = cluster.split(":", 1)[1]
         if not re.fullmatch(r"[0-9]{1,4}", n) or int(n) < 1:
@@ -206,6 +227,53 @@ def _quiet():
         yield
 
 
+class _Watch:
+    """Watches, in a thread, that the cluster has a worker: one that has had none for
+    ``wait`` seconds (all died, and none came back: killed while starting, again and again)
+    cancels the batches in flight, so the run ends with :attr:`reason` instead of waiting
+    forever (Dask waits for a worker as long as it takes)."""
+
+    TICK = 0.5
+
+    def __init__(self, client, cluster: str, cancel):
+        self.client, self.cluster, self.cancel = client, cluster, cancel
+        self.wait = no_worker_timeout()
+        self.reason = None
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True, name="hanasim-dask-watch")
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopped.set()
+        self.thread.join(5)
+
+    def _workers(self):
+        try:
+            return len(self.client.nthreads())
+        except Exception:  # noqa: BLE001  (a lost scheduler: the run's own error says it)
+            return None
+
+    def _run(self):
+        import time
+
+        since = None
+        while not self.stopped.wait(self.TICK):
+            n = self._workers() if self.reason is None else 0
+            if n != 0:
+                since = None
+                continue
+            since = since if since is not None else time.monotonic()
+            if self.reason is None and time.monotonic() - since >= self.wait:
+                self.reason = (f"the Dask workers of {self.cluster} died and none came back "
+                               f"within {self.wait:g} s (killed, or unable to start)")
+            if self.reason is not None:  # every tick: a batch submitted meanwhile goes too
+                with _quiet(), contextlib.suppress(Exception):
+                    self.cancel()
+
+
 @contextlib.contextmanager
 def dask_executor(cluster: str | None):
     """``executor(fn, argument_tuples)`` for :func:`engine.runner.run_batches`, or None.
@@ -244,21 +312,26 @@ def dask_executor(cluster: str | None):
                 done.add(f)
                 submitted += 1
 
+        watch = _Watch(client, cluster, lambda: client.cancel([f for _, f in live.values()]))
         try:
-            fill()
-            for fut in done:
-                i, _ = live.pop(fut.key)
-                finished[i] = fut.result()
-                # Hand results back in batch order (checkpoints and blocks are indexed by
-                # batch) while the cluster finishes them in any order.
-                while next_i in finished:
-                    yield finished.pop(next_i)
-                    next_i += 1
+            with watch:
                 fill()
-        except (KeyboardInterrupt, GeneratorExit):
+                for fut in done:
+                    i, _ = live[fut.key]
+                    finished[i] = fut.result()
+                    del live[fut.key]  # after its result: a batch waited on can be cancelled
+                    # Hand results back in batch order (checkpoints and blocks are indexed
+                    # by batch) while the cluster finishes them in any order.
+                    while next_i in finished:
+                        yield finished.pop(next_i)
+                        next_i += 1
+                    if watch.reason:  # no worker: submit nothing more, end with the reason
+                        raise ExecutorError(watch.reason)
+                    fill()
+        except (KeyboardInterrupt, GeneratorExit, ExecutorError):
             raise
         except Exception as e:  # noqa: BLE001  (Dask's failures, whatever their class)
-            raise ExecutorError(_failure(cluster, e)) from None
+            raise ExecutorError(watch.reason or _failure(cluster, e)) from None
 
     failed = False
     try:
@@ -275,4 +348,7 @@ def dask_executor(cluster: str | None):
             with contextlib.suppress(Exception) if failed else contextlib.nullcontext():
                 client.close(timeout=5) if failed else client.close()
                 if local is not None:
-                    local.close()
+                    # bounded: a nanny still restarting a worker that keeps dying
+                    local.close(timeout=10) if failed else local.close()
+            if failed and local is not None:
+                _forget_clusters()

@@ -16,7 +16,7 @@ import os
 import stat
 import sys
 
-from .atomic import write_bytes
+from .atomic import unwritable, why, write_bytes
 
 #: names of this process's stdout (a path that is the same open file as fd 1 counts too)
 STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
@@ -81,7 +81,7 @@ def output_target(path, *, force: bool = False, store=None) -> tuple[str, str]:
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise OSError(f"cannot write {path}: {e.strerror or e}") from None
+        raise OSError(f"cannot write {path}: {why(e, path)}") from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise OSError(f"cannot write {path}: it is a directory")
     if st is not None and stat.S_ISBLK(st.st_mode):
@@ -101,8 +101,9 @@ def output_target(path, *, force: bool = False, store=None) -> tuple[str, str]:
                          f"{_store_root(store)} (write it elsewhere)")
     if st is not None and not force:
         raise ValueError(f"{path} exists; give --force to overwrite it")
-    if not os.access(directory, os.W_OK):
-        raise OSError(f"cannot write {path}: permission denied in {directory}")
+    problem = unwritable(directory)
+    if problem is not None:
+        raise OSError(f"cannot write {path}: {problem} ({directory})")
     return ("replace" if st is not None else "new"), where
 
 
@@ -172,7 +173,7 @@ def write_output(path, data: bytes, *, force: bool = True, store=None) -> str:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
         except OSError as e:
-            raise OSError(f"cannot write {path}: {e.strerror or e}") from None
+            raise OSError(f"cannot write {path}: {why(e, where)}") from None
     else:
         write_bytes(where, data, shown=path)  # an error names the path the user gave
     return kind

@@ -253,6 +253,14 @@ def _percent():
     return PercentFormatter(1.0)
 
 
+def deal_rows(df: pd.DataFrame, prefix: str = "teyaku.") -> pd.Series:
+    """Which rows are a hand's (or place's) odds at the deal: ``prefix`` rows, but not a rate
+    of something done with them (Taoshi's ``teyaku.claim_rate``: the share of active players
+    who claim one, not a teyaku)."""
+    q = df["quantity"]
+    return q.str.startswith(prefix) & ~q.str.endswith("_rate")
+
+
 def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=None,
                     prefix: str = "teyaku.",
                     xlabel: str = "probability that a dealt hand holds it (log scale)",
@@ -261,7 +269,7 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
     intervals on a log axis; the exact probabilities (:func:`hanasim.exact`, conditioned on no
     misdeal as the simulation counts them) as diamonds.  ``prefix``: other deal-time rows
     (Taipa: ``"deal."``), labelled by the table's labels (or ``labels``); ``log``: a log axis."""
-    rows = df[df["quantity"].str.startswith(prefix)].reset_index(drop=True)
+    rows = df[deal_rows(df, prefix)].reset_index(drop=True)
     if rows.empty:
         raise ValueError(f"this table has no {prefix.rstrip('.')} rows")
     ax = _axes(ax, (8, 0.5 * len(rows) + 1.8))
@@ -304,7 +312,9 @@ def dekiyaku_rates(df: pd.DataFrame, ax=None):
     ax.set_yticks(y, [display(q.split(".", 1)[1]) for q in rows["quantity"]])
     ax.set_xlim(0, min(1.0, float(rows["ci_high"].max()) * 1.08))
     ax.xaxis.set_major_formatter(_percent())
-    ax.set_xlabel("share of players' captured piles that score it")
+    from .reading import reading_of
+
+    ax.set_xlabel(reading_of(_game(df)).dekiyaku_axis)
     ax.grid(axis="x", alpha=0.25)
     _legend_outside(ax, 2)
     return ax
@@ -464,12 +474,11 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                     capsize=4, label="estimate, 99.9% interval")
         ax.set_xticks(rows["x"], list(rows[rule]))
         ax.set_xlim(-0.5, len(rows) - 0.5)
-    if numeric:
-        seen = [v for v, _ in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
-        for k, v in enumerate(seen):
-            ax.axvline(v, color="#4e9a5a", linestyle=":", linewidth=1.2,
-                       label=None if k else ("the rule texts' values" if len(seen) > 1
-                                             else "the rule text's value"))
+    if numeric:  # each value a rule text names, in its own colour, named by its text
+        seen = [(v, w) for v, w in _readings(sw, rule) if rows["x"].min() <= v <= rows["x"].max()]
+        for k, (v, words) in enumerate(seen):
+            ax.axvline(v, color=READING_COLORS[k % len(READING_COLORS)], linestyle=":",
+                       linewidth=1.4, label=f"{v:g}: {_wrap(words, 34)}")
     solved = [s for s in (sw.attrs.get("solved") or []) if s.get("quantity") == quantity]
     if target is not None:
         from .stats.sweep import solve
@@ -485,14 +494,29 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                         fmt="D", color=EXACT_COLOR, capsize=5,
                         label=f"crosses at {s['value']:.4g} [{lo:.4g}, {hi:.4g}]")
     ax.set_xlabel(_rule_label(rule))
-    ax.set_ylabel(_wrap(label_of(quantity, _game(sw)), 34))
-    from .cli_table import is_share
+    ax.set_ylabel(_wrap(sweep_label(sw, quantity), 34))
+    from .readable import is_share
 
     if is_share(quantity):
         ax.yaxis.set_major_formatter(_percent())
     ax.grid(alpha=0.3)
     _legend_outside(ax, 2)
     return ax
+
+
+def sweep_label(sw: pd.DataFrame, quantity: str) -> str:
+    """``quantity``'s label in a sweep: the game's own (Taipa's "Round's first player: ..."),
+    its seats named for the players seated (Taoshi's active players in turn order)."""
+    players = (sw.attrs.get("fixed") or {}).get("players")
+    try:
+        players = int(players) if players is not None else _players(sw)
+    except (TypeError, ValueError):
+        players = None
+    return label_of(quantity, _game(sw), players)
+
+
+#: the dotted lines of the values the rule texts name (a sweep chart)
+READING_COLORS = ("#4e9a5a", "#8e5ea2", "#b07a2a")
 
 
 def _readings(sw, rule) -> list:
@@ -522,7 +546,7 @@ def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
     fig, axes = new_figure(width, 3.6 * len(quantities), rows=len(quantities))
     for ax, q in zip(axes[:, 0], quantities):
         sweep_curve(sw, q, ax=ax)
-        ax.set_title(label_of(q), fontsize=10, loc="left")
+        ax.set_title(sweep_label(sw, q), fontsize=10, loc="left")
     g = _game(sw)
     fig.suptitle(_wrap(f"{g.title if g else sw.attrs.get('game')}: sweep of "
                        f"{', '.join(sw.attrs.get('swept', []))} "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Mapping
 
 #: the first stage: about this many rounds (whole sessions; a comparison: whole blocks)
@@ -94,15 +95,36 @@ def plain(key, count):
 
 def check(targets, probes, what: str, sessions: bool = False) -> int:
     """Refuse a goal naming a quantity the run would not have, before it runs; return the
-    rounds per session (the unit of every stage).
+    rounds per session (the unit of every stage).  ``probes``, ``sessions``: as in
+    :func:`known_names`; ``what``: 'simulate', 'compare' (a quantity of every variant) or
+    'sweep'."""
+    where = {"compare": " in every variant of this comparison",
+             "sweep": " at every value of this sweep"}.get(what, "")
+    pers = known_names(probes, [t.quantity for t in targets], sessions,
+                       lambda q, near: "precision: no quantity " + repr(q) + where
+                       + (f"; did you mean {', '.join(near)}?" if near else "")
+                       + " (a run's table lists every quantity)")
+    if len(set(pers)) > 1:  # no game's variants differ in it today; stages need one unit
+        raise ValueError("precision needs the same rounds per session in every variant")
+    return pers[0]
+
+
+#: the only rows a run of no rounds lacks: those of sessions of several rounds, which exist
+#: only once a session of several rounds is played (every other row is there with n = 0)
+SESSION_PREFIX = "session."
+
+
+def known_names(probes, wanted, sessions: bool = False, error=None) -> list[int]:
+    """Refuse the first name of ``wanted`` the run would not have, before anything is played
+    or compiled; return each variant's rounds per session.
 
     ``probes``: ``[(count, quantities)]`` per variant: ``count(**more)`` runs it
     (``g.counters`` with its arguments bound), ``quantities(counters)`` gives its rows.  The
-    names come from a run of no sessions (nothing is played or compiled, so a misspelt name is
-    refused at once).  ``sessions``: sessions of several rounds (``session_rounds`` > 1),
-    whose session quantities only a played session has: a name the empty run lacks is then
-    looked for in a run of two sessions.  ``what``: 'simulate', 'compare' (a quantity of every
-    variant) or 'sweep'."""
+    names come from a run of no sessions: the counters are zeros and the table is Python over
+    them, so nothing is played or compiled.  ``sessions``: sessions of several rounds
+    (``session_rounds`` > 1), whose session quantities only a played session has: only a
+    missing name that is one of them (``session.*``) is then looked for in a run of two
+    sessions.  ``error(name, close names)``: the message of the ValueError raised."""
     import difflib
 
     pers, names = [], None
@@ -112,25 +134,18 @@ def check(targets, probes, what: str, sessions: bool = False) -> int:
         pers.append(layout["rounds_per_session"])
         have = {q for q, _ in quantities(c)}
         names = have if names is None else names & have
-    if len(set(pers)) > 1:  # no game's variants differ in it today; stages need one unit
-        raise ValueError("precision needs the same rounds per session in every variant")
-    per = pers[0]
-    missing = [t.quantity for t in targets if t.quantity not in names]
-    if missing and sessions:
+    missing = [q for q in wanted if q not in names]
+    if sessions and any(q.startswith(SESSION_PREFIX) for q in missing):
         names = None
         for count, quantities in probes:
-            c = count(rounds=2 * per, seed=0, blocks=None, progress=False)
+            c = count(rounds=2 * max(pers), seed=0, blocks=None, progress=False)
             have = {q for q, _ in quantities(c)}
             names = have if names is None else names & have
     for q in missing:
         if q not in names:
             near = difflib.get_close_matches(q, sorted(names), n=3)
-            where = {"compare": " in every variant of this comparison",
-                     "sweep": " at every value of this sweep"}.get(what, "")
-            raise ValueError(f"precision: no quantity {q!r}{where}"
-                             + (f"; did you mean {', '.join(near)}?" if near else "")
-                             + " (a run's table lists every quantity)")
-    return per
+            raise ValueError(error(q, near))
+    return pers
 
 
 def stages(per: int, cap: int, multiple: int = 1) -> list[int]:
@@ -159,6 +174,7 @@ class Extension:
         self.per = per
         self.blocks = blocks
         self.done = {}  # key -> (sessions, chunk, counters)
+        self.batches = 0  # batches of the stages played to the end, every variant
 
     def at(self, rounds: int) -> Callable:
         n = -(-rounds // self.per)
@@ -170,11 +186,47 @@ class Extension:
                                            or before % old_chunk):
                 before = 0
             new = count(sessions_from=before) if before else count()
+            self.batches += _batches(count, n, before, self.per, chunk)
             totals = new if not before else _add(totals, new, chunk // old_chunk
                                                  if self.blocks else 1)
             self.done[key] = (n, chunk, totals)
             return totals
         return grow
+
+
+def _batches(count, n: int, before: int, per: int, chunk: int | None) -> int:
+    """How many batches ``count`` ran for sessions ``before`` to ``n``: the runner's plan, with
+    the chunk a comparison's blocks give, else the one ``count`` was given (``chunk``, or the
+    default for its ``slow``)."""
+    from .engine.runner import batch_plan, default_chunk
+
+    if chunk is None:
+        given = {}
+        while isinstance(count, partial):  # the arguments bound to g.counters, innermost last
+            given = {**count.keywords, **given}
+            count = count.func
+        chunk = given.get("chunk") or default_chunk(per, bool(given.get("slow")))
+    return len(batch_plan(n, chunk, before))
+
+
+def _in_stages(e, before: int, stage: int, stages: int):
+    """An interruption in stage ``stage`` (from 0) counted over the whole run: the batches of
+    the earlier stages (``before``) and this stage's finished ones."""
+    from .engine.runner import Interrupted
+
+    if stages <= 1 or e.total is None:
+        return e
+    head = f" after {e.finished} of {e.total} batches"
+    stopped, found, tail = str(e).partition(head)
+    if not found:
+        return e
+    where = f"{e.finished} of {e.total} in stage {stage + 1} of at most {stages}"
+    if tail.startswith(" (in "):  # " (in variant 2 of 3)": one parenthesis for both
+        tail = f" ({where}, " + tail[len(" (in "):]
+    else:
+        tail = f" ({where})" + tail
+    return Interrupted(f"{stopped} after {before + e.finished} batches{tail}", kept=e.kept,
+                       signum=e.signum, finished=before + e.finished, total=None, rest=e.rest)
 
 
 def _add(old: dict, new: dict, merge: int) -> dict:
@@ -213,10 +265,16 @@ def run(targets, cap: int, per: int, measure: Callable, width: Callable,
     from ``grow(key, count)``; ``width(result)``: ``{quantity: half-width}``; ``blocks``: a
     comparison's blocks (an even number: every stage is whole blocks).  Returns ``(result,
     rounds, info)``, ``info`` for ``df.attrs["precision"]``."""
+    from .engine.runner import Interrupted
+
     ext = Extension(per, blocks)
     plan = stages(per, cap, blocks or 1)
     for i, rounds in enumerate(plan):
-        result = measure(rounds, ext.at(rounds))
+        before = ext.batches
+        try:
+            result = measure(rounds, ext.at(rounds))
+        except Interrupted as e:  # counted over the whole run, not within the stage
+            raise _in_stages(e, before, i, len(plan)) from None
         got = width(result)
         if all(got.get(t.quantity, math.inf) <= t.halfwidth for t in targets):
             break

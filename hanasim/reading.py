@@ -13,11 +13,15 @@ A reading says:
 * ``nonnegative``: scores cannot be negative (koi-koi): a raw mean score is then drawn against
   an equal share of the points scored, never against 0;
 * ``no_winner``: the quantity giving the share of rounds nobody wins (a tie, or nobody
-  scores), and how to say it: win rates are drawn against an equal share of the other rounds;
+  scores), and how to say it: win rates are drawn against an equal share of the other rounds
+  (none declared: every round has a winner, as in Taoshi, whose rules break a tie);
 * ``fair_metric``: the per-seat fair value (the par or the burden that makes a seat's mean
   score zero) and ``fair_rule``, the rule it is drawn against;
 * ``headline``: the key answers (:class:`Line`: a quantity and its sentence), the first lines
   of ``hanasim simulate`` and the report's skill table;
+* ``dekiyaku_of``, ``dekiyaku_axis``, ``dekiyaku_caption``: what a ``dekiyaku.*`` rate is a
+  share of (Toppa, Baka: the players' captured piles; Kushiro Toppa: the rounds ended by a
+  stop; Taoshi: the played rounds), in a finding, on the chart's axis and in its caption;
 * ``only_when``: quantities that mean something only under some rule values (koi-koi's field
   multiplier rows under ``field_multiplier=off``): no sentence is written about them otherwise.
 """
@@ -57,6 +61,10 @@ class Reading:
     fair_metric: str | None = None  # fair_par, fair_burden
     fair_rule: str | None = None    # par, burden
     headline: tuple = ()
+    dekiyaku_of: str = "piles"
+    dekiyaku_axis: str = "share of players' captured piles that score it"
+    dekiyaku_caption: str = ("Share of players' captured piles scoring each dekiyaku (a pile "
+                             "can score several)")
     only_when: dict = field(default_factory=dict)  # quantity prefix -> (option, allowed values)
     labels: dict = field(default_factory=dict)  # quantity ("x.{k}": any number k) -> label
     positions: dict = field(default_factory=dict)  # position token -> what it is ...
@@ -91,6 +99,8 @@ class Reading:
         if metric == "win_rate":
             none = self.no_winner_share(by)
             ref = (1 - none) / n_seats
+            if not self.no_winner:  # every round has one winner (Taoshi breaks its ties)
+                return ref, f"an equal share of the rounds ({ref:.1%}; every round has a winner)"
             return ref, (f"an equal share of the rounds {self.won_words} ({ref:.1%}; "
                          f"{none:.1%} {self.no_winner_words})")
         if metric in ("mean_score", "mean_chips", "mean_net") and self.nonnegative:
@@ -115,7 +125,9 @@ class Reading:
     def edge_line(self, by, default: float = 0.0) -> float:
         """The value the edge quantity is judged against (0, or an equal share of a score
         sum that is not zero)."""
-        ref, _ = self.reference(self.edge_metric, by, len(self.seats))
+        # the seats seated are the per-seat rows the table has (Bakappana seats 2 of 4)
+        n = len(self.seat_quantities(self.edge_metric, by.index)) or len(self.seats)
+        ref, _ = self.reference(self.edge_metric, by, n)
         return default if ref is None else ref
 
     def no_winner_share(self, by) -> float:

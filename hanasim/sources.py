@@ -42,6 +42,12 @@ SOURCES = {
                           "seeds/004_3c58717347331a26.txt"),
     "koikoi_page": Source("the koi-koi rule page", "2026-07-05",
                           "rule-pages/hanafuda_games_koi-koi.md"),
+    "bakappana": Source("the Bakappana rule page", "2026-04-12",
+                        "rule-pages/hanafuda_games_bakappana.md"),
+    "ishikari": Source("the Ishikari Toppa rule page", "2022-11-19",
+                       "rule-pages/hanafuda_games_ishikari-toppa.md"),
+    "hachihachi": Source("the Hachi-hachi rule page", "2025-09-23",
+                         "rule-pages/hanafuda_games_hachi-hachi.md"),
 }
 
 

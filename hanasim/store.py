@@ -30,7 +30,6 @@ import json
 import os
 import re
 import secrets
-import stat
 import time
 import warnings
 from pathlib import Path
@@ -38,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .atomic import fsync_path, tmp_in, write_bytes  # noqa: F401  (write_bytes: used by report)
+from .atomic import fsync_path, tmp_in, unwritable, why
 
 STORE_ENV = "HANASIM_STORE"
 DEFAULT_STORE = "hanasim-runs"
@@ -85,11 +84,6 @@ def _arrow_table(df: pd.DataFrame, extra_meta: dict | None = None):
     return table.replace_schema_metadata(meta)
 
 
-# The output-path check and writer are shared by every command (hanasim.outputs); kept here
-# under their old names for the callers that import them from the store.
-from .outputs import output_target  # noqa: E402,F401
-
-
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
 
 
@@ -123,8 +117,9 @@ def table_bytes(df: pd.DataFrame, fmt: str) -> bytes:
 def write_table(df: pd.DataFrame, path: str, fmt: str = "csv", *, force: bool = True,
                 store=None) -> str:
     """Write ``df`` as CSV or Parquet to ``path``; return what was done (see
-    :func:`output_target`): a regular file is written atomically (temporary file + rename, so
-    it is whole or absent), a FIFO or device is written through, ``-`` is stdout."""
+    :func:`hanasim.outputs.output_target`): a regular file is written atomically (temporary
+    file + rename, so it is whole or absent), a FIFO or device is written through, ``-`` is
+    stdout."""
     from .outputs import write_output
 
     data = table_bytes(df, fmt)  # before touching the output: a bad format writes nothing
@@ -147,18 +142,18 @@ def check_store(store=None) -> Path:
     if blocker is not None:
         raise OSError(f"cannot save runs in the results store {root}: {blocker} is not a "
                       f"folder {hint}")
-    try:
-        if root.is_dir():  # what saving will do: a file created in it (and removed)
+    if root.is_dir():  # what saving will do: a file created in it (and removed)
+        try:
             os.unlink(tmp_in(str(root), prefix=".hanasim-check-"))
-        else:  # nothing is created before the run: the folder it will be made in must allow it
-            parent = next(p for p in root.absolute().parents if p.is_dir())
-            if not os.access(parent, os.W_OK | os.X_OK):
-                ro = os.statvfs(parent).f_flag & os.ST_RDONLY
-                raise OSError(f"{parent} is on a read-only file system" if ro else
-                              f"{parent} cannot be written (no permission, or immutable)")
-    except OSError as e:
-        raise OSError(f"cannot save runs in the results store {root}: "
-                      f"{e.strerror or _first_line(e)} {hint}") from None
+        except OSError as e:
+            raise OSError(f"cannot save runs in the results store {root}: {why(e, root)} "
+                          f"{hint}") from None
+    else:  # nothing is created before the run: the folder it will be made in must allow it
+        parent = next(p for p in root.absolute().parents if p.is_dir())
+        problem = unwritable(parent)
+        if problem is not None:
+            raise OSError(f"cannot save runs in the results store {root}: it would be made in "
+                          f"{parent}: {problem} {hint}")
     return root
 
 
@@ -251,7 +246,7 @@ def save_run(df: pd.DataFrame, store=None) -> str:
     try:
         return _save(df, game, root)
     except OSError as e:  # name the store, not a hidden temporary file
-        raise OSError(f"cannot save the run in {root}: {e.strerror or _first_line(e)}") from None
+        raise OSError(f"cannot save the run in {root}: {why(e, root)}") from None
 
 
 def _save(df, game, root: Path) -> str:
@@ -371,13 +366,13 @@ def _scan(root: Path):
     disk = ix.disk_files(root)
     old = ix.read(root) if root.is_dir() else None
     if old is not None:
-        keep = ix.matching(old, disk)
+        keep, fresh = ix.compare(old, disk)
         known = old if keep.all() else ix.plain(old[keep].copy())
     else:
-        known = ix.from_rows([])
+        known, fresh = ix.from_rows([]), np.ones(len(disk), dtype=bool)
     stale = old is not None and len(known) != len(old)  # entries of changed or removed files
-    seen = set(known["name"].tolist())
-    new = [(n, *disk[n]) for n in sorted(disk) if n not in seen]
+    new = (list(disk[fresh].sort_values("name").itertuples(index=False, name=None))
+           if fresh.any() else [])  # (name, size, mtime_ns, ctime_ns, ino) of files to read
     rows, bad = [], []
     saved_at = time.monotonic()
     for st in new:
@@ -398,9 +393,9 @@ def _scan(root: Path):
     runs = known
     if rows:
         runs = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
+    runs = ix.in_order(runs)  # written in order: the next listing need not sort
     if rows or stale or (old is None and len(runs)):
         ix.write(root, runs)
-    runs = runs.sort_values(["date", "id"], kind="stable").reset_index(drop=True)
     return runs, bad
 
 
@@ -483,7 +478,9 @@ def _read_data(path: Path, header: dict) -> pd.DataFrame:
     import pyarrow.parquet as pq
 
     try:
-        df = pq.read_table(path).to_pandas()
+        # one thread: a run's table is small, and threads cost more than they save (half the
+        # time of load_runs over thousands of runs)
+        df = pq.read_table(path, use_threads=False).to_pandas(use_threads=False)
     except (FileNotFoundError, PermissionError, IsADirectoryError):
         raise
     except (pa.ArrowException, ValueError, OSError) as e:
@@ -517,8 +514,8 @@ def list_runs(store=None) -> pd.DataFrame:
     from .store_index import plain
 
     out = plain(runs.reindex(columns=LIST_COLUMNS))
-    prefix = os.path.join(str(root), "")
-    out["path"] = [f"{prefix}{i}{_SUFFIX}" for i in out["id"]]
+    ids = out["id"].to_numpy(dtype=object)  # joined in numpy: one C loop, not one per run
+    out["path"] = np.add(np.add(os.path.join(str(root), ""), ids), _SUFFIX)
     out.attrs["store"] = str(root)
     return out
 
@@ -657,7 +654,7 @@ def remove_runs(run_ids, store=None) -> list[str]:
         except FileNotFoundError:
             pass
         except OSError as e:
-            raise OSError(f"cannot remove {path}: {e.strerror or e}") from None
+            raise OSError(f"cannot remove {path}: {why(e, path)}") from None
     return [p.name[: -len(_SUFFIX)] for p in paths]
 
 
@@ -693,7 +690,7 @@ def tag_run(run_id, add=(), remove=(), store=None) -> list[str]:
         fsync_path(tmp)
         os.replace(tmp, path)
     except OSError as e:
-        raise OSError(f"cannot tag {path}: {e.strerror or e}") from None
+        raise OSError(f"cannot tag {path}: {why(e, path)}") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -4,6 +4,8 @@ Run from the repository root with the code whose tables are the reference:
 
     python3 tests/make_identity.py            # every case
     python3 tests/make_identity.py --check    # compare instead of write (what the test does)
+    python3 tests/make_identity.py --add GAME  # only the cases not yet recorded; the file's
+                                                # entries are kept, asserted unchanged
 
 Each case is one run through the public layer (the game's ``counters``, as ``hanasim.simulate``
 calls it, and ``hanasim.simulate`` itself for the tidy table); its fingerprint is a SHA-256 of
@@ -12,7 +14,9 @@ bit when the session machinery moves into ``engine/``: same seed, same counters.
 
 Cases cover every game, koi-koi's presets, Kushiro Toppa's 2-4 and Taoshi's 3-6 players,
 random / greedy / a per-player mix, deals only, fixed dealer on and off, sessions cut off by the
-end of the run, and one small lookahead case per game.  Round counts stay small: the cost is
+end of the run, and one small lookahead case per game; Bakappana's 2-4 and Ishikari Toppa's 3-6
+players with their rule variants (added after the refactor, from the code before their move to
+the engine's interface v2).  Round counts stay small: the cost is
 the kernels' compilation, and the suite compiles the same ones elsewhere (one lookahead kernel
 per game at most).
 """
@@ -104,6 +108,36 @@ def cases() -> list[dict]:
     out.append(_case("taipa", "greedy", fixed_dealer=True))
     out.append(_case("taipa", "random", deals_only=True))
     out.append(_case("taipa", "lookahead:2,greedy", rounds=LOOK_ROUNDS, heavy=True))
+    # Bakappana: 2 to 4 at the table, games of rounds_per_game rounds (12: ROUNDS rounds cut
+    # the last game off); its 2-player deals and ends, its scorings and tie rules
+    for players in (2, 3, 4):
+        r = {"players": players}
+        for policy in ("random", "greedy", ",".join((["greedy", "random"] * 2)[:players])):
+            out.append(_case("bakappana", policy, rules=r))
+    out.append(_case("bakappana", "greedy", rules={"players": 3}, fixed_dealer=True))
+    out.append(_case("bakappana", "random", rules={"players": 3, "rounds_per_game": 1}))
+    out.append(_case("bakappana", "random", rules={"players": 2, "two_player_deal": 10}))
+    out.append(_case("bakappana", "greedy", rules={"players": 2, "scoring": "additive",
+                                                    "two_player_end": "hands_empty"}))
+    out.append(_case("bakappana", "random", rules={"players": 4, "chaff_points": 0,
+                                                    "tie_dealer": "random"}))
+    out.append(_case("bakappana", "random", rules={"players": 3}, deals_only=True))
+    out.append(_case("bakappana", "lookahead:2,greedy,greedy", rules={"players": 3},
+                     rounds=LOOK_ROUNDS, heavy=True))
+    # Ishikari Toppa: 3 to 6 at the table, three play each round; its teyaku lists
+    for players in (3, 4, 5, 6):
+        r = {"players": players}
+        for policy in ("random", "greedy", ",".join((["greedy", "random"] * 3)[:players])):
+            out.append(_case("ishikari_toppa", policy, rules=r))
+    out.append(_case("ishikari_toppa", "greedy/threshold5/expose,random/join,"
+                     "greedy/threshold10,random", rules={"players": 4}))
+    for r in ({"teyaku": "toppa"}, {"teyaku": "none"}, {"kan_points": 10}, {"chase": "off"},
+              {"rounds_per_game": 1}, {"tie_dealer": "random", "chaff_points": 0}):
+        out.append(_case("ishikari_toppa", "greedy", rules=dict(r, players=4)))
+    out.append(_case("ishikari_toppa", "greedy", rules={"players": 5}, fixed_dealer=True))
+    out.append(_case("ishikari_toppa", "random", rules={"players": 4}, deals_only=True))
+    out.append(_case("ishikari_toppa", "lookahead:2,greedy,greedy,greedy", rules={"players": 4},
+                     rounds=LOOK_ROUNDS, heavy=True))
     ids = [c["id"] for c in out]
     assert len(ids) == len(set(ids)), "case ids must be unique"
     return out
@@ -163,11 +197,15 @@ def run(case: dict) -> dict:
 
 def main(argv):
     check = "--check" in argv
+    add = "--add" in argv
     only = [a for a in argv if not a.startswith("--")]
-    want = json.loads(DATA.read_text()) if check or only else {}
+    want = json.loads(DATA.read_text()) if check or only or add else {}
+    old = json.loads(json.dumps(want))  # a copy: the recorded entries as read
     bad = 0
     for case in cases():
         if only and not any(o in case["id"] for o in only):
+            continue
+        if add and case["id"] in old:  # recorded: never rewritten
             continue
         got = run(case)
         if check:
@@ -177,6 +215,8 @@ def main(argv):
         else:
             want[case["id"]] = got
             print(case["id"], got["counters"][:12], got["estimates"][:12], flush=True)
+    if add:  # a case added to the file must not move an existing entry
+        assert all(want[k] == v for k, v in old.items()) and len(want) >= len(old)
     if not check:
         DATA.parent.mkdir(parents=True, exist_ok=True)
         DATA.write_text(json.dumps(want, indent=1, sort_keys=True) + "\n")

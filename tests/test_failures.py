@@ -463,6 +463,100 @@ def test_a_dying_cluster_is_one_line_saying_what_was_kept(monkeypatch, tmp_path,
         assert len(list((tmp_path / "ck").glob("batch-*.npz"))) == 2
 
 
+def _workerless_cluster(monkeypatch, alive_for):
+    """dask_executor on a fake client whose workers all die after ``alive_for`` batches and
+    never come back (killed again and again while they start): Dask's futures then wait for
+    a worker for ever, until they are cancelled."""
+    import threading
+
+    import dask.distributed
+
+    from hanasim import distributed
+
+    class Future:
+        def __init__(self, key, fn, a):
+            self.key, self.fn, self.a = key, fn, a
+            self.cancelled = threading.Event()
+
+        def result(self):
+            if self.key < alive_for:
+                return self.fn(*self.a)
+            self.cancelled.wait()  # no worker to run it: only a cancel ends the wait
+            from distributed.client import FutureCancelledError
+
+            raise FutureCancelledError(self.key, "cancelled")
+
+    class Client:
+        n = 0
+
+        def nthreads(self):
+            return {"w": 1} if Client.n <= alive_for else {}
+
+        def submit(self, fn, *a, pure=True):
+            Client.n += 1
+            return Future(Client.n - 1, fn, a)
+
+        def cancel(self, futures):
+            for f in futures:
+                f.cancelled.set()
+
+        def close(self, timeout=None):
+            pass
+
+    monkeypatch.setattr(distributed, "_client", lambda cluster: (Client(), None))
+    monkeypatch.setattr(dask.distributed, "as_completed", AsCompleted)
+    if hasattr(distributed, "_Watch"):  # quicker ticks (the code before it waited for ever)
+        monkeypatch.setattr(distributed._Watch, "TICK", 0.05)
+    monkeypatch.setenv("HANASIM_NO_WORKER_TIMEOUT", "0.5")
+
+
+@pytest.mark.parametrize("checkpoint", [False, True])
+def test_workers_that_never_come_back_end_the_run_in_one_line(monkeypatch, tmp_path, capsys,
+                                                               checkpoint):
+    """Workers killed again and again while they start leave the cluster without any: the run
+    ends after a bounded wait, one line, exit 1 (it used to wait for ever)."""
+    pytest.importorskip("dask.distributed")
+    import threading
+
+    from hanasim import cli, distributed
+    from hanasim.engine.runner import Checkpoint, run_batches
+
+    _workerless_cluster(monkeypatch, alive_for=3)
+
+    def kernel(first, n, chunk, out):
+        out["x"][:] += 1
+
+    class A:
+        command = "simulate"
+
+    def handler(a):
+        ck = Checkpoint(str(tmp_path / "ck"), identity={"run": 1}) if checkpoint else None
+        with distributed.dask_executor("local:2") as executor:
+            run_batches(kernel, 160, {"x": (1,)}, chunk=1, executor=executor, checkpoint=ck)
+
+    code = []
+    run = threading.Thread(target=lambda: code.append(cli.run_handler(A(), handler)),
+                           daemon=True)
+    run.start()
+    run.join(30)
+    assert not run.is_alive(), "the run waited for a worker for ever"
+    assert code == [1]
+    (line,) = lines_of(capsys.readouterr().err)
+    assert "the Dask workers of local:2 died and none came back within 0.5 s" in line, line
+    if checkpoint:
+        assert f"the 3 finished batches of 10 are kept in {tmp_path / 'ck'}" in line, line
+        assert "run the same command again to resume" in line
+        assert len(list((tmp_path / "ck").glob("batch-*.npz"))) == 3
+
+
+def test_a_bad_no_worker_timeout_is_refused_before_the_work(monkeypatch):
+    from hanasim import distributed
+
+    monkeypatch.setenv("HANASIM_NO_WORKER_TIMEOUT", "soon")
+    with pytest.raises(ValueError, match="HANASIM_NO_WORKER_TIMEOUT='soon': give seconds"):
+        distributed.check_address("local:2")
+
+
 def test_a_cluster_that_cannot_start_is_one_line(tmp_path):
     pytest.importorskip("dask.distributed")
     r = cli_run("simulate", "toppa", "--rounds", "1000", "--seed", "1", "--no-save",

@@ -98,7 +98,7 @@ def _kill_on_write(out, seed, nth, st):
     """Run ``hanasim report`` in a process that kills itself (-9) at its nth file write."""
     code = f"""
 import os, signal, sys
-import hanasim.atomic, hanasim.store
+import hanasim.atomic
 from hanasim.cli import main
 real = hanasim.atomic.write_bytes
 n = [0]
@@ -107,7 +107,7 @@ def dying(*a, **k):
     if n[0] == {nth}:
         os.kill(os.getpid(), signal.SIGKILL)
     return real(*a, **k)
-hanasim.atomic.write_bytes = hanasim.store.write_bytes = dying
+hanasim.atomic.write_bytes = dying
 try:
     import hanasim.report.folder
     hanasim.report.folder.write_bytes = dying

@@ -123,6 +123,63 @@ def _fail(*args):
     raise AssertionError("a kept batch was recomputed")
 
 
+def _stops_in_stage_3(first, n, chunk, out):
+    """A kernel Ctrl-C stops in the third stage, after its first three batches (of 1,600
+    sessions: chunks of 100), while ``_STOP`` says so."""
+    if _STOP[0] and first >= 20_000 + 3 * 1_600:
+        raise KeyboardInterrupt
+    out["x"][:] += 1
+
+
+_STOP = [True]
+
+
+def _count(sessions_from=0, *, rounds, chunk):
+    return run_batches(_stops_in_stage_3, rounds, {"x": (1,)}, chunk=chunk,
+                       sessions_from=sessions_from)
+
+
+def test_an_interrupted_precision_run_counts_the_batches_of_every_stage():
+    """Stages of 10,000, 20,000 and 40,000 sessions in batches of 1,600: 7, 7 and 13 batches;
+    stopped after 3 of the third stage's: 17 batches of the run, not "3 of 13"."""
+    from functools import partial
+
+    from hanasim.engine.runner import Interrupted
+
+    def measure(rounds, grow):
+        return grow(0, partial(_count, rounds=rounds, chunk=100))
+
+    with pytest.raises(Interrupted) as e:
+        P.run([P.Goal("x", 0.0)], 40_000, 1, measure, lambda c: {"x": math.inf})
+    assert str(e.value) == ("interrupted after 17 batches (3 of 13 in stage 3 of at most 3); "
+                            "nothing was kept"), str(e.value)
+    assert e.value.finished == 17
+
+
+def test_an_interrupted_precision_comparison_counts_every_stage_and_variant():
+    """Two variants a stage: stages 1 and 2 play 2 x 7 batches each; in stage 3 the first
+    variant's 13 and the second's first 3: 28 + 16 = 44 batches of the run."""
+    from functools import partial
+
+    from hanasim.engine.runner import Interrupted, variant
+
+    def measure(rounds, grow):
+        out = []
+        for i in range(2):
+            _STOP[0] = i == 1
+            with variant(i, 2):
+                out.append(grow(i, partial(_count, rounds=rounds, chunk=100)))
+        return out
+
+    try:
+        with pytest.raises(Interrupted) as e:
+            P.run([P.Goal("x", 0.0)], 40_000, 1, measure, lambda c: {"x": math.inf})
+    finally:
+        _STOP[0] = True
+    assert str(e.value) == ("interrupted after 44 batches (16 of 26 in stage 3 of at most 3, "
+                            "variant 2 of 2); nothing was kept"), str(e.value)
+
+
 # ------------------------------------------------------------------ simulate
 
 def test_simulate_stops_at_the_first_stage_that_meets_the_goal():

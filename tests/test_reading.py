@@ -238,7 +238,7 @@ def test_a_sweep_names_the_policies_of_the_players_that_play():
 # ---------------------------------------------------------------------- the command line
 
 def test_numbers_as_a_reader_writes_them():
-    from hanasim.cli_table import is_share, number
+    from hanasim.readable import is_share, number
 
     for v in (1.08274e-05, -3.2e-07, 0.5, 12345.678, 1e9, 0.0, 123.456):
         assert "e" not in number(v) and "e" not in number(v, True)

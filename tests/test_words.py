@@ -117,7 +117,8 @@ def test_each_source_is_the_file_it_names(key):
 
 
 def test_sweep_chart_legend_names_the_rule_text():
-    """A sweep's chart marks the values the rule page names: "the rule texts' values", not
+    """A sweep's chart marks the values the rule page names, each by the text that names it
+    (a Koi-koi chart drew the 1997 text's 0 and the page's 3 under one legend entry), never
     "the seed's values"."""
     import matplotlib
 
@@ -133,7 +134,9 @@ def test_sweep_chart_legend_names_the_rule_text():
     ax = plot.sweep_curve(sw, "dealer.mean_score")
     labels = [t.get_text() for t in ax.get_legend().get_texts()] if ax.get_legend() else []
     labels += [h.get_label() for h in ax.get_lines() + ax.collections]
-    assert "the rule texts' values" in labels, labels
+    # each value by the text that names it (the page's 60 and its alternative 40)
+    assert "60: the rule page's value" in labels and "40: the rule page's alternative" in \
+        labels, labels
     assert not any("seed" in lab for lab in labels), labels
 
 

@@ -10,7 +10,7 @@ not inline by itself: functions taking arrays or the tables NamedTuple (left to 
 Toppa round ran at 0.33 of the reference instead of 0.6).  Functions of scalars only are
 plain ``@hot``: LLVM inlines them, at the same speed, and IR inlining them everywhere cost a
 third of the compile time.  Each inlined call site is compiled again, so a hot function is
-best called from one site (``engine.play.play_out`` has one turn for every seat).
+best called from one site (``engine.play.play_turns`` has one turn for every seat).
 """
 from numba import njit
 

@@ -5,7 +5,7 @@ mean final round score it gives that player over ``K`` *determinisations*: the c
 player cannot see (the other seats' hands, less any exposed teyaku cards, and the draw pile)
 are dealt again at random, consistent with what the player has seen, and the round is played
 out from the resumable state (``engine.state``) by the fast default policy (greedy) with the
-game's own kernel (``engine.play.play_out``).  The same K determinisations serve every choice
+game's own kernel (``engine.play.play_turns``).  The same K determinisations serve every choice
 (common random numbers); ties go to the first choice in card order.
 
 It never reads a hidden card: the unseen cards are gathered as a *set* (a mask, read in card
@@ -18,6 +18,7 @@ module never imports a game.  A lookahead context ``look`` travels through the k
 tuple ``(tables, res, scratch)``; kernels of runs without a lookahead player get ``None``
 and numba prunes the branch, so they compile and run as before.
 """
+import sys
 from statistics import NormalDist
 from typing import NamedTuple
 
@@ -168,7 +169,7 @@ def determinise(st, n, seat, order, hidden_from, s, sc):
 def rollout_value(n, seat, gscore, ghigh, look):
     """Play ``look``'s scratch rollout state to the end by greedy; ``seat``'s round score."""
     tables, res, sc = look
-    play.play_out(sc.st, n, sc.order, sc.rng, sc.greedy, 0, gscore, ghigh, None)
+    play.play_turns(sc.st, n, sc.order, sc.rng, sc.greedy, 0, gscore, ghigh, None, None)
     return round_value(tables, sc.st, seat, res)
 
 
@@ -308,12 +309,55 @@ def choose_expose(st, n, seat, order, s, k_samples, gscore, ghigh, look, slot, v
         s = determinise(st, n, seat, order, top, s, sc)
         for i in range(st.shape[0]):
             sc.st[i] = sc.base[i]
-        play.play_out(sc.st, n, sc.order, sc.rng, sc.greedy, 0, gscore, ghigh, None)
+        play.play_turns(sc.st, n, sc.order, sc.rng, sc.greedy, 0, gscore, ghigh, None, None)
         res[slot] = v
         with_it += round_value(tables, sc.st, seat, res)
         res[slot] = 0
         without += round_value(tables, sc.st, seat, res)
     return s, with_it > without
+
+
+@hot
+def look_turn(st, n, seat, order, s, k, hand, field, top, gscore, ghigh, look):
+    """A lookahead player's turn: the hand card (and its two-way pick) by lookahead, then, if
+    the turned card matches two field cards, that pick by lookahead too.
+    Returns (generator state, hand, field, captured).
+
+    A call, not inlined: the lookahead's rollouts play on with ``play.play_turns``
+    (``look=None``), and inlining IR would unfold that loop before numba prunes the ``None``
+    branch."""
+    if look is None:  # a rollout's play_out never gets here; typed, not run
+        return s, hand, field, ZERO
+    st[n] = field
+    st[2 * n + 1] = top
+    st[2 * n + 2] = seat
+    s, card, high = choose_card(st, n, seat, order, s, k, gscore, ghigh, look)
+    hand &= ~bit(card)
+    field, c1 = play.capture(card, field, high)
+    drawn = order[top]
+    high2 = ZERO
+    if count(field & month_nibble(drawn)) == 2:
+        pile0 = st[n + 1 + seat]
+        st[seat] = hand
+        st[n] = field
+        st[n + 1 + seat] = pile0 | c1
+        s, high2 = choose_drawn(st, n, seat, order, s, k, gscore, ghigh, look)
+        st[n + 1 + seat] = pile0
+    field, c2 = play.capture(drawn, field, high2)
+    return s, hand, field, c1 | c2
+
+
+#: this module, passed to ``play.play_turns`` to decide lookahead players' turns (play.py does
+#: not import it: the lookahead imports play for its rollouts, so imports go one way)
+THIS = sys.modules[__name__]
+
+
+@hot(inline="always")
+def play_out(st, n, order, rng, policy, dealer, gscore, ghigh, look):
+    """Play the round in state ``st`` to its end, in place (:func:`engine.play.play_turns`),
+    each seat by its player's policy, lookahead players by :func:`look_turn`.  ``look``:
+    ``None`` (numba prunes the lookahead branch), or the context ``(tables, res, scratch)``."""
+    play.play_turns(st, n, order, rng, policy, dealer, gscore, ghigh, look, THIS)
 
 
 def uses_lookahead(policy):

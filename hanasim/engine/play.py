@@ -1,4 +1,4 @@
-"""The hana-awase matching step and one turn, shared by every fishing game.
+"""The hana-awase matching step, one turn, and a round's turns, shared by every fishing game.
 
 A card put onto the field (from the hand or turned from the draw pile) captures by month:
 no match, it stays; one match, both are captured; two, the player picks one (a policy choice);
@@ -10,7 +10,6 @@ from ..policies import RANDOM, hand_card, take_high
 from .bits import ONE, ZERO, bit, count, month_nibble
 from .jit import hot
 from .rng import GOLDEN, mix64, next64
-from . import lookahead
 
 
 @hot
@@ -66,7 +65,7 @@ def turn_with(policy, hand, field, drawn, r, gscore, ghigh):
 
 
 @hot(inline="always")
-def play_out(st, n, order, rng, policy, dealer, gscore, ghigh, look):
+def play_turns(st, n, order, rng, policy, dealer, gscore, ghigh, look, chooser):
     """Play the round in state ``st`` (``engine.state``, ``n`` seats) to its end, in place.
 
     Seats move in turn order from ``seat(n)``; a turn is :func:`turn_with` with the turned
@@ -75,7 +74,10 @@ def play_out(st, n, order, rng, policy, dealer, gscore, ghigh, look):
     is played by player ``(dealer + s) % n`` (``policy`` is indexed by player).
 
     ``look``: ``None``, or the lookahead context ``(tables, res, scratch)`` when a player's
-    policy is ``lookahead`` (``engine.lookahead``); with ``None`` numba prunes that branch.
+    policy is ``lookahead``; with ``None`` numba prunes that branch.  ``chooser``: the module
+    that decides a lookahead player's turn (``engine.lookahead``, whose ``play_out`` calls
+    this; None where ``look`` is None): passed in, not imported, so that this module stays
+    below the lookahead, which plays its rollouts out with it.
 
     One turn call site for every seat: the turn is inlined wherever it is called, and a call
     per seat made the kernels several times larger and slower to compile, for no speed.
@@ -90,9 +92,9 @@ def play_out(st, n, order, rng, policy, dealer, gscore, ghigh, look):
             break
         player = dealer + seat
         p = policy[player - n if player >= n else player]
-        if look is not None and lookahead.is_lookahead(p):
-            s, hand, field, cap = _look_turn(st, n, seat, order, s, lookahead.samples(p),
-                                             hand, field, top, gscore, ghigh, look)
+        if look is not None and chooser.is_lookahead(p):
+            s, hand, field, cap = chooser.look_turn(st, n, seat, order, s, chooser.samples(p),
+                                                    hand, field, top, gscore, ghigh, look)
         else:
             s, r = turn_word(p, s)
             hand, field, cap = turn_with(p, hand, field, order[top], r, gscore, ghigh)
@@ -104,32 +106,3 @@ def play_out(st, n, order, rng, policy, dealer, gscore, ghigh, look):
     st[n] = field
     st[2 * n + 1] = top
     st[2 * n + 2] = seat
-
-
-@hot
-def _look_turn(st, n, seat, order, s, k, hand, field, top, gscore, ghigh, look):
-    """A lookahead player's turn: the hand card (and its two-way pick) by lookahead, then, if
-    the turned card matches two field cards, that pick by lookahead too (``engine.lookahead``).
-    Returns (generator state, hand, field, captured).
-
-    A call, not inlined: the lookahead's rollouts play on with ``play_out`` (``look=None``),
-    and inlining IR would unfold that loop before numba prunes the ``None`` branch."""
-    if look is None:  # a rollout's play_out never gets here; typed, not run
-        return s, hand, field, ZERO
-    st[n] = field
-    st[2 * n + 1] = top
-    st[2 * n + 2] = seat
-    s, card, high = lookahead.choose_card(st, n, seat, order, s, k, gscore, ghigh, look)
-    hand &= ~bit(card)
-    field, c1 = capture(card, field, high)
-    drawn = order[top]
-    high2 = ZERO
-    if count(field & month_nibble(drawn)) == 2:
-        pile0 = st[n + 1 + seat]
-        st[seat] = hand
-        st[n] = field
-        st[n + 1 + seat] = pile0 | c1
-        s, high2 = lookahead.choose_drawn(st, n, seat, order, s, k, gscore, ghigh, look)
-        st[n + 1 + seat] = pile0
-    field, c2 = capture(drawn, field, high2)
-    return s, hand, field, c1 | c2

@@ -1,5 +1,5 @@
-"""The session machinery, once for every game: chunks, sessions, their stream keys, the dealer
-rotation, session totals by player and whole-session counting.
+"""The session machinery, once for every game: chunks, sessions, their stream keys, games back to
+back within a session, the dealer rotation, the players' totals and counting only whole games.
 
 A game supplies its round and its tallies as functions of its own module, by fixed names (the
 hooks below); the engine's loops call them as ``game.<hook>(...)``, where ``game`` is the
@@ -15,43 +15,63 @@ Hooks (``tb``: the game's Tables NamedTuple; all ``@hot(inline="always")`` funct
 that allocate ``@njit(inline="always")``)::
 
     new_work(tb) -> work                 per-chunk scratch: a tuple of arrays (allocates)
-    look_context(tb, work) -> look       the lookahead context (tables, res, scratch, ...)
+    look_context(tb, work, players)      the lookahead context (tables, res, scratch, ...)
     chunk_counters(tb, counters, ch)     chunk ch's row of every counter array, a tuple
-    session_length(tb) -> int            rounds in a whole session
+    session_length(tb) -> int            rounds a session counts
     n_players(tb) -> int                 players at the table (seat s is (dealer + s) % n)
-    start_session(tb, work, key, n_rounds) -> dealer
-                                         point the generators at the session's stream key,
-                                         put the deck in order, draw the first dealer
+    start_game(tb, work, key, i, n_rounds) -> dealer
+                                         a game starts after i rounds of the session: point
+                                         the generators, put the deck in order, draw the
+                                         first dealer
     play_round(tb, work, players, key, i, dealer, look)
-                                         round i: deal, play from the state, score into work
+                                         the session's round i: deal, play from the state,
+                                         score into work
     tally_round(tb, work, counts, dealer)    add the round to the chunk's counters
     seat_score(tb, work, seat) -> int    the round's score of a seat (relative to the dealer)
     next_dealer(tb, work, dealer) -> int the next round's dealer (the rotation)
-    tally_session(tb, counts, first, totals) add a whole session: first dealer, player totals
+    game_over(tb, work, counts, r, n_rounds, totals) -> int
+                                         after the game's r-th round: 0 play on, 1 the game is
+                                         over (tally it), -1 cut off by the end of the run
+                                         (its rounds count, the game does not)
+    tally_game(tb, counts, first, totals)    a whole game: first dealer, player totals
+    end_chunk(tb, counts, look)          after a chunk's sessions (counts kept in ``look``)
 
 What the engine does, per chunk of sessions ``s0 .. s1-1``::
 
     work = new_work(tb); counts = chunk_counters(tb, counters, ch)
-    look = None, or look_context(tb, work)        # a lookahead kernel of its own
+    look = None, or look_context(tb, work, players)   # a lookahead kernel of its own
     for s in s0 .. s1-1:
         key = stream_state(seed, s)               # the session's random-stream key
         n_rounds = min(L, total_rounds - s * L)   # L = session_length(tb): the last one cut off
-        dealer = start_session(tb, work, key, n_rounds); first = dealer; totals[:] = 0
-        for i in range(n_rounds):
-            play_round(tb, work, players, key, i, dealer, look)
-            tally_round(tb, work, counts, dealer)
-            totals[(dealer + seat) % n] += seat_score(tb, work, seat)   for each seat < n
-            dealer = next_dealer(tb, work, dealer)
-        if n_rounds == L:                         # a cut-off session counts its rounds only
-            tally_session(tb, counts, first, totals)
+        i = counted = 0
+        while counted < n_rounds:                 # games back to back (Toppa: one a session)
+            dealer = start_game(tb, work, key, i, n_rounds); first = dealer; totals[:] = 0
+            for r = 1, 2, ...:
+                play_round(tb, work, players, key, i, dealer, look); i += 1
+                if counted < n_rounds: counted += 1; tally_round(tb, work, counts, dealer)
+                totals[(dealer + seat) % n] += seat_score(tb, work, seat)   for each seat < n
+                dealer = next_dealer(tb, work, dealer)
+                over = game_over(tb, work, counts, r, n_rounds, totals)
+                if over: break
+            if over > 0: tally_game(tb, counts, first, totals)
+    end_chunk(tb, counts, look)
+
+A game of a fixed number of rounds (Toppa's session, Baka's game of 3) ends at
+``r == n_rounds``: :func:`whole_session` says whether it was whole, and such a game's
+``play_sessions`` calls :func:`play_sessions`, the same loop written as a counted loop (faster
+for Toppa's greedy rounds).  A game with an end of its own (koi-koi's target, Taipa's coins)
+calls :func:`play_series`; its ``game_over`` says when a game ends, and the rounds it plays
+after the run's rounds are counted finish the game without being tallied.
 
 ``players`` is whatever the game's rounds need to know about the players (Toppa: the tuple
 ``(policy, expose)``); ``counters`` a tuple of int64 arrays whose first axis is the chunk.  How
-a game draws its random numbers stays its own: ``start_session`` and ``play_round`` get the
-session's key, the round's index and ``work`` (where the game keeps its generator states), so
-one stream per session (Toppa, Baka) and one per round (``rng.round_stream``: Kushiro Toppa,
-Taoshi) are both written in the game, unchanged.
+a game draws its random numbers stays its own: ``start_game`` and ``play_round`` get the
+session's key, the round's index in the session and ``work`` (where the game keeps its
+generator states), so one stream per session (Toppa, Baka) and one per round
+(``rng.round_stream``: Kushiro Toppa, Taoshi, koi-koi) are both written in the game.
 """
+import inspect
+
 import numpy as np
 from numba import njit
 
@@ -60,10 +80,35 @@ from .rng import stream_state
 #: the most players at a table (the length of the session totals)
 MAX_SEATS = 8
 
-#: the functions a game's module defines for the engine (see the module docstring)
-HOOKS = ("new_work", "look_context", "chunk_counters", "session_length", "n_players",
-         "start_session", "play_round", "tally_round", "seat_score", "next_dealer",
-         "tally_session")
+#: the functions a game's module defines for the engine, with their arguments
+HOOKS = {
+    "new_work": ("tb",),
+    "look_context": ("tb", "work", "players"),
+    "chunk_counters": ("tb", "counters", "ch"),
+    "session_length": ("tb",),
+    "n_players": ("tb",),
+    "start_game": ("tb", "work", "key", "i", "n_rounds"),
+    "play_round": ("tb", "work", "players", "key", "i", "dealer", "look"),
+    "tally_round": ("tb", "work", "counts", "dealer"),
+    "seat_score": ("tb", "work", "seat"),
+    "next_dealer": ("tb", "work", "dealer"),
+    "game_over": ("tb", "work", "counts", "r", "n_rounds", "totals"),
+    "tally_game": ("tb", "counts", "first", "totals"),
+    "end_chunk": ("tb", "counts", "look"),
+}
+#: hooks of the first version, and what replaced them
+RENAMED = {"start_session": "start_game(tb, work, key, i, n_rounds)",
+           "tally_session": "tally_game(tb, counts, first, totals)"}
+
+
+@njit(inline="always")
+def whole_session(r, n_rounds, length):
+    """``game_over`` of a game that is the whole session (``length`` rounds, the last session
+    ``n_rounds`` < ``length`` when the run ends inside it): 0 before its last round, then 1 if
+    it was whole, -1 if cut off (its rounds count, the session does not)."""
+    if r < n_rounds:
+        return 0
+    return 1 if n_rounds == length else -1
 
 
 @njit(inline="always")
@@ -86,22 +131,27 @@ def run_chunks(game, seed, first_session, n_sessions, chunk, total_rounds, tb, p
         if look is None:
             game.play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
                                None)
+            game.end_chunk(tb, counts, None)
         else:
+            ctx = game.look_context(tb, work, players)
             game.play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                               game.look_context(tb, work))
+                               ctx)
+            game.end_chunk(tb, counts, ctx)
 
 
 @njit(inline="always")
 def play_sessions(game, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1``, session s on the stream key ``stream_state(seed, s)``, each
-    counted whole only when it is not cut off by the end of the run.  Inlined into the game's
-    ``play_sessions`` (``@hot``), with every hook inlined into it."""
+    """Sessions ``s0 .. s1-1`` that are one game of the session's rounds each (the Toppa
+    family), session s on the stream key ``stream_state(seed, s)``: :func:`play_series` with
+    ``game_over`` = :func:`whole_session`, written as a counted loop (``game_over`` is not
+    called).  Kept apart because the general loop cost Toppa's greedy rounds about a tenth of
+    their speed.  Inlined into the game's ``play_sessions`` (``@hot``), every hook into it."""
     length = game.session_length(tb)
     n = game.n_players(tb)
     for s in range(s0, s1):
         key = stream_state(seed, s)
         n_rounds = min(length, total_rounds - s * length)
-        dealer = game.start_session(tb, work, key, n_rounds)
+        dealer = game.start_game(tb, work, key, 0, n_rounds)
         first = dealer
         for q in range(n):
             totals[q] = 0
@@ -114,17 +164,62 @@ def play_sessions(game, seed, s0, s1, total_rounds, tb, work, players, counts, t
                 totals[q] += game.seat_score(tb, work, seat)
             dealer = game.next_dealer(tb, work, dealer)
         if n_rounds == length:  # a session cut off by the end of the run: its rounds count only
-            game.tally_session(tb, counts, first, totals)
+            game.tally_game(tb, counts, first, totals)
+
+
+@njit(inline="always")
+def play_series(game, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    """Sessions ``s0 .. s1-1``, session s on the stream key ``stream_state(seed, s)``: games
+    back to back until the session's rounds are counted, the last one finished (koi-koi,
+    Taipa: the module docstring).  Inlined into the game's ``play_sessions`` (``@hot``), with
+    every hook inlined into it."""
+    length = game.session_length(tb)
+    n = game.n_players(tb)
+    for s in range(s0, s1):
+        key = stream_state(seed, s)
+        n_rounds = min(length, total_rounds - s * length)
+        i = 0  # rounds dealt in the session: the index of the round's streams
+        counted = 0  # rounds counted in the run's rounds
+        while counted < n_rounds:
+            dealer = game.start_game(tb, work, key, i, n_rounds)
+            first = dealer
+            for q in range(n):
+                totals[q] = 0
+            r = 0
+            over = 0
+            while over == 0:
+                game.play_round(tb, work, players, key, i, dealer, look)
+                i += 1
+                r += 1
+                if counted < n_rounds:  # rounds that only finish the last game: not counted
+                    counted += 1
+                    game.tally_round(tb, work, counts, dealer)
+                for seat in range(n):
+                    q = dealer + seat
+                    q = q - n if q >= n else q
+                    totals[q] += game.seat_score(tb, work, seat)
+                dealer = game.next_dealer(tb, work, dealer)
+                over = game.game_over(tb, work, counts, r, n_rounds, totals)
+            if over > 0:  # (-1: a game cut off by the end of the run: its rounds count only)
+                game.tally_game(tb, counts, first, totals)
 
 
 def check_game(module):
-    """Raise if ``module`` lacks a hook or defines one that numba would not inline (a game's
-    module is checked when it registers: a missing hook would fail deep inside numba)."""
-    missing = [h for h in HOOKS + ("play_sessions", "run_chunks") if not hasattr(module, h)]
+    """Raise if ``module`` lacks a hook, takes other arguments, or defines one that numba would
+    not inline (a game's module calls this when it registers: a missing or mistyped hook would
+    otherwise fail deep inside numba)."""
+    name = module.__name__
+    old = [f"{h} (now {new})" for h, new in RENAMED.items() if hasattr(module, h)]
+    if old:
+        raise TypeError(f"{name} defines engine hooks that were renamed: {', '.join(old)}")
+    missing = [h for h in (*HOOKS, "play_sessions", "run_chunks") if not hasattr(module, h)]
     if missing:
-        raise TypeError(f"{module.__name__} lacks the engine hooks {', '.join(missing)}")
-    for h in HOOKS:
-        opts = getattr(getattr(module, h), "targetoptions", {})
-        if opts.get("inline") != "always":
-            raise TypeError(f"{module.__name__}.{h} must be compiled with inline='always' "
+        raise TypeError(f"{name} lacks the engine hooks {', '.join(missing)}")
+    for h, args in HOOKS.items():
+        fn = getattr(module, h)
+        if getattr(fn, "targetoptions", {}).get("inline") != "always":
+            raise TypeError(f"{name}.{h} must be compiled with inline='always' "
                             "(@hot(inline='always') or @njit(inline='always'))")
+        got = tuple(inspect.signature(fn.py_func).parameters)
+        if got != args:
+            raise TypeError(f"{name}.{h} takes {got}; the engine calls it with {args}")

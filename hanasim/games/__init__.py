@@ -1,44 +1,14 @@
-"""The game registry: every game module registers itself on import."""
+"""The games: importing the package registers every game (see :mod:`.registry`)."""
 from __future__ import annotations
 
-_GAMES: dict = {}
+from .registry import (UnknownGame, available_games, get_game, readings,  # noqa: F401
+                       register)
 
-
-class UnknownGame(ValueError):
-    pass
-
-
-def register(game):
-    _GAMES[game.name] = game
-    return game
-
-
-def available_games() -> list[str]:
-    return sorted(_GAMES)
-
-
-def get_game(name: str):
-    try:
-        return _GAMES[str(name).strip().lower().replace("-", "_")]
-    except KeyError:
-        raise UnknownGame(f"unknown game {name!r}; available games: "
-                          + ", ".join(available_games())) from None
-
-
-def readings(name: str) -> str:
-    """How hanasim reads the game's rules where the sources leave room (Markdown, from
-    ``games/readings/<game>.md``): the readings that are not plain options, the game's
-    quantities and what they showed; ``hanasim rules GAME`` prints it after the options."""
-    from importlib import resources
-
-    game = get_game(name)
-    path = resources.files(__package__).joinpath("readings", f"{game.name}.md")
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
-
-
-from . import toppa  # noqa: E402,F401  (registers)
-from . import baka  # noqa: E402,F401  (registers)
-from . import koikoi  # noqa: E402,F401  (registers)
-from . import taipa  # noqa: E402,F401  (registers)
-from . import kushiro  # noqa: E402,F401  (registers)
-from . import taoshi  # noqa: E402,F401  (registers)
+from . import toppa  # noqa: F401  (registers)
+from . import baka  # noqa: F401  (registers)
+from . import koikoi  # noqa: F401  (registers)
+from . import taipa  # noqa: F401  (registers)
+from . import kushiro  # noqa: F401  (registers)
+from . import taoshi  # noqa: F401  (registers)
+from . import bakappana  # noqa: F401  (registers)
+from . import ishikari  # noqa: F401  (registers)

@@ -46,8 +46,7 @@ from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
-from ..engine.lookahead import new_scratch, round_value, uses_lookahead
-from ..engine.play import play_out
+from ..engine.lookahead import new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
 from ..engine.rng import partial_shuffle, shuffle_range
 from ..engine import sessions
@@ -57,7 +56,7 @@ from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divi
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST
 from ..rules import no_first_draw, number, option, seat_values, when_zero
 from .. import sources
-from . import register
+from .registry import register
 from . import toppa
 
 NAME = "baka"
@@ -701,7 +700,7 @@ def new_work(tb):
 
 
 @njit(inline="always")
-def look_context(tb, work):
+def look_context(tb, work, players):
     return (tb, work[4], new_scratch(ST_N, 48, N_PLAYERS))
 
 
@@ -721,7 +720,7 @@ def n_players(tb):
 
 
 @hot(inline="always")
-def start_session(tb, work, key, n_rounds):
+def start_game(tb, work, key, i, n_rounds):
     rng, order = work[0], work[1]
     rng[0] = key
     for i in range(order.shape[0]):
@@ -769,9 +768,20 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_session(tb, counts, first, totals):
+def game_over(tb, work, counts, r, n_rounds, totals):
+    # the session is one game of its rounds
+    return sessions.whole_session(r, n_rounds, ROUNDS_PER_GAME)
+
+
+@hot(inline="always")
+def tally_game(tb, counts, first, totals):
     # game quantities are counted only for complete games (the engine calls this for those)
     _tally_game(counts[0], first, totals[0], totals[1], totals[2])
+
+
+@hot(inline="always")
+def end_chunk(tb, counts, look):
+    pass
 
 
 @hot

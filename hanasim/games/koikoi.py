@@ -171,7 +171,7 @@ from ..policies import (CONTINUE, DEC_LOOKAHEAD, DEC_STOP, FORCED, GREEDY, LEGAL
                         LEGAL_STOP, RANDOM, choose_continue, choose_expose, greedy_hand_card,
                         hand_card, parse_policy, split_policy, take_high)
 from ..rules import RuleError, number, option
-from . import register
+from .registry import register
 
 NAME = "koikoi"
 N_PLAYERS = 2
@@ -1956,6 +1956,8 @@ READING = Reading(
     labels={"field_brights.{k}": "Field: {k} 20-point cards at the deal",
             "end_turn.{k}": "Round ends at turn {k}",
             "round.draw_rate": "Round: nobody scores",
+            "game.first_dealer.mean_margin": "First dealer: a game's points less the "
+                                             "opponent's, mean",
             "round.exhausted_rate": "Round: the hands ran out",
             "winner_points.mean": "Points of a scored round: mean",
             "winner_points.sd": "Points of a scored round: standard deviation",

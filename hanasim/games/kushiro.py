@@ -82,7 +82,7 @@ from ..policies import (CONTINUE, DEC_STOP, DEC_THRESHOLD, GREEDY, K_SHIFT,
                         policy_id, split_policy, take_high)
 from ..rules import number, option, when_zero
 from .. import sources
-from . import register
+from .registry import register
 from . import toppa
 
 NAME = "kushiro_toppa"
@@ -1613,7 +1613,23 @@ READING = Reading(
         Line("winner_chips.mean", "A won round pays the winner {value} {unit} on average"),
     ),
     positions={"first_player": "First to play (of the two active players)"},
-    labels={"round.nobody_scores_rate": "Round: nobody scores"})
+    labels={"round.nobody_scores_rate": "Round: nobody scores",
+            "round.stop_rate": "Round: ended by a stop (Yoroshii)",
+            "round.exhausted_rate": "Round: exhausted (cards ran out, nobody stopped)",
+            "round.teyaku_end_rate": "Round: ended by a teyaku",
+            "winner_chips.mean": "Chips a won round pays the winner: mean",
+            "iku.call_rate": "Iku: share of decisions that continued",
+            "iku.paid_off_rate": "Iku: share of Iku calls that paid off",
+            "iku.calls_per_round": "Iku calls per round",
+            "yoroshii.value": "Yoroshii (stop): the decider's chips at the round's end",
+            "iku.value": "Iku (continue): the decider's chips at the round's end",
+            "swap.rate": "Four in hand: share of hands laid down and swapped",
+            "redeals.mean": "Redeals per round: mean"},
+    # dekiyaku.* count the stopper's pile in the rounds a stop (Yoroshii) ends
+    dekiyaku_of="rounds ended by a stop",
+    dekiyaku_axis="share of the rounds ended by a stop in which the stopper scores it",
+    dekiyaku_caption="Share of the rounds ended by a stop (Yoroshii) in which the stopper's "
+                     "captured cards score each dekiyaku (they can score several)")
 
 
 class Kushiro:

@@ -82,13 +82,13 @@ from ..engine.jit import hot
 from ..engine import state
 from ..engine.lookahead import (_add_gain, _pick, choose_expose, deal_others, determinise,
                                 gather, new_scratch, round_value, samples, shuffle, uses_lookahead)
-from ..engine.play import play_out
+from ..engine.lookahead import play_out
 from ..engine.rng import round_stream, below, shuffle_range, stream_state
 from ..policies import (EXPOSE_ALWAYS, EXPOSE_RANDOM, K_SHIFT, LOOKAHEAD, POLICIES, RANDOM,
                         greedy_tables, policy_id)
 from ..rules import Kind, RuleError, _check_type, number, option
 from .. import sources
-from . import register
+from .registry import register
 
 NAME = "taoshi"
 MAX_PLAYERS = 6
@@ -1497,9 +1497,18 @@ READING = Reading(
              "score zero is {value}"),
         Line("botta_rate", "{value} of rounds end in a botta", "rate"),
     ),
+    labels={"round.score_sum": "Round: the scores added up (0 when the burdens are zero-sum)",
+            "winner_tie_rate": "Round: the greatest score shared (tie broken by tie_winner)",
+            "teyaku.none": "Teyaku: none (a hand with no teyaku)"},
     positions={"dealer": "First active player", "right": "Second active player",
                "left": "Third active player"},
-    positions_above=3)
+    positions_above=3,
+    # dekiyaku.* count the played rounds in which an active player captures it
+    dekiyaku_of="played rounds",
+    dekiyaku_axis="share of played rounds in which a player captures it",
+    dekiyaku_caption="Share of played rounds in which a player's captured cards hold each "
+                     "dekiyaku (Four '3's counts only for the third active player in turn "
+                     "order)")
 
 
 class Taoshi:

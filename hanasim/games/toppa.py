@@ -32,8 +32,7 @@ from ..engine.bits import bit, count, has_full_nibble
 from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
-from ..engine.lookahead import choose_card, new_scratch, round_value, uses_lookahead
-from ..engine.play import play_out
+from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
 from ..engine.rng import partial_shuffle, shuffle_range
 from ..engine import sessions
@@ -44,7 +43,7 @@ from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNT
                            TEY_MONTHS, DekiyakuTable, at_least, has_all)
 from ..rules import RuleError, no_first_draw, number, option, seat_values, when_zero
 from ..stats.labels import display
-from . import register
+from .registry import register
 
 NAME = "toppa"
 N_PLAYERS = 2
@@ -573,7 +572,7 @@ def new_work(tb):
 
 
 @njit(inline="always")
-def look_context(tb, work):
+def look_context(tb, work, players):
     return (tb, work[4], new_scratch(ST_N, tb.month.shape[0], N_PLAYERS))
 
 
@@ -593,7 +592,7 @@ def n_players(tb):
 
 
 @hot(inline="always")
-def start_session(tb, work, key, n_rounds):
+def start_game(tb, work, key, i, n_rounds):
     rng, order = work[0], work[1]
     rng[0] = key
     # Reset the deck order so a session depends on nothing but its own stream.
@@ -666,7 +665,13 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_session(tb, counts, first, totals):
+def game_over(tb, work, counts, r, n_rounds, totals):
+    # the session is one game of its rounds
+    return sessions.whole_session(r, n_rounds, tb.params[P_SESSION])
+
+
+@hot(inline="always")
+def tally_game(tb, counts, first, totals):
     scal = counts[0]
     first_total = totals[first]  # the session total of the player who dealt first
     scal[C_SESSIONS] += 1
@@ -676,6 +681,11 @@ def tally_session(tb, counts, first, totals):
     scal[C_FIRST_TIES] += first_total == 0
     scal[C_P0_FIRST] += first == 0
     hist_add(scal, C_HIST + HIST_BINS * H_SESSION, first_total)
+
+
+@hot(inline="always")
+def end_chunk(tb, counts, look):
+    pass
 
 
 @hot

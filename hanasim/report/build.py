@@ -44,7 +44,7 @@ def fmt(v) -> str:
         return f"{int(f):,}"
     if f == 0:
         return "0"
-    from ..cli_table import number
+    from ..readable import number
 
     return number(f)  # 4 significant digits, never e-notation (0.0000108, not 1.08e-05)
 
@@ -197,6 +197,7 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
                 "mean_net": "Mean coins won (net)"}.get(rd.edge_metric, f"Mean {rd.unit} won"
                                                         if rd.unit != "points" else "Mean score")
         out.append(f"{what} per round, {rd.seat_words}: " + ", ".join(parts) + ".")
+    out += who_plays(by, g, players)
     default_par = getattr(g, "par", None)
     pars = parse_rules_string(df.attrs.get("rules", "")).get("par")
     seat_names = list(getattr(g, "seats", ()))
@@ -228,7 +229,8 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
     if not dek.empty:
         top = dek["estimate"].sort_values(ascending=False).head(3)
         out.append("Most frequent dekiyaku: " + ", ".join(
-            f"{display(q.split('.', 1)[1])} ({_pct(v)} of piles)" for q, v in top.items()) + ".")
+            f"{display(q.split('.', 1)[1])} ({_pct(v)} of {rd.dekiyaku_of})"
+            for q, v in top.items()) + ".")
     for seat in seat_names[:1]:
         qs = {k: row(f"round_score.{seat}.{k}") for k in ("q05", "q25", "q50", "q75", "q95")}
         if all(v is not None for v in qs.values()):
@@ -244,6 +246,19 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
         out.append(f"Settlement: in {_pct(r.estimate)} of rounds the yaku payment cannot be "
                    "covered with captured cards and is settled in points.")
     return out
+
+
+def who_plays(by: pd.DataFrame, g, players) -> list[str]:
+    """With more seated than play (Kushiro Toppa's join/drop, Taoshi with 4-6): the share of
+    rounds each table seat plays, the game's own question "who joins?"."""
+    rows = [q for q in by.index if q.endswith(".play_rate") and not q.startswith("player")
+            and "first_player" not in q]
+    if len(rows) < 3 or not (by.loc[rows, "estimate"] < 0.999).any():
+        return []
+    active = int(round(float(by.loc[rows, "estimate"].sum())))
+    parts = [f"{_who(q, g, players).lower()} {_pct(by.loc[q, 'estimate'])}" for q in rows]
+    return [f"Who plays, by table seat ({len(rows)} seated, {active} play each round): "
+            + ", ".join(parts) + " of rounds; the others sit the round out."]
 
 
 def _summary_table(df):
@@ -402,8 +417,7 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     name = f"{game}-skill.png"
     png = plot.figure_bytes(fig, "png")
     title = g.title
-    pairing_words = ("each pairing once (with two players the mirror pairing adds nothing)"
-                     if g.n_players == 2 else "every ordered pairing")
+    pairing_words = pairings_played(t)
     blocks = [Heading(3, f"{title}: does skill change the answer?", f"{game}-skill"),
               Para(f"Random, greedy and lookahead:16 play (`hanasim rules {game}` and the "
                    f"README's Policies say how): {pairing_words} on the same deals, "
@@ -421,10 +435,17 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     return blocks, {name: png}, t
 
 
+def pairings_played(t: pd.DataFrame) -> str:
+    """How the tournament ``t`` paired the policies, from the players it seated (Kushiro Toppa
+    seats two by default, though up to four may sit at its table)."""
+    return ("each pairing once (with two players the mirror pairing adds nothing)"
+            if t.attrs.get("players") == 2 else "every ordered pairing")
+
+
 def key_rows(rd, by_skill: dict) -> list[dict]:
     """The "key quantities by skill" rows: the game's headline quantities (its reading, up to
     four) for every skill, as printed."""
-    from ..cli_table import is_share, number
+    from ..readable import is_share, number
 
     rows = []
     for skill, d in by_skill.items():

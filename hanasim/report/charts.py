@@ -30,9 +30,9 @@ def _has(df, prefix):
 
 
 def teyaku_chart(df: pd.DataFrame, exact_df, title: str) -> Chart | None:
-    if not _has(df, "teyaku."):
+    n = int(plot.deal_rows(df).sum())
+    if not n:
         return None
-    n = int(df["quantity"].str.startswith("teyaku.").sum())
     fig, axes = plot.new_figure(8, 0.5 * n + 2.0)
     plot.teyaku_vs_exact(df, exact_df, ax=axes[0, 0])
     axes[0, 0].set_title(f"{title}: teyaku, simulated and exact", fontsize=11)
@@ -72,9 +72,10 @@ def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
     fig, axes = plot.new_figure(8, 0.38 * n + 1.8)
     plot.dekiyaku_rates(df, ax=axes[0, 0])
     axes[0, 0].set_title(f"{title}: dekiyaku", fontsize=11)
+    from ..reading import reading_of
+
     return Chart("dekiyaku", "Dekiyaku frequency",
-                 "Share of players' captured piles scoring each dekiyaku (a pile can score "
-                 "several), with 99.9% intervals.", fig)
+                 f"{reading_of(plot._game(df)).dekiyaku_caption}, with 99.9% intervals.", fig)
 
 
 #: what a panel of the edges chart shows, beyond the metric's name

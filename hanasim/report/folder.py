@@ -22,7 +22,7 @@ import secrets
 import shutil
 from pathlib import Path
 
-from ..atomic import write_bytes
+from ..atomic import unwritable, why, write_bytes
 from ..outputs import inside
 
 MARKER = "hanasim-report.json"
@@ -30,8 +30,6 @@ _RENAME_EXCHANGE = 2  # renameat2 flag (Linux 3.15+)
 _AT_FDCWD = -100
 
 
-def _why(e: OSError) -> str:
-    return e.strerror or str(e)
 
 
 def check_folder(out, name: str, store=None) -> Path:
@@ -56,17 +54,16 @@ def check_folder(out, name: str, store=None) -> Path:
         try:
             entries = os.listdir(real)
         except OSError as e:
-            raise OSError(f"cannot write the report {folder}: {_why(e)}") from None
+            raise OSError(f"cannot write the report {folder}: {why(e, real)}") from None
         if entries and MARKER not in entries:
             raise OSError(f"refusing to replace {folder}: it is a folder that is not a hanasim "
                           f"report (no {MARKER} in it); give --out another folder")
     ancestor = real.parent
     while not ancestor.exists():  # the first folder that exists must let us make ours
         ancestor = ancestor.parent
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        why = ("a read-only file system" if os.statvfs(ancestor).f_flag & os.ST_RDONLY
-               else "permission denied")
-        raise OSError(f"cannot write the report {folder}: {why} ({ancestor})")
+    problem = unwritable(ancestor)
+    if problem is not None:
+        raise OSError(f"cannot write the report {folder}: {problem} ({ancestor})")
     return folder
 
 
@@ -137,7 +134,7 @@ class Staging:
             self.put(MARKER, (json.dumps(marker, indent=1, default=str) + "\n").encode())
         except OSError as e:
             self.discard()
-            raise OSError(f"cannot write the report {self.folder}: {_why(e)}") from None
+            raise OSError(f"cannot write the report {self.folder}: {why(e, self.parent)}") from None
 
     def _clean_leftovers(self):
         """Hidden folders of reports killed mid-write (their process is gone)."""
@@ -154,7 +151,7 @@ class Staging:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise OSError(f"cannot write {shown}: {_why(e)}") from None
+            raise OSError(f"cannot write {shown}: {why(e, path.parent)}") from None
         write_bytes(path, data, shown=shown)
 
     def commit(self) -> bool:
@@ -176,7 +173,7 @@ class Staging:
                 os.rename(self.path, self.target)
                 replaced = True
         except OSError as e:
-            raise OSError(f"cannot write the report {self.folder}: {_why(e)}") from None
+            raise OSError(f"cannot write the report {self.folder}: {why(e, self.parent)}") from None
         self._made = []
         _fsync_dir(self.parent)
         if old is not None:

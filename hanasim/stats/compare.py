@@ -9,6 +9,7 @@ over sqrt(B) (batch means), which keeps the benefit of the pairing.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,16 @@ def size_and_word(diff: float, base_se: float, base_n: float, significant: bool,
     if not math.isnan(size) and abs(size) < negligible:
         return size, "significant but negligible"
     return size, "significant"
+
+
+def adds_up(quantity: str) -> bool:
+    """Whether a difference in ``quantity`` adds up over rounds (a mean or a rate per round,
+    hand, decision or game), so that its size over 100 rounds means something: not a
+    quantile (``...q05``), a spread (``...sd``) or a fair value (``fair_par``, ``fair_burden``:
+    the rule value that would make a mean zero)."""
+    last = quantity.rsplit(".", 1)[-1]
+    return not (re.fullmatch(r"q\d\d", last) or last == "sd" or
+                any(part.startswith("fair_") for part in quantity.split(".")))
 
 
 def block_estimates(quantities, counters, rules) -> dict[str, np.ndarray]:
@@ -70,7 +81,8 @@ def comparison_table(game: str, variants: list[tuple[str, list, dict]],
     """Tidy comparison from ``(label, total rows, block estimates)`` per variant, the first
     being the baseline.  ``kind`` is ``value`` (the variant's own estimate) or ``difference``
     (variant − baseline, with ``significant`` when its interval excludes 0, ``per_100``: the
-    difference over 100 rounds (or hands, decisions: the quantity's unit), ``size_sd``: in
+    difference over 100 rounds (or hands, decisions: the quantity's unit; NaN where it does
+    not add up over rounds: :func:`adds_up`), ``size_sd``: in
     standard deviations of one round, and ``verdict``: see :func:`size_and_word`)."""
     base_label, base_rows, base_blocks = variants[0]
     base = dict(base_rows)
@@ -91,5 +103,6 @@ def comparison_table(game: str, variants: list[tuple[str, list, dict]],
                                        base[name]["n"], sig, negligible)
             records.append(dict(game=game, quantity=name, variant=label, baseline=base_label,
                                 kind="difference", **d, n=r["n"], significant=sig,
-                                per_100=100 * d["estimate"], size_sd=size, verdict=word))
+                                per_100=100 * d["estimate"] if adds_up(name) else math.nan,
+                                size_sd=size, verdict=word))
     return pd.DataFrame(records)

@@ -41,7 +41,7 @@ METRICS = {
     "misdeal_rate": "misdeal rate (share of deals)", "total": "total",
     "dealer_minus_opponent": "dealer minus opponent",
     "mean_net": "mean coins won a round (net)",
-    "mean_chips": "mean chips won a round", "mean_advantage": "mean score less the opponent's", "mean_margin": "mean coin margin",
+    "mean_chips": "mean chips won a round", "mean_advantage": "mean score less the opponent's", "mean_margin": "mean margin",
     "fair_burden": "fair burden", "burden_balance": "card points minus burden",
     "botta_paid_inactive_rate": "paid a botta while sitting out",
     "yaku_cards_changed_rate": "share of lookahead's yaku_cards choices unlike greedy's",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import register
+from ..registry import register
 from ... import sources
 from . import exact, table
 from .exact import (class_sizes, count_py, deal_probabilities, deal_ways_without,  # noqa: F401

@@ -29,7 +29,7 @@ def new_work(tb):
 
 
 @njit(inline="always")
-def look_context(tb, work):
+def look_context(tb, work, players):
     return None  # no players, no lookahead
 
 
@@ -49,7 +49,7 @@ def n_players(tb):
 
 
 @hot(inline="always")
-def start_session(tb, work, key, n_rounds):
+def start_game(tb, work, key, i, n_rounds):
     rng, order = work[0], work[1]
     rng[0] = key
     j = 0
@@ -96,7 +96,17 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_session(tb, counts, first, totals):
+def game_over(tb, work, counts, r, n_rounds, totals):
+    return sessions.whole_session(r, n_rounds, DEALS_PER_SESSION)  # (not called: play_sessions)
+
+
+@hot(inline="always")
+def tally_game(tb, counts, first, totals):
+    pass
+
+
+@hot(inline="always")
+def end_chunk(tb, counts, look):
     pass
 
 

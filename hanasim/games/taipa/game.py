@@ -41,8 +41,7 @@ from ...engine.rng import below, shuffle_first, stream_state
 from ...policies import DEC_STOP
 from .coins import dealable, next_first, payment
 from .deals import run_deal_chunks
-from .hooks import removals, set_coins
-from .lookahead import A_YC_CHANGED, A_YC_DECISIONS
+from .hooks import count_yaku_choices, removals, set_coins
 from .lower import (P_CHECKED, P_COINS, P_DECK, P_FIXED_FIRST, P_KEEP_EXH, P_ROUNDS, P_SERIES,
                     lower)
 from .policy import decode_policies
@@ -50,8 +49,8 @@ from .round import R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round
 from .round import play_round as deal_and_play  # the hook is play_round
 from .rules import (DEALS_PER_SESSION, FULL_ROUND, MAX_ROUNDS, N_PLAYERS, NAME, SERIES_ROUNDS,
                     YAKU)
-from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, C_YC_CHANGED, C_YC_DECISIONS, H_N, RK_N,
-                    RK_REMOVED, RK_REMOVED_SQ, count_game, count_round)
+from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, H_N, RK_N, RK_REMOVED, RK_REMOVED_SQ,
+                    count_game, count_round)
 from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
@@ -65,8 +64,8 @@ GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inl
 G_N = G_LAST + 1
 # work: the generators, the deck order, a shuffle's scratch, capture times, the round state,
 # its result, the game's rows (round k's res, its first player, coins paid, cards removed),
-# the session's game, the lookahead scratch (its yaku_cards counters are read per game)
-(W_RNG, W_XRNG, W_ORDER, W_TMP, W_CAP, W_ST, W_RES, W_OUT, W_GAME, W_SCRATCH) = range(10)
+# the session's game
+(W_RNG, W_XRNG, W_ORDER, W_TMP, W_CAP, W_ST, W_RES, W_OUT, W_GAME) = range(9)
 
 
 @hot
@@ -153,18 +152,18 @@ def new_work(tb):
             np.zeros(48, dtype=np.int8), np.zeros(48, dtype=np.int8),
             np.zeros(48, dtype=np.int64), np.zeros(ST_N, dtype=np.uint64),
             np.zeros(R_N, dtype=np.int64), np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64),
-            np.zeros(G_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS))
+            np.zeros(G_N, dtype=np.int64))
 
 
 @njit(inline="always")
-def look_context(tb, work):
+def look_context(tb, work, players):
     """(tables, the rollouts' res, the scratch, their cap_time, the rollouts' decisions:
-    greedy's agari at once, the yaku_cards choices' work slots).  The scratch is ``work``'s,
-    so ``tally_round`` can count the yaku_cards decisions it records."""
+    greedy's agari at once, the yaku_cards choices' work slots).  The scratch also keeps the
+    chunk's count of yaku_cards decisions (:func:`end_chunk` adds it to the counters)."""
     rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
     rdec[:, 0] = DEC_STOP
-    return (tb, np.zeros(R_N, dtype=np.int64), work[W_SCRATCH], np.zeros(48, dtype=np.int64),
-            rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
+    return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
+            np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
 
 
 @hot(inline="always")
@@ -184,7 +183,9 @@ def n_players(tb):
 
 
 @hot(inline="always")
-def start_session(tb, work, key, n_rounds):
+def start_game(tb, work, key, i, n_rounds):
+    """The engine's game is the session (``play_sessions``: ``i`` is 0); Taipa's games are
+    played whole by :func:`play_round`."""
     g = work[W_GAME]
     g[G_R] = 0  # no game's rounds to hand out: the first session round plays a game
     g[G_NEXT] = 0
@@ -197,7 +198,7 @@ def play_round(tb, work, players, key, i, dealer, look):
     """Session round ``i`` is the next round of the session's game: when the last game's
     rounds are used up, a whole game is played from round index ``i`` (its rounds into
     ``out``); its rounds past the session's last are played but never counted."""
-    rng, xrng, order, tmp, cap_time, st, res, out, g, _ = work
+    rng, xrng, order, tmp, cap_time, st, res, out, g = work
     policy, decide = players
     if g[G_NEXT] >= g[G_R]:
         r, reason, coins0, coins1, first1, turns = play_game(
@@ -220,7 +221,7 @@ def play_round(tb, work, players, key, i, dealer, look):
 
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
-    res, out, g, sc = work[W_RES], work[W_OUT], work[W_GAME], work[W_SCRATCH]
+    res, out, g = work[W_RES], work[W_OUT], work[W_GAME]
     scal, rk, ycount, dcount, hist = counts
     k = g[G_ROW]
     if k >= 0:
@@ -235,11 +236,6 @@ def tally_round(tb, work, counts, dealer):
     if g[G_DONE]:
         count_game(scal, hist, g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1], g[G_FIRST1],
                    g[G_TURNS])
-        # the game's lookahead yaku_cards decisions (none without a lookahead player)
-        scal[C_YC_DECISIONS] += sc.aux[A_YC_DECISIONS]
-        scal[C_YC_CHANGED] += sc.aux[A_YC_CHANGED]
-        sc.aux[A_YC_DECISIONS] = 0
-        sc.aux[A_YC_CHANGED] = 0
 
 
 @hot(inline="always")
@@ -253,8 +249,20 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_session(tb, counts, first, totals):
-    pass  # games, not sessions, are Taipa's whole units (tally_round counts them)
+def game_over(tb, work, counts, r, n_rounds, totals):
+    # not called by sessions.play_sessions (its counted loop); what it would say: the engine's
+    # game is the session
+    return sessions.whole_session(r, n_rounds, tb.params[P_SERIES])
+
+
+@hot(inline="always")
+def tally_game(tb, counts, first, totals):
+    pass  # Taipa's games are counted by tally_round (a session has no total)
+
+
+@hot(inline="always")
+def end_chunk(tb, counts, look):
+    count_yaku_choices(counts[0], look)  # the lookahead's yaku_cards decisions, kept in look
 
 
 @hot

@@ -6,7 +6,8 @@ for ``look=None`` (no lookahead player) one that does not refer to the lookahead
 so a kernel without lookahead players never compiles it.  The implementations are registered
 by ``lookahead.py`` (a lookahead player's turn, its agari or koi-koi, the coins it values a
 round in) and ``yaku_choice.py`` (which cards leave play between rounds): those import the
-round they roll out, so the round imports only these stubs (no import circle).  The package
+round they roll out, so the round imports only these stubs (no import circle); and the
+chunk's count of the lookahead's yaku_cards decisions (``yaku_choice.py``).  The package
 imports both before any kernel compiles."""
 
 
@@ -31,4 +32,10 @@ def removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0, coi
              look):
     """The cards the round's yaku take out of play: ``removals.round_removals``, or with a
     lookahead context ``yaku_choice._look_removals``."""
+    raise NotImplementedError("compiled in kernels only (numba overload in taipa/yaku_choice.py)")
+
+
+def count_yaku_choices(scal, look):
+    """Add the lookahead's yaku_cards decisions, kept in ``look``'s scratch over a chunk, to
+    the chunk's counters (``C_YC_*``); nothing without a lookahead context."""
     raise NotImplementedError("compiled in kernels only (numba overload in taipa/yaku_choice.py)")

@@ -86,7 +86,7 @@ def _look_turn(st, order, n, seat, rng, k, tb, look):
     """A lookahead player's turn in ``st`` (``seat`` to move): the hand card with the field
     card it takes, then the turned card's take when it matches two or more field cards.
     Returns (hand, field, captured by the hand card, by the turned card); ``rng[0]`` advances
-    by the determinisations.  A call, not inlined (as ``engine.play._look_turn``)."""
+    by the determinisations.  A call, not inlined (as ``engine.lookahead.look_turn``)."""
     if look is None:  # typed, never run: rollouts play with look=None
         return st[seat], st[S_FIELD], ZERO, ZERO
     _, _, sc, _, _, _ = look

@@ -41,7 +41,9 @@ READING = Reading(
             "round.first_player.win_rate": "Round's first player: win rate",
             "round.second_player.win_rate": "Round's second player: win rate",
             "game.first_player.win_rate": "Round 1's first player: game win rate",
-            "game.first_player.mean_margin": "Round 1's first player: mean coin margin"})
+            "game.first_player.mean_margin": "Round 1's first player: mean coin margin",
+            "koikoi.call_rate": "Koi-koi: share of chances to collect continued",
+            "koikoi.agari_after_call_rate": "Koi-koi: share of won rounds won after a call"})
 
 
 def findings(by) -> list:

@@ -29,12 +29,13 @@ from ...engine.jit import hot
 from ...engine.rng import GOLDEN, mix64, shuffle_first
 from ...policies import RANDOM
 from .coins import dealable, next_first, payment
-from .hooks import removals
+from .hooks import count_yaku_choices, removals
 from .lookahead import A_YC_CHANGED, A_YC_DECISIONS
 from .lower import P_KEEP_EXH, P_LOOK_YC, P_ROUNDS, P_YAKU_MODE, YC_CHOICE, YC_GREEDY, YC_RANDOM
 from .removals import _take, round_removals, set_yaku_cards
 from .round import R_PILE, R_SCORE, R_WINNER, S_FIELD, S_TOP, ST_N, rollout_from
 from .rules import DEALT, FULL_ROUND, HAND
+from .tally import C_YC_CHANGED, C_YC_DECISIONS
 
 #: work slots of the yaku_cards choice: a pile's ribbon ways, then its chaff ways (15, 21 at most)
 MAX_KEEPS = 32
@@ -49,6 +50,20 @@ def _ov_removals(deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0,
     return (lambda deck, res, tb, policy, first, rng, xrng, cap_time, tmp, coins0, coins1,
             played, look: _look_removals(deck, res, tb, policy, first, rng, xrng, cap_time,
                                          tmp, coins0, coins1, played, look))
+
+
+@overload(count_yaku_choices)
+def _ov_count_yaku_choices(scal, look):
+    if isinstance(look, types.NoneType):
+        return lambda scal, look: None
+
+    def impl(scal, look):  # once a chunk (game.end_chunk): the scratch counts over the chunk
+        aux = look[2].aux
+        scal[C_YC_DECISIONS] += aux[A_YC_DECISIONS]
+        scal[C_YC_CHANGED] += aux[A_YC_CHANGED]
+        aux[A_YC_DECISIONS] = 0
+        aux[A_YC_CHANGED] = 0
+    return impl
 
 
 @hot

@@ -1,4 +1,6 @@
-"""``hanasim simulate``'s readable output: the game's answers first (its reading's headline,
+"""Numbers and tables as a reader writes them (the CLI, the report and the charts use them).
+
+``hanasim simulate``'s readable output: the game's answers first (its reading's headline,
 with intervals and the play they assume), then every quantity grouped, with readable labels
 and numbers as a reader writes them (percentages for rates, no ``1.08274e-05``).  ``--all``
 prints the code-name table of old; ``--format csv`` / ``--out`` the whole tidy table.
@@ -23,7 +25,7 @@ def group_of(quantity: str, seat: str) -> str:
     toks = quantity.split(".")
     if re.fullmatch(r"player\d+", seat or ""):
         return GROUPS[6]
-    if toks[0] in _DEAL:
+    if toks[0] in _DEAL and not _seat_score(toks):
         return GROUPS[0]
     if toks[0] in ("dekiyaku", "yaku"):
         return GROUPS[1]
@@ -36,15 +38,21 @@ def group_of(quantity: str, seat: str) -> str:
     return GROUPS[3]
 
 
+def _seat_score(toks) -> bool:
+    """Taoshi's ``teyaku_score.<seat>``: a seat's mean teyaku points a round, not the share
+    of hands worth a value (``teyaku_score.36``)."""
+    return toks[0] == "teyaku_score" and len(toks) == 2 and not toks[1].isdigit()
+
+
 def is_share(quantity: str) -> bool:
     """Whether a quantity is a share (printed as a percentage)."""
     toks = quantity.split(".")
     last = toks[-1]
-    if last.endswith("_rate") or last.endswith("_share") or last == "share":
+    if last.endswith("_rate") or last.endswith("_share") or last in ("share", "rate"):
         return True
     if re.fullmatch(r"q\d\d", last) or last in ("mean", "sd", "mean_abs"):
         return False
-    if toks[0] in _SHARE_HEADS:
+    if toks[0] in _SHARE_HEADS and not _seat_score(toks):
         return True
     if len(toks) >= 2 and toks[-2] == "yaku":  # round.2.yaku.chaff
         return True

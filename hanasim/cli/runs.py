@@ -1,9 +1,10 @@
-"""Subcommands ``hanasim runs list|show|export`` and ``hanasim report``: parsing only.
+"""``hanasim runs list|show|export|rm|tag``: the saved runs in the results store; parsing and
+printing only (the work is :mod:`hanasim.store`).
 
-:func:`register` adds them to the ``hanasim`` parser's subcommands; every leaf parser sets
-``handler`` (``set_defaults(handler=...)``), which ``cli.main`` calls with the parsed
-arguments.  Handlers raise ``ValueError`` for bad input (one line on stderr, exit code 2) and
-``StoreError`` / ``OSError`` for a runtime failure (one line, exit code 1).
+Every leaf parser sets ``handler`` (``set_defaults(handler=...)``), which :func:`hanasim.cli.main`
+calls with the parsed arguments.  Handlers raise ``ValueError`` for bad input (one line on
+stderr, exit code 2) and ``StoreError`` / ``OSError`` for a runtime failure (one line, exit
+code 1).
 """
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ import os
 import sys
 import warnings
 
-import pandas as pd
+# pandas loads inside the handlers: `hanasim --version` and --help build this parser too
+from .common import add_store_option, changed_rules, emit
 
 
 def register(sub) -> None:
-    """Add ``runs`` and ``report`` to the argparse subparsers object ``sub``."""
-    from . import cli
-
+    """Add ``runs`` to the argparse subparsers object ``sub``."""
     p = sub.add_parser("runs", help="the saved runs in the results store: list, show, export, "
                        "rm, tag",
                        description="Saved runs live in a results store: --store DIR, or "
@@ -67,39 +67,9 @@ def register(sub) -> None:
     _store_option(q)
     q.set_defaults(handler=cmd_runs_tag)
 
-    p = sub.add_parser("report", help="write an HTML + Markdown report with tables and charts",
-                       description="Simulate a game (or all games) and write a report folder "
-                       "DIR/GAME/: self-contained HTML with embedded charts, and Markdown with "
-                       "the same content and its PNG charts.  A new report replaces an older "
-                       "one whole, never part of it; the runs are saved in the store first.")
-    p.add_argument("game", help="game name, or 'all' (see 'hanasim games')")
-    p.add_argument("--rounds", default=1_000_000, metavar="N",
-                   help="played rounds to simulate per game (default 1,000,000)")
-    p.add_argument("--seed", default=None, metavar="S",
-                   help="whole number (default: fresh, written into the report)")
-    p.add_argument("--policy", default="random", metavar="P",
-                   help="one policy for every player, or one per player (default random). "
-                   "Forms: " + cli.POLICY_FORMS_HELP)
-    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="house rule option, repeatable (see 'hanasim rules GAME')")
-    p.add_argument("--out", default="reports", metavar="DIR",
-                   help="directory to write into (default reports/, created if missing); the "
-                   "report is the folder DIR/GAME/, replaced whole by a new report")
-    p.add_argument("--no-skill", action="store_true",
-                   help="leave out the 'does skill change the answer?' section (a tournament "
-                   "with the lookahead policy, for the games it plays)")
-    p.add_argument("--preset", default=None, metavar="NAME",
-                   help="one game's named set of rule options ('hanasim rules GAME' lists them); "
-                   "--rule options apply on top")
-    cli.add_threads_option(p)
-    cli.add_store_option(p)
-    p.set_defaults(handler=cmd_report)
-
 
 def _store_option(p):
-    from . import cli
-
-    cli.add_store_option(p, saves=False)
+    add_store_option(p, saves=False)
 
 
 def _warn_lines(caught):
@@ -108,8 +78,7 @@ def _warn_lines(caught):
 
 
 def cmd_runs_list(a):
-    from . import store
-    from .cli import emit
+    from .. import store
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", store.StoreWarning)
@@ -146,26 +115,42 @@ def cmd_runs_list(a):
 LIST_WIDTH = 120
 
 
+def _policies_shown(p) -> str:
+    """A run's policies in a few words: one name when every player plays it ("random" for a
+    3-player "random,random,random", which the column cut to "random,rando...")."""
+    if p is None or (isinstance(p, float) and pd.isna(p)):
+        return ""
+    parts = str(p).split(",")
+    return parts[0] if len(set(parts)) == 1 else str(p)
+
+
 def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     """The readable listing, one line per run (formatted by hand: pandas takes seconds for
     thousands of rows); rules are shown as the preset and what differs from it.  The id says
     when the run was saved (UTC), so there is no date column."""
+    import pandas as pd
+
     shown_rules = {}  # one rules table per game, rules string and preset, not one per run
     keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
     for key in set(keys):
         shown_rules[key] = _rules_shown(*key)
+    counts = {r: _count(r) for r in set(runs["rounds"])}  # few distinct values
+    shown_pol = {p: _policies_shown(p) for p in set(runs["policies"])}
     cols = {
         "id": list(runs["id"]),
         "game": list(runs["game"]),
-        "rounds": [_count(r) for r in runs["rounds"]],
-        "seed": ["" if pd.isna(v) else str(v) for v in runs["seed"]],
-        "policies": ["" if p is None else str(p) for p in runs["policies"]],
+        "rounds": [counts[r] for r in runs["rounds"]],
+        "seed": (list(map(str, runs["seed"].tolist())) if not runs["seed"].isna().any()
+                 else ["" if pd.isna(v) else str(v) for v in runs["seed"]]),
+        "policies": [shown_pol[p] if p in shown_pol else _policies_shown(p)
+                     for p in runs["policies"]],
         "rules": [shown_rules[k] for k in keys],
     }
     if runs["tags"].notna().any():
         cols["tags"] = [t if isinstance(t, str) else "" for t in runs["tags"]]
     right = {"rounds", "seed"}
-    widths = {c: max([len(c)] + [len(v) for v in vals]) for c, vals in cols.items()}
+    longest = {c: max(map(len, vals), default=0) for c, vals in cols.items()}
+    widths = {c: max(len(c), longest[c]) for c in cols}
     for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):  # until the line fits
         if c not in widths:
             continue
@@ -173,17 +158,21 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
         if over > 0:
             widths[c] = max(least, widths[c] - over)
 
-    def cell(c, v):
+    def fit(c, values):  # cut to the column's width (only a column that was narrowed)
         w = widths[c]
-        v = v if len(v) <= w else v[: w - 1] + "\u2026"
-        return v.rjust(w) if c in right else v.ljust(w)
+        if longest[c] <= w:
+            return values
+        return [v if len(v) <= w else v[: w - 1] + "\u2026" for v in values]
 
-    lines = ["  ".join(cell(c, c) for c in cols).rstrip()]
-    lines += ["  ".join(cell(c, cols[c][i]) for c in cols).rstrip() for i in range(len(runs))]
-    return lines
+    # one format string for every line: thousands of runs in a fraction of a second
+    line = "  ".join(f"{{:{'>' if c in right else '<'}{widths[c]}}}" for c in cols)
+    shown = [fit(c, [c, *vals]) for c, vals in cols.items()]
+    return [line.format(*row).rstrip() for row in zip(*shown)]
 
 
 def _count(n) -> str:
+    import pandas as pd
+
     if n is None or pd.isna(n):
         return ""
     n = int(n)
@@ -196,8 +185,6 @@ def _count(n) -> str:
 def _rules_shown(game, rules, preset) -> str:
     """A run's rules in a few words: a comparison's or sweep's grid as saved; else the preset
     (if any) and the options that differ from it (or from the defaults)."""
-    from .cli import changed_rules
-
     if not isinstance(rules, str):
         return ""
     if rules.startswith(("compare ", "sweep ")):
@@ -205,8 +192,8 @@ def _rules_shown(game, rules, preset) -> str:
     if not preset:
         return changed_rules(game, rules)
     try:
-        from . import rules as _rules
-        from .api import rules_table
+        from .. import rules as _rules
+        from ..api import rules_table
 
         given = rules_table(game, preset)
         base = {r.option: str(r.preset) for r in given.itertuples()}
@@ -220,7 +207,7 @@ def _rules_shown(game, rules, preset) -> str:
 def _game_name(name, runs) -> str:
     """``--game``: a game hanasim knows (any spelling ``hanasim games`` accepts) or one the
     store holds runs of; anything else is a usage error naming both lists."""
-    from .games import UnknownGame, available_games, get_game
+    from ..games import UnknownGame, available_games, get_game
 
     held = sorted(set(runs["game"].dropna()))
     if name.strip().lower() in held:
@@ -235,9 +222,9 @@ def _game_name(name, runs) -> str:
 
 
 def cmd_runs_show(a):
-    from . import store
+    import pandas as pd
 
-    from .cli import emit
+    from .. import store
 
     df = _load(store, a)
 
@@ -277,7 +264,7 @@ def _load(store, a):
 
 
 def cmd_runs_rm(a):
-    from . import store
+    from .. import store
 
     root = store.store_path(a.store)
     for run_id in store.remove_runs(a.run_ids, a.store):
@@ -285,7 +272,7 @@ def cmd_runs_rm(a):
 
 
 def cmd_runs_tag(a):
-    from . import store
+    from .. import store
 
     if not a.tags and not a.remove:
         raise ValueError("give tags to add, or --remove TAG")
@@ -299,15 +286,13 @@ def cmd_runs_tag(a):
 
 
 def cmd_runs_export(a):
-    from . import store
-
-    from .cli import emit
+    from .. import store
 
     if a.format == "parquet" and not a.out:
         raise ValueError("--format parquet needs --out PATH (- for stdout)")
     fmt = a.format or "csv"
     if a.out is not None:  # before loading: a refused output is reported first
-        from .outputs import check_outputs
+        from ..outputs import check_outputs
 
         fmt = store.output_format(a.out, a.format)
         check_outputs({"--out": a.out}, force=a.force, store=store.store_path(a.store))
@@ -321,49 +306,3 @@ def cmd_runs_export(a):
                   file=sys.stderr)
     else:
         emit(lambda: df.to_csv(sys.stdout, index=False))
-
-
-def cmd_report(a):
-    from . import rules, store
-    from .cli import save_or_say
-    from .report import build_report
-
-    if not a.no_save:
-        store.check_store(a.store)
-    codes, saved = [], []
-
-    def keep(df):  # each run is saved as soon as it is simulated, whatever the report does
-        if not a.no_save:
-            codes.append(save_or_say(df, a.store))
-            saved.append(codes[-1] == 0)
-
-    try:
-        paths = build_report(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy,
-                             rules=rules.parse_assignments(a.rule), out=a.out,
-                             progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset,
-                             skill=not a.no_skill, store=a.store, on_run=keep)
-    except OSError as e:
-        if any(saved):  # say what was kept, in the same one line
-            raise OSError(f"{e} (the simulated runs are saved: 'hanasim runs list' shows "
-                          "them)") from None
-        raise
-    print(f"wrote the report {paths['folder']}"
-          + (" (replaced the earlier one)" if paths.get("replaced") else "")
-          + f": {paths['html']}, {paths['markdown']}", file=sys.stderr)
-    return max(codes, default=0)
-
-
-def main(argv=None) -> int:
-    """``python -m hanasim.cli_extra ...``: these subcommands on their own (for tests, and
-    until they are wired into ``hanasim``); same error handling as ``cli.main``."""
-    from . import cli
-
-    parser = cli._Parser(prog="hanasim", description="hanasim runs / report")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=cli._Parser)
-    register(sub)
-    args = parser.parse_args(argv)
-    return cli.run_handler(args, args.handler)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -37,6 +37,6 @@ def say(df, out=None) -> None:
 
 def goals(a) -> list:
     """The quantities the goals name (to show them in a sweep's table)."""
-    from .precision import goals as parse
+    from ..precision import goals as parse
 
     return [g.quantity for g in parse(goal(a))]

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import sys
 
+from .common import (EXPOSE_HELP, POLICY_FORMS_HELP, add_out_options, add_preset,
+                     add_store_option, add_threads_option, check_output, emit, parse_grid,
+                     save_or_say, write_chart, write_out)
+
 
 def register(sub) -> None:
-    from . import cli
-
     p = sub.add_parser(
         "tournament", help="every pairing of policies on the same deals: who beats whom",
         description="Play every pairing of the given policies (player 1 plays the first, "
@@ -22,30 +24,28 @@ def register(sub) -> None:
     p.add_argument("game", help="game name (see 'hanasim games')")
     p.add_argument("--policy", action="append", default=[], metavar="P",
                    help="one player's policy (repeat, at least twice). Forms: "
-                   + cli.POLICY_FORMS_HELP)
+                   + POLICY_FORMS_HELP)
     p.add_argument("--rounds", default=20_000, metavar="N",
                    help="rounds per pairing (default 20,000)")
     p.add_argument("--seed", default=None, metavar="S",
                    help="whole number; the same seed gives the same table (default: fresh)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a house-rule option for every pairing (repeatable)")
-    cli._add_preset(p)
-    p.add_argument("--expose", default="always", metavar="E", help=cli.EXPOSE_HELP)
+    add_preset(p)
+    p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
     p.add_argument("--chart", default=None, metavar="PATH",
                    help="draw player 1's mean score (koi-koi: less the opponent's) per pairing "
                    "into PATH (.png or .svg)")
-    cli.add_out_options(p, "the tidy table (two rows a pairing: strength and win rate)")
-    cli.add_threads_option(p)
+    add_out_options(p, "the tidy table (two rows a pairing: strength and win rate)")
+    add_threads_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    cli.add_store_option(p)
+    add_store_option(p)
     p.set_defaults(handler=cmd_tournament)
 
 
 def cmd_tournament(a):
-    from . import outputs, store
-    from .cli import (check_output, emit, parse_grid, save_or_say, write_chart,
-                      write_out)
-    from .tournament import tournament
+    from .. import outputs, store
+    from ..tournament import tournament
 
     # everything is checked before the work: a bad output must not cost a finished run
     rules = parse_grid(a.rule, example="name=value")
@@ -72,7 +72,7 @@ def cmd_tournament(a):
 
 
 def _figure(df):
-    from . import plot
+    from .. import plot
 
     n = df[["policy", "opponent"]].drop_duplicates().shape[0]
     fig, axes = plot.new_figure(9, 0.45 * n + 2.2)
@@ -81,8 +81,8 @@ def _figure(df):
 
 
 def print_tournament(df):
-    from .cli_table import columns_text
-    from .tournament import pairing_table, title
+    from ..readable import columns_text
+    from ..tournament import pairing_table, title
 
     print(title(df))
     print("player 1 plays the first policy, every other seat the second; estimates "

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import sys
 
+from . import precision
+from .common import (add_out_options, add_run_options, add_store_option, add_threads_option,
+                     check_output, emit, parse_grid, print_notes, save_or_say, with_players,
+                     write_chart, write_out)
+
 
 def register(sub) -> None:
-    from . import cli, cli_precision
-
     p = sub.add_parser(
         "sweep", help="simulate a range of values of a rule on the same deals; solve for a target",
         description="Simulate every value of one or more rules on the same deals (the same "
         "seed), print chosen quantities against the value, and find where a quantity crosses a "
         "target (--solve), with a 99.9% interval.  Example: hanasim sweep toppa --rule "
         "par.dealer=100:140:5 --solve dealer.mean_score=0 --chart par.png")
-    cli.add_run_options(p, 200_000, per="played rounds per value")
+    add_run_options(p, 200_000, per="played rounds per value")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=A:B:STEP",
                    help="a rule and its values: A:B:STEP (A to B by STEP) or a list v1,v2,...; "
                    "one value holds it fixed; repeatable (several swept rules make a grid)")
@@ -34,19 +37,17 @@ def register(sub) -> None:
                    help="draw the chosen quantities against the value into PATH (.png or .svg)")
     p.add_argument("--max-variants", default=None, metavar="N",
                    help="allow more than 64 values (combinations of the swept rules)")
-    cli.add_out_options(p, "the whole tidy table")
-    cli.add_threads_option(p)
-    cli_precision.add_option(p, "interval at every value")
+    add_out_options(p, "the whole tidy table")
+    add_threads_option(p)
+    precision.add_option(p, "interval at every value")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    cli.add_store_option(p)
+    add_store_option(p)
     p.set_defaults(handler=cmd_sweep)
 
 
 def cmd_sweep(a):
-    from . import api, cli_precision, outputs, store
-    from .cli import (check_output, emit, parse_grid, save_or_say, with_players,
-                      write_chart, write_out)
-    from .games import get_game
+    from .. import api, outputs, store
+    from ..games import get_game
 
     g = get_game(a.game)
     grid = with_players(parse_grid(a.rule, example="name=A:B:STEP or name=v1,v2"),
@@ -56,22 +57,20 @@ def cmd_sweep(a):
     fmt = check_output(a, a.store, others={"--chart": a.chart})  # never the same file twice
     if not a.no_save:
         store.check_store(a.store)
-    if a.quantity or solve:  # a misspelt quantity must not cost the whole sweep
-        check_quantities(a, g, grid, list(a.quantity) + list(solve), solve)
     df = api.sweep(a.game, grid, rounds=a.rounds, seed=a.seed, policy=a.policy,
                    expose=a.expose, session_rounds=a.session_rounds,
                    fixed_dealer=a.fixed_dealer, solve=solve or None, threads=a.threads,
                    preset=a.preset,
                    max_variants=None if a.max_variants is None else
                    api.check_rounds(a.max_variants, "--max-variants"),
-                   precision=cli_precision.goal(a),
+                   precision=precision.goal(a), quantities=list(a.quantity) or None,
                    progress=not a.no_progress and sys.stderr.isatty())
-    cli_precision.say(df)
+    precision.say(df)
     known = set(df["quantity"])
     wanted = list(dict.fromkeys(a.quantity or list(solve) or
                                 [q for q in getattr(g, "key_quantities", ()) if q in known]))
     if a.precision and not a.quantity:  # show what the goal was about
-        wanted += [q for q in cli_precision.goals(a) if q in known and q not in wanted]
+        wanted += [q for q in precision.goals(a) if q in known and q not in wanted]
     missing = [q for q in wanted if q not in known]
     if missing:  # the run is done: say it, keep it, and still show what exists
         sys.stderr.write(f"hanasim: warning: no quantity {missing[0]!r} in this sweep\n")
@@ -84,7 +83,7 @@ def cmd_sweep(a):
     elif a.format in (None, "table") and not outputs.is_stdout(a.out):  # the readable table
         emit(lambda: print_sweep(df, wanted))
     if chart:  # a chart that fails says so and still keeps the table and the saved run
-        from . import plot
+        from .. import plot
 
         rc = write_chart(a.chart, chart, lambda: plot.sweep_figure(df, wanted), force=a.force,
                          store_dir=a.store) or rc
@@ -93,41 +92,8 @@ def cmd_sweep(a):
     return rc
 
 
-def check_quantities(a, g, grid, names, solve=None) -> None:
-    """Raise ValueError naming the first of ``names`` a sweep would not have, before it runs:
-    the quantities are those of a few hundred rounds at the first and the last combination
-    of the swept values (the names, not the numbers, are what is checked)."""
-    import difflib
-
-    from . import api
-    from . import rules as _rules
-
-    # the sweep's own argument checks first: their messages come before any probe
-    api.check_rounds(a.rounds)
-    api.check_seed(a.seed)
-    api._targets(solve)
-    values = api._grid(g, grid, sweep=True, what="sweep",
-                       max_variants=None if a.max_variants is None else
-                       api.check_rounds(a.max_variants, "--max-variants"))
-    known = set()
-    for pick in (0, -1):
-        given = {k: _rules.value_text(v[pick]) for k, v in values.items()}
-        df = api.simulate(g.name, rounds=256, seed=0, policy=a.policy, expose=a.expose,
-                          rules=given, preset=a.preset, session_rounds=a.session_rounds,
-                          fixed_dealer=a.fixed_dealer, threads=a.threads)
-        known |= set(df["quantity"])
-    for q in names:
-        if q not in known:
-            near = difflib.get_close_matches(q, sorted(known), n=3)
-            raise ValueError(f"no quantity {q!r} in a {g.name} sweep"
-                             + (f"; did you mean {', '.join(near)}?" if near else "")
-                             + f" ('hanasim simulate {g.name} --all' lists them all)")
-
-
 def print_sweep(df, quantities):
     import pandas as pd
-
-    from .cli import print_notes
 
     meta = df.attrs
     swept = meta["swept"]
@@ -141,7 +107,7 @@ def print_sweep(df, quantities):
     print_notes(meta)
     print("estimate [99.9% interval] of each value")
     rows = df[df["quantity"].isin(quantities)]
-    from .cli_table import is_share, number
+    from ..readable import is_share, number
 
     cells = rows.assign(cell=[f"{number(e, is_share(q))} [{number(lo, is_share(q))}, "
                               f"{number(hi, is_share(q))}]" for q, e, lo, hi in

@@ -1,0 +1,45 @@
+"""``hanasim bench`` and ``hanasim warmup``: the subcommands (the work is in
+:mod:`hanasim.bench` and :mod:`hanasim.warmup`)."""
+from __future__ import annotations
+
+
+def register_bench(sub) -> None:
+    p = sub.add_parser("bench", help="measure rounds per second per core and compile time")
+    p.add_argument("--rounds", default=2_000_000, metavar="N",
+                   help="rounds per measurement (default 2,000,000)")
+    p.add_argument("--games", default="all", help="comma-separated games (default all)")
+    p.add_argument("--no-compile", action="store_true",
+                   help="skip measuring the cold compile times (a minute or two a game)")
+    p.set_defaults(handler=cmd_bench)
+
+
+def cmd_bench(a):
+    from ..bench import run_bench
+
+    from ..games import available_games
+
+    games = available_games() if a.games.strip() == "all" else [g.strip() for g in a.games.split(",")]
+    run_bench(games=games, rounds=a.rounds,
+              compile_time=not a.no_compile)
+
+
+def register_warmup(sub) -> None:
+    p = sub.add_parser("warmup", help="compile the games' kernels ahead of time (after "
+                       "installing, in a container image, on cluster workers)")
+    p.add_argument("games", nargs="*", metavar="GAME",
+                   help="games to compile (default: every game; see 'hanasim games')")
+    p.add_argument("--lookahead", action="store_true",
+                   help="also the lookahead kernel of each game (the longest compile)")
+    p.set_defaults(handler=cmd_warmup)
+
+
+def cmd_warmup(a):
+    from ..games import get_game
+    from ..warmup import warmup
+
+    for name in a.games:
+        get_game(name)  # an unknown game is refused before any compile
+    rows = warmup(a.games or None, lookahead=a.lookahead)
+    total = sum(r["seconds"] for r in rows)
+    print(f"{len(rows)} kernels ready in {total:.1f} s; runs now load them from the cache")
+    return 0

@@ -1,0 +1,158 @@
+"""Hachi-hachi's teyaku (the Hachi-hachi rule page, "Teyaku") with the Ishikari Toppa rule
+page's two differences: Three Pairs is called "sanzokuichi", and a Four of a Kind is not kept
+(one of the four is exchanged for the top card of the draw pile; ``round.swap_fours``).
+
+A hand scores its best teyaku of Group A (sets) plus its best of Group B (chaff; every willow
+card counts as chaff), in kan.  Months are 0-based nibbles here (``engine.bits``): Standing
+Triplets are wisteria (3), iris (4), bush clover (6), or paulownia's (11) three chaff.
+"""
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from ...decks import HANAFUDA
+from ...engine.bits import count
+from ...engine.jit import hot
+
+GROUP_A = ("triplet", "standing_triplet", "two_triplets", "triplet_and_standing",
+           "two_standing_triplets", "sanzokuichi", "four_of_a_kind", "triplet_and_two_pairs",
+           "one_two_four", "four_three")
+GROUP_B = ("red", "one_ribbon", "one_animal", "one_bright", "empty_hand")
+NAMES = GROUP_A + GROUP_B
+KAN_A = (2, 3, 6, 7, 8, 4, 6, 7, 8, 20)
+KAN_B = (2, 3, 3, 4, 4)
+WILLOW = np.uint64(0xF << 40)
+PAULOWNIA_CHAFF = np.uint64(0xE << 44)
+STANDING = (3, 4, 6)
+
+
+def group_a(n2, n3, n3s, n4):
+    """(index into GROUP_A of the best set teyaku, or -1) for the month counts of a hand:
+    ``n2`` pairs, ``n3`` plain and ``n3s`` standing triplets, ``n4`` fours."""
+    t = n3 + n3s
+    if n4 >= 1 and t >= 1:
+        return 9
+    if n4 >= 1 and n2 >= 1:
+        return 8
+    if n3s >= 2:
+        return 4
+    if t >= 1 and n2 >= 2:
+        return 7
+    if n3 >= 1 and n3s >= 1:
+        return 3
+    if n3 >= 2 or n4 >= 1:
+        return 2 if n3 >= 2 else 6
+    if n2 >= 3:
+        return 5
+    if n3s >= 1:
+        return 1
+    return 0 if n3 >= 1 else -1
+
+
+def group_b(nb, na, nr, nc):
+    """(index into GROUP_B, or -1) for the kind counts of a 7-card hand, willow as chaff."""
+    if nc == 7:
+        return 4
+    if nc == 6:
+        return 3 if nb == 1 else 1 if nr == 1 else 2
+    if nb == 0 and na == 0 and nr >= 2:
+        return 0
+    return -1
+
+
+_group_a = hot(inline="always")(group_a)
+_group_b = hot(inline="always")(group_b)
+
+
+@hot(inline="always")
+def teyaku(hand, kind_masks):
+    """(value in kan, held bits over NAMES: the best of each group) of a 7-card hand."""
+    n2 = 0
+    n3 = 0
+    n3s = 0
+    n4 = 0
+    for m in range(12):
+        c = count(hand & (np.uint64(0xF) << np.uint64(4 * m)))
+        if c == 2:
+            n2 += 1
+        elif c == 4:
+            n4 += 1
+        elif c == 3:
+            if m == 3 or m == 4 or m == 6 or (m == 11 and (hand & PAULOWNIA_CHAFF)
+                                               == PAULOWNIA_CHAFF):
+                n3s += 1
+            else:
+                n3 += 1
+    a = _group_a(n2, n3, n3s, n4)
+    plain = hand & ~WILLOW
+    b = _group_b(count(plain & kind_masks[0]), count(plain & kind_masks[1]),
+                 count(plain & kind_masks[2]),
+                 count(hand & (kind_masks[3] | WILLOW)))
+    v = 0
+    bits = 0
+    if a >= 0:
+        v += _KAN_A[a]
+        bits |= 1 << a
+    if b >= 0:
+        v += _KAN_B[b]
+        bits |= 1 << (10 + b)
+    return v, bits
+
+
+_KAN_A = np.array(KAN_A, dtype=np.int64)
+_KAN_B = np.array(KAN_B, dtype=np.int64)
+
+
+def exact_rows(hand=7) -> list:
+    """Exact ``(teyaku.NAME, condition, Fraction)`` per dealt hand, by a sum over months: each
+    month gives the hand a subset of its four cards; the state keeps the month counts' shape,
+    the kinds (willow as chaff) and how many months the hand lacks (only those can fill the
+    field: a 6-card field from the other 41 cards holds four of one of ``z`` absent months
+    with probability z C(37, 2) / C(41, 6))."""
+    months = []
+    for m in range(12):
+        opts = []
+        for sub in range(16):
+            cards = [4 * m + i for i in range(4) if sub >> i & 1]
+            kinds = [3 if m == 10 else int(HANAFUDA.kind[c]) for c in cards]
+            k = len(cards)
+            standing = k == 3 and (m in STANDING or (m == 11 and 44 not in cards))
+            opts.append((k, kinds.count(0), kinds.count(1), kinds.count(2), standing))
+        months.append(opts)
+    # cards, absent months, n2, n3, n3s, n4, non-chaff cards, and brights, animals, ribbons
+    # (these three capped at 2: group B reads them only as 0, 1 or more)
+    states = {(0, 0, 0, 0, 0, 0, 0, 0, 0, 0): 1}
+    for opts in months:
+        new = {}
+        for (h, z, n2, n3, n3s, n4, nn, nb, na, nr), w in states.items():
+            for k, b, a, r, standing in opts:
+                if h + k > hand:
+                    continue
+                key = (h + k, z + (k == 0), min(n2 + (k == 2), 3),
+                       min(n3 + (k == 3 and not standing), 2), min(n3s + (k == 3 and standing), 2),
+                       min(n4 + (k == 4), 1), nn + b + a + r, min(nb + b, 2), min(na + a, 2),
+                       min(nr + r, 2))
+                new[key] = new.get(key, 0) + w
+        states = new
+    total = comb(48, hand)
+    p_mis = Fraction(comb(37, 2), comb(41, 6))
+    held = {name: [Fraction(0), Fraction(0)] for name in NAMES + ("any",)}
+    ok_all = Fraction(0)
+    for (h, z, n2, n3, n3s, n4, nn, nb, na, nr), w in states.items():
+        if h != hand:
+            continue
+        nc = hand - nn
+        a = group_a(n2, n3, n3s, n4)
+        b = group_b(nb, na, nr, nc)
+        ok = 1 - z * p_mis
+        ok_all += w * ok
+        names = ([GROUP_A[a]] if a >= 0 else []) + ([GROUP_B[b]] if b >= 0 else [])
+        for name in names + (["any"] if names else []):
+            held[name][0] += w
+            held[name][1] += w * ok
+    rows = [("misdeal_rate", "all_deals", Fraction(12 * comb(44, 2), comb(48, 6)))]
+    for name in NAMES + ("any",):
+        rows.append((f"teyaku.{name}", "all_deals", held[name][0] / total))
+        rows.append((f"teyaku.{name}", "no_misdeal", held[name][1] / ok_all))
+    return rows

@@ -1,0 +1,233 @@
+"""One Ishikari Toppa round: Hachi-hachi's deal to every player at the table, join/drop with
+chasing, teyaku, then a 3-player Bakappana round (the Ishikari Toppa rule page).
+
+Table seats are relative to the dealer in turn order (seat 0 deals, seat k is k places to his
+right); seat s is player ``(dealer + s) % players``.  The three active players play as seats
+0, 1, 2 of a 3-seat round state (``engine.state``) in turn order: their *positions*.
+"""
+from typing import NamedTuple
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from ...engine import state
+from ...engine.bits import ZERO, bit, count, has_full_nibble, lowest
+from ...engine.jit import hot
+from ...engine.lookahead import play_out, round_value
+from ...engine.rng import below, shuffle_range
+from ...engine.settle import pile_points
+from ...engine.teyaku import expose_step
+from ...engine.yaku import teyaku_by_nibbles
+from ..bakappana import round as bk_round
+from ..bakappana.round import deal_round
+from ...policies import choose_expose
+from ..taoshi import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS, JOIN_RANDOM,
+                      PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM)
+from . import hachihachi
+
+ACTIVE = 3
+
+
+class Tables(NamedTuple):
+    kind_masks: np.ndarray   # uint64[4]
+    kind_points: np.ndarray  # int64[4]: 20, 10, 5, chaff 1 or 0
+    month_masks: np.ndarray  # uint64[13]
+    pattern: np.ndarray      # int8[7 n + 6]: Hachi-hachi's dealing (field: group n)
+    teyaku: np.ndarray       # int64[T, 7]: engine.yaku teyaku rows (T = 0: none)
+    params: np.ndarray       # int64[P_LEN]
+    gscore: np.ndarray       # float64[48 * 16]
+    ghigh: np.ndarray        # uint64[12 * 16]
+
+
+(P_PLAYERS, P_PAR, P_CHASE, P_TIE_RANDOM, P_FIXED_DEALER, P_GAME_ROUNDS, P_CHECKED,
+ P_COMBINE, P_HACHIHACHI, P_KAN, P_DEALS_ONLY) = range(11)
+P_LEN = 11
+
+# result slots: per active position (3): card points, score (at Bakappana's R_SCORE, so its
+# next_dealer reads them), teyaku held and scored, table seat; per table seat (6): choice
+R_PTS, R_SCORE, R_TEY_HELD, R_TEY_SCORED, R_ACT_SEAT = 0, 4, 8, 11, 14
+R_CHOICE, R_CHASERS, R_MULT, R_MISDEALS = 17, 23, 24, 25
+R_N = 26
+assert R_SCORE == bk_round.R_SCORE
+# a table seat's choice
+CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_CHASE = 0, 1, 2, 3, 4, 5
+
+
+@hot(inline="always")
+def wants_to_join(pol_row, hand, tb, rng):
+    """The join decision (``taoshi`` policy rows: join, random, thresholdK): threshold and a
+    lookahead player join when the hand's card points plus its teyaku value reach K."""
+    j = pol_row[PC_JOIN]
+    if j == JOIN_ALWAYS:
+        return True
+    if j == JOIN_RANDOM:
+        return below(rng, 2) == 1
+    v, _ = hand_teyaku(hand, tb)
+    return pile_points(hand, tb.kind_masks, tb.kind_points) + v >= pol_row[PC_JPARAM]
+
+
+@hot(inline="always")
+def hand_teyaku(hand, tb):
+    """(value in points, held bits) of a hand under the rules' teyaku list."""
+    if tb.params[P_HACHIHACHI]:
+        v, h = hachihachi.teyaku(hand, tb.kind_masks)
+        return v * tb.params[P_KAN], h
+    return teyaku_by_nibbles(hand, tb.teyaku, tb.month_masks, tb.kind_masks,
+                             tb.params[P_COMBINE])
+
+
+@hot(inline="always")
+def swap_fours(rng, g3, order3):
+    """Hachi-hachi's list in Ishikari Toppa: 'If a Four of a Kind is formed, then the four
+    cards are placed face down on the table, and another player chooses one card and switches
+    it with the top card of the deck' (a uniform pick); the hand keeps the other three (a
+    Triplet) and the top card.  Active positions in turn order, each with the current top."""
+    top = 7 * ACTIVE + 6
+    for k in range(ACTIVE):
+        h = g3[k]
+        if has_full_nibble(h):
+            for m in range(12):
+                if count(h & (np.uint64(0xF) << np.uint64(4 * m))) == 4:
+                    c = 4 * m + below(rng, 4)
+                    t = order3[top]
+                    g3[k] = (h & ~bit(c)) | bit(t)
+                    order3[top] = c
+                    break
+
+
+@hot(inline="always")
+def claim_hachihachi(st, tb, exp3, rng, res):
+    """The active hands' Hachi-hachi teyaku, claimed by the expose choice (a lookahead
+    player always claims: its lookahead values Toppa's teyaku step only)."""
+    for k in range(ACTIVE):
+        v, h = hand_teyaku(st[k], tb)
+        res[R_TEY_HELD + k] = h
+        res[R_TEY_SCORED + k] = 0
+        if h != 0 and (exp3[k] == EXPOSE_BY_LOOKAHEAD or choose_expose(exp3[k], rng)):
+            res[R_TEY_SCORED + k] = v
+
+
+@hot(inline="always")
+def join_phase(groups, tb, pol, dealer, rng, res):
+    """Join-in / Drop-out (the rule page): from the dealer anticlockwise each player says join
+    or drop; the first three to join play; once three have joined, the players still to speak
+    are forced out but may chase (declare to join all the same); once all but three have
+    dropped, the rest are forced in.  Returns the number of chasers."""
+    n = tb.params[P_PLAYERS]
+    joined = 0
+    dropped = 0
+    chasers = 0
+    for s in range(n):
+        q = dealer + s
+        q = q - n if q >= n else q
+        if n == ACTIVE:
+            ch = CH_SEATED
+        elif joined < ACTIVE and dropped == n - ACTIVE:
+            ch = CH_FORCED_IN
+        else:
+            yes = wants_to_join(pol[q], groups[s], tb, rng)
+            if joined == ACTIVE:
+                ch = CH_CHASE if yes else CH_FORCED_OUT
+            else:
+                ch = CH_JOIN if yes else CH_DROP
+        res[R_CHOICE + s] = ch
+        if ch == CH_SEATED or ch == CH_JOIN or ch == CH_FORCED_IN:
+            res[R_ACT_SEAT + joined] = s
+            joined += 1
+        elif ch == CH_CHASE:
+            chasers += 1
+        elif ch == CH_DROP:
+            dropped += 1
+    return chasers
+
+
+@hot(inline="always")
+def active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer, res):
+    """The three active hands and the field into ``g3``, their players' policies into
+    ``pol3``/``exp3``, and the draw pile: the inactive hands and the undealt cards, shuffled
+    ("the non-active players place their hands face-down on top of the draw pile. The draw
+    pile should then probably be shuffled", the Hachi-hachi rule page)."""
+    n = tb.params[P_PLAYERS]
+    used = groups[n]
+    for k in range(ACTIVE):
+        s = res[R_ACT_SEAT + k]
+        q = dealer + s
+        q = q - n if q >= n else q
+        g3[k] = groups[s]
+        used |= groups[s]
+        pol3[k] = pol[q, PC_CARD]
+        exp3[k] = pol[q, PC_EXPOSE]
+    g3[ACTIVE] = groups[n]
+    i = 0
+    m = used
+    while m:
+        order3[i] = lowest(m)
+        m &= m - np.uint64(1)
+        i += 1
+    m = ~used & np.uint64(0xFFFFFFFFFFFF)
+    while m:
+        order3[i] = lowest(m)
+        m &= m - np.uint64(1)
+        i += 1
+    shuffle_range(rng, order3, 7 * ACTIVE + 6, 48)
+
+
+@hot(inline="always")
+def play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, mult, res, look):
+    """Deal, join/drop, teyaku and play one round; scores (times ``mult``, the chase
+    multiplier) into ``res`` by active position."""
+    n = tb.params[P_PLAYERS]
+    res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, n)
+    res[R_CHASERS] = join_phase(groups, tb, pol, dealer, rng, res)
+    res[R_MULT] = mult
+    active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer, res)
+    if tb.params[P_HACHIHACHI]:
+        swap_fours(rng, g3, order3)
+    state.start(st, g3, ACTIVE, 7 * ACTIVE + 6)
+    # Teyaku (claimed by the expose choice; 'Bakappana but with Teyaku'), paid by each other
+    # active player as in Hachi-hachi ("paid to a player by each of their two opponents")
+    if tb.params[P_HACHIHACHI]:
+        claim_hachihachi(st, tb, exp3, rng, res)
+    else:
+        expose_step(st, ACTIVE, 0, order3, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
+                    tb.params[P_COMBINE], pol3, exp3, res, R_TEY_HELD, R_TEY_SCORED,
+                    tb.gscore, tb.ghigh, look)
+    play_out(st, ACTIVE, order3, rng, pol3, 0, tb.gscore, tb.ghigh, look)
+    t_sum = res[R_TEY_SCORED] + res[R_TEY_SCORED + 1] + res[R_TEY_SCORED + 2]
+    for k in range(ACTIVE):
+        pts = pile_points(st[state.pile(ACTIVE, k)], tb.kind_masks, tb.kind_points)
+        res[R_PTS + k] = pts
+        res[R_SCORE + k] = mult * (pts - tb.params[P_PAR] + ACTIVE * res[R_TEY_SCORED + k]
+                                   - t_sum)
+    if tb.params[P_CHECKED]:
+        check_round(st, res, tb.params)
+
+
+@hot
+def check_round(st, res, params):
+    """Checked mode: the hands empty, the field empty, every card in one pile, zero-sum."""
+    seen = ZERO
+    for k in range(ACTIVE):
+        if st[k] != ZERO:
+            raise AssertionError("a hand is not empty at the end of the round")
+        if seen & st[state.pile(ACTIVE, k)]:
+            raise AssertionError("a card is in two places")
+        seen |= st[state.pile(ACTIVE, k)]
+    if st[ACTIVE] != ZERO or seen != np.uint64(0xFFFFFFFFFFFF):
+        raise AssertionError("a card was not captured")
+    if res[R_SCORE] + res[R_SCORE + 1] + res[R_SCORE + 2] != 0:
+        raise AssertionError("the round is not zero-sum")
+
+
+@overload(round_value)
+def _round_value(tables, st, seat, res):
+    """A finished round's score for active position ``seat``, before the chase multiplier
+    (a positive factor the lookahead's choices do not change)."""
+    if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
+        def value(tables, st, seat, res):
+            pts = pile_points(st[state.pile(ACTIVE, seat)], tables.kind_masks,
+                              tables.kind_points)
+            t_sum = res[R_TEY_SCORED] + res[R_TEY_SCORED + 1] + res[R_TEY_SCORED + 2]
+            return pts - tables.params[P_PAR] + ACTIVE * res[R_TEY_SCORED + seat] - t_sum
+        return value
