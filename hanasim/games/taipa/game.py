@@ -17,15 +17,19 @@ pointed while the round's deck is in play).
 
 On the engine
 -------------
-The engine's session is rounds; Taipa's unit between a round and a session is the game (1 to
-``game_rounds`` rounds, coins, a deck that shrinks), which the engine does not have.  So a
-session round hands out the next round of the session's game: when the last game's rounds are
-used up, ``play_round`` plays a whole game (:func:`play_game`, its rounds into ``work``'s rows)
-from the session round's index on, and each session round then counts one of its rounds
-(``tally_round``), the game itself with its last round or at the session's last round (the
-rounds past it are played, for the game's quantities, and never counted).  The engine's dealer,
-its rotation and its session totals are not used (the first player is drawn or follows the
-coins inside the game; a session has no total, games do).
+The engine's games back to back (``sessions.play_series``: the engine's game is a Taipa game,
+``game_over`` its end) were tried, with the game stepped a round per session round (its state
+in ``work``): the same tables, but 8% fewer rounds a second (random and greedy, 1 thread).  So
+Taipa keeps the one-game session loop (``sessions.play_sessions``; the engine's game is the
+session) and plays its games whole: a session round hands out the next round of the session's
+game; when the last game's rounds are used up, ``play_round`` plays a whole game
+(:func:`play_game`, its rounds into ``work``'s rows) from the session round's index on, and
+each session round then counts one of its rounds (``tally_round``), the game itself with its
+last round or at the session's last round (the rounds past it are played, for the game's
+quantities, and never counted).  The engine's dealer, its rotation and its session totals are
+not used (the first player is drawn or follows the coins inside the game; a session has no
+total, games do).  The lookahead's yaku_cards decisions are counted in its context's scratch
+and added to the counters once a chunk (``end_chunk``).
 """
 import sys
 from functools import partial
