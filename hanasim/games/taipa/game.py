@@ -17,19 +17,16 @@ pointed while the round's deck is in play).
 
 On the engine
 -------------
-The engine's games back to back (``sessions.play_series``: the engine's game is a Taipa game,
-``game_over`` its end) were tried, with the game stepped a round per session round (its state
-in ``work``): the same tables, but 8% fewer rounds a second (random and greedy, 1 thread).  So
-Taipa keeps the one-game session loop (``sessions.play_sessions``; the engine's game is the
-session) and plays its games whole: a session round hands out the next round of the session's
-game; when the last game's rounds are used up, ``play_round`` plays a whole game
-(:func:`play_game`, its rounds into ``work``'s rows) from the session round's index on, and
-each session round then counts one of its rounds (``tally_round``), the game itself with its
-last round or at the session's last round (the rounds past it are played, for the game's
-quantities, and never counted).  The engine's dealer, its rotation and its session totals are
-not used (the first player is drawn or follows the coins inside the game; a session has no
-total, games do).  The lookahead's yaku_cards decisions are counted in its context's scratch
-and added to the counters once a chunk (``end_chunk``).
+The engine's games back to back (``sessions.play_series``): the engine's game is a Taipa game,
+its last one in a session finished past the session's counted rounds (played for the game's
+quantities, never counted).  The game is played whole at its first round (``play_round`` calls
+:func:`play_game`: its rounds into ``work``'s rows) and each later session round of it hands
+out its next row: a game stepped a round per session round (its state in ``work``) gave the
+same tables at 8% fewer rounds a second.  ``tally_round`` counts a row, ``game_over`` says the
+game's rows are used up and counts the game (``tally_game`` gets no ``work``).  The engine's
+dealer, its rotation and its totals are not used (the first player is drawn or follows the
+coins inside the game).  The lookahead's yaku_cards decisions are counted in its context's
+scratch and added to the counters once a chunk (``end_chunk``).
 """
 import sys
 from functools import partial
@@ -59,16 +56,14 @@ from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
 
-# The session's game (``work[W_GAME]``, int64): its rounds (rows of ``out``), the next row to
-# hand out, the row this session round counts (-1: none), whether this session round ends the
-# game's counting (its last row, or the session's last round), the game's end reason, each
-# player's final coins, round 1's first player, its turns; the session's last round.
-(G_R, G_NEXT, G_ROW, G_DONE, G_REASON, G_COINS0, G_COINS1, G_FIRST1, G_TURNS,
- G_LAST) = range(10)
-G_N = G_LAST + 1
+# The game (``work[W_GAME]``, int64): its rounds (rows of ``out``), the next row to hand out,
+# the row this session round counts (-1: none), the game's end reason, each player's final
+# coins, round 1's first player, its turns.
+(G_R, G_NEXT, G_ROW, G_REASON, G_COINS0, G_COINS1, G_FIRST1, G_TURNS) = range(8)
+G_N = G_TURNS + 1
 # work: the generators, the deck order, a shuffle's scratch, capture times, the round state,
 # its result, the game's rows (round k's res, its first player, coins paid, cards removed),
-# the session's game
+# the game
 (W_RNG, W_XRNG, W_ORDER, W_TMP, W_CAP, W_ST, W_RES, W_OUT, W_GAME) = range(9)
 
 
@@ -188,20 +183,16 @@ def n_players(tb):
 
 @hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
-    """The engine's game is the session (``play_sessions``: ``i`` is 0); Taipa's games are
-    played whole by :func:`play_round`."""
     g = work[W_GAME]
-    g[G_R] = 0  # no game's rounds to hand out: the first session round plays a game
+    g[G_R] = 0  # no rows to hand out: the game's first session round plays it (play_round)
     g[G_NEXT] = 0
-    g[G_LAST] = n_rounds - 1
-    return 0
+    return 0  # (the engine's dealer is not used: the game draws its first player)
 
 
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
-    """Session round ``i`` is the next round of the session's game: when the last game's
-    rounds are used up, a whole game is played from round index ``i`` (its rounds into
-    ``out``); its rounds past the session's last are played but never counted."""
+    """Session round ``i``: the game's first plays the whole game from round index ``i`` (its
+    rounds into ``out``); each hands out the game's next row."""
     rng, xrng, order, tmp, cap_time, st, res, out, g = work
     policy, decide = players
     if g[G_NEXT] >= g[G_R]:
@@ -220,7 +211,6 @@ def play_round(tb, work, players, key, i, dealer, look):
     # session round
     g[G_ROW] = row if row < g[G_R] else -1
     g[G_NEXT] = row + 1
-    g[G_DONE] = g[G_NEXT] >= g[G_R] or i == g[G_LAST]
 
 
 @hot(inline="always")
@@ -237,9 +227,6 @@ def tally_round(tb, work, counts, dealer):
         scal[C_REMOVED_SQ] += n_rm * n_rm
         rk[k, RK_REMOVED] += n_rm
         rk[k, RK_REMOVED_SQ] += n_rm * n_rm
-    if g[G_DONE]:
-        count_game(scal, hist, g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1], g[G_FIRST1],
-                   g[G_TURNS])
 
 
 @hot(inline="always")
@@ -254,14 +241,19 @@ def next_dealer(tb, work, dealer):
 
 @hot(inline="always")
 def game_over(tb, work, counts, r, n_rounds, totals):
-    # not called by sessions.play_sessions (its counted loop); what it would say: the engine's
-    # game is the session
-    return sessions.whole_session(r, n_rounds, tb.params[P_SERIES])
+    """1 when the game's rows are used up (the game counted here), else 0; never -1: a game cut
+    by the end of the run is finished past it."""
+    g = work[W_GAME]
+    if g[G_NEXT] < g[G_R]:
+        return 0
+    count_game(counts[0], counts[4], g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1],
+               g[G_FIRST1], g[G_TURNS])
+    return 1
 
 
 @hot(inline="always")
 def tally_game(tb, counts, first, totals):
-    pass  # Taipa's games are counted by tally_round (a session has no total)
+    pass  # counted by game_over: a game's quantities are in work, which this hook does not get
 
 
 @hot(inline="always")
@@ -271,10 +263,10 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
-    hooks inlined): a kernel of its own, compiled without reference counting."""
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    """Sessions ``s0 .. s1-1`` of a chunk, whole games back to back (``engine.sessions.
+    play_series``, this module's hooks inlined): compiled without reference counting."""
+    sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                         look)
 
 
 @njit(cache=True, nogil=True)
