@@ -460,3 +460,59 @@ def test_small_decks():
                 assert row[T.R_TOP] == rd["top"] and row[T.R_PILE] == mask(rd["piles"][0])
                 if row[T.R_EXHAUSTED]:
                     assert row[T.R_HANDS] == 0 and row[T.R_TURNS] == 12
+
+
+def session_counters(rules, names, rounds, seed):
+    policy = [parse_policy(n) for n in names]
+    return T.Taipa().counters(make_rules(T.TaipaRules, rules), rounds=rounds, seed=seed,
+                              policy=policy, progress=False)
+
+
+def test_sessions_are_whole_games_back_to_back():
+    """A session on the engine's loop (game.py's hooks) is whole games back to back from round
+    index 0: rounds counted until SERIES_ROUNDS, the session's last game played to its end (its
+    further rounds not counted) and counted as a game; the last session cut off by the run.
+    The kernel's counters against the plain-Python reference's games, session by session."""
+    from hanasim.games.taipa import tally as C
+
+    rules = dict(tie_first="random")
+    names = ("random", "greedy/continue")
+    policy, decide = pols(*names)
+    rounds = 2 * T.SERIES_ROUNDS + 37
+    got = session_counters(rules, names, rounds, seed=11)
+    want = dict(rounds=0, games=0, game_rounds=0, p0_coins=0, deck=0, removed=0)
+    hist_rounds = [0] * (T.MAX_ROUNDS + 1)
+    for s in range(3):
+        n_rounds = min(T.SERIES_ROUNDS, rounds - s * T.SERIES_ROUNDS)
+        counted = 0
+        i = 0
+        while counted < n_rounds:
+            rds, reason, coins, first, turns = N.play_game(11, s, i, list(policy),
+                                                           decide.tolist(), rules)
+            i += max(len(rds), 1)
+            for rd in rds[:n_rounds - counted]:
+                want["rounds"] += 1
+                want["deck"] += rd["deck"]
+                want["removed"] += rd["removed"]
+            counted += min(max(len(rds), 1), n_rounds - counted)
+            want["games"] += 1
+            want["game_rounds"] += len(rds)
+            want["p0_coins"] += coins[0]
+            hist_rounds[len(rds)] += 1
+    s = got["scal"]
+    assert dict(rounds=s[C.C_ROUNDS], games=s[C.C_GAMES], game_rounds=s[C.C_GAME_ROUNDS],
+                p0_coins=s[C.C_P0_COINS], deck=s[C.C_DECK], removed=s[C.C_REMOVED]) == want
+    assert list(got["hist"][C.H_ROUNDS:C.H_ROUNDS + T.MAX_ROUNDS + 1]) == hist_rounds
+
+
+def test_a_deck_that_cannot_be_dealt_makes_games_of_no_round():
+    """short_deck=end_game with a start deck of 24 cards (fewer than a full round's 30): no
+    round is ever dealt; every session round is a game of no round, ended by the deck."""
+    from hanasim.games.taipa import tally as C
+
+    rules = dict(short_deck="end_game", removed_brights=4, removed_animals=4)
+    rounds = T.SERIES_ROUNDS + 5
+    c = session_counters(rules, ("greedy", "greedy"), rounds, seed=3)
+    s = c["scal"]
+    assert (s[C.C_ROUNDS], s[C.C_GAMES], s[C.C_DECK_END], s[C.C_GAME_ROUNDS],
+            c["hist"][C.H_ROUNDS]) == (0, rounds, rounds, 0, rounds)
