@@ -63,7 +63,8 @@ def findings(by) -> list:
         out.append(f"{by.loc['botta_rate', 'estimate']:.2%} of rounds end in a botta.")
     if "dekiyaku.four_twos" in by.index and by.loc["dekiyaku.four_twos", "estimate"] > 0:
         out.append(f"Four '2's is captured in {by.loc['dekiyaku.four_twos', 'estimate']:.1%}"
-                   f" of played rounds, Four '3's by the dealer's left in "
+                   f" of played rounds, Four '3's by the third active player (the dealer's left at"
+                   f" a table of three) in "
                    f"{by.loc['dekiyaku.four_threes', 'estimate']:.1%}.")
     return out
 
