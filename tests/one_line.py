@@ -9,3 +9,14 @@ def one_line(r, *words, code=2):
     for w in words:
         assert w in lines[0], (w, lines[0])
     return lines[0]
+
+
+def default_signals():
+    """``preexec_fn`` for a child a test sends signals to: SIGINT, SIGTERM and SIGHUP at their
+    defaults, whatever the test process inherited (a pytest-xdist worker can run with SIGINT
+    and SIGHUP ignored, and a child inherits ignored signals: hanasim rightly leaves an ignored
+    signal ignored, so the test would not exercise what it means to)."""
+    import signal
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)

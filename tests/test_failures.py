@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from one_line import default_signals
 
 
 class AsCompleted:
@@ -338,7 +339,8 @@ def test_sigterm_and_sighup_keep_the_batches_and_say_how_to_resume(kept_run, tmp
     ck = tmp_path / "ck"
     args = [sys.executable, "-m", "hanasim", *CK_RUN[:2], "--rounds", "4000000",
             *CK_RUN[4:], "--checkpoint", str(ck)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_signals)
     end = time.time() + 240
     while time.time() < end and len(list(ck.glob("batch-*.npz"))) < 2:
         if proc.poll() is not None:
@@ -593,6 +595,7 @@ def test_ctrl_c_while_a_local_cluster_starts_is_one_line(tmp_path, after):
     script = tmp_path / "start.py"
     script.write_text(textwrap.dedent(CTRL_C_AT_START))
     r = subprocess.run([sys.executable, str(script), after], capture_output=True, text=True,
-                       timeout=180, env=dict(os.environ, PYTHONPATH=os.getcwd()))
+                       timeout=180, env=dict(os.environ, PYTHONPATH=os.getcwd()),
+                       preexec_fn=default_signals)
     assert r.returncode == 130, r.stderr
     assert lines_of(r.stderr) == ["hanasim: interrupted"], r.stderr

@@ -21,7 +21,7 @@ import pytest
 import hanasim
 from hanasim import cli, store
 from hanasim.engine.runner import Checkpoint, Interrupted, run_batches
-from one_line import one_line  # noqa: E402
+from one_line import default_signals, one_line  # noqa: E402
 
 HUGE = "100000000000"  # rounds no test could finish: a refusal must come before the work
 SIM = ["simulate", "toppa", "--seed", "5", "--rounds", "2000", "--format", "csv"]
@@ -505,7 +505,8 @@ def test_12_ctrl_c_on_a_cluster_is_one_line(tmp_path, full):
     proc = subprocess.Popen([sys.executable, "-m", "hanasim", "simulate", "toppa", "--rounds",
                              "400000000", "--seed", "1", "--cluster", "local:1", "--no-save",
                              "--checkpoint", str(tmp_path / "ck")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_signals)
     end = time.time() + 240
     while time.time() < end and not list((tmp_path / "ck").glob("batch-*.npz")):
         if proc.poll() is not None:

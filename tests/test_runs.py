@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from one_line import default_signals
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,7 +53,7 @@ def test_identical_tables_with_any_chunking():
 def _start(ck, rounds):
     return subprocess.Popen([sys.executable, "-m", "hanasim", *ARGS, "--rounds", str(rounds),
                              "--checkpoint", str(ck)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
 
 
 def _wait_for_batches(proc, ck, n, timeout=300):

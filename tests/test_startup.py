@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from one_line import default_signals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,7 +64,7 @@ def _interrupted_while_importing(tmp_path, held, how):
         cmd = [sys.executable, str(script), "games"]
     env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", HOLD_IMPORT=held)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                         cwd=tmp_path)
+                         cwd=tmp_path, preexec_fn=default_signals)
     try:
         assert p.stdout.readline() == "holding\n"  # it is inside the import now
         p.send_signal(signal.SIGINT)
@@ -94,7 +95,8 @@ def test_a_program_importing_hanasim_still_gets_its_keyboard_interrupt(tmp_path)
             "    print('caught', flush=True)\n    raise SystemExit(7)\n")
     env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", HOLD_IMPORT="numba")
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+                         stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                         preexec_fn=default_signals)
     try:
         assert p.stdout.readline() == "holding\n"
         p.send_signal(signal.SIGINT)
