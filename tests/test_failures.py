@@ -598,4 +598,7 @@ def test_ctrl_c_while_a_local_cluster_starts_is_one_line(tmp_path, after):
                        timeout=180, env=dict(os.environ, PYTHONPATH=os.getcwd()),
                        preexec_fn=default_signals)
     assert r.returncode == 130, r.stderr
-    assert lines_of(r.stderr) == ["hanasim: interrupted"], r.stderr
+    # one line: during the cluster's start, or (if it started sooner) once the run had begun
+    (line,) = lines_of(r.stderr)
+    assert line == "hanasim: interrupted" or line.startswith("hanasim: interrupted after "), line
+    assert "Traceback" not in r.stderr
