@@ -99,6 +99,20 @@ POLICY_FORMS = ("random", "greedy", "lookahead[:K]", "CARD/random", "CARD/stop",
                 "CARD/continue[K]", "CARD/threshold[T]", "lookahead[:K]/lookahead")
 
 
+def per_seat(policy, expose, seats: int, players: int) -> tuple[list, list]:
+    """The policies and expose choices of a table of ``seats`` seats, ``players`` of them
+    seated: one given for all is repeated; fewer than the players is refused."""
+    policy, expose = list(policy), list(expose)
+    if len(policy) == 1:
+        policy = policy * seats
+    if len(expose) == 1:
+        expose = expose * seats
+    if len(policy) < players or len(expose) < players:
+        raise ValueError(f"give one policy and one expose choice for each of the {players} "
+                         "players (or one for all)")
+    return policy, expose
+
+
 def parse_policy(name: str) -> int:
     """``CARD[/DECISION]`` (``greedy/continue3``) as one int: card | decision << 4 | param << 8
     (a lookahead card's K in bits 32-47).  CARD ``lookahead[:K]`` decides by lookahead unless

@@ -150,18 +150,11 @@ class Kushiro:
                  **run_options):
         """Integer counters of ``rounds`` rounds (dict of arrays), summed over chunks."""
         from ...engine.runner import run_batches
+        from ...policies import per_seat
 
         tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                           deals_only=deals_only)
-        policy = list(policy)
-        expose = list(expose)
-        if len(policy) == 1:
-            policy = policy * MAX_PLAYERS
-        if len(expose) == 1:
-            expose = expose * MAX_PLAYERS
-        if len(policy) < rules.players or len(expose) < rules.players:
-            raise ValueError(f"give one policy and one expose choice for each of the "
-                             f"{rules.players} players (or one for all)")
+        policy, expose = per_seat(policy, expose, MAX_PLAYERS, rules.players)
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(len(TEYAKU) + 1, 2), ycount=(len(names) + 1, 2))

@@ -191,18 +191,11 @@ class Taoshi:
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
                  **run_options):
         from ...engine.runner import run_batches
+        from ...policies import per_seat
 
         tb = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                    deals_only=deals_only)
-        policy = list(policy)
-        expose = list(expose)
-        if len(policy) == 1:
-            policy = policy * MAX_PLAYERS
-        if len(expose) == 1:
-            expose = expose * MAX_PLAYERS
-        if len(policy) < rules.players or len(expose) < rules.players:
-            raise ValueError(f"give one policy and one expose choice for each of the "
-                             f"{rules.players} players (or one for all)")
+        policy, expose = per_seat(policy, expose, MAX_PLAYERS, rules.players)
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(NONE + 1, 2), vcount=(len(SCORE_VALUES), 2))
