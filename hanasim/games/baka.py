@@ -690,6 +690,7 @@ def _tally_game(scal, d0, t0, t1, t2):
 # ``stream_state(seed, g)``: the first-dealer draw, then its rounds in turn, from the
 # unshuffled deck.
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
 
 
 @njit(inline="always")
@@ -786,10 +787,10 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined): a kernel of its own, compiled without reference counting."""
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

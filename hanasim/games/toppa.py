@@ -562,6 +562,7 @@ C_N = C_HIST + 3 * HIST_BINS
 # state and the round's result.  One stream per session: the first-dealer draw and every round
 # of the session draw from ``stream_state(seed, s)`` in turn, from the unshuffled deck.
 GAME = sys.modules[__name__]
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
 
 
 @njit(inline="always")
@@ -690,10 +691,10 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined): a kernel of its own, compiled without reference counting."""
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

@@ -136,6 +136,7 @@ def tally_whole_game(scal, totals, n, first):
 # (engine.sessions, engine/ADDING_A_GAME.md).  A game is a session: one random stream per game,
 # the first-dealer draw then every round drawing from it in turn, from the unshuffled deck.
 GAME = sys.modules[__name__]
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
 
 
 @njit(inline="always")
@@ -237,8 +238,8 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

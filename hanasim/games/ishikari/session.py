@@ -145,6 +145,7 @@ def tally_whole_game(scal, totals, n, first):
 # (engine.sessions, engine/ADDING_A_GAME.md): a game is a session on one random stream; the
 # chase multiplier lives in the work arrays from round to round (1 at a game's start).
 GAME = sys.modules[__name__]
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
 R_NEXT, R_TIED = R_N, R_N + 1  # the winning active position, and a tied top score
 
 
@@ -264,8 +265,8 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

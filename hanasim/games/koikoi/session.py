@@ -189,12 +189,13 @@ def end_chunk(tb, counts, look):
 
 
 GAME = sys.modules[__name__]  # the module whose hooks the engine inlines
+LOOP = sessions.SERIES  # games back to back (engine.sessions.play runs them)
 
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                         look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

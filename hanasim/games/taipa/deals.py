@@ -19,6 +19,7 @@ from .tally import C_ROUNDS, count_deal
 from .yaku import yaku_bits
 
 DEALS = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
 
 
 @njit(inline="always")
@@ -112,10 +113,10 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined)."""
-    sessions.play_sessions(DEALS, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(DEALS, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

@@ -55,6 +55,7 @@ from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, H_N, RK_N, RK_REMOVED, RK_REMO
 from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
+LOOP = sessions.SERIES  # games back to back (engine.sessions.play runs them)
 
 # The game (``work[W_GAME]``, int64): its rounds (rows of ``out``), the next row to hand out,
 # the row this session round counts (-1: none), the game's end reason, each player's final
@@ -263,10 +264,9 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk, whole games back to back (``engine.sessions.
-    play_series``, this module's hooks inlined): compiled without reference counting."""
-    sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                         look)
+    """Sessions ``s0 .. s1-1`` of a chunk, whole games back to back (``engine.sessions.play``
+    by ``LOOP``, this module's hooks inlined): compiled without reference counting."""
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look)
 
 
 @njit(cache=True, nogil=True)

@@ -28,6 +28,7 @@ from .tally import C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_SESSIONS, ta
 from .tally import tally_round as tally_play
 
 GAME = sys.modules[__name__]  # the module whose hooks the engine inlines
+LOOP = engine_sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
 
 
 # ---------------------------------------------------------------- the hooks (engine.sessions)
@@ -136,10 +137,10 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined): a kernel of its own, compiled without reference counting."""
-    engine_sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
-                                  totals, look)
+    engine_sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
+                         totals, look)
 
 
 @njit(cache=True, nogil=True)
