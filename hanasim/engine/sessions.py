@@ -234,6 +234,84 @@ def play_series(game, seed, s0, s1, total_rounds, tb, work, players, counts, tot
                 game.tally_game(tb, counts, first, totals)
 
 
+# ---------------------------------------------------------------- hooks a game takes whole
+# Hooks that are the same line in many games, written once: a game's hook module assigns them
+# (``n_players = sessions.param_hook(P_PLAYERS)``, ``end_chunk = sessions.end_chunk``).  The
+# ones made here are never compiled alone: numba inlines them into the game's kernels, where
+# ``slot`` and ``value`` are constants.
+
+def param_hook(slot):
+    """A hook ``(tb) -> tb.params[slot]`` (``session_length``, ``n_players``)."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb):
+        return tb.params[slot]
+    return hook
+
+
+def result_hook(w, slot):
+    """The ``seat_score`` hook ``(tb, work, seat) -> work[w][slot + seat]``: the round's
+    result array is ``work[w]``, its seats' scores from ``slot`` on."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb, work, seat):
+        return work[w][slot + seat]
+    return hook
+
+
+def one_game_over(session_length):
+    """The ``game_over`` hook of a game declared ``ONE_GAME``: :func:`whole_session` of the
+    game's ``session_length`` hook."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb, work, counts, r, n_rounds, totals):
+        return whole_session(r, n_rounds, session_length(tb))
+    return hook
+
+
+def constant_hook(value):
+    """A hook ``(tb) -> value`` (a game of a fixed number of players or rounds)."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb):
+        return value
+    return hook
+
+
+@njit(inline="always", _nrt=False)
+def rows1(tb, counters, ch):
+    return (counters[0][ch],)
+
+
+@njit(inline="always", _nrt=False)
+def rows2(tb, counters, ch):
+    return counters[0][ch], counters[1][ch]
+
+
+@njit(inline="always", _nrt=False)
+def rows3(tb, counters, ch):
+    return counters[0][ch], counters[1][ch], counters[2][ch]
+
+
+@njit(inline="always", _nrt=False)
+def rows4(tb, counters, ch):
+    return counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch]
+
+
+@njit(inline="always", _nrt=False)
+def rows5(tb, counters, ch):
+    return (counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch],
+            counters[4][ch])
+
+
+def counter_rows(k):
+    """The ``chunk_counters`` hook of a game with ``k`` counter arrays: chunk ``ch``'s row of
+    each, in order."""
+    return {1: rows1, 2: rows2, 3: rows3, 4: rows4, 5: rows5}[k]
+
+
+@njit(inline="always", _nrt=False)
+def end_chunk(tb, counts, look):
+    """The ``end_chunk`` hook of a game that keeps no counts in its lookahead context."""
+    pass
+
+
 def check_game(module):
     """Raise if ``module`` lacks a hook, takes other arguments, or defines one that numba would
     not inline (a game's module calls this when it registers: a missing or mistyped hook would

@@ -14,7 +14,7 @@ from ...decks import HANAFUDA
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
 from ...engine import sessions
-from ...engine.rng import below, shuffle_range
+from ...engine.rng import below, restart, shuffle_range
 from ...engine.tally import HIST_BINS, hist_add
 from .lower import P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM
 from .round import R_MISDEALS, R_N, R_PTS, R_SCORE, deal_round, play_dealt
@@ -137,6 +137,12 @@ def tally_whole_game(scal, totals, n, first):
 # the first-dealer draw then every round drawing from it in turn, from the unshuffled deck.
 GAME = sys.modules[__name__]
 LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
+chunk_counters = sessions.counter_rows(1)
+session_length = sessions.param_hook(P_GAME_ROUNDS)
+n_players = sessions.param_hook(P_PLAYERS)
+seat_score = sessions.result_hook(4, R_SCORE)
+game_over = sessions.one_game_over(session_length)  # the game is the session
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 
 @njit(inline="always")
@@ -154,26 +160,9 @@ def look_context(tb, work, players):
 
 
 @hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return (counters[0][ch],)
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_GAME_ROUNDS]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return tb.params[P_PLAYERS]
-
-
-@hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
     rng, order = work[0], work[1]
-    rng[0] = key
-    for c in range(order.shape[0]):
-        order[c] = c
+    restart(rng, key, order)  # a game depends on nothing but its own stream
     return 0 if tb.params[P_FIXED_DEALER] else first_dealer(rng, order, tb.params[P_PLAYERS])
 
 
@@ -207,11 +196,6 @@ def tally_round(tb, work, counts, dealer):
 
 
 @hot(inline="always")
-def seat_score(tb, work, seat):
-    return work[4][R_SCORE + seat]
-
-
-@hot(inline="always")
 def next_dealer(tb, work, dealer):
     if tb.params[P_FIXED_DEALER]:
         return dealer
@@ -221,19 +205,8 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    # a game is the whole session: rounds_per_game rounds (the last one cut off by the run's end)
-    return sessions.whole_session(r, n_rounds, tb.params[P_GAME_ROUNDS])
-
-
-@hot(inline="always")
 def tally_game(tb, counts, first, totals):
     tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)
-
-
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass
 
 
 @hot

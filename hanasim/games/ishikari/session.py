@@ -8,6 +8,7 @@ from numba import njit
 
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
+from ...engine.rng import restart
 from ...engine import sessions
 from ...engine.tally import HIST_BINS, hist_add
 from ..bakappana.round import deal_round
@@ -146,6 +147,11 @@ def tally_whole_game(scal, totals, n, first):
 # chase multiplier lives in the work arrays from round to round (1 at a game's start).
 GAME = sys.modules[__name__]
 LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
+chunk_counters = sessions.counter_rows(2)
+session_length = sessions.param_hook(P_GAME_ROUNDS)
+n_players = sessions.param_hook(P_PLAYERS)
+game_over = sessions.one_game_over(session_length)  # the game is the session
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 R_NEXT, R_TIED = R_N, R_N + 1  # the winning active position, and a tied top score
 
 
@@ -166,26 +172,9 @@ def look_context(tb, work, players):
 
 
 @hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return counters[0][ch], counters[1][ch]
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_GAME_ROUNDS]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return tb.params[P_PLAYERS]
-
-
-@hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
     rng, order, mult = work[0], work[1], work[9]
-    rng[0] = key
-    for c in range(48):
-        order[c] = c
+    restart(rng, key, order)  # a game depends on nothing but its own stream
     mult[0] = 1
     return 0 if tb.params[P_FIXED_DEALER] else first_dealer(rng, order, tb.params[P_PLAYERS])
 
@@ -246,21 +235,10 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    # a game is the whole session: rounds_per_game rounds (the last one cut off by the run's end)
-    return sessions.whole_session(r, n_rounds, tb.params[P_GAME_ROUNDS])
-
-
-@hot(inline="always")
 def tally_game(tb, counts, first, totals):
     if tb.params[P_DEALS_ONLY]:
         return
     tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)
-
-
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass
 
 
 @hot

@@ -56,6 +56,9 @@ from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
 LOOP = sessions.SERIES  # games back to back (engine.sessions.play runs them)
+chunk_counters = sessions.counter_rows(5)
+session_length = sessions.param_hook(P_SERIES)
+n_players = sessions.constant_hook(N_PLAYERS)
 
 # The game (``work[W_GAME]``, int64): its rounds (rows of ``out``), the next row to hand out,
 # the row this session round counts (-1: none), the game's end reason, each player's final
@@ -143,7 +146,6 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
     return r, reason, coins0, coins1, first1, turns
 
 
-
 # ---------------------------------------------------------------- the engine's hooks
 
 @njit(inline="always")
@@ -164,22 +166,6 @@ def look_context(tb, work, players):
     rdec[:, 0] = DEC_STOP
     return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
             np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
-
-
-@hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return (counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch],
-            counters[4][ch])
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_SERIES]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return N_PLAYERS
 
 
 @hot(inline="always")
