@@ -110,26 +110,38 @@ def tally(scal, res, n, dealer, winner_seat, tied):
 
 
 @hot(inline="always")
-def tally_whole_game(scal, totals, n, first):
+def tally_game_totals(scal, totals, n, first, c_games, c_first, c_player, player_w, q_total,
+                      hist_at):
+    """A whole game of ``n`` players' ``totals`` (``first``: the first dealer): games and tied
+    games at ``c_games``, ``c_games + 1``; the first dealer's total, its square and a win at
+    ``c_first ..``, its histogram at ``hist_at``; per player ``q`` (block ``c_player +
+    player_w * q``) the total, its square, a win and having dealt first at ``q_total ..``.  A
+    win is the one highest total.  (Ishikari Toppa counts its games so, in its own layout.)"""
     best = totals[0]
     for q in range(1, n):
         best = max(best, totals[q])
     n_best = 0
     for q in range(n):
         n_best += totals[q] == best
-    scal[C_GAMES] += 1
-    scal[C_GAME_TIES] += n_best > 1
+    scal[c_games] += 1
+    scal[c_games + 1] += n_best > 1
     for q in range(n):
-        b = C_PLAYER + PLAYER_W * q
-        scal[b + Q_TOTAL] += totals[q]
-        scal[b + Q_TOTAL_SQ] += totals[q] * totals[q]
-        scal[b + Q_GAME_WINS] += n_best == 1 and totals[q] == best
-        scal[b + Q_FIRST] += q == first
+        b = c_player + player_w * q + q_total
+        scal[b] += totals[q]
+        scal[b + 1] += totals[q] * totals[q]
+        scal[b + 2] += n_best == 1 and totals[q] == best
+        scal[b + 3] += q == first
     t = totals[first]
-    scal[C_FIRST_TOTAL] += t
-    scal[C_FIRST_TOTAL_SQ] += t * t
-    scal[C_FIRST_WINS] += n_best == 1 and t == best
-    hist_add(scal, C_HIST + HIST_BINS * H_FIRST, t)
+    scal[c_first] += t
+    scal[c_first + 1] += t * t
+    scal[c_first + 2] += n_best == 1 and t == best
+    hist_add(scal, hist_at, t)
+
+
+@hot(inline="always")
+def tally_whole_game(scal, totals, n, first):
+    tally_game_totals(scal, totals, n, first, C_GAMES, C_FIRST_TOTAL, C_PLAYER, PLAYER_W, Q_TOTAL,
+                      C_HIST + HIST_BINS * H_FIRST)
 
 
 # ---------------------------------------------------------------- the engine's hooks

@@ -12,7 +12,7 @@ from ...engine.rng import restart
 from ...engine import sessions
 from ...engine.tally import HIST_BINS, hist_add
 from ..bakappana.round import deal_round
-from ..bakappana.session import first_dealer, next_dealer_seat
+from ..bakappana.session import first_dealer, next_dealer_seat, tally_game_totals
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
                     P_DEALS_ONLY,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
@@ -121,25 +121,8 @@ def tally(scal, res, n, dealer, win_pos, tied):
 
 @hot(inline="always")
 def tally_whole_game(scal, totals, n, first):
-    best = totals[0]
-    for q in range(1, n):
-        best = max(best, totals[q])
-    n_best = 0
-    for q in range(n):
-        n_best += totals[q] == best
-    scal[C_GAMES] += 1
-    scal[C_GAME_TIES] += n_best > 1
-    for q in range(n):
-        b = C_PLAYER + PLAYER_W * q
-        scal[b + Q_TOTAL] += totals[q]
-        scal[b + Q_TOTAL_SQ] += totals[q] * totals[q]
-        scal[b + Q_GAME_WINS] += n_best == 1 and totals[q] == best
-        scal[b + Q_FIRST] += q == first
-    t = totals[first]
-    scal[C_FIRST_TOTAL] += t
-    scal[C_FIRST_TOTAL_SQ] += t * t
-    scal[C_FIRST_WINS] += n_best == 1 and t == best
-    hist_add(scal, C_HIST + HIST_BINS * H_FIRST, t)
+    tally_game_totals(scal, totals, n, first, C_GAMES, C_FIRST_TOTAL, C_PLAYER, PLAYER_W, Q_TOTAL,
+                      C_HIST + HIST_BINS * H_FIRST)
 
 
 # ---------------------------------------------------------------- the engine's hooks
