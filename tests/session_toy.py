@@ -92,7 +92,7 @@ def game_over(tb, work, counts, r, n_rounds, totals):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
     scal[C_GAMES] += 1
     scal[C_FIRST_TOTAL] += totals[first]

@@ -33,7 +33,9 @@ that allocate ``@njit(inline="always")``)::
                                          after the game's r-th round: 0 play on, 1 the game is
                                          over (tally it), -1 cut off by the end of the run
                                          (its rounds count, the game does not)
-    tally_game(tb, counts, first, totals)    a whole game: first dealer, player totals
+    tally_game(tb, work, counts, first, totals)
+                                         a whole game: first dealer, player totals (and
+                                         what the game kept of it in work)
     end_chunk(tb, counts, look)          after a chunk's sessions (counts kept in ``look``)
 
 What the engine does, per chunk of sessions ``s0 .. s1-1``::
@@ -53,7 +55,7 @@ What the engine does, per chunk of sessions ``s0 .. s1-1``::
                 dealer = next_dealer(tb, work, dealer)
                 over = game_over(tb, work, counts, r, n_rounds, totals)
                 if over: break
-            if over > 0: tally_game(tb, counts, first, totals)
+            if over > 0: tally_game(tb, work, counts, first, totals)
     end_chunk(tb, counts, look)
 
 Which loop runs is the game's declaration, ``LOOP`` in its hook module, and the engine's
@@ -98,7 +100,7 @@ HOOKS = {
     "seat_score": ("tb", "work", "seat"),
     "next_dealer": ("tb", "work", "dealer"),
     "game_over": ("tb", "work", "counts", "r", "n_rounds", "totals"),
-    "tally_game": ("tb", "counts", "first", "totals"),
+    "tally_game": ("tb", "work", "counts", "first", "totals"),
     "end_chunk": ("tb", "counts", "look"),
 }
 #: the two shapes of a session; a game's hook module declares one as ``LOOP``
@@ -111,7 +113,7 @@ WRONG_LOOP = ("the game ended before its session's last round (game_over): its h
 
 #: hooks of the first version, and what replaced them
 RENAMED = {"start_session": "start_game(tb, work, key, i, n_rounds)",
-           "tally_session": "tally_game(tb, counts, first, totals)"}
+           "tally_session": "tally_game(tb, work, counts, first, totals)"}
 
 
 @njit(inline="always")
@@ -195,7 +197,7 @@ def play_sessions(game, seed, s0, s1, total_rounds, tb, work, players, counts, t
                     i + 1, n_rounds, length):
                 raise ValueError(WRONG_LOOP)
         if n_rounds == length:  # a session cut off by the end of the run: its rounds count only
-            game.tally_game(tb, counts, first, totals)
+            game.tally_game(tb, work, counts, first, totals)
 
 
 @njit(inline="always")
@@ -231,7 +233,7 @@ def play_series(game, seed, s0, s1, total_rounds, tb, work, players, counts, tot
                 dealer = game.next_dealer(tb, work, dealer)
                 over = game.game_over(tb, work, counts, r, n_rounds, totals)
             if over > 0:  # (-1: a game cut off by the end of the run: its rounds count only)
-                game.tally_game(tb, counts, first, totals)
+                game.tally_game(tb, work, counts, first, totals)
 
 
 # ---------------------------------------------------------------- hooks a game takes whole

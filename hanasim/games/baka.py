@@ -742,7 +742,7 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     # game quantities are counted only for complete games (the engine calls this for those)
     _tally_game(counts[0], first, totals[0], totals[1], totals[2])
 

@@ -638,7 +638,7 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
     first_total = totals[first]  # the session total of the player who dealt first
     scal[C_SESSIONS] += 1

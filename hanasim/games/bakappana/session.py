@@ -217,7 +217,7 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)
 
 

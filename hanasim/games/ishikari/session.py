@@ -218,7 +218,7 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     if tb.params[P_DEALS_ONLY]:
         return
     tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)

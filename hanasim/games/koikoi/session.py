@@ -137,18 +137,16 @@ def game_over(tb, work, counts, r, n_rounds, totals):
             or (stake > 0 and min(totals[0], totals[1]) + stake <= 0))
     if not done and r < MAX_GAME_ROUNDS:
         return 0
-    scal = counts[0]
-    scal[C_CAPPED] += not done
-    # the game's length is counted here: tally_game is not told it, and every game that ends
-    # here is tallied (1)
-    scal[C_GAME_ROUNDS] += r
-    scal[C_GAME_ROUNDS_SQ] += r * r
+    counts[0][C_CAPPED] += not done  # (every game that ends here is tallied: 1)
     return 1
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
+    r = work[6][0]  # the game's rounds (play_round)
+    scal[C_GAME_ROUNDS] += r
+    scal[C_GAME_ROUNDS_SQ] += r * r
     t0 = totals[0]
     t1 = totals[1]
     margin = t0 - t1 if first == 0 else t1 - t0

@@ -104,7 +104,7 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     if tb.params[P_DEALS_ONLY] != 0:
         return  # deals only: no session
     scal = counts[0]

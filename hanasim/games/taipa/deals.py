@@ -87,7 +87,7 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     pass
 
 

@@ -23,7 +23,7 @@ quantities, never counted).  The game is played whole at its first round (``play
 :func:`play_game`: its rounds into ``work``'s rows) and each later session round of it hands
 out its next row: a game stepped a round per session round (its state in ``work``) gave the
 same tables at 8% fewer rounds a second.  ``tally_round`` counts a row, ``game_over`` says the
-game's rows are used up and counts the game (``tally_game`` gets no ``work``).  The engine's
+game's rows are used up, ``tally_game`` counts the game from ``work``.  The engine's
 dealer, its rotation and its totals are not used (the first player is drawn or follows the
 coins inside the game).  The lookahead's yaku_cards decisions are counted in its context's
 scratch and added to the counters once a chunk (``end_chunk``).
@@ -228,19 +228,17 @@ def next_dealer(tb, work, dealer):
 
 @hot(inline="always")
 def game_over(tb, work, counts, r, n_rounds, totals):
-    """1 when the game's rows are used up (the game counted here), else 0; never -1: a game cut
-    by the end of the run is finished past it."""
+    """1 when the game's rows are used up, else 0; never -1: a game cut by the end of the run
+    is finished past it."""
     g = work[W_GAME]
-    if g[G_NEXT] < g[G_R]:
-        return 0
-    count_game(counts[0], counts[4], g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1],
-               g[G_FIRST1], g[G_TURNS])
-    return 1
+    return 0 if g[G_NEXT] < g[G_R] else 1
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
-    pass  # counted by game_over: a game's quantities are in work, which this hook does not get
+def tally_game(tb, work, counts, first, totals):
+    g = work[W_GAME]  # the game's quantities (play_game), not the engine's totals
+    count_game(counts[0], counts[4], g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1],
+               g[G_FIRST1], g[G_TURNS])
 
 
 @hot(inline="always")
