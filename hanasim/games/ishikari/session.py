@@ -119,12 +119,6 @@ def tally(scal, res, n, dealer, win_pos, tied):
     scal[C_SUM] += total
 
 
-@hot(inline="always")
-def tally_whole_game(scal, totals, n, first):
-    tally_game_totals(scal, totals, n, first, C_GAMES, C_FIRST_TOTAL, C_PLAYER, PLAYER_W, Q_TOTAL,
-                      C_HIST + HIST_BINS * H_FIRST)
-
-
 # ---------------------------------------------------------------- the engine's hooks
 # (engine.sessions, engine/ADDING_A_GAME.md): a game is a session on one random stream; the
 # chase multiplier lives in the work arrays from round to round (1 at a game's start).
@@ -221,7 +215,9 @@ def next_dealer(tb, work, dealer):
 def tally_game(tb, work, counts, first, totals):
     if tb.params[P_DEALS_ONLY]:
         return
-    tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)
+    # Bakappana's whole game in this game's counter layout
+    tally_game_totals(counts[0], totals, tb.params[P_PLAYERS], first, C_GAMES, C_FIRST_TOTAL,
+                      C_PLAYER, PLAYER_W, Q_TOTAL, C_HIST + HIST_BINS * H_FIRST)
 
 
 @hot
