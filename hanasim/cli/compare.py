@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 
 from . import precision
-from .common import (EXPOSE_HELP, POLICY_FORMS_HELP, add_preset, add_store_option,
-                     add_threads_option, emit, parse_grid, print_notes, save_or_say)
+from .common import (EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP, add_preset, add_store_option,
+                     add_threads_option, emit, parse_grid, print_notes, save_or_say, with_players)
 
 
 def register(sub) -> None:
@@ -21,6 +21,7 @@ def register(sub) -> None:
     p.add_argument("--rounds", default=1_000_000, metavar="N", help="rounds per variant (default 1,000,000)")
     p.add_argument("--seed", default=None, metavar="S")
     p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
+    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L")
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
     p.add_argument("--negligible", default=None, metavar="SD",
@@ -40,7 +41,7 @@ def register(sub) -> None:
 def cmd_compare(a):
     from .. import api, store
 
-    grid = parse_grid(a.rule)
+    grid = with_players(parse_grid(a.rule), a.players)
     if a.negligible is not None:  # checked before the work
         a.negligible = api._negligible(a.negligible)
     if not a.no_save:

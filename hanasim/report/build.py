@@ -234,10 +234,15 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
     for seat in seat_names[:1]:
         qs = {k: row(f"round_score.{seat}.{k}") for k in ("q05", "q25", "q50", "q75", "q95")}
         if all(v is not None for v in qs.values()):
+            plays = row(f"seat.{seat}.play_rate")
+            out_share = "" if plays is None or not rd.sits_out_as_zero or plays.estimate >= 1 \
+                else (f" (counting as 0 the {1 - plays.estimate:.1%} of rounds the seat sits "
+                      "out; the chart draws the rounds it plays)")
             out.append(f"How swingy a round is ({seat_label(seat).lower()}): the median score is "
                        f"{qs['q50'].estimate:+g}; half the rounds end between "
                        f"{qs['q25'].estimate:+g} and {qs['q75'].estimate:+g}, nine in ten "
-                       f"between {qs['q05'].estimate:+g} and {qs['q95'].estimate:+g}.")
+                       f"between {qs['q05'].estimate:+g} and {qs['q95'].estimate:+g}"
+                       f"{out_share}.")
     game_findings = getattr(g, "findings", None)  # a game's own questions (koi-koi: koi-koi calls)
     if game_findings is not None:
         out += game_findings(by)
@@ -272,6 +277,16 @@ def _summary_table(df):
         "n": df["n"].map(fmt),
     })
     return t
+
+
+def _exact_note(cmp) -> str:
+    """What the exact rows are conditioned on: a game without teyaku (Bakappana) has only
+    the misdeal, and no sentence about teyaku."""
+    if cmp is not None and not cmp.empty and \
+            cmp["quantity"].astype(str).str.startswith("teyaku.").any():
+        return ("Teyaku are counted in played rounds, so the exact value is conditioned on no "
+                "misdeal; the misdeal rate is over all deals.")
+    return "The misdeal rate is over all deals (the only deal-time quantity of this game)."
 
 
 def exact_comparison(df: pd.DataFrame, exact_df: pd.DataFrame) -> pd.DataFrame:
@@ -356,10 +371,8 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
     cmp = exact_comparison(df, exact_df)
     blocks += [Heading(3, f"{title}: exact vs simulated deal odds", f"{game}-exact-teyaku"),
                Para("Exact probabilities from combinatorics (`hanasim.exact`) next to the "
-                    "simulated estimates. " + getattr(
-                        g, "exact_note", "Teyaku are counted in played rounds, so the exact "
-                        "value is conditioned on no misdeal; the misdeal rate is over all "
-                        "deals.") + " z is (simulated - exact) / standard error."),
+                    "simulated estimates. " + getattr(g, "exact_note", _exact_note(cmp))
+                    + " z is (simulated - exact) / standard error."),
                Table(_exact_table(cmp), f"{title}: exact vs simulated",
                      f"{game}-exact-table", NUMERIC)]
     blocks.append(Heading(3, f"{title}: charts", f"{game}-charts"))

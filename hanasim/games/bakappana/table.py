@@ -22,14 +22,21 @@ READING = Reading(
     # read a par from a ``par`` rule or the game's one par; card_points.* are the fair pars
     headline=(
         Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
-             "signed", verdict=True),
+             "signed", verdict=True, when=("scoring", ("zero_sum",))),
+        # additive scores are card points, never negative: no sign, judged against an equal
+        # share of the round's points (the sentence says so)
+        Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
+             verdict=True, when=("scoring", ("additive",))),
         Line("seat.dealer.win_rate", "The dealer has the top score in {value} of rounds",
              "rate"),
         # a score is card points - par on every round: the mean card points are the fair par
+        # (additive scoring has no par)
         Line("card_points.dealer", "The dealer captures {value} card points a round, the par "
-             "that would make his mean score zero"),
+             "that would make his mean score zero", when=("scoring", ("zero_sum",))),
         Line("game.first_dealer.mean_total", "Over a game the first dealer totals {value} "
-             "{unit}", "signed"),
+             "{unit}", "signed", when=("scoring", ("zero_sum",))),
+        Line("game.first_dealer.mean_total", "Over a game the first dealer totals {value} "
+             "{unit}", when=("scoring", ("additive",))),
     ),
     labels={"round.score_sum.mean": "Round: sum of the scores"})
 
