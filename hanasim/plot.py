@@ -427,8 +427,10 @@ def compare_forest(cmp: pd.DataFrame, quantity: str, ax=None):
     if rows.empty:
         raise ValueError(f"no difference rows for {quantity!r} in this comparison")
     rows = rows.reset_index(drop=True)
+    # the game's own label (Ishikari's "First to play: ..."), for the players seated
+    label = label_of(quantity, _game(cmp), _players(cmp))
     return _forest(rows, list(rows["variant"]), 0, "a real change",
-                   f"change in {label_of(quantity)} from {rows['baseline'].iloc[0]}", ax)
+                   f"{label}: change from {rows['baseline'].iloc[0]}", ax)
 
 
 def _forest(rows, labels, ref, significant_label, xlabel, ax, ref_words=None):

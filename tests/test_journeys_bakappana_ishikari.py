@@ -230,3 +230,19 @@ def test_exact_takes_the_players_flag(capsys):
 
     assert main(["exact", "bakappana", "--players", "4"]) == 0
     assert "8227/1905803" in capsys.readouterr().out
+
+
+def test_a_compare_forest_axis_names_the_games_own_quantity():
+    # Ishikari's notebook: "change in Mean score per round from teyaku=hachihachi" for the
+    # first to play's mean score (the label of no game, capitalised mid-sentence)
+    from hanasim import plot
+
+    cmp = pd.DataFrame({"game": "ishikari_toppa", "quantity": "position.first.mean_score",
+                        "variant": ["teyaku=toppa"], "baseline": ["teyaku=hachihachi"],
+                        "kind": ["difference"], "estimate": [-1.2], "ci_low": [-2.0],
+                        "ci_high": [-0.4], "significant": [True]})
+    cmp.attrs.update(game="ishikari_toppa")
+    fig, axes = plot.new_figure(6, 3)
+    ax = plot.compare_forest(cmp, "position.first.mean_score", ax=axes[0, 0])
+    assert ax.get_xlabel() == ("First to play: mean score per round: change from "
+                               "teyaku=hachihachi")
