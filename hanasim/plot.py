@@ -361,7 +361,7 @@ def score_distribution(df: pd.DataFrame, which=None, ax=None):
             # histogram; drawn: the rounds it plays (the sat-out share taken off the 0 bin)
             share = np.where(score == 0, share - (1 - plays), share) / plays
             share = np.clip(share, 0, None)
-            lab = f"{lab} (the {plays:.0%} of rounds played)"
+            lab = f"{lab}: plays {plays:.0%} of rounds"
         ax.plot(score, share, drawstyle="steps-mid", color=color, linewidth=1.2, label=lab)
         cum = np.cumsum(share) / max(share.sum(), 1e-300)
         if len(score):

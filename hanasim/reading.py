@@ -155,17 +155,28 @@ class Reading:
         return True
 
     # ---------------------------------------------------------------- sentences
+    def lines(self, rules: dict) -> list:
+        """The headline lines true under ``rules`` (``{option: value text}``; an option not
+        given holds every line): a line whose ``when`` excludes the rule played, or whose
+        quantity does not apply, is left out."""
+        out = []
+        for line in self.headline:
+            if not self.applies(line.quantity, rules):
+                continue
+            if line.when and line.when[0] in rules and \
+                    str(rules[line.when[0]]) not in [str(v) for v in line.when[1]]:
+                continue
+            out.append(line)
+        return out
+
     def sentences(self, by, rules: dict | None = None) -> list[str]:
         """The headline: one sentence per :class:`Line` whose quantity the table has (and
         that applies under ``rules``, by default the rules the table was run with)."""
         if rules is None:
             rules = rules_dict(by)
         out = []
-        for line in self.headline:
-            if line.quantity not in by.index or not self.applies(line.quantity, rules):
-                continue
-            if line.when and line.when[0] in rules and \
-                    str(rules[line.when[0]]) not in [str(v) for v in line.when[1]]:
+        for line in self.lines(rules):
+            if line.quantity not in by.index:
                 continue
             r = by.loc[line.quantity]
             if any(math.isnan(float(r[c])) for c in ("estimate", "ci_low", "ci_high")):

@@ -151,7 +151,7 @@ def test_ishikari_distribution_draws_the_rounds_a_seat_plays(played):
             y = np.asarray(line.get_ydata())
             assert y.max() < 0.1 and y.sum() == pytest.approx(1, abs=1e-6)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels[0].startswith("Dealer (the ") and "of rounds played" in labels[0]
+    assert labels[0].startswith("Dealer: plays ") and labels[0].endswith("% of rounds")
     chart = distribution_chart(df, get_game("ishikari_toppa").title)
     assert "left out here" in chart.caption
     assert "\n" in chart.figure.axes[0].get_title()  # the long title is wrapped, not clipped
@@ -246,3 +246,38 @@ def test_a_compare_forest_axis_names_the_games_own_quantity():
     ax = plot.compare_forest(cmp, "position.first.mean_score", ax=axes[0, 0])
     assert ax.get_xlabel() == ("First to play: mean score per round: change from "
                                "teyaku=hachihachi")
+
+
+def test_the_report_says_what_an_additive_dealer_edge_is_judged_against():
+    # Bakappana's report under additive scoring: "Dealer edge: the dealer scores +61.16 ...
+    # points a round on average: the dealer is at a disadvantage" (against 66, unsaid)
+    from hanasim.report.build import findings
+
+    values = {**BK_ADDITIVE, "round_score.dealer.q50": 80.0}
+    by = _by(values, "players=3,scoring=additive", "bakappana").rename_axis("quantity")
+    df = by.reset_index().assign(std_error=0.1, n=1000)
+    df.attrs.update(by.attrs)
+    edge = next(x for x in findings(df) if x.startswith("Dealer edge"))
+    assert "scores 82.70 (99.9% CI 82.20 to 83.20) points a round on average, against an " \
+        "equal share of the round's score sum (88 points a seat" in edge
+    assert edge.endswith("the dealer is at a disadvantage.")
+
+
+def test_the_skill_table_lists_each_key_quantity_once_under_the_rules_played():
+    # Bakappana's report: "Dealer: mean score per round" twice in "key quantities by skill"
+    # (its zero-sum and its additive headline lines), and the additive line's sentence in
+    # the skill answer of a zero-sum game
+    from hanasim.report.build import key_rows, skill_answer
+
+    rd = reading_of(get_game("bakappana"))
+    zero = {"seat.dealer.mean_score": -5.3, "seat.dealer.win_rate": 0.25,
+            "card_points.dealer": 82.7, "game.first_dealer.mean_total": -4.0}
+    by_skill = {}
+    for skill in ("greedy", "lookahead:16"):
+        d = _by(zero, "players=3,scoring=zero_sum", "bakappana")
+        d["label"] = list(d.index)
+        by_skill[skill] = d
+    rows = key_rows(rd, by_skill)
+    assert [r["quantity"] for r in rows if r["every seat plays"] == "greedy"] == list(zero)
+    pairs = pd.DataFrame(columns=["player 1 plays", "every other seat plays", "verdict"])
+    assert "-5.30 (99.9% CI -5.80 to -4.80)" in skill_answer(rd, by_skill, pairs)

@@ -188,8 +188,16 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
                        f"scores, so a seat's own mean score is never negative): {verdict}.")
         else:
             verb = "scores" if rd.unit == "points" else "wins"
-            out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {_signed(r)} {rd.unit} a round "
-                       f"on average: {verdict}.")
+            ref = rd.edge_line(by)
+            if abs(ref) > 1e-9:  # not zero-sum (Bakappana's additive scoring): say against what
+                n = len(rd.seat_quantities(rd.edge_metric, by.index)) or len(rd.seats)
+                words = rd.reference(rd.edge_metric, by, n)[1]
+                out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {r.estimate:.2f} (99.9% CI "
+                           f"{r.ci_low:.2f} to {r.ci_high:.2f}) {rd.unit} a round on average, "
+                           f"against {words}: {verdict}.")
+            else:
+                out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {_signed(r)} {rd.unit} a "
+                           f"round on average: {verdict}.")
     seats = [q for _, q in rd.seat_quantities(rd.edge_metric, by.index)]
     if len(seats) > 1:
         parts = [f"{_who(q, g, players).lower()} {by.loc[q, 'estimate']:+.2f}" for q in seats]
@@ -460,11 +468,16 @@ def key_rows(rd, by_skill: dict) -> list[dict]:
     four) for every skill, as printed."""
     from ..readable import is_share, number
 
+    from ..reading import rules_dict
+
     rows = []
     for skill, d in by_skill.items():
-        for line in rd.headline[:4]:
-            if line.quantity not in d.index:
-                continue
+        # the lines true under the rules played (Bakappana's additive lines are not its
+        # zero-sum ones), each quantity once
+        lines = [x for x in rd.lines(rules_dict(d)) if x.quantity in d.index]
+        seen = set()
+        lines = [x for x in lines if not (x.quantity in seen or seen.add(x.quantity))]
+        for line in lines[:4]:
             r = d.loc[line.quantity]
             share = is_share(line.quantity)
             rows.append({"every seat plays": skill,
@@ -486,7 +499,9 @@ def skill_answer(rd, by_skill: dict, pairs: pd.DataFrame) -> str:
     from ..reading import value_text
 
     ra, rb = a.loc[q], b.loc[q]
-    line = next((x for x in rd.headline if x.quantity == q), None)
+    from ..reading import rules_dict
+
+    line = next((x for x in rd.lines(rules_dict(a)) if x.quantity == q), None)
     kind = line.kind if line else "signed"
     said = (line.text.format(value=value_text(ra, kind), unit=rd.unit) if line else
             f"{a.loc[q, 'label'] if 'label' in a.columns else q} is {value_text(ra, kind)}")

@@ -14,7 +14,9 @@ from .session import (C_DEALS, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_
 #: scoring (``score_sum``); a round with a tied top score has no winner
 READING = Reading(
     unit="points", seats=SEATS,
-    seat_words="by seat relative to the round's dealer (the dealer plays first, then seat 1, to his right, then seat 2 ...)",
+    # said for any table: with 2 players the second seat is the opponent, not "seat 1"
+    seat_words="by seat relative to the round's dealer, in turn order (the dealer plays "
+               "first, then the player to his right, and so on round the table)",
     edge_metric="mean_score", edge_quantity="seat.dealer.mean_score",
     no_winner=("seat.tie_rate",), no_winner_words="tied for the top score",
     won_words="one player has the top score", score_sum="round.score_sum.mean",
