@@ -208,8 +208,13 @@ def fair_words(df: pd.DataFrame) -> str:
 
 def title(df: pd.DataFrame) -> str:
     """A tournament's title: the game, the policies, the rounds and the shared deals."""
+    from .rules_text import changed_rules
+
     m = df.attrs
     g = get_game(m.get("game") or df["game"].iloc[0])
+    # the rules played, when they are not the defaults (a Bakappana tournament under additive
+    # scoring is another question than one under the page's zero-sum score)
+    changed = changed_rules(g.name, m.get("rules") or "") if m.get("rules") else "default"
     return (f"{g.title}: tournament of {', '.join(str(m.get('policies', '')).split())}, "
             f"{int(m.get('rounds', 0)):,} rounds a pairing on the same deals "
-            f"(seed {m.get('seed')})")
+            f"(seed {m.get('seed')}" + ("" if changed == "default" else f"; {changed}") + ")")

@@ -175,6 +175,9 @@ def test_a_tournament_under_additive_scoring_is_judged_against_an_equal_share(tm
     t = hanasim.tournament("bakappana", ["random", "greedy"], rounds=2000, seed=4,
                            rules={"scoring": "additive"})
     assert "scoring=additive" in t.attrs["rules"]
+    from hanasim.tournament import title
+
+    assert title(t).endswith("(seed 4; scoring=additive)")  # the title says the rules played
     s = t[t.quantity == "mean_score"].set_index("policy")
     assert s.loc["random", "estimate"] > 0 and s.loc["random", "reference"] == pytest.approx(88)
     assert not s.loc["random", "ci_high"] > 88  # random captures less than its share
