@@ -284,3 +284,19 @@ def test_the_skill_table_lists_each_key_quantity_once_under_the_rules_played():
     assert [r["quantity"] for r in rows if r["every seat plays"] == "greedy"] == list(zero)
     pairs = pd.DataFrame(columns=["player 1 plays", "every other seat plays", "verdict"])
     assert "-5.30 (99.9% CI -5.80 to -4.80)" in skill_answer(rd, by_skill, pairs)
+
+
+def test_a_sweep_prints_na_not_nan_where_a_value_has_no_such_quantity(capsys):
+    # Ishikari Toppa swept over players=3:6: "chase_rate NaN" at 3 players (no join phase)
+    from hanasim.cli.sweep import print_sweep
+
+    rows = [dict(players=n, quantity=q, estimate=e, ci_low=e - 0.01, ci_high=e + 0.01,
+                 variant=f"players={n}")
+            for n in (3, 4) for q, e in (("seat.dealer.mean_score", -1.0), ("chase_rate", 0.06))
+            if not (n == 3 and q == "chase_rate")]
+    sw = pd.DataFrame(rows)
+    sw.attrs.update(game="ishikari_toppa", swept=["players"], rounds=1000, seed=1,
+                    policies="random", wall_time_s=0.1)
+    print_sweep(sw, ["seat.dealer.mean_score", "chase_rate"])
+    out = capsys.readouterr().out
+    assert "NaN" not in out and "n/a" in out and "n/a: not measured at that value" in out
