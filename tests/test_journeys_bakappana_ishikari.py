@@ -71,6 +71,9 @@ def test_ishikari_with_three_players_does_not_say_the_obvious_twice():
     four = {**IK, "seat.dealer.play_rate": 0.5, "seat.seat3.mean_score": 0.0}
     lines = rd.sentences(_by(four, "players=4", "ishikari_toppa"))
     assert any("The dealer plays 50.0%" in x for x in lines)
+    assert lines[0].startswith("The dealer scores") and "(0 in a round he sits out)" in lines[0]
+    assert len([x for x in lines if x.startswith("The dealer scores")]) == 1
+    assert "sits out" not in three[0]
     assert any(x.startswith("The first active player to play") for x in lines)
 
 

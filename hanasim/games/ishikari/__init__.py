@@ -75,7 +75,10 @@ READING = Reading(
     won_words="one player has the top score", sits_out_as_zero=True,
     headline=(
         Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
-             "signed", verdict=True),
+             "signed", verdict=True, when=("players", (3,))),
+        # more than three at the table: the dealer's seat sits some rounds out (0 in them)
+        Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average "
+             "(0 in a round he sits out)", "signed", verdict=True, when=("players", (4, 5, 6))),
         # with 3 at the table everyone plays: the dealer always, and he is the first to play
         Line("seat.dealer.play_rate", "The dealer plays {value} of rounds", "rate",
              when=("players", (4, 5, 6))),
