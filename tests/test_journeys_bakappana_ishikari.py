@@ -303,3 +303,28 @@ def test_a_sweep_prints_na_not_nan_where_a_value_has_no_such_quantity(capsys):
     print_sweep(sw, ["seat.dealer.mean_score", "chase_rate"])
     out = capsys.readouterr().out
     assert "NaN" not in out and "n/a" in out and "n/a: not measured at that value" in out
+
+
+def test_compare_says_same_deals_only_when_the_deals_were_the_same(capsys):
+    # Bakappana's games of 12 rounds: random against greedy printed "on the same deals"
+    # beside misdeal rates of 0.065% and 0.075% (a game's later deals follow its play)
+    def table(misdeal_diff, se):
+        df = pd.DataFrame({"game": "bakappana", "variant": ["policy=greedy"] * 2,
+                           "baseline": ["policy=random"] * 2, "kind": ["difference"] * 2,
+                           "quantity": ["misdeal_rate", "seat.dealer.mean_score"],
+                           "estimate": [misdeal_diff, 1.5], "std_error": [se, 0.5],
+                           "ci_low": [misdeal_diff - 3 * se, 0.1],
+                           "ci_high": [misdeal_diff + 3 * se, 2.9], "n": [1000, 1000],
+                           "significant": [False, True], "verdict": ["", "significant"]})
+        df.attrs.update(game="bakappana", rounds=1000, seed=3, blocks=10,
+                        policies="random vs greedy")
+        return df
+
+    from hanasim.cli.compare import deals_differ, header
+
+    differ = table(0.0001, 0.0002)
+    assert deals_differ(differ)
+    assert "with the same seed 3 for every variant" in header(differ)[0]
+    assert "on the same deals" not in header(differ)[0]
+    same = table(0.0, 0.0)
+    assert not deals_differ(same) and "on the same deals, seed 3" in header(same)[0]
