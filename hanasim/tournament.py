@@ -181,7 +181,7 @@ def pairing_table(df: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "player 1 plays": a, "every other seat plays": b,
             column: f"{s.estimate:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]" if ref == 0 else
-                f"{s.estimate:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]; fair {ref:.2f}",
+                f"{s.estimate:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}] (fair {ref:.2f})",
             "player 1's win rate": "" if w is None else
                 f"{pct(w.estimate)} [{pct(w.ci_low)}, {pct(w.ci_high)}]",
             "verdict": verdict})
