@@ -328,3 +328,13 @@ def test_compare_says_same_deals_only_when_the_deals_were_the_same(capsys):
     assert "on the same deals" not in header(differ)[0]
     same = table(0.0, 0.0)
     assert not deals_differ(same) and "on the same deals, seed 3" in header(same)[0]
+
+
+def test_exact_prints_small_values_with_their_digits(capsys):
+    # 'hanasim exact ishikari_toppa': Four-Three's 1/139449 printed as 0.000007
+    from hanasim.cli import main
+
+    assert main(["exact", "ishikari_toppa"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "teyaku.four_three" in x and "all_deals" in x)
+    assert line.split()[-1] == "0.00000717" and "1/139449" in line

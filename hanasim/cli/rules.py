@@ -101,5 +101,8 @@ def cmd_exact(a):
     df = api.exact(a.game, rules=given, preset=a.preset)
     if a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
-    else:
-        emit(lambda: print(df.to_string(index=False)))
+    else:  # four significant digits, in plain decimals (1/139449 is 0.000007171, not 0.000007)
+        from ..readable import number
+
+        shown = df.assign(value=[number(v) for v in df["value"]]) if "value" in df else df
+        emit(lambda: print(shown.to_string(index=False)))
