@@ -285,8 +285,9 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
                    label="exact (combinatorics)")
     if log:
         ax.set_xscale("log")
-    if labels is None:
-        labels = ([display(q.split(".", 1)[1]) for q in rows["quantity"]]
+    if labels is None:  # a teyaku by its game's own name (Ishikari's "One-Two-Four")
+        g = _game(df)
+        labels = ([_teyaku_name(label_of(q, g)) for q in rows["quantity"]]
                   if prefix == "teyaku." else _labels(rows))
     ax.set_yticks(y, list(labels))
     ax.set_ylim(-0.7, len(rows) - 0.3)
@@ -294,6 +295,13 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
     ax.grid(axis="x", which="both", alpha=0.25)
     _legend_outside(ax, 2)
     return ax
+
+
+def _teyaku_name(label: str) -> str:
+    """"Teyaku: One-Two-Four" -> "One-Two-Four" (a name as the table writes it; "any" stays
+    lower case, as the table writes it)."""
+    name = label.split(": ", 1)[-1]
+    return name if name == "any" else name[:1].upper() + name[1:]
 
 
 def dekiyaku_rates(df: pd.DataFrame, ax=None):

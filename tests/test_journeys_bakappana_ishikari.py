@@ -338,3 +338,20 @@ def test_exact_prints_small_values_with_their_digits(capsys):
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if "teyaku.four_three" in x and "all_deals" in x)
     assert line.split()[-1] == "0.00000717" and "1/139449" in line
+
+
+def test_the_teyaku_chart_names_teyaku_as_the_table_does():
+    # the chart read "One Two Four", "Four Three", "Triplet And Standing" beside a table
+    # reading "One-Two-Four", "Four-Three", "Triplet and Standing Triplet"
+    from hanasim import plot
+
+    rows = ["teyaku.triplet", "teyaku.one_two_four", "teyaku.four_three", "teyaku.any"]
+    df = pd.DataFrame({"game": "ishikari_toppa", "quantity": rows,
+                       "estimate": [0.06, 0.0004, 0.00001, 0.26],
+                       "ci_low": [0.05, 0.0003, 0.000001, 0.25],
+                       "ci_high": [0.07, 0.0005, 0.0001, 0.27]})
+    df.attrs.update(game="ishikari_toppa")
+    fig, axes = plot.new_figure(6, 3)
+    ax = plot.teyaku_vs_exact(df, ax=axes[0, 0])
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    assert names == ["Triplet", "One-Two-Four", "Four-Three", "any"]
