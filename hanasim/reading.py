@@ -78,6 +78,24 @@ class Reading:
     # a table seat that sits a round out scores 0 in its ``round_score`` histogram (Ishikari
     # Toppa): the distribution chart draws the rounds it plays (``seat.X.play_rate``)
     sits_out_as_zero: bool = False
+    # what a policy does in this game, where the common words are not true of it (Bakappana's
+    # greedy has no yaku to weigh; Ishikari Toppa's players also join, drop and chase); a key
+    # may hold {k}, a whole number (greedy/threshold{k})
+    policy_words: dict = field(default_factory=dict)
+
+    def policy_text(self, policy: str) -> str | None:
+        """What every player playing ``policy`` does, in this game's words (None: the common
+        words hold)."""
+        import re
+
+        if policy in self.policy_words:
+            return self.policy_words[policy]
+        for key, text in self.policy_words.items():
+            if "{k}" in key:
+                m = re.fullmatch(re.escape(key).replace(r"\{k\}", r"(\d+)"), policy)
+                if m:
+                    return text.format(k=m.group(1))
+        return None
 
     def label(self, quantity: str) -> str | None:
         """The game's own label of ``quantity``, if it declares one."""

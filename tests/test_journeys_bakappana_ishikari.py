@@ -355,3 +355,25 @@ def test_the_teyaku_chart_names_teyaku_as_the_table_does():
     ax = plot.teyaku_vs_exact(df, ax=axes[0, 0])
     names = [t.get_text() for t in ax.get_yticklabels()]
     assert names == ["Triplet", "One-Two-Four", "Four-Three", "any"]
+
+
+@pytest.mark.parametrize("game, policy, words", [
+    ("bakappana", "greedy", "the capture worth the most card points now"),
+    ("ishikari_toppa", "random", "joins or drops (once three have joined: chases or not) at "
+                                 "random"),
+    ("ishikari_toppa", "greedy", "plus its teyaku value reach 40"),
+    ("ishikari_toppa", "greedy/threshold60", "plus its teyaku value reach 60")])
+def test_the_play_assumed_is_said_in_the_games_words(game, policy, words):
+    # Bakappana's greedy "takes the capture worth the most points and yaku progress now" (it
+    # has no yaku); Ishikari's random and greedy said nothing of joining, dropping and chasing,
+    # and 'greedy/threshold60' read "every player plays greedy/threshold60"
+    from hanasim.readable import assumption
+    from hanasim.report.build import policy_finding
+
+    meta = {"game": game, "policies": ",".join([policy] * 3)}
+    assert words in assumption(meta) and "yaku progress" not in assumption(meta)
+    df = pd.DataFrame()
+    df.attrs.update(meta)
+    assert words in policy_finding(df)[0]
+    toppa = {"game": "toppa", "policies": "greedy,greedy"}
+    assert "yaku progress" in assumption(toppa)  # the other games keep the common words

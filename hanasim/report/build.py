@@ -101,13 +101,26 @@ POLICY_TEXT = {
 }
 
 
+def policy_text(meta, policy: str) -> str:
+    """What every player playing ``policy`` does: the game's own words (its reading's), else
+    the common ones."""
+    from ..games import get_game
+    from ..reading import reading_of
+
+    try:
+        own = reading_of(get_game(meta.get("game"))).policy_text(policy)
+    except (ValueError, TypeError):
+        own = None
+    return own or POLICY_TEXT.get(policy, f"plays {policy}")
+
+
 def policy_finding(df: pd.DataFrame) -> tuple[str, bool]:
     """(the sentence saying which play the numbers assume, whether the pairing is lopsided)."""
     pols = [p.strip() for p in str(df.attrs.get("policies", "random")).split(",")]
     fixed = df.attrs.get("dealing") == "fixed"
     if len(set(pols)) == 1:
         p = pols[0]
-        return (f"These numbers assume that every player {POLICY_TEXT.get(p, f'plays {p}')} "
+        return (f"These numbers assume that every player {policy_text(df.attrs, p)} "
                 f"(policy '{p}'): they measure the rules under that play, not under expert "
                 "play.", False)
     who = ", ".join(f"player {i + 1} '{p}'" for i, p in enumerate(pols))

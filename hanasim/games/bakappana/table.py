@@ -40,7 +40,9 @@ READING = Reading(
         Line("game.first_dealer.mean_total", "Over a game the first dealer totals {value} "
              "{unit}", when=("scoring", ("additive",))),
     ),
-    labels={"round.score_sum.mean": "Round: sum of the scores"})
+    labels={"round.score_sum.mean": "Round: sum of the scores"},
+    # no yaku: greedy weighs a capture by its card points alone
+    policy_words={"greedy": "always takes the capture worth the most card points now"})
 
 
 def histograms(c, rules) -> dict:

@@ -87,6 +87,16 @@ READING = Reading(
         Line("chase_rate", "Someone chases in {value} of rounds", "rate"),
         Line("multiplier.mean", "A round's payments are multiplied by {value} on average"),
     ),
+    # the join (and, once three have joined, the chase) is a decision of its own
+    policy_words={
+        "random": "plays every card and chooses every capture uniformly at random, and joins "
+                  "or drops (once three have joined: chases or not) at random",
+        "greedy": "takes the capture worth the most card points now, and joins (once three "
+                  "have joined: chases) when the hand's card points plus its teyaku value "
+                  "reach 40",
+        "greedy/threshold{k}": "takes the capture worth the most card points now, and joins "
+                               "(once three have joined: chases) when the hand's card points "
+                               "plus its teyaku value reach {k}"},
     labels={"chase_rate": "Rounds with a chase", "multiplier.mean": "Payment multiplier: mean",
             "multiplied_rate": "Rounds with doubled (or more) payments",
             **{f"position.{p}.{q}": f"{p.capitalize()} to play: {w}" for p in POSITIONS
