@@ -377,3 +377,15 @@ def test_the_play_assumed_is_said_in_the_games_words(game, policy, words):
     assert words in policy_finding(df)[0]
     toppa = {"game": "toppa", "policies": "greedy,greedy"}
     assert "yaku progress" in assumption(toppa)  # the other games keep the common words
+
+
+def test_a_tournament_says_same_deals_only_when_its_pairings_were_dealt_alike():
+    # Bakappana plays games of 12 rounds: its tournament title said "on the same deals" while
+    # its pairings' misdeal rates differed (a game's later deals follow its play)
+    from hanasim.tournament import title
+
+    t = hanasim.tournament("bakappana", ["random", "greedy"], rounds=12_000, seed=4)
+    one = hanasim.tournament("bakappana", ["random", "greedy"], rounds=2_000, seed=4,
+                             rules={"rounds_per_game": 1})
+    assert one.attrs["same_deals"] and "on the same deals" in title(one)
+    assert not t.attrs["same_deals"] and "from the same seed" in title(t)

@@ -452,9 +452,12 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     png = plot.figure_bytes(fig, "png")
     title = g.title
     pairing_words = pairings_played(t)
+    deals = ("on the same deals" if t.attrs.get("same_deals", True) else
+             "from the same seed (a game of several rounds deals its later rounds from the "
+             "random stream its play draws from, so the pairings share only its first deal)")
     blocks = [Heading(3, f"{title}: does skill change the answer?", f"{game}-skill"),
               Para(f"Random, greedy and lookahead:16 play (`hanasim rules {game}` and the "
-                   f"README's Policies say how): {pairing_words} on the same deals, "
+                   f"README's Policies say how): {pairing_words} {deals}, "
                    f"{look_rounds:,} rounds a pairing; player 1 plays the first policy, every "
                    f"other seat the second. Then the key quantities with every seat greedy and "
                    f"every seat lookahead:16 ({look_rounds:,} rounds each)."),
