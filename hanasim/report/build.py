@@ -307,7 +307,7 @@ def _exact_note(cmp) -> str:
             cmp["quantity"].astype(str).str.startswith("teyaku.").any():
         return ("Teyaku are counted in played rounds, so the exact value is conditioned on no "
                 "misdeal; the misdeal rate is over all deals.")
-    return "The misdeal rate is over all deals (the only deal-time quantity of this game)."
+    return "The misdeal rate is over all deals (the only deal-time quantity under these rules)."
 
 
 def exact_comparison(df: pd.DataFrame, exact_df: pd.DataFrame) -> pd.DataFrame:
