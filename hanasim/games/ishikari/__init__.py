@@ -79,22 +79,46 @@ READING = Reading(
                "that does not play scores 0",
     edge_metric="mean_score", edge_quantity="seat.dealer.mean_score",
     no_winner=("seat.tie_rate",), no_winner_words="tied for the top score",
-    won_words="one player has the top score",
+    won_words="one player has the top score", sits_out_as_zero=True,
     headline=(
         Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
-             "signed", verdict=True),
-        Line("seat.dealer.play_rate", "The dealer plays {value} of rounds", "rate"),
+             "signed", verdict=True, when=("players", (3,))),
+        # more than three at the table: the dealer's seat sits some rounds out (0 in them)
+        Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average "
+             "(0 in a round he sits out)", "signed", verdict=True, when=("players", (4, 5, 6))),
+        # with 3 at the table everyone plays: the dealer always, and he is the first to play
+        Line("seat.dealer.play_rate", "The dealer plays {value} of rounds", "rate",
+             when=("players", (4, 5, 6))),
         Line("position.first.mean_score", "The first active player to play scores {value} "
-             "{unit} a round", "signed"),
+             "{unit} a round", "signed", when=("players", (4, 5, 6))),
         Line("chase_rate", "Someone chases in {value} of rounds", "rate"),
         Line("multiplier.mean", "A round's payments are multiplied by {value} on average"),
     ),
+    # the join (and, once three have joined, the chase) is a decision of its own
+    policy_words={
+        "random": "plays every card and chooses every capture uniformly at random, and joins "
+                  "or drops (once three have joined: chases or not) at random",
+        "greedy": "takes the capture worth the most card points now, and joins (once three "
+                  "have joined: chases) when the hand's card points plus its teyaku value "
+                  "reach 40",
+        "greedy/threshold{k}": "takes the capture worth the most card points now, and joins "
+                               "(once three have joined: chases) when the hand's card points "
+                               "plus its teyaku value reach {k}"},
     labels={"chase_rate": "Rounds with a chase", "multiplier.mean": "Payment multiplier: mean",
             "multiplied_rate": "Rounds with doubled (or more) payments",
             **{f"position.{p}.{q}": f"{p.capitalize()} to play: {w}" for p in POSITIONS
                for q, w in (("mean_score", "mean score per round"), ("win_rate", "win rate"),
                             ("card_points", "card points"))},
-            "teyaku.claim_rate": "Teyaku claimed (share of active hands)"})
+            "teyaku.claim_rate": "Teyaku claimed (share of active hands)",
+            "round.score_sum.mean": "Round: sum of the scores",
+            # Hachi-hachi's teyaku as players write them (the Hachi-hachi rule page)
+            "teyaku.triplet_and_standing": "Teyaku: Triplet and Standing Triplet",
+            "teyaku.two_triplets": "Teyaku: Two Triplets",
+            "teyaku.four_of_a_kind": "Teyaku: Four of a Kind",
+            "teyaku.triplet_and_two_pairs": "Teyaku: Triplet and Two Pairs",
+            "teyaku.one_two_four": "Teyaku: One-Two-Four",
+            "teyaku.four_three": "Teyaku: Four-Three",
+            "teyaku.sanzokuichi": "Teyaku: Sanzokuichi (Three Pairs)"})
 
 
 class Ishikari:
