@@ -56,11 +56,71 @@ def fishing_round(game, seed, policy, expose):
             legal = pos.legal_actions()
             card, high = pos.data["pending"]
             from hanasim.engine.play import capture
-            f, _ = capture(card, pos.data["st"][n], high)
+            f = np.uint64(capture(card, pos.data["st"][n], high)[0])
             drawn = legal[0].card
             two = two_way(drawn, f)
             a = core.turned(drawn, two[1] if int(take_high(p, drawn, f, r >> np.uint64(1),
                                                            tb.ghigh)) else two[0])
+        actions.append(a)
+        pos = pos.apply(a)
+    return kernel, pos, actions
+
+
+def koikoi_round(game, seed, policy, decide, expose, round_number=1):
+    """(kernel's scores by seat, the final position, its actions) of one koi-koi round on a
+    random deal (``seed``), the dealer player 0, as :func:`fishing_round`; ``decide`` per
+    player: ``policies.DEC_STOP`` or ``DEC_CONTINUE`` (called with K=0: always)."""
+    from hanasim.engine.deal import deal
+    from hanasim.engine.rng import next64
+    from hanasim.games import koikoi as K
+    from hanasim.position.koikoi import month_mask
+
+    tb = game.tb
+    order = np.random.default_rng(seed).permutation(48).astype(np.int8)
+    groups = np.zeros(3, np.uint64)
+    deal(order, tb.pattern, groups)
+    if K.is_misdeal(groups, tb.params):
+        return None
+    rng = np.array([np.uint64(seed)], dtype=np.uint64)
+    start_rng = rng.copy()
+    res = np.zeros(K.R_N, np.int64)
+    pol = np.array(policy, np.int64)
+    dec = np.array([[d, 0] for d in decide], np.int64)
+    K.play_dealt(rng, order.copy(), groups.copy(), np.zeros(K.KS_N, np.uint64), tb, pol, dec,
+                 np.array(expose, np.int64), 0, month_mask(round_number), res, None)
+    kernel = [int(res[K.R_SCORE]), int(res[K.R_SCORE + 1])]
+    pos = game.from_cards([core.bits(g) for g in groups[:2]], core.bits(groups[2]),
+                          [int(c) for c in order[game.n_dealt:]], round_number=round_number)
+    actions = []
+    r_rng = start_rng.copy()
+    r = ZERO
+    while not pos.is_over():
+        seat = pos.seat
+        p = int(pol[seat])
+        st = pos.data["st"]
+        wild = st[K.KS_WILD] != ZERO
+        if pos.phase == "expose":
+            a = core.expose(expose[seat] == 1)
+        elif pos.phase == "koikoi":
+            a = core.koikoi(decide[seat] != 1)  # DEC_STOP is 1
+        elif pos.phase == "play":
+            if p == RANDOM:
+                r = np.uint64(next64(r_rng))
+            hand = np.uint64(K.playable(st[seat], st[2], wild, tb))
+            card = int(hand_card(p, hand, st[2], r, tb.gscore))
+            opts = int(K.take_options(card, st[2], wild, tb))
+            take = None
+            if opts:
+                _, c = K.put(p, card, st[2], r, wild, tb)
+                take = core.bits(int(c) & opts)[0]
+            a = core.play(card, take)
+        else:
+            card, take = pos.data["pending"]
+            f = np.uint64(K.put_as(card, st[2], np.int64(take), wild, tb)[0])
+            drawn = int(pos.data["order"][int(st[5])])
+            opts = int(K.take_options(drawn, f, wild, tb))
+            _, c = K.put(p, drawn, f, r >> np.uint64(1), wild, tb)
+            a = core.turned(drawn, core.bits(int(c) & opts)[0])
         actions.append(a)
         pos = pos.apply(a)
     return kernel, pos, actions

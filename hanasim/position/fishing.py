@@ -174,7 +174,7 @@ class FishingGame:
         field = st[self.n]
         if ph == "turned":
             card, high = p.data["pending"]
-            f, _ = engine_play.capture(card, field, high)
+            f = np.uint64(engine_play.capture(card, field, high)[0])
             drawn = int(p.data["order"][int(st[state.top(self.n)])])
             return [turned(drawn, t) for t in _two_way(drawn, f)]
         out = []
@@ -194,7 +194,7 @@ class FishingGame:
         field = st[self.n]
         if a.kind == "play":
             high = _high(a.card, field, a.take)
-            f, _ = engine_play.capture(a.card, field, high)
+            f = np.uint64(engine_play.capture(a.card, field, high)[0])
             drawn = int(d["order"][int(st[state.top(self.n)])])
             if _two_way(drawn, f):
                 d["pending"] = (a.card, high)
@@ -202,7 +202,7 @@ class FishingGame:
             d["st"] = self._turn(d, a.card, high, ZERO)
             return Position(self, d)
         card, high = d["pending"]
-        f, _ = engine_play.capture(card, field, high)
+        f = np.uint64(engine_play.capture(card, field, high)[0])
         d["st"] = self._turn(d, card, high, _high(a.card, f, a.take))
         d["pending"] = None
         return Position(self, d)
@@ -229,7 +229,7 @@ class FishingGame:
         seat = int(st[state.seat(n)])
         field = st[n]
         drawn = int(d["order"][int(st[state.top(n)])])
-        f2, _ = engine_play.capture(card, field, high)
+        f2 = np.uint64(engine_play.capture(card, field, high)[0])
         gscore, ghigh = _forced_tables(self.n_cards, card, high, field, drawn, high2, f2)
         others = {s: st[s] for s in range(n) if s != seat}
         for s in others:

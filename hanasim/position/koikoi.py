@@ -1,0 +1,280 @@
+"""Positions of koi-koi, every step the game's own kernel code called on its round state
+(``games.koikoi``: ``KS_*`` slots):
+
+* at the deal, as ``round.play_dealt`` orders it: the lucky hands (``deal.lucky_bits``) each
+  holder declares or hides, settled by ``scoring.lucky_end``; then a field four
+  (``deal.field_four``); the field multiplier (``scoring.field_multiplier``);
+* a turn: ``play.play_out``, the kernels' turn loop, given the turn's choices as a forced turn
+  (``policies.FORCED``, ``turn.give``: the hand card and its take, the turned card's take) and
+  run for the seat to move alone (the other hand set aside for the call, so the loop stops
+  after the turn); the choices offered are ``turn.playable`` (``must_match``) and
+  ``turn.take_options`` (two-way matches, the wild Lightning); the stop-or-continue offered
+  after a new yaku is the kernel's own: the turn is run once collecting and once calling
+  (``policies.DEC_STOP`` / ``DEC_CONTINUE``), and a call the rules refuse comes back stopped;
+* the result: ``scoring.settle_round``.
+
+Not reached: ``turn_structure`` draw_then_two and unmatched_to_hand (a turn of two hand cards)
+and ``after_hands=draw_pile`` (turns of the draw pile alone): a position under them is refused
+in one line.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.bits import count
+from ..games import koikoi as K
+from ..policies import DEC_CONTINUE, DEC_STOP, FORCED, GREEDY
+from .core import Action, Position, PositionError, bits, mask, play, turned
+
+ZERO = np.uint64(0)
+
+
+def month_mask(round_number: int) -> np.uint64:
+    """Round ``r`` (from 1) of a game is month ``(r - 1) mod 12 + 1`` (``session.play_round``)."""
+    return np.uint64(0xF) << np.uint64(4 * ((round_number - 1) % 12))
+
+
+class KoikoiGame:
+    def __init__(self, name, rules, code):
+        self.name = name
+        self.rules = rules
+        self.tb, _ = K.lower(rules)
+        p = self.tb.params
+        if p[K.P_TURN] != K.TURN_STANDARD or p[K.P_AFTER_PILE] != 0:
+            raise PositionError("positions of koi-koi do not reach turn_structure="
+                                f"{rules.turn_structure} or after_hands={rules.after_hands} "
+                                "yet (the standard turn only)")
+        self.n = 2
+        self.n_dealt = self.tb.pattern.shape[0]
+        self.hand_size = int(p[K.P_HAND])
+        self.code = code
+
+    # ---------------------------------------------------------------- building
+    def from_cards(self, hands, field, pile, captured=None, round_number=1, calls=(0, 0),
+                   last_yaku=None, field_multiplier=None, wild=None):
+        """A position from explicit cards: ``hands`` (dealer first), ``field``, the undrawn
+        ``pile`` top first, ``captured`` piles; ``round_number`` of the game (its month);
+        later in a round: each seat's koi-koi ``calls``, ``last_yaku`` (the last seat to make
+        or improve a yaku, for ``exhausted=last_yaku``), the round's ``field_multiplier`` and
+        whether the Lightning is ``wild`` (at a fresh deal all are the deal's)."""
+        n, tb, p = 2, self.tb, self.tb.params
+        captured = captured if captured is not None else [[], []]
+        if len(hands) != 2 or len(captured) != 2:
+            raise PositionError("koi-koi has 2 seats: give 2 hands and 2 captured piles "
+                                "(dealer first)")
+        _check_partition(self.code, hands, field, pile, captured)
+        sizes = [len(h) for h in hands]
+        if max(sizes) > self.hand_size or sizes[0] not in (sizes[1], sizes[1] - 1):
+            raise PositionError(f"hand sizes {sizes} cannot occur: each hand holds "
+                                f"{self.hand_size} at the deal, the dealer plays first")
+        if len(pile) < sum(sizes):
+            raise PositionError(f"a draw pile of {len(pile)} cards is too short for the "
+                                f"{sum(sizes)} cards in hand (every turn draws one)")
+        mover = 0 if sizes[0] == sizes[1] else 1
+        groups = np.array([mask(hands[0]), mask(hands[1]), mask(field)], dtype=np.uint64)
+        fresh = (sizes == [self.hand_size] * 2 and not any(captured)
+                 and len(pile) == 48 - self.n_dealt)
+        if fresh and K.is_misdeal(groups, p):
+            raise PositionError("this deal is a misdeal under these rules (four of a month or "
+                                "four pairs where the rules redeal)")
+        rest = [c for c in range(48) if c not in set(pile)]
+        order = np.array(rest + list(pile), dtype=np.int8)
+        st = np.zeros(K.KS_N, dtype=np.uint64)
+        res = np.zeros(K.R_N, dtype=np.int64)
+        res[K.R_WINNER] = -1
+        nb = count(groups[K.FIELD] & tb.cards[K.K_BRIGHTS])
+        if fresh:
+            w = p[K.P_WILD]
+            wild = w == K.WILD_ON or (w == K.WILD_AUGUST
+                                      and (groups[K.FIELD] & tb.cards[K.K_AUGUST]) != ZERO)
+            fmult = K.field_multiplier(nb, p[K.P_FIELD_MULT])
+            res[K.R_FIELD_BRIGHTS] = nb
+        else:
+            wild = bool(wild) if wild is not None else p[K.P_WILD] == K.WILD_ON
+            fmult = 1 if field_multiplier is None else int(field_multiplier)
+        mm = month_mask(int(round_number))
+        K.start(st, groups, np.int64(48 - len(pile)), mm, np.int64(fmult))
+        st[K.KS_WILD] = 1 if wild else 0
+        st[6] = mover
+        ask = []
+        if fresh:
+            for s in range(2):
+                res[K.R_LUCKY + s] = K.lucky_bits(groups[s])
+            if p[K.P_LUCKY] in (K.LUCKY_WIN, K.LUCKY_STACK):
+                ask = [s for s in range(2) if res[K.R_LUCKY + s]]
+        else:
+            for s in range(2):
+                st[3 + s] = mask(captured[s])
+                st[K.KS_CALLS + s] = int(calls[s])
+                v, h = K.yaku_now(st[3 + s], st[2], np.int64(calls[s]), mm, tb)
+                st[K.KS_HITS + s] = np.uint64(h)
+                st[K.KS_BEST + s] = v
+            if last_yaku is not None:
+                st[K.KS_LAST] = int(last_yaku) + 1
+        d = dict(st=st, order=order, res=res, ask=tuple(ask), shown=(), pending=None,
+                 options=None, ended=False)
+        if not ask:
+            d = self._after_deal(d)
+        return Position(self, d)
+
+    def _after_deal(self, d):
+        """The lucky hands settled, then a field four, as ``round.play_dealt`` does."""
+        d = dict(d)
+        st, res = d["st"].copy(), d["res"].copy()
+        decl = {s: yes for s, yes in zip(d["ask"], d["shown"])}
+        d0, d1 = bool(decl.get(0, False)), bool(decl.get(1, False))
+        played = K.lucky_end(d0, d1, res[K.R_LUCKY], res[K.R_LUCKY + 1], res, self.tb)
+        if played:
+            played = K.field_four(st, d["order"], res, self.tb)
+        d["st"], d["res"], d["ended"] = st, res, not played
+        return self._settle_if_exhausted(d)
+
+    # ---------------------------------------------------------------- the round
+    def phase(self, p) -> str:
+        d = p.data
+        if len(d["shown"]) < len(d["ask"]):
+            return "expose"
+        if d["ended"] or d["st"][K.KS_OVER] != ZERO:
+            return "over"
+        if d["options"] is not None:
+            return "koikoi"
+        return "turned" if d["pending"] is not None else "play"
+
+    def to_act(self, p) -> int:
+        ph = self.phase(p)
+        if ph == "expose":
+            return p.data["ask"][len(p.data["shown"])]
+        if ph == "koikoi":
+            return p.data["options"][2]
+        return -1 if ph == "over" else int(p.data["st"][6])
+
+    def legal(self, p) -> list:
+        ph = self.phase(p)
+        if ph == "expose":
+            return [Action("expose", yes=True), Action("expose", yes=False)]
+        if ph == "koikoi":
+            return [Action("koikoi", yes=True), Action("koikoi", yes=False)]
+        st, tb = p.data["st"], self.tb
+        field, wild = st[2], st[K.KS_WILD] != ZERO
+        if ph == "turned":
+            card, take = p.data["pending"]
+            f = np.uint64(K.put_as(card, field, np.int64(take), wild, tb)[0])
+            drawn = int(p.data["order"][int(st[5])])
+            return [turned(drawn, t) for t in bits(K.take_options(drawn, f, wild, tb))]
+        out = []
+        for c in bits(K.playable(st[int(st[6])], field, wild, tb)):
+            o = bits(K.take_options(c, field, wild, tb))
+            out += [play(c, t) for t in o] if o else [play(c)]
+        return out
+
+    def apply(self, p, a: Action):
+        d = dict(p.data)
+        if a.kind == "expose":
+            d["shown"] = d["shown"] + (a.yes,)
+            if len(d["shown"]) == len(d["ask"]):
+                d = self._after_deal(d)
+            return Position(self, d)
+        if a.kind == "koikoi":
+            stop_st, call_st, _ = d["options"]
+            d["st"] = call_st if a.yes else stop_st
+            d["options"] = None
+            return Position(self, self._settle_if_exhausted(d))
+        st, tb = d["st"], self.tb
+        field, wild = st[2], st[K.KS_WILD] != ZERO
+        if a.kind == "play":
+            take = -1 if a.take is None else a.take
+            f = np.uint64(K.put_as(a.card, field, np.int64(take), wild, tb)[0])
+            drawn = int(d["order"][int(st[5])])
+            d["pending"] = (a.card, take)
+            if K.take_options(drawn, f, wild, tb) != ZERO:
+                return Position(self, d)
+            return Position(self, self._turn(d, -1))
+        return Position(self, self._turn(d, a.take))
+
+    def _turn(self, d, dtake):
+        """The pending turn by ``play.play_out`` (see the module): collecting and calling."""
+        card, take = d["pending"]
+        pol = K.give(np.int64(FORCED), K.F_CARD1, np.int64(card))
+        if take >= 0:
+            pol = K.give(pol, K.F_TAKE1, np.int64(take))
+        if dtake >= 0:
+            pol = K.give(pol, K.F_DTAKE, np.int64(dtake))
+        seat = int(d["st"][6])
+        stop_st = self._run(d, seat, pol, DEC_STOP)
+        d = dict(d, pending=None)
+        if stop_st[K.KS_OVER] != seat + 1:  # no yaku made: no decision
+            d["st"] = stop_st
+            return self._settle_if_exhausted(d)
+        call_st = self._run(d, seat, pol, DEC_CONTINUE)
+        if call_st[K.KS_OVER] == seat + 1:  # the rules allow only collecting
+            d["st"] = stop_st
+            return d
+        d["options"] = (stop_st, call_st, seat)
+        return d
+
+    def _run(self, d, seat, pol, decision):
+        st = d["st"].copy()
+        other = st[1 - seat]
+        st[1 - seat] = ZERO  # the loop stops when the next seat has no cards
+        policy = np.array([GREEDY, GREEDY], dtype=np.int64)
+        policy[seat] = pol
+        decide = np.zeros((2, 2), dtype=np.int64)
+        decide[seat, 0] = decision  # DEC_CONTINUE with K=0: call whenever the rules allow
+        rng = np.zeros(1, dtype=np.uint64)
+        K.play_out(st, d["order"], rng, self.tb, policy, decide, np.int64(0))
+        st[1 - seat] = other
+        if st[K.KS_OVER] == K.OVER_EXHAUSTED:
+            st[K.KS_OVER] = 0  # set only because the other hand was set aside
+        return st
+
+    def _settle_if_exhausted(self, d):
+        """When the seat to move has no card, the kernel's loop ends the round."""
+        st = d["st"]
+        if d["ended"] or st[K.KS_OVER] != ZERO or d["options"] is not None:
+            return d
+        if st[int(st[6])] == ZERO:
+            st = st.copy()
+            policy = np.array([GREEDY, GREEDY], dtype=np.int64)
+            decide = np.full((2, 2), DEC_STOP, dtype=np.int64)
+            K.play_out(st, d["order"], np.zeros(1, dtype=np.uint64), self.tb, policy, decide,
+                       np.int64(0))
+            d = dict(d, st=st)
+        return d
+
+    def result(self, p) -> list:
+        res = p.data["res"].copy()
+        if not p.data["ended"]:
+            K.settle_round(p.data["st"], self.tb, res)
+        return [int(res[K.R_SCORE]), int(res[K.R_SCORE + 1])]
+
+    # ---------------------------------------------------------------- views
+    def hands(self, p):
+        return [p.data["st"][0], p.data["st"][1]]
+
+    def field(self, p):
+        return p.data["st"][2]
+
+    def piles(self, p):
+        return [p.data["st"][3], p.data["st"][4]]
+
+    def pile_left(self, p):
+        return [int(c) for c in p.data["order"][int(p.data["st"][5]):]]
+
+    def seen_from(self, p) -> int:
+        top = int(p.data["st"][5])
+        return top + (1 if p.data["pending"] is not None else 0)
+
+
+def _check_partition(code, hands, field, pile, captured, n_cards=48):
+    places = [("hand of seat %d" % s, h) for s, h in enumerate(hands)]
+    places += [("field", field), ("draw pile", pile)]
+    places += [("captured pile of seat %d" % s, c) for s, c in enumerate(captured)]
+    seen = {}
+    for where, cards in places:
+        for c in cards:
+            if c in seen:
+                raise PositionError(f"{code(c)} is in two places ({seen[c]} and {where})")
+            seen[c] = where
+    missing = [c for c in range(n_cards) if c not in seen]
+    if missing:
+        raise PositionError("cards in no place: " + " ".join(code(c) for c in missing))
