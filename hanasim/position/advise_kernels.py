@@ -1,0 +1,113 @@
+"""The lookahead's values of every choice at a position, one value per determinisation and
+choice (the kernels' lookahead keeps only their sums): the same determinisations
+(``engine.lookahead.determinise``: what the player cannot see dealt again from the *set* of
+unseen cards, never from where they lie) and the same rollouts (the game's own kernels played
+out by greedy), on a stream of its own (``seed``)."""
+import numpy as np
+from numba import njit
+
+from ..engine import lookahead as L
+from ..engine import play, state
+from ..engine.bits import ZERO, bit
+from ..games.koikoi import lookahead as KL
+from ..games.koikoi.scoring import settle_round
+from ..games.koikoi.layout import R_N as KR_N
+from ..policies import GREEDY, take_high
+
+
+@njit(cache=True)
+def fishing_play(tb, st, order, n, seat, seed, cards, highs, res, out):
+    """``out[i, j]``: ``seat``'s round value when it plays ``cards[j]`` (two-way pick
+    ``highs[j]``), the turned card taken as greedy takes it and the round played out by greedy,
+    in determinisation ``i`` (``engine.lookahead.choose_card``'s loop)."""
+    sc = L.new_scratch(st.shape[0], order.shape[0], n)
+    look = (tb, res, sc)
+    hand = st[seat]
+    field = st[n]
+    top = np.int64(st[state.top(n)])
+    s = np.uint64(seed)
+    for i in range(out.shape[0]):
+        s = L.determinise(st, n, seat, order, top, s, sc)
+        drawn = sc.order[top]
+        for j in range(cards.shape[0]):
+            c = cards[j]
+            f, c1 = play.capture(c, field, highs[j])
+            f, c2 = play.capture(drawn, f, take_high(GREEDY, drawn, f, ZERO, tb.ghigh))
+            out[i, j] = L._after_turn(n, seat, hand & ~bit(c), f, c1 | c2, top, tb.gscore,
+                                      tb.ghigh, look)
+
+
+@njit(cache=True)
+def fishing_turned(tb, st, order, n, seat, seed, highs, res, out):
+    """``out[i, j]``: the value of taking the turned card ``order[top]`` with pick
+    ``highs[j]``; ``st`` holds the hand, field and pile after the played card
+    (``engine.lookahead.choose_drawn``'s loop)."""
+    sc = L.new_scratch(st.shape[0], order.shape[0], n)
+    look = (tb, res, sc)
+    field = st[n]
+    top = np.int64(st[state.top(n)])
+    drawn = order[top]
+    s = np.uint64(seed)
+    for i in range(out.shape[0]):
+        s = L.determinise(st, n, seat, order, top + 1, s, sc)
+        for j in range(highs.shape[0]):
+            f, c2 = play.capture(drawn, field, highs[j])
+            out[i, j] = L._after_turn(n, seat, st[seat], f, c2, top, tb.gscore, tb.ghigh,
+                                      look)
+
+
+@njit(cache=True)
+def fishing_expose(tb, st, order, n, seat, seed, slot, v, res, out):
+    """``out[i, 0]`` exposing the teyaku worth ``v`` (scored in ``res[slot]``), ``out[i, 1]``
+    hiding it, on the state right after the deal (``engine.lookahead.choose_expose``)."""
+    sc = L.new_scratch(st.shape[0], order.shape[0], n)
+    look = (tb, res, sc)
+    top = np.int64(st[state.top(n)])
+    s = np.uint64(seed)
+    for i in range(out.shape[0]):
+        s = L.determinise(st, n, seat, order, top, s, sc)
+        for x in range(st.shape[0]):
+            sc.st[x] = sc.base[x]
+        play.play_turns(sc.st, n, sc.order, sc.rng, sc.greedy, 0, tb.gscore, tb.ghigh, None,
+                        None)
+        res[slot] = v
+        out[i, 0] = L.round_value(tb, sc.st, seat, res)
+        res[slot] = 0
+        out[i, 1] = L.round_value(tb, sc.st, seat, res)
+
+
+@njit(cache=True)
+def koikoi_turn(tb, st, order, seat, seed, pols, seen, out):
+    """``out[i, j]``: ``seat``'s value (``lookahead.look_value``) of the forced turn
+    ``pols[j]`` played then the round by the rollout policy (``lookahead.look_eval``'s loop);
+    ``seen``: the first deck position ``seat`` has not seen."""
+    sc = KL.new_look_scratch(tb, order.shape[0])
+    s = np.uint64(seed)
+    for i in range(out.shape[0]):
+        s = L.determinise(st, 2, seat, order, seen, s, sc)
+        for j in range(pols.shape[0]):
+            for x in range(st.shape[0]):
+                sc.st[x] = sc.base[x]
+            sc.greedy[seat] = pols[j]
+            sc.greedy[1 - seat] = GREEDY
+            out[i, j] = KL.rollout(tb, sc, seat)
+
+
+@njit(cache=True)
+def koikoi_call(tb, stop_st, call_st, order, seat, seed, out):
+    """``out[i, 0]`` calling koi-koi (``call_st``, played out), ``out[i, 1]`` collecting now
+    (``stop_st`` settled: every card it depends on is seen), as ``lookahead.look_continue``."""
+    sc = KL.new_look_scratch(tb, order.shape[0])
+    aux = np.zeros(KR_N, np.int64)
+    settle_round(stop_st, tb, aux)
+    stop = KL.look_value(aux, seat, tb)
+    top = np.int64(call_st[5])
+    s = np.uint64(seed)
+    for i in range(out.shape[0]):
+        s = L.determinise(call_st, 2, seat, order, top, s, sc)
+        for x in range(call_st.shape[0]):
+            sc.st[x] = sc.base[x]
+        sc.greedy[0] = GREEDY
+        sc.greedy[1] = GREEDY
+        out[i, 0] = KL.rollout(tb, sc, seat)
+        out[i, 1] = stop
