@@ -18,7 +18,8 @@ def two_way(card, field):
 
 
 def fishing_round(game, seed, policy, expose):
-    """(kernel's scores by seat, the position's actions) of one Toppa-family round dealt on
+    """(kernel's scores by seat, the final position, its actions, the deal) of one
+    Toppa-family round dealt on
     ``seed``, the dealer player 0; ``policy``/``expose`` per player (expose always/never)."""
     m, tb, n = game.m, game.tb, game.n
     rng = np.array([np.uint64(seed)], dtype=np.uint64)
@@ -32,8 +33,9 @@ def fishing_round(game, seed, policy, expose):
     exp = np.array(expose, dtype=np.int64)
     m.play_dealt(rng, order.copy(), groups.copy(), st, tb, pol, exp, 0, res, None)
     kernel = [int(res[m.R_SCORE + s]) for s in range(n)]
-    pos = game.from_cards([core.bits(g) for g in groups[:n]], core.bits(groups[n]),
-                          [int(c) for c in order[game.n_dealt:]])
+    deal = ([core.bits(g) for g in groups[:n]], core.bits(groups[n]),
+            [int(c) for c in order[game.n_dealt:]])
+    pos = game.from_cards(*deal)
     actions = []
     s = int(start_rng[0])
     r = ZERO
@@ -63,11 +65,12 @@ def fishing_round(game, seed, policy, expose):
                                                            tb.ghigh)) else two[0])
         actions.append(a)
         pos = pos.apply(a)
-    return kernel, pos, actions
+    return kernel, pos, actions, deal
 
 
 def koikoi_round(game, seed, policy, decide, expose, round_number=1):
-    """(kernel's scores by seat, the final position, its actions) of one koi-koi round on a
+    """(kernel's scores by seat, the final position, its actions, the deal) of one koi-koi
+    round on a
     random deal (``seed``), the dealer player 0, as :func:`fishing_round`; ``decide`` per
     player: ``policies.DEC_STOP`` or ``DEC_CONTINUE`` (called with K=0: always)."""
     from hanasim.engine.deal import deal
@@ -89,8 +92,9 @@ def koikoi_round(game, seed, policy, decide, expose, round_number=1):
     K.play_dealt(rng, order.copy(), groups.copy(), np.zeros(K.KS_N, np.uint64), tb, pol, dec,
                  np.array(expose, np.int64), 0, month_mask(round_number), res, None)
     kernel = [int(res[K.R_SCORE]), int(res[K.R_SCORE + 1])]
-    pos = game.from_cards([core.bits(g) for g in groups[:2]], core.bits(groups[2]),
-                          [int(c) for c in order[game.n_dealt:]], round_number=round_number)
+    deal = ([core.bits(g) for g in groups[:2]], core.bits(groups[2]),
+            [int(c) for c in order[game.n_dealt:]])
+    pos = game.from_cards(*deal, round_number=round_number)
     actions = []
     r_rng = start_rng.copy()
     r = ZERO
@@ -123,4 +127,33 @@ def koikoi_round(game, seed, policy, decide, expose, round_number=1):
             a = core.turned(drawn, core.bits(int(c) & opts)[0])
         actions.append(a)
         pos = pos.apply(a)
-    return kernel, pos, actions
+    return kernel, pos, actions, deal
+
+
+def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
+    """A record (dict) of kernel-played rounds, the deal passing round by round, and each
+    player's kernel points by round: ``(record, [[points by player] by round])``."""
+    from hanasim.position import record as R
+
+    a = game.adapter
+    rounds, points = [], []
+    seed = seeds[0]
+    while len(rounds) < len(seeds):
+        i = len(rounds)
+        if game.name == "koikoi":
+            out = koikoi_round(a, seed, policy, decide, expose, round_number=i + 1)
+        else:
+            out = fishing_round(a, seed, list(policy) + [0] * (a.n - 2),
+                                list(expose) + [1] * (a.n - 2))
+        seed += 1
+        if out is None:
+            continue
+        kernel, pos, actions, deal = out
+        dealer = i % a.n
+        rounds.append(R.round_json(game, dealer + 1, *deal, actions,
+                                   month=i + 1 if game.name == "koikoi" else None))
+        pts = [0] * a.n
+        for s, v in enumerate(kernel):
+            pts[(dealer + s) % a.n] = v
+        points.append(pts)
+    return R.record_json(game, rounds), points

@@ -76,7 +76,10 @@ class Game:
     def seat_names(self) -> tuple:
         from ..games import get_game
 
-        return tuple(get_game(self.name).seats)
+        g = get_game(self.name)
+        seats = getattr(g, "seats", None) or getattr(g.reading, "seats", None)
+        return tuple(seats) if seats else ("dealer",) + tuple(
+            f"seat {s}" for s in range(1, self.n))
 
 
 def game(name: str, rules: dict | None = None, preset: str | None = None) -> Game:

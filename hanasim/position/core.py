@@ -140,17 +140,24 @@ class Position:
         """The undrawn pile, top first."""
         return self.game.pile_left(self)
 
-    def illegal_words(self, action: Action, legal) -> str:
+    def illegal_words(self, action: Action, legal, seat_names=None) -> str:
         code = self.game.code
+        who = seat_names[self.seat] if seat_names else f"seat {self.seat}"
         if self.phase == "over":
             return f"{action.words(code)}: the round is already over"
         kinds = {a.kind for a in legal}
         if action.kind not in kinds:
             want = " or ".join(sorted(kinds))
-            return f"{action.words(code)} is not legal now: seat {self.seat} must {want}"
+            return f"{action.words(code)} is not legal now: the {who} must {want}" \
+                if seat_names else f"{action.words(code)} is not legal now: {who} must {want}"
         if action.kind == "play" and action.card not in {a.card for a in legal}:
-            return (f"{code(action.card)} is not a card seat {self.seat} may play (hand: "
-                    + " ".join(code(c) for c in self.hands()[self.seat]) + ")")
+            hand = self.hands()[self.seat]
+            why = "is not in the hand" if action.card not in hand else \
+                "may not be played now (a card that captures must be played)"
+            return (f"{code(action.card)} {why} (hand: "
+                    + " ".join(code(c) for c in hand) + ")")
+        if action.kind == "turned" and action.card not in {a.card for a in legal}:
+            return (f"the turned card is {code(legal[0].card)}, not {code(action.card)}")
         takes = [code(a.take) for a in legal if a.kind == action.kind and a.card == action.card
                  and a.take is not None]
         if takes:
