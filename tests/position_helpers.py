@@ -156,4 +156,4 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
         for s, v in enumerate(kernel):
             pts[(dealer + s) % a.n] = v
         points.append(pts)
-    return R.record_json(game, rounds), points
+    return R.record_json(game, rounds, game.rules_given, game.preset), points

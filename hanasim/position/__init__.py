@@ -21,7 +21,9 @@ class Game:
     """One game under one rule set, for positions: ``deal``/``from_cards`` build them, cards
     by id or by code (``cards.notation``)."""
 
-    def __init__(self, adapter, notation):
+    def __init__(self, adapter, notation, rules=None, preset=None):
+        self.rules_given = dict(rules or {})  # what was asked (a record writes it back)
+        self.preset = preset
         self.adapter = adapter
         self.notation = notation
         self.name = adapter.name
@@ -98,13 +100,13 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
     if g.name == "koikoi":
         from .koikoi import KoikoiGame
 
-        return Game(KoikoiGame(g.name, rule_obj, note.code), note)
+        return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
     from importlib import import_module
 
     from .fishing import FishingGame
 
     module = import_module(f"hanasim.games.{g.name}")
-    return Game(FishingGame(g.name, module, rule_obj, note.code), note)
+    return Game(FishingGame(g.name, module, rule_obj, note.code), note, rules, preset)
 
 
 def advise(position, samples: int = 64, seed: int = 0):

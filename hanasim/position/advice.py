@@ -125,7 +125,7 @@ def _fishing(pos, seat, k, seed):
         v, _ = teyaku_by_nibbles(st[seat], tb.teyaku, tb.month_masks, tb.kind_masks,
                                  tb.params[g.m.P_COMBINE])
         out = np.zeros((k, 2))
-        AK.fishing_expose(tb, st, order, n, seat, seed, g.m.R_TEY_SCORED + seat, v, res, out)
+        AK.per_game(AK.fishing_expose, g.name)(tb, st, order, n, seat, seed, g.m.R_TEY_SCORED + seat, v, res, out)
         # hiding first: the lookahead's own default (a tie hides: exposing shows cards)
         return [Action("expose", yes=False), Action("expose", yes=True)], out[:, ::-1].copy()
     if pos.phase == "turned":
@@ -142,7 +142,7 @@ def _fishing(pos, seat, k, seed):
         two = bits(int(np.uint64(f)) & int(_nibble(drawn)))
         actions = [turned(drawn, two[1] if h else two[0]) for h in highs]
         out = np.zeros((k, 2))
-        AK.fishing_turned(tb, st2, order, n, seat, seed, highs, res, out)
+        AK.per_game(AK.fishing_turned, g.name)(tb, st2, order, n, seat, seed, highs, res, out)
         return actions, out
     sc = L.new_scratch(1, 1, 1)
     m = L.card_choices(sc, st[seat], st[n], tb.gscore, tb.ghigh)
@@ -153,7 +153,7 @@ def _fishing(pos, seat, k, seed):
         two = bits(int(st[n]) & int(_nibble(int(c))))
         actions.append(play(int(c), (two[1] if h else two[0]) if len(two) == 2 else None))
     out = np.zeros((k, m))
-    AK.fishing_play(tb, st, order, n, seat, seed, cards, highs, res, out)
+    AK.per_game(AK.fishing_play, g.name)(tb, st, order, n, seat, seed, cards, highs, res, out)
     return actions, out
 
 

@@ -3,6 +3,8 @@ choice (the kernels' lookahead keeps only their sums): the same determinisations
 (``engine.lookahead.determinise``: what the player cannot see dealt again from the *set* of
 unseen cards, never from where they lie) and the same rollouts (the game's own kernels played
 out by greedy), on a stream of its own (``seed``)."""
+import types
+
 import numpy as np
 from numba import njit
 
@@ -15,7 +17,24 @@ from ..games.koikoi.layout import R_N as KR_N
 from ..policies import GREEDY, take_high
 
 
-@njit(cache=True)
+def per_game(fn, game: str):
+    """``fn`` compiled for one game's tables.  Every game's tables class is named ``Tables``:
+    numba's on-disk cache keys a compiled function by its signature's text, so one cached
+    function taking two games' tables would load the first game's code for the second (Baka
+    scored as Toppa: a test caught it).  A copy of ``fn`` named for the game is cached apart."""
+    key = (fn.__name__, game)
+    if key not in _PER_GAME:
+        clone = types.FunctionType(fn.__code__, fn.__globals__, f"{fn.__name__}_{game}",
+                                   fn.__defaults__, fn.__closure__)
+        clone.__qualname__ = f"{fn.__qualname__}_{game}"
+        clone.__doc__ = fn.__doc__
+        _PER_GAME[key] = njit(cache=True)(clone)
+    return _PER_GAME[key]
+
+
+_PER_GAME = {}
+
+
 def fishing_play(tb, st, order, n, seat, seed, cards, highs, res, out):
     """``out[i, j]``: ``seat``'s round value when it plays ``cards[j]`` (two-way pick
     ``highs[j]``), the turned card taken as greedy takes it and the round played out by greedy,
@@ -37,7 +56,6 @@ def fishing_play(tb, st, order, n, seat, seed, cards, highs, res, out):
                                       tb.ghigh, look)
 
 
-@njit(cache=True)
 def fishing_turned(tb, st, order, n, seat, seed, highs, res, out):
     """``out[i, j]``: the value of taking the turned card ``order[top]`` with pick
     ``highs[j]``; ``st`` holds the hand, field and pile after the played card
@@ -56,7 +74,6 @@ def fishing_turned(tb, st, order, n, seat, seed, highs, res, out):
                                       look)
 
 
-@njit(cache=True)
 def fishing_expose(tb, st, order, n, seat, seed, slot, v, res, out):
     """``out[i, 0]`` exposing the teyaku worth ``v`` (scored in ``res[slot]``), ``out[i, 1]``
     hiding it, on the state right after the deal (``engine.lookahead.choose_expose``)."""
@@ -111,3 +128,9 @@ def koikoi_call(tb, stop_st, call_st, order, seat, seed, out):
         sc.greedy[1] = GREEDY
         out[i, 0] = KL.rollout(tb, sc, seat)
         out[i, 1] = stop
+
+
+def round_values(tables, st, n, res, out):
+    """Each seat's settled score of the finished round ``st`` (the game's ``round_value``)."""
+    for s in range(n):
+        out[s] = L.round_value(tables, st, s, res)

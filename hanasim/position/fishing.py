@@ -20,9 +20,6 @@ Tests check that a round played through positions ends with the points the game'
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from ..engine import lookahead as engine_lookahead
 from ..engine import play as engine_play
 from ..engine import state
 from ..engine.bits import month_nibble
@@ -34,13 +31,6 @@ from .core import Action, Position, PositionError, bits, mask, play, turned
 
 ZERO = np.uint64(0)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
-@njit(cache=True)
-def _round_values(tables, st, n, res, out):
-    """Each seat's settled score of the finished round ``st`` (the game's ``round_value``)."""
-    for s in range(n):
-        out[s] = engine_lookahead.round_value(tables, st, s, res)
 
 
 def _two_way(card, field) -> list:
@@ -243,7 +233,10 @@ class FishingGame:
 
     def result(self, p) -> list:
         out = np.zeros(self.n, dtype=np.float64)
-        _round_values(self.tb, p.data["st"], self.n, p.data["res"], out)
+        from .advise_kernels import per_game, round_values
+
+        per_game(round_values, self.name)(self.tb, p.data["st"], self.n, p.data["res"].copy(),
+                                          out)
         return [int(v) if float(v).is_integer() else float(v) for v in out]
 
     # ---------------------------------------------------------------- views
