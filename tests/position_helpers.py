@@ -19,19 +19,27 @@ def two_way(card, field):
 
 def fishing_round(game, seed, policy, expose):
     """(kernel's scores by seat, the final position, its actions, the deal) of one
-    Toppa-family round dealt on
-    ``seed``, the dealer player 0; ``policy``/``expose`` per player (expose always/never)."""
+    Toppa-family round (Toppa, Baka, Bakappana) dealt on ``seed``, the dealer player 0;
+    ``policy``/``expose`` per player (expose always/never; games without teyaku ignore it)."""
+    from hanasim.engine.play import capture
+
     m, tb, n = game.m, game.tb, game.n
     rng = np.array([np.uint64(seed)], dtype=np.uint64)
     order = np.arange(game.n_cards).astype(np.int8)
     groups = np.zeros(n + 1, dtype=np.uint64)
-    m.deal_round(rng, order, groups, tb.pattern)
+    if game.teyaku:
+        m.deal_round(rng, order, groups, tb.pattern)
+    else:
+        m.deal_round(rng, order, groups, tb.pattern, n)
     start_rng = rng.copy()
     st = np.zeros(3 * n + 3, dtype=np.uint64)
     res = np.zeros(m.R_N, dtype=np.int64)
     pol = np.array(policy, dtype=np.int64)
     exp = np.array(expose, dtype=np.int64)
-    m.play_dealt(rng, order.copy(), groups.copy(), st, tb, pol, exp, 0, res, None)
+    if game.teyaku:
+        m.play_dealt(rng, order.copy(), groups.copy(), st, tb, pol, exp, 0, res, None)
+    else:
+        m.play_dealt(rng, order.copy(), groups.copy(), st, tb, pol, 0, res, None)
     kernel = [int(res[m.R_SCORE + s]) for s in range(n)]
     deal = ([core.bits(g) for g in groups[:n]], core.bits(groups[n]),
             [int(c) for c in order[game.n_dealt:]])
@@ -39,30 +47,45 @@ def fishing_round(game, seed, policy, expose):
     actions = []
     s = int(start_rng[0])
     r = ZERO
+    worded = game.n_dealt  # the next turn (its deck position) whose word is not drawn yet
+
+    def word(upto):
+        # a random player draws one word a turn (engine.play.turn_word), turns played
+        # without a choice (the pile's alone) included
+        nonlocal s, r, worded
+        while worded <= upto:
+            if int(pol[(worded - game.n_dealt) % n]) == RANDOM:
+                s = (s + int(GOLDEN)) % 2**64
+                r = np.uint64(mix64(np.uint64(s)))
+            worded += 1
+
     while not pos.is_over():
         seat = pos.seat
         p = int(pol[seat])
+        st_ = pos.data["st"]
+        top = int(st_[2 * n + 1])
         if pos.phase == "expose":
             a = core.expose(exp[seat] == 1)
         elif pos.phase == "play":
-            if p == RANDOM:
-                s = (int(s) + int(GOLDEN)) % 2**64
-                r = np.uint64(mix64(np.uint64(s)))
-            field = pos.data["st"][n]
-            hand = pos.data["st"][seat]
+            word(top)
+            field = st_[n]
+            hand = st_[seat]
             card = int(hand_card(p, hand, field, r, tb.gscore))
             two = two_way(card, field)
             a = core.play(card, two[1] if int(take_high(p, card, field, r, tb.ghigh)) else two[0]
                           ) if two else core.play(card)
         else:
             legal = pos.legal_actions()
-            card, high = pos.data["pending"]
-            from hanasim.engine.play import capture
-            f = np.uint64(capture(card, pos.data["st"][n], high)[0])
             drawn = legal[0].card
+            if pos.data["pending"] is None:  # a turn of the pile alone: bit 0 of its word
+                word(top)
+                f, rr = st_[n], r
+            else:
+                card, high = pos.data["pending"]
+                f, rr = np.uint64(capture(card, st_[n], high)[0]), r >> np.uint64(1)
             two = two_way(drawn, f)
-            a = core.turned(drawn, two[1] if int(take_high(p, drawn, f, r >> np.uint64(1),
-                                                           tb.ghigh)) else two[0])
+            a = core.turned(drawn, two[1] if int(take_high(p, drawn, f, rr, tb.ghigh))
+                            else two[0])
         actions.append(a)
         pos = pos.apply(a)
     return kernel, pos, actions, deal
@@ -143,8 +166,8 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
         if game.name == "koikoi":
             out = koikoi_round(a, seed, policy, decide, expose, round_number=i + 1)
         else:
-            out = fishing_round(a, seed, list(policy) + [0] * (a.n - 2),
-                                list(expose) + [1] * (a.n - 2))
+            out = fishing_round(a, seed, (list(policy) + [0] * a.n)[:a.n],
+                                (list(expose) + [1] * a.n)[:a.n])
         seed += 1
         if out is None:
             continue

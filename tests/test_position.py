@@ -26,7 +26,11 @@ DATA = __import__("pathlib").Path(__file__).parent / "data" / "positions"
 # ------------------------------------------------------------ the kernel's rounds, replayed
 @pytest.mark.parametrize("name,rules", [("toppa", {}), ("toppa", {"teyaku_combine": "highest",
                                                                    "card_transfer": "total"}),
-                                        ("baka", {})])
+                                        ("baka", {}), ("bakappana", {}),
+                                        ("bakappana", {"players": 2}),
+                                        ("bakappana", {"players": 4}),
+                                        ("bakappana", {"players": 2, "scoring": "additive",
+                                                       "two_player_end": "hands_empty"})])
 def test_fishing_positions_end_as_the_kernel(name, rules):
     g = P.game(name, rules)
     n = g.n
@@ -110,7 +114,8 @@ def test_two_way_take_is_a_choice():
 @pytest.mark.parametrize("change,words", [
     (lambda h, f, p: (h, f + [p[0]], p), "in two places"),
     (lambda h, f, p: (h, f, p[1:]), "in no place"),
-    (lambda h, f, p: ([h[0][:-1], h[1]], f + [h[0][-1]], p), "cannot go with"),
+    (lambda h, f, p: ([h[0][:-1], h[1]], f + [h[0][-1]], p), "cannot occur"),
+    (lambda h, f, p: ([h[0][:-1], h[1][:-1]], f + [h[0][-1], h[1][-1]], p), "cannot go with"),
     (lambda h, f, p: ([h[0], h[1][:-1]], f + [h[1][-1]], p), "cannot occur"),
     (lambda h, f, p: ([h[0], h[1]], f, p[:-1] + ["13b"]), "not a card"),
 ])
@@ -132,7 +137,7 @@ def test_misdeal_is_refused():
 
 
 # ------------------------------------------------------------ records and replay
-@pytest.mark.parametrize("name", ["toppa", "baka", "koikoi"])
+@pytest.mark.parametrize("name", ["toppa", "baka", "bakappana", "koikoi"])
 def test_replay_of_kernel_rounds_gives_their_points(name, tmp_path):
     g = P.game(name)
     rec, points = H.kernel_record(g, list(range(11, 15)))

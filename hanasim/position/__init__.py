@@ -6,15 +6,15 @@ lookahead's advice on a position.
 >>> pos = g.deal(hands=[[...], [...]], field=[...], pile=[...])   # card ids or codes
 >>> pos.legal_actions(); pos = pos.apply(pos.legal_actions()[0]); ...; pos.result()
 
-Games reached: Toppa, Baka, koi-koi (its standard turn; see ``koikoi``).  The others
-(Bakappana, Ishikari Toppa, Kushiro Toppa, Taoshi, Taipa) are refused in one line.
+Games reached: Toppa, Baka, Bakappana, koi-koi (its standard turn; see ``koikoi``).  The
+others (Ishikari Toppa, Kushiro Toppa, Taoshi, Taipa) are refused in one line.
 """
 from __future__ import annotations
 
 from .core import Action, Position, PositionError, expose, koikoi, play, turned  # noqa: F401
 
 #: the games positions reach, and their adapter's kind
-REACHED = ("toppa", "baka", "koikoi")
+REACHED = ("toppa", "baka", "bakappana", "koikoi")
 
 
 class Game:
@@ -80,7 +80,7 @@ class Game:
 
         g = get_game(self.name)
         seats = getattr(g, "seats", None) or getattr(g.reading, "seats", None)
-        return tuple(seats) if seats else ("dealer",) + tuple(
+        return tuple(seats)[:self.n] if seats else ("dealer",) + tuple(
             f"seat {s}" for s in range(1, self.n))
 
 
@@ -101,12 +101,9 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
         from .koikoi import KoikoiGame
 
         return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
-    from importlib import import_module
+    from .fishing import fishing_game
 
-    from .fishing import FishingGame
-
-    module = import_module(f"hanasim.games.{g.name}")
-    return Game(FishingGame(g.name, module, rule_obj, note.code), note, rules, preset)
+    return Game(fishing_game(g.name, rule_obj, note.code), note, rules, preset)
 
 
 def advise(position, samples: int = 64, seed: int = 0):

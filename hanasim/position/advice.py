@@ -129,12 +129,14 @@ def _fishing(pos, seat, k, seed):
         # hiding first: the lookahead's own default (a tie hides: exposing shows cards)
         return [Action("expose", yes=False), Action("expose", yes=True)], out[:, ::-1].copy()
     if pos.phase == "turned":
-        card, high = d["pending"]
         st2 = st.copy()
-        f, c1 = engine_play.capture(card, st[n], high)
-        st2[seat] = st[seat] & ~np.uint64(1 << card)
-        st2[n] = np.uint64(f)
-        st2[n + 1 + seat] |= np.uint64(c1)
+        f = st[n]
+        if d["pending"] is not None:  # the played card's capture first
+            card, high = d["pending"]
+            f, c1 = engine_play.capture(card, st[n], high)
+            st2[seat] = st[seat] & ~np.uint64(1 << card)
+            st2[n] = np.uint64(f)
+            st2[n + 1 + seat] |= np.uint64(c1)
         drawn = int(order[int(st[2 * n + 1])])
         g_high = ALL if int(L.policies.take_high(L.GREEDY, drawn, np.uint64(f), ZERO,
                                                  tb.ghigh)) else ZERO

@@ -108,6 +108,12 @@ class Position:
         """``expose``, ``play``, ``turned``, ``koikoi``, or ``over``."""
         return self.game.phase(self)
 
+    @property
+    def turn(self) -> int:
+        """The round's turn being played, from 1 (all seats' turns counted together; 0 at
+        the deal's decisions)."""
+        return 0 if self.phase in ("expose", "over") else self.game.turn(self)
+
     def legal_actions(self) -> list:
         return [] if self.phase == "over" else self.game.legal(self)
 

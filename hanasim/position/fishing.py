@@ -62,19 +62,29 @@ def _forced_tables(n_cards, card, high, field, drawn, high2, field2):
 
 
 class FishingGame:
-    """The adapter of one game of this family (its module's names and lowered tables)."""
+    """The adapter of one game of this family (its module's names and lowered tables).
 
-    def __init__(self, name, module, rules, code):
+    ``module``: the game's kernel module (``deal_round``, ``play_dealt``, ``R_N``; with
+    teyaku ``R_TEY_HELD``, ``R_TEY_SCORED``, ``P_COMBINE``); ``tb``: its lowered tables;
+    ``misdeal(groups)``: whether a deal is one the game redeals; ``draw_out``: whether the
+    pile left when the hands are empty is turned, a card a turn (two-player Bakappana)."""
+
+    def __init__(self, name, module, rules, code, tb=None, n=None, misdeal=None,
+                 draw_out=False):
         self.name = name
         self.m = module
         self.rules = rules
-        self.tb, _ = module.lower(rules)
-        self.n = module.N_PLAYERS
+        self.tb = tb if tb is not None else module.lower(rules)[0]
+        self.n = n if n is not None else module.N_PLAYERS
         pattern = np.asarray(self.tb.pattern)
         self.n_dealt = pattern.shape[0]
         self.hand_size = int(np.sum(pattern == 0))
-        self.n_cards = self.tb.month.shape[0]
+        self.n_cards = 48
         self.code = code
+        self.teyaku = hasattr(module, "R_TEY_SCORED")
+        self.misdeal = misdeal or (lambda groups: bool(is_misdeal(
+            groups, self.n + 1, self.tb.month_masks, 4)))
+        self.draw_out = bool(draw_out)
 
     # ---------------------------------------------------------------- building
     def from_cards(self, hands, field, pile, captured=None, exposed=None, teyaku_points=None):
@@ -103,18 +113,20 @@ class FishingGame:
             raise PositionError("cards in no place: " + " ".join(self.code(c) for c in missing))
         sizes = [len(h) for h in hands]
         k = max(sizes)
-        mover = next((s for s in range(n) if sizes[s] == k), 0)
+        dealt_pile = self.n_cards - self.n_dealt
+        extra = dealt_pile - n * self.hand_size  # the cards left when the hands are empty
+        turns = dealt_pile - len(pile)  # every turn draws one card
+        mover = turns % n
         if k > self.hand_size or any(sizes[s] != (k - 1 if s < mover else k) for s in range(n)):
             raise PositionError(f"hand sizes {sizes} cannot occur: each hand holds "
                                 f"{self.hand_size} at the deal, and seats play one card each "
                                 f"in turn from the dealer")
-        dealt_pile = self.n_cards - self.n_dealt
-        if len(pile) - sum(sizes) != dealt_pile - n * self.hand_size:
+        if (len(pile) - sum(sizes) != extra if k else not 0 <= len(pile) <= extra):
             raise PositionError(f"a draw pile of {len(pile)} cards cannot go with {sum(sizes)} "
                                 f"cards in hand (every turn draws one card)")
         fresh = k == self.hand_size and mover == 0 and len(pile) == dealt_pile
         groups = np.array([mask(h) for h in hands] + [mask(field)], dtype=np.uint64)
-        if fresh and is_misdeal(groups, n + 1, self.tb.month_masks, 4):
+        if fresh and self.misdeal(groups):
             raise PositionError("four cards of one month in a hand or on the field: "
                                 "a misdeal, redealt before play")
         rest = [c for c in range(self.n_cards) if c not in set(pile)]
@@ -128,7 +140,9 @@ class FishingGame:
         st[state.seat(n)] = mover
         res = np.zeros(self.m.R_N, dtype=np.int64)
         ask = []
-        if fresh and exposed is None:
+        if not self.teyaku:
+            pass
+        elif fresh and exposed is None:
             for s in range(n):
                 _, h = teyaku_by_nibbles(groups[s], self.tb.teyaku, self.tb.month_masks,
                                          self.tb.kind_masks, self.tb.params[self.m.P_COMBINE])
@@ -137,8 +151,8 @@ class FishingGame:
         elif teyaku_points is not None:
             for s in range(n):
                 res[self.m.R_TEY_SCORED + s] = int(teyaku_points[s])
-        return Position(self, dict(st=st, order=order, res=res, ask=tuple(ask), shown=(),
-                                   pending=None))
+        d = dict(st=st, order=order, res=res, ask=tuple(ask), shown=(), pending=None)
+        return Position(self, self._advance(d))
 
     # ---------------------------------------------------------------- the round
     def phase(self, p) -> str:
@@ -148,7 +162,15 @@ class FishingGame:
         if d["pending"] is not None:
             return "turned"
         st = d["st"]
-        return "play" if st[int(st[state.seat(self.n)])] != ZERO else "over"
+        if st[int(st[state.seat(self.n)])] != ZERO:
+            return "play"
+        return "turned" if self._drawing(d) else "over"
+
+    def _drawing(self, d) -> bool:
+        """The hands are empty and the pile is turned out, a card a turn."""
+        st = d["st"]
+        return (self.draw_out and st[int(st[state.seat(self.n)])] == ZERO
+                and int(st[state.top(self.n)]) < d["order"].shape[0])
 
     def to_act(self, p) -> int:
         ph = self.phase(p)
@@ -163,8 +185,10 @@ class FishingGame:
         st = p.data["st"]
         field = st[self.n]
         if ph == "turned":
-            card, high = p.data["pending"]
-            f = np.uint64(engine_play.capture(card, field, high)[0])
+            f = field
+            if p.data["pending"] is not None:
+                card, high = p.data["pending"]
+                f = np.uint64(engine_play.capture(card, field, high)[0])
             drawn = int(p.data["order"][int(st[state.top(self.n)])])
             return [turned(drawn, t) for t in _two_way(drawn, f)]
         out = []
@@ -190,12 +214,15 @@ class FishingGame:
                 d["pending"] = (a.card, high)
                 return Position(self, d)
             d["st"] = self._turn(d, a.card, high, ZERO)
-            return Position(self, d)
+            return Position(self, self._advance(d))
+        if d["pending"] is None:  # a turn of the pile alone
+            d["st"] = self._pile_turn(d, _high(a.card, field, a.take))
+            return Position(self, self._advance(d))
         card, high = d["pending"]
         f = np.uint64(engine_play.capture(card, field, high)[0])
         d["st"] = self._turn(d, card, high, _high(a.card, f, a.take))
         d["pending"] = None
-        return Position(self, d)
+        return Position(self, self._advance(d))
 
     def _expose(self, d):
         """``engine.teyaku.expose_step`` with each asked seat's choice as its policy."""
@@ -231,6 +258,30 @@ class FishingGame:
             st[s] = h
         return st
 
+    def _advance(self, d):
+        """Turns of the pile alone that offer no choice are played at once."""
+        while self._drawing(d) and len(d["ask"]) == len(d["shown"]):
+            st = d["st"]
+            drawn = int(d["order"][int(st[state.top(self.n)])])
+            if _two_way(drawn, st[self.n]):
+                break
+            d = dict(d, st=self._pile_turn(d, ZERO))
+        return d
+
+    def _pile_turn(self, d, high):
+        """A turn of the pile alone by the game's ``draw_out`` kernel, given the pile up to
+        this turn's card only (so it turns that one) and greedy's pick made ``high``."""
+        n = self.n
+        st = d["st"].copy()
+        top = int(st[state.top(n)])
+        drawn = int(d["order"][top])
+        ghigh = np.zeros(16 * 12, dtype=np.uint64)
+        ghigh[16 * (drawn >> 2) + (int(st[n]) >> (drawn & ~3) & 0xF)] = high
+        policy = np.full(n, GREEDY, dtype=np.int64)
+        self.m.draw_out(st, n, d["order"][:top + 1].copy(), np.zeros(1, dtype=np.uint64),
+                        policy, 0, ghigh)
+        return st
+
     def result(self, p) -> list:
         out = np.zeros(self.n, dtype=np.float64)
         from .advise_kernels import per_game, round_values
@@ -253,8 +304,29 @@ class FishingGame:
         top = int(p.data["st"][state.top(self.n)])
         return [int(c) for c in p.data["order"][top:]]
 
+    def turn(self, p) -> int:
+        return int(p.data["st"][state.top(self.n)]) - self.n_dealt + 1  # a card a turn
+
     def seen_from(self, p) -> int:
         """The first deck position the seat to act cannot see (the undrawn pile; a pending
         turn's turned card is seen)."""
         top = int(p.data["st"][state.top(self.n)])
         return top + (1 if p.data["pending"] is not None else 0)
+
+
+def fishing_game(name, rules, code) -> FishingGame:
+    """The adapter of the game ``name`` under ``rules``."""
+    from importlib import import_module
+
+    if name == "bakappana":
+        from ..engine.bits import has_full_nibble
+        bk_lower = import_module("hanasim.games.bakappana.lower")
+        bk_round = import_module("hanasim.games.bakappana.round")
+
+        tb = bk_lower.lower(rules)
+        n = int(tb.params[bk_lower.P_PLAYERS])
+        # Bakappana redeals only a four of a month on the field (``round.deal_round``)
+        return FishingGame(name, bk_round, rules, code, tb=tb, n=n,
+                           misdeal=lambda groups: bool(has_full_nibble(groups[n])),
+                           draw_out=bool(tb.params[bk_lower.P_DRAW_OUT]))
+    return FishingGame(name, import_module(f"hanasim.games.{name}"), rules, code)

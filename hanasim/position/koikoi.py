@@ -260,6 +260,9 @@ class KoikoiGame:
     def pile_left(self, p):
         return [int(c) for c in p.data["order"][int(p.data["st"][5]):]]
 
+    def turn(self, p) -> int:
+        return int(p.data["st"][K.KS_TURNS]) + 1
+
     def seen_from(self, p) -> int:
         top = int(p.data["st"][5])
         return top + (1 if p.data["pending"] is not None else 0)

@@ -42,7 +42,7 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     rows, advice_rows = [], []
     for i, r in enumerate(data["rounds"], 1):
         dealer = R.dealer_index(r, players, i)
-        pos, turns = _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed,
+        pos = _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed,
                                  advice_rows)
         pts = pos.result()
         for s, p in enumerate(pts):
@@ -73,18 +73,15 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
         pos = g.deal(r["hands"], r["field"], r["pile"], r.get("captured"), **extra)
     except (PositionError, ValueError) as e:
         raise R.RecordError(f"{where}: {e}") from None
-    turn = 0
     for k, item in enumerate(r["actions"], 1):
         try:
             a = g.action(item)
         except (PositionError, ValueError) as e:
             raise R.RecordError(f"{where}, action {k}: {e}") from None
-        if a.kind == "play":
-            turn += 1
-        at = "the deal" if a.kind == "expose" else f"turn {max(turn, 1)}"
+        at = "the deal" if pos.phase == "expose" else f"turn {pos.turn}"
         if pos.is_over():
-            raise IllegalAction(f"{where}, {at}: {a.words(g.code)} comes after the round "
-                                f"ended (action {k} of {len(r['actions'])})")
+            raise IllegalAction(f"{where}, action {k}: {a.words(g.code)} comes after the "
+                                f"round ended (its last action is {k - 1})")
         seat = pos.seat
         who = f"{players[(dealer + seat) % g.n]}, the {seat_names[seat]}"
         legal = pos.legal_actions()
@@ -100,7 +97,7 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
         raise IllegalAction(f"{where} stops before the round ends: "
                             f"{players[(dealer + seat) % g.n]}, the {seat_names[seat]}, "
                             f"must {pos.phase} next (after action {len(r['actions'])})")
-    return pos, turn
+    return pos
 
 
 def _advise_row(g, pos, a, i, at, player, samples, seed, rows):
