@@ -312,3 +312,18 @@ def test_replay_advise_marks_a_clearly_worse_call(tmp_path):
     marked = adv[adv["clearly_below"]]
     assert (marked["vs_best_high"] < 0).all()
     assert (adv[~adv["clearly_below"]]["vs_best_high"] >= 0).all()
+
+
+def test_public_functions():
+    import hanasim
+
+    df = hanasim.replay("koikoi", DATA / "koikoi_lucky.json")
+    assert list(df.columns) == ["round", "player", "seat", "points"]
+    rec = json.loads((DATA / "toppa_handwritten.json").read_text())
+    r = rec["rounds"][0]
+    adv = hanasim.advise("toppa", dict(hands=r["hands"], field=r["field"], pile=r["pile"]),
+                         samples=8, seed=2)
+    assert len(adv) == 10 and adv["lookahead"].sum() == 1
+    assert (adv["value_low"] <= adv["value"]).all() and (adv["value"] <= adv["value_high"]).all()
+    with pytest.raises(ValueError, match="not JSON|no such file"):
+        hanasim.advise("toppa", DATA / "missing.json")
