@@ -327,3 +327,11 @@ def test_public_functions():
     assert (adv["value_low"] <= adv["value"]).all() and (adv["value"] <= adv["value_high"]).all()
     with pytest.raises(ValueError, match="not JSON|no such file"):
         hanasim.advise("toppa", DATA / "missing.json")
+
+
+@pytest.mark.parametrize("name,points", [("toppa", [-70, 70]), ("koikoi", [17, 19])])
+def test_example_records(name, points):
+    """The examples shipped beside the format (kernel rounds) replay to the kernel's points."""
+    df = replay(R.load(DATA / f"{name}_kernel.json")).points
+    tot = df[df["round"] == "total"]["points"].tolist()
+    assert tot == points
