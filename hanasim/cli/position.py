@@ -79,7 +79,9 @@ def cmd_replay(a):
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
         emit(lambda: print(df.to_string(index=False)))
-    if out.advice is not None and a.out is None:
+    from .. import outputs
+
+    if out.advice is not None and (a.out is None or not outputs.is_stdout(a.out)):
         adv = out.advice
         marked = adv[adv["clearly_below"]] if len(adv) else adv
 
