@@ -6,7 +6,7 @@ import numpy as np
 
 from hanasim.engine.bits import month_nibble
 from hanasim.engine.rng import GOLDEN, mix64
-from hanasim.policies import GREEDY, RANDOM, hand_card, take_high
+from hanasim.policies import RANDOM, hand_card, take_high
 from hanasim.position import core
 
 ZERO = np.uint64(0)

@@ -13,10 +13,9 @@ import pytest
 
 from hanasim import position as P
 from hanasim.cli import main
-from hanasim.games import koikoi as K
-from hanasim.policies import DEC_CONTINUE, DEC_STOP, GREEDY, RANDOM
+from hanasim.policies import DEC_CONTINUE, DEC_STOP
 from hanasim.position import record as R
-from hanasim.position.replay import IllegalAction, replay
+from hanasim.position.replay import replay
 
 import position_helpers as H
 

@@ -125,7 +125,8 @@ def _fishing(pos, seat, k, seed):
         v, _ = teyaku_by_nibbles(st[seat], tb.teyaku, tb.month_masks, tb.kind_masks,
                                  tb.params[g.m.P_COMBINE])
         out = np.zeros((k, 2))
-        AK.per_game(AK.fishing_expose, g.name)(tb, st, order, n, seat, seed, g.m.R_TEY_SCORED + seat, v, res, out)
+        slot = g.m.R_TEY_SCORED + seat
+        AK.per_game(AK.fishing_expose, g.name)(tb, st, order, n, seat, seed, slot, v, res, out)
         # hiding first: the lookahead's own default (a tie hides: exposing shows cards)
         return [Action("expose", yes=False), Action("expose", yes=True)], out[:, ::-1].copy()
     if pos.phase == "turned":

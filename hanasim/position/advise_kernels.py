@@ -78,7 +78,6 @@ def fishing_expose(tb, st, order, n, seat, seed, slot, v, res, out):
     """``out[i, 0]`` exposing the teyaku worth ``v`` (scored in ``res[slot]``), ``out[i, 1]``
     hiding it, on the state right after the deal (``engine.lookahead.choose_expose``)."""
     sc = L.new_scratch(st.shape[0], order.shape[0], n)
-    look = (tb, res, sc)
     top = np.int64(st[state.top(n)])
     s = np.uint64(seed)
     for i in range(out.shape[0]):

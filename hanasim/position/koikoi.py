@@ -57,7 +57,7 @@ class KoikoiGame:
         later in a round: each seat's koi-koi ``calls``, ``last_yaku`` (the last seat to make
         or improve a yaku, for ``exhausted=last_yaku``), the round's ``field_multiplier`` and
         whether the Lightning is ``wild`` (at a fresh deal all are the deal's)."""
-        n, tb, p = 2, self.tb, self.tb.params
+        tb, p = self.tb, self.tb.params
         captured = captured if captured is not None else [[], []]
         if len(hands) != 2 or len(captured) != 2:
             raise PositionError("koi-koi has 2 seats: give 2 hands and 2 captured piles "
