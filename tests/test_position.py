@@ -334,3 +334,27 @@ def test_example_records(name, points):
     df = replay(R.load(DATA / f"{name}_kernel.json")).points
     tot = df[df["round"] == "total"]["points"].tolist()
     assert tot == points
+
+
+def test_advice_on_a_lucky_hand():
+    """Declaring four pines wins 6 at once (modern preset); hiding them plays the round out."""
+    rec = json.loads((DATA / "koikoi_lucky.json").read_text())
+    r = rec["rounds"][0]
+    pos_json = dict(hands=r["hands"], field=r["field"], pile=r["pile"])
+    adv = hanasim_advise("koikoi", pos_json, preset="modern")
+    declare = adv[adv["action"] == "expose"].iloc[0]
+    assert declare["value"] == 6 and declare["value_low"] == 6 and declare["lookahead"]
+    g = P.game("koikoi", preset="modern")
+    for k in range(3):  # and it never depends on the hidden cards
+        moved = _hidden_permuted(g, pos_json, k)
+        try:
+            again = hanasim_advise("koikoi", moved, preset="modern")
+        except ValueError:
+            continue
+        assert again.equals(adv)
+
+
+def hanasim_advise(game, position, preset=None):
+    import hanasim
+
+    return hanasim.advise(game, position, samples=32, seed=4, preset=preset)

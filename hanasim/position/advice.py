@@ -171,7 +171,14 @@ def _koikoi(pos, seat, k, seed):
     g, d = pos.game, pos.data
     tb, st, order = g.tb, d["st"], d["order"]
     if pos.phase == "expose":
-        raise PositionError("advice on declaring a lucky hand is not reached yet (koi-koi)")
+        decided = dict(zip(d["ask"], d["shown"]))
+        other = 1 - seat
+        known = other in decided  # seat 0 declares first: seat 1 knows its choice
+        out = np.zeros((k, 2))
+        AK.koikoi_declare(tb, st, order, seat, seed, known, bool(decided.get(other, False)),
+                          np.int64(d["res"][K.R_LUCKY + other]), out)
+        # declaring first: what the rollouts' players do (expose=always)
+        return [Action("expose", yes=True), Action("expose", yes=False)], out
     if pos.phase == "koikoi":
         stop_st, call_st, _ = d["options"]
         out = np.zeros((k, 2))

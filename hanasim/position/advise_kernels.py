@@ -133,3 +133,40 @@ def round_values(tables, st, n, res, out):
     """Each seat's settled score of the finished round ``st`` (the game's ``round_value``)."""
     for s in range(n):
         out[s] = L.round_value(tables, st, s, res)
+
+
+@njit(cache=True)
+def koikoi_declare(tb, st, order, seat, seed, other_known, other_declared, other_bits, out):
+    """``out[i, 0]`` declaring the lucky hand ``seat`` holds, ``out[i, 1]`` hiding it, each
+    finished as ``round.play_dealt`` finishes a round (the declarations settled, a field four,
+    play by the rollout policy), on the same determinisations (``lookahead.look_declare``'s
+    loop).  The other seat's declaration: known when it declared first, else the rollout's
+    (it declares whatever its determinised hand holds)."""
+    sc = KL.new_look_scratch(tb, order.shape[0])
+    mine = KL.lucky_bits(st[seat])
+    top = np.int64(st[5])
+    s = np.uint64(seed)
+    for i in range(out.shape[0]):
+        s = L.determinise(st, 2, seat, order, top, s, sc)
+        if other_known:
+            ob = other_bits if other_declared else 0
+            od = other_declared
+        else:
+            ob = KL.lucky_bits(sc.base[1 - seat])
+            od = ob != 0
+        for j in range(2):
+            for x in range(st.shape[0]):
+                sc.st[x] = sc.base[x]
+            for x in range(KR_N):
+                sc.aux[x] = 0
+            me = j == 0
+            if seat == 0:
+                played = KL.lucky_end(me, od, mine, ob, sc.aux, tb)
+            else:
+                played = KL.lucky_end(od, me, ob, mine, sc.aux, tb)
+            if played and KL.field_four(sc.st, sc.order, sc.aux, tb):
+                sc.greedy[0] = GREEDY
+                sc.greedy[1] = GREEDY
+                KL.play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))
+                settle_round(sc.st, tb, sc.aux)
+            out[i, j] = KL.look_value(sc.aux, seat, tb)
