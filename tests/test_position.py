@@ -66,7 +66,7 @@ def test_koikoi_positions_end_as_the_kernel(preset, rules):
 
 
 def test_koikoi_option_not_reached_is_one_line():
-    with pytest.raises(P.PositionError, match="standard turn only"):
+    with pytest.raises(P.PositionError, match="turn_structure=draw_then_two yet"):
         P.game("koikoi", {"turn_structure": "draw_then_two"})
 
 

@@ -40,10 +40,12 @@ class KoikoiGame:
         self.rules = rules
         self.tb, _ = K.lower(rules)
         p = self.tb.params
-        if p[K.P_TURN] != K.TURN_STANDARD or p[K.P_AFTER_PILE] != 0:
-            raise PositionError("positions of koi-koi do not reach turn_structure="
-                                f"{rules.turn_structure} or after_hands={rules.after_hands} "
-                                "yet (the standard turn only)")
+        if p[K.P_TURN] != K.TURN_STANDARD:
+            raise PositionError(f"positions of koi-koi do not reach turn_structure="
+                                f"{rules.turn_structure} yet (the standard turn only)")
+        if p[K.P_AFTER_PILE] != 0:
+            raise PositionError(f"positions of koi-koi do not reach after_hands="
+                                f"{rules.after_hands} yet (the round ends with the hands)")
         self.n = 2
         self.n_dealt = self.tb.pattern.shape[0]
         self.hand_size = int(p[K.P_HAND])
