@@ -34,12 +34,17 @@ class Game:
             if not 0 <= c < getattr(self.adapter, "n_cards", 48):
                 raise PositionError(f"card id {c} is not a card of the deck")
             return c
+        if not isinstance(c, str):
+            raise PositionError(f"a card is a name such as '3b' (or a card id), not {c!r}")
         return self.notation.parse(c)
 
     def cards(self, items, what="") -> list:
         if not isinstance(items, (list, tuple)):
             raise PositionError(f"{what or 'cards'}: give a list of cards")
-        return [self.card(c) for c in items]
+        try:
+            return [self.card(c) for c in items]
+        except ValueError as e:
+            raise PositionError(f"{what}: {e}" if what else str(e)) from None
 
     def code(self, card: int) -> str:
         return self.notation.code(card)
