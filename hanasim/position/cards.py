@@ -59,6 +59,6 @@ def notation(game: str = "toppa"):
                 raise CardError(str(e)) from None
 
         def code(self, card: int) -> str:
-            return n.code(card) if hasattr(n, "code") else _Hanafuda().code(card)
+            return n.codes[card]
 
     return _Shared()
