@@ -165,6 +165,11 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
         i = len(rounds)
         if game.name == "koikoi":
             out = koikoi_round(a, seed, policy, decide, expose, round_number=i + 1)
+        elif game.name == "ishikari_toppa":
+            t = a.table
+            out = ishikari_round(a, seed, [(seed >> s) & 1 for s in range(t)],
+                                 [0 if (seed >> s) & 2 else 10**6 for s in range(t)],
+                                 [1] * t)
         else:
             out = fishing_round(a, seed, (list(policy) + [0] * a.n)[:a.n],
                                 (list(expose) + [1] * a.n)[:a.n])
@@ -172,11 +177,95 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
         if out is None:
             continue
         kernel, pos, actions, deal = out
-        dealer = i % a.n
+        n = game.n  # the table's seats
+        dealer = i % n
         rounds.append(R.round_json(game, dealer + 1, *deal, actions,
                                    month=i + 1 if game.name == "koikoi" else None))
-        pts = [0] * a.n
+        pts = [0] * n
         for s, v in enumerate(kernel):
-            pts[(dealer + s) % a.n] = v
+            pts[(dealer + s) % n] = v
         points.append(pts)
     return R.record_json(game, rounds, game.rules_given, game.preset), points
+
+
+def ishikari_round(game, seed, policy, join, expose, mult=1):
+    """(kernel's scores by table seat, the final position, its actions, the deal) of one
+    Ishikari Toppa round on ``seed`` (dealer player 0): per table seat ``policy`` (random or
+    greedy), ``join`` (a join threshold K: 0 always joins; a large K drops) and ``expose``
+    (always/never).  None when an active hand holds a Hachi-hachi Four of a Kind (its swap is
+    not reached)."""
+    from hanasim.engine.join import JOIN_ALWAYS, JOIN_THRESHOLD, PC_CARD, PC_EXPOSE, PC_JOIN, \
+        PC_JPARAM, PC_N
+    from hanasim.engine.rng import shuffle_range  # noqa: F401  (the kernel's own, below)
+    from hanasim.position.ishikari import R
+
+    a = game
+    tb, n = a.tb, a.table
+    pol = np.zeros((n, PC_N), dtype=np.int64)
+    for s in range(n):
+        pol[s, PC_CARD] = policy[s]
+        pol[s, PC_JOIN] = JOIN_ALWAYS if join[s] == 0 else JOIN_THRESHOLD
+        pol[s, PC_JPARAM] = join[s]
+        pol[s, PC_EXPOSE] = expose[s]
+    work = lambda: (np.array([np.uint64(seed)], dtype=np.uint64),  # noqa: E731
+                    np.arange(48).astype(np.int8), np.zeros(48, np.int8),
+                    np.zeros(n + 1, np.uint64), np.zeros(R.ACTIVE + 1, np.uint64),
+                    np.zeros(3 * R.ACTIVE + 3, np.uint64), np.zeros(R.ACTIVE, np.int64),
+                    np.zeros(R.ACTIVE, np.int64), np.zeros(R.R_N, np.int64))
+    rng, order, order3, groups, g3, st, pol3, exp3, res = work()
+    R.play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, 0, mult, res, None)
+    if a.hachihachi and any(R.has_full_nibble(g3[k]) for k in range(R.ACTIVE)):
+        return None  # (after the swap a hand may hold none: check the dealt hands below)
+    kernel = [0] * n
+    for k in range(R.ACTIVE):
+        kernel[int(res[R.R_ACT_SEAT + k])] = int(res[R.R_SCORE + k])
+    # the same steps up to the play on a copy: the play's random stream
+    rng2, order2, order32, groups2, g32, st2, pol32, exp32, res2 = work()
+    R.deal_round(rng2, order2, groups2, tb.pattern, n)
+    R.join_phase(groups2, tb, pol, 0, rng2, res2)
+    R.active_round(rng2, order2, groups2, g32, order32, st2, tb, pol, pol32, exp32, 0, res2)
+    if a.hachihachi and any(R.has_full_nibble(g32[k]) for k in range(R.ACTIVE)):
+        return None
+    deal = ([core.bits(g) for g in groups[:n]], core.bits(groups[n]),
+            [int(c) for c in order3[a.n_dealt:]])
+    pos = a.from_cards(*deal, multiplier=mult)
+    actions = []
+    s = int(rng2[0])
+    r = ZERO
+    worded = a.n_dealt
+    active = None
+    while not pos.is_over():
+        seat = pos.seat
+        p = int(pol[seat, PC_CARD])
+        if pos.phase == "join":
+            ch = int(res[R.R_CHOICE + seat])
+            act = core.Action("join", yes=ch in (R.CH_JOIN, R.CH_CHASE))
+        elif pos.phase == "expose":
+            act = core.expose(expose[seat] == 1)
+        else:
+            active = pos.data["active"]
+            st_ = pos.data["st"]
+            top = int(st_[2 * R.ACTIVE + 1])
+            while worded <= top:  # a random player's word a turn (engine.play.turn_word)
+                if int(pol[active[(worded - a.n_dealt) % R.ACTIVE], PC_CARD]) == RANDOM:
+                    s = (s + int(GOLDEN)) % 2**64
+                    r = np.uint64(mix64(np.uint64(s)))
+                worded += 1
+            k = a.inner_seat(pos)
+            field = st_[R.ACTIVE]
+            if pos.phase == "play":
+                card = int(hand_card(p, st_[k], field, r, tb.gscore))
+                two = two_way(card, field)
+                act = core.play(card, two[1] if int(take_high(p, card, field, r, tb.ghigh))
+                                else two[0]) if two else core.play(card)
+            else:
+                from hanasim.engine.play import capture
+                card, high = pos.data["pending"]
+                f = np.uint64(capture(card, field, high)[0])
+                drawn = pos.legal_actions()[0].card
+                two = two_way(drawn, f)
+                act = core.turned(drawn, two[1] if int(take_high(p, drawn, f, r >> np.uint64(1),
+                                                                 tb.ghigh)) else two[0])
+        actions.append(act)
+        pos = pos.apply(act)
+    return kernel, pos, actions, deal

@@ -65,6 +65,44 @@ def test_koikoi_positions_end_as_the_kernel(preset, rules):
     assert played > 40 and calls > 0  # the rounds reached koi-koi calls
 
 
+@pytest.mark.parametrize("rules", [{}, {"teyaku": "toppa"}, {"players": 6, "teyaku": "none"},
+                                   {"players": 3}, {"players": 5, "chaff_points": 0}])
+def test_ishikari_positions_end_as_the_kernel(rules):
+    """Join or drop (forced, chased), the Hachi-hachi or Toppa teyaku claimed or not, random
+    and greedy play, a chase multiplier: the kernel's round and the positions' agree."""
+    g = P.game("ishikari_toppa", rules)
+    a = g.adapter
+    t = a.table
+    played = joins = 0
+    for seed in range(1, 41):
+        out = H.ishikari_round(a, seed, [(seed >> s) & 1 for s in range(t)],
+                               [0 if (seed >> s) & 2 else 10**6 for s in range(t)],
+                               [(seed >> (s + 1)) & 1 for s in range(t)], mult=1 + seed % 3)
+        if out is None:  # a Hachi-hachi Four of a Kind in an active hand: not reached
+            continue
+        kernel, pos, actions, _ = out
+        played += 1
+        joins += sum(x.kind == "join" for x in actions)
+        assert pos.result() == kernel, (seed, [x.words(g.code) for x in actions])
+    assert played > 30 and (joins > 0) == (t > 3)
+
+
+def test_ishikari_pile_must_hold_the_inactive_hands():
+    """The active round's pile is the inactive hands and the undealt cards: a pile holding an
+    active player's card instead is refused once the join phase says who is active."""
+    from hanasim.position.positions import position_from_json
+
+    g = P.game("ishikari_toppa", {"players": 4})
+    rec, _ = H.kernel_record(g, [7])
+    r = rec["rounds"][0]
+    active = next(h for h in r["hands"] if h[0] not in r["pile"])
+    pile = [active[0]] + r["pile"][1:]
+    with pytest.raises(ValueError, match="must hold exactly the inactive hands"):
+        position_from_json(dict(hands=r["hands"], field=r["field"], pile=pile,
+                                actions=r["actions"]), "ishikari_toppa", {"players": 4},
+                           None, P.game)
+
+
 def test_koikoi_option_not_reached_is_one_line():
     with pytest.raises(P.PositionError, match="turn_structure=draw_then_two yet"):
         P.game("koikoi", {"turn_structure": "draw_then_two"})
@@ -73,6 +111,10 @@ def test_koikoi_option_not_reached_is_one_line():
 def test_unreached_game_is_one_line():
     with pytest.raises(P.PositionError, match="do not reach taipa"):
         P.game("taipa")
+    with pytest.raises(P.PositionError, match="do not reach kushiro_toppa"):
+        P.game("kushiro_toppa")
+    with pytest.raises(P.PositionError, match="do not reach taoshi"):
+        P.game("taoshi")
 
 
 # ------------------------------------------------------------ legal actions, bad positions
@@ -136,7 +178,7 @@ def test_misdeal_is_refused():
 
 
 # ------------------------------------------------------------ records and replay
-@pytest.mark.parametrize("name", ["toppa", "baka", "bakappana", "koikoi"])
+@pytest.mark.parametrize("name", ["toppa", "baka", "bakappana", "ishikari_toppa", "koikoi"])
 def test_replay_of_kernel_rounds_gives_their_points(name, tmp_path):
     g = P.game(name)
     rec, points = H.kernel_record(g, list(range(11, 15)))

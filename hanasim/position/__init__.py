@@ -6,15 +6,15 @@ lookahead's advice on a position.
 >>> pos = g.deal(hands=[[...], [...]], field=[...], pile=[...])   # card ids or codes
 >>> pos.legal_actions(); pos = pos.apply(pos.legal_actions()[0]); ...; pos.result()
 
-Games reached: Toppa, Baka, Bakappana, koi-koi (its standard turn; see ``koikoi``).  The
-others (Ishikari Toppa, Kushiro Toppa, Taoshi, Taipa) are refused in one line.
+Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (its standard turn; see
+``koikoi``).  The others (Kushiro Toppa, Taoshi, Taipa) are refused in one line.
 """
 from __future__ import annotations
 
 from .core import Action, Position, PositionError, expose, koikoi, play, turned  # noqa: F401
 
 #: the games positions reach, and their adapter's kind
-REACHED = ("toppa", "baka", "bakappana", "koikoi")
+REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi")
 
 
 class Game:
@@ -27,7 +27,7 @@ class Game:
         self.adapter = adapter
         self.notation = notation
         self.name = adapter.name
-        self.n = adapter.n
+        self.n = getattr(adapter, "table", adapter.n)  # the table's seats
 
     def card(self, c) -> int:
         if isinstance(c, int) and not isinstance(c, bool):
@@ -72,13 +72,13 @@ class Game:
                 raise PositionError("a turned action names the field card it takes: "
                                     "{\"turned\": CARD, \"take\": CARD}")
             return turned(self.card(item["turned"]), self.card(item["take"]))
-        for word in ("expose", "koikoi"):
+        for word in ("expose", "koikoi", "join"):
             if keys == {word}:
                 if not isinstance(item[word], bool):
                     raise PositionError(f"{word} takes true or false, not {item[word]!r}")
                 return Action(word, yes=item[word])
         raise PositionError(f"unknown action {item!r}: actions are play (with take), turned "
-                            f"(with take), expose, koikoi")
+                            f"(with take), expose, koikoi, join")
 
     def seat_names(self) -> tuple:
         from ..games import get_game
@@ -106,6 +106,10 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
         from .koikoi import KoikoiGame
 
         return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
+    if g.name == "ishikari_toppa":
+        from .ishikari import IshikariGame
+
+        return Game(IshikariGame(g.name, rule_obj, note.code), note, rules, preset)
     from .fishing import fishing_game
 
     return Game(fishing_game(g.name, rule_obj, note.code), note, rules, preset)

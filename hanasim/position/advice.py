@@ -21,7 +21,6 @@ from statistics import NormalDist
 import numpy as np
 
 from ..engine import lookahead as L
-from ..engine.yaku import teyaku_by_nibbles
 from .core import Action, PositionError, bits, play, turned
 
 #: the two-sided 99.9% normal quantile of the intervals
@@ -97,8 +96,8 @@ def advise(position, samples: int = 64, seed: int = 0) -> Advice:
     seat = position.seat
     if g.name == "koikoi":
         actions, values = _koikoi(position, seat, samples, seed)
-    else:
-        actions, values = _fishing(position, seat, samples, seed)
+    else:  # the seat in the round's state (Ishikari Toppa: the active player's place)
+        actions, values = _fishing(position, g.inner_seat(position), samples, seed)
     sc = L.new_scratch(1, 1, 1)
     m = len(actions)
     chosen = 0
@@ -119,11 +118,8 @@ def _fishing(pos, seat, k, seed):
 
     if pos.phase == "expose":
         for s, yes in zip(d["ask"], d["shown"]):
-            v, _ = teyaku_by_nibbles(st[s], tb.teyaku, tb.month_masks, tb.kind_masks,
-                                     tb.params[g.m.P_COMBINE])
-            res[g.m.R_TEY_SCORED + s] = v if yes else 0
-        v, _ = teyaku_by_nibbles(st[seat], tb.teyaku, tb.month_masks, tb.kind_masks,
-                                 tb.params[g.m.P_COMBINE])
+            res[g.m.R_TEY_SCORED + s] = g.teyaku_value(st[s]) if yes else 0
+        v = g.teyaku_value(st[seat])
         out = np.zeros((k, 2))
         slot = g.m.R_TEY_SCORED + seat
         AK.per_game(AK.fishing_expose, g.name)(tb, st, order, n, seat, seed, slot, v, res, out)

@@ -9,6 +9,8 @@ Seats are the round's, relative to its dealer: seat 0 deals and moves first, the
 
 Actions (:class:`Action`), in the order a player takes them:
 
+* ``join``: join the round or drop out (Ishikari Toppa, each seat the rules ask, in turn
+  from the dealer; after three have joined, joining is a chase), ``yes`` True or False;
 * ``expose``: show a teyaku held at the deal (Toppa, Baka) or declare a lucky hand
   (koi-koi), ``yes`` True or False;
 * ``play``: a hand card, and ``take``, the field card it captures when it matches two
@@ -46,6 +48,8 @@ class Action:
             return f"turned {code(self.card)} taking {code(self.take)}"
         if self.kind == "expose":
             return "expose" if self.yes else "hide"
+        if self.kind == "join":
+            return "join" if self.yes else "drop"
         return "koi-koi" if self.yes else "stop"
 
     def to_json(self, code) -> dict:
@@ -105,14 +109,14 @@ class Position:
 
     @property
     def phase(self) -> str:
-        """``expose``, ``play``, ``turned``, ``koikoi``, or ``over``."""
+        """``join``, ``expose``, ``play``, ``turned``, ``koikoi``, or ``over``."""
         return self.game.phase(self)
 
     @property
     def turn(self) -> int:
         """The round's turn being played, from 1 (all seats' turns counted together; 0 at
         the deal's decisions)."""
-        return 0 if self.phase in ("expose", "over") else self.game.turn(self)
+        return 0 if self.phase in ("join", "expose", "over") else self.game.turn(self)
 
     def legal_actions(self) -> list:
         return [] if self.phase == "over" else self.game.legal(self)

@@ -304,6 +304,16 @@ class FishingGame:
         top = int(p.data["st"][state.top(self.n)])
         return [int(c) for c in p.data["order"][top:]]
 
+    def inner_seat(self, p) -> int:
+        """The seat to act in the round's state (``to_act`` in the table's seats)."""
+        return FishingGame.to_act(self, p)
+
+    def teyaku_value(self, hand) -> int:
+        """The value of the teyaku ``hand`` holds (what exposing it scores)."""
+        v, _ = teyaku_by_nibbles(hand, self.tb.teyaku, self.tb.month_masks, self.tb.kind_masks,
+                                 self.tb.params[self.m.P_COMBINE])
+        return int(v)
+
     def turn(self, p) -> int:
         return int(p.data["st"][state.top(self.n)]) - self.n_dealt + 1  # a card a turn
 

@@ -9,7 +9,8 @@ from .replay import IllegalAction, _norm
 COMMON = {"game", "preset", "rules", "hands", "field", "pile", "captured", "actions", "dealer",
           "players", "note"}
 BY_GAME = {"koikoi": {"month", "calls", "last_yaku", "field_multiplier", "wild"},
-           "toppa": {"exposed", "teyaku_points"}, "baka": {"exposed", "teyaku_points"}}
+           "toppa": {"exposed", "teyaku_points"}, "baka": {"exposed", "teyaku_points"},
+           "ishikari_toppa": {"multiplier"}}
 
 
 def position_from_json(data, game_name, rules, preset, make_game):
@@ -49,6 +50,8 @@ def position_from_json(data, game_name, rules, preset, make_game):
             if not isinstance(data["wild"], bool):
                 raise RecordError("'wild' is true or false")
             extra["wild"] = data["wild"]
+    elif g.name == "ishikari_toppa":
+        extra["multiplier"] = _int(data, "multiplier", 1, 1, 99)
     else:
         if "exposed" in data:
             extra["exposed"] = [g.cards(x, "exposed") for x in _lists(data, "exposed", g.n)]

@@ -12,7 +12,7 @@ from pathlib import Path
 from .core import PositionError
 
 FORMAT = "hanasim-record-1"
-ROUND_KEYS = {"dealer", "hands", "field", "pile", "actions", "captured", "month"}
+ROUND_KEYS = {"dealer", "hands", "field", "pile", "actions", "captured", "month", "multiplier"}
 TOP_KEYS = {"format", "game", "preset", "rules", "players", "rounds", "note"}
 
 

@@ -70,6 +70,10 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
             extra["round_number"] = int(r.get("month", i))
         elif "month" in r:
             raise PositionError("'month' is a koi-koi round's key")
+        if g.name == "ishikari_toppa":
+            extra["multiplier"] = r.get("multiplier", 1)
+        elif "multiplier" in r:
+            raise PositionError("'multiplier' is an Ishikari Toppa round's key")
         pos = g.deal(r["hands"], r["field"], r["pile"], r.get("captured"), **extra)
     except (PositionError, ValueError) as e:
         raise R.RecordError(f"{where}: {e}") from None
