@@ -196,7 +196,6 @@ def ishikari_round(game, seed, policy, join, expose, mult=1):
     not reached)."""
     from hanasim.engine.join import JOIN_ALWAYS, JOIN_THRESHOLD, PC_CARD, PC_EXPOSE, PC_JOIN, \
         PC_JPARAM, PC_N
-    from hanasim.engine.rng import shuffle_range  # noqa: F401  (the kernel's own, below)
     from hanasim.position.ishikari import R
 
     a = game
