@@ -11,7 +11,7 @@ import sys
 
 from .common import EXIT_FAILURE, add_out_options, add_preset, check_output, emit, write_out
 
-REACHED_HELP = "toppa, baka, koikoi"
+REACHED_HELP = "toppa, baka, bakappana, ishikari_toppa, koikoi"
 
 
 def _add_rules(p):
