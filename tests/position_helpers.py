@@ -213,8 +213,6 @@ def ishikari_round(game, seed, policy, join, expose, mult=1):
                     np.zeros(R.ACTIVE, np.int64), np.zeros(R.R_N, np.int64))
     rng, order, order3, groups, g3, st, pol3, exp3, res = work()
     R.play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, 0, mult, res, None)
-    if a.hachihachi and any(R.has_full_nibble(g3[k]) for k in range(R.ACTIVE)):
-        return None  # (after the swap a hand may hold none: check the dealt hands below)
     kernel = [0] * n
     for k in range(R.ACTIVE):
         kernel[int(res[R.R_ACT_SEAT + k])] = int(res[R.R_SCORE + k])

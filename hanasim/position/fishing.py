@@ -1,4 +1,5 @@
-"""Positions of the fishing games played on the engine's turn (``engine.play``): Toppa, Baka.
+"""Positions of the fishing games played on the engine's turn (``engine.play``): Toppa, Baka,
+Bakappana, and Ishikari Toppa's active round (``ishikari``).
 
 Every step is the kernels' own code, called from Python on the round's state array
 (``engine.state``):
@@ -11,6 +12,8 @@ Every step is the kernels' own code, called from Python on the round's state arr
   tables that make greedy play the chosen card and captures (:func:`_forced_tables`); the
   choices offered are the captures ``engine.play.capture`` leaves open (a card matching two
   field cards takes either);
+* Bakappana's two-player draw-out: its ``round.draw_out`` kernel, given the pile up to the one
+  card to turn (a choice only when it matches two field cards; the others are turned at once);
 * the result: the game's ``round_value`` (``engine.lookahead``), the settled score of a
   finished round that the kernels' lookahead rolls out to, for each seat.
 
