@@ -131,19 +131,21 @@ def koikoi_round(game, seed, policy, decide, expose, round_number=1):
         elif pos.phase == "koikoi":
             a = core.koikoi(decide[seat] != 1)  # DEC_STOP is 1
         elif pos.phase == "play":
+            # a random player's word at the turn's start, one more for a second hand card
+            # (games.koikoi.turn: kturn, turn_variant)
             if p == RANDOM:
                 r = np.uint64(next64(r_rng))
-            hand = np.uint64(K.playable(st[seat], st[2], wild, tb))
-            card = int(hand_card(p, hand, st[2], r, tb.gscore))
-            opts = int(K.take_options(card, st[2], wild, tb))
+            hand, field = game.hand_and_field(pos.data)
+            hand = np.uint64(K.playable(hand, field, wild, tb))
+            card = int(hand_card(p, hand, field, r, tb.gscore))
+            opts = int(K.take_options(card, field, wild, tb))
             take = None
             if opts:
-                _, c = K.put(p, card, st[2], r, wild, tb)
+                _, c = K.put(p, card, field, r, wild, tb)
                 take = core.bits(int(c) & opts)[0]
             a = core.play(card, take)
         else:
-            card, take = pos.data["pending"]
-            f = np.uint64(K.put_as(card, st[2], np.int64(take), wild, tb)[0])
+            _, f = game.hand_and_field(pos.data)
             drawn = int(pos.data["order"][int(st[5])])
             opts = int(K.take_options(drawn, f, wild, tb))
             _, c = K.put(p, drawn, f, r >> np.uint64(1), wild, tb)

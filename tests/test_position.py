@@ -45,6 +45,9 @@ def test_fishing_positions_end_as_the_kernel(name, rules):
     (None, {"wild_lightning": "on", "must_match": "yes", "lucky_hands": "stack12",
             "field_four": "dealer_captures", "exhausted": "last_yaku",
             "koikoi_bonus": "anyone_x2"}),
+    (None, {"turn_structure": "draw_then_two"}),
+    ("modern", {"turn_structure": "unmatched_to_hand", "wild_lightning": "on"}),
+    (None, {"turn_structure": "unmatched_to_hand", "must_match": "yes"}),
 ])
 def test_koikoi_positions_end_as_the_kernel(preset, rules):
     g = P.game("koikoi", rules, preset)
@@ -104,8 +107,8 @@ def test_ishikari_pile_must_hold_the_inactive_hands():
 
 
 def test_koikoi_option_not_reached_is_one_line():
-    with pytest.raises(P.PositionError, match="turn_structure=draw_then_two yet"):
-        P.game("koikoi", {"turn_structure": "draw_then_two"})
+    with pytest.raises(P.PositionError, match="after_hands=draw_pile yet"):
+        P.game("koikoi", {"after_hands": "draw_pile"})
 
 
 def test_unreached_game_is_one_line():

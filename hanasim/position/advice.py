@@ -181,48 +181,51 @@ def _koikoi(pos, seat, k, seed):
         AK.koikoi_call(tb, stop_st, call_st, order, seat, seed, out)
         # collecting first: the rollout policy's own
         return [Action("koikoi", yes=False), Action("koikoi", yes=True)], out[:, ::-1].copy()
+    from .koikoi import forced_turn
+
     sc = L.new_scratch(1, 1, 1)
     wild = st[K.KS_WILD] != ZERO
-    field = st[2]
-    if pos.phase == "play":
-        m = K.card_options(sc, np.int64(K.FORCED), K.F_CARD1, st[seat], field, wild, tb)
-        seen = int(st[5])
+    hand, field = g.hand_and_field(d)  # as the turn stands
+    pending = d["pending"]
+    seen = g.seen_from(pos)
+    if pos.phase == "play" and pending is None:
+        m = K.card_options(sc, np.int64(K.FORCED), K.F_CARD1, hand, field, wild, tb)
+        shift = K.F_CARD1
+    elif pos.phase == "play":  # the second hand card
+        m = K.card_options(sc, np.int64(forced_turn(pending)), K.F_CARD2, hand, field, wild,
+                           tb)
+        shift = K.F_CARD2
     else:
-        card, take = d["pending"]
-        pol = K.give(np.int64(K.FORCED), K.F_CARD1, np.int64(card))
-        if take >= 0:
-            pol = K.give(pol, K.F_TAKE1, np.int64(take))
-        f = np.uint64(K.put_as(card, field, np.int64(take), wild, tb)[0])
         drawn = int(order[int(st[5])])
-        m = K.drawn_options(sc, np.int64(pol), drawn, f, wild, tb)
-        seen = int(st[5]) + 1
+        m = K.drawn_options(sc, np.int64(forced_turn(pending)), drawn, field, wild, tb)
+        shift = None
     pols = sc.card[:m].copy()
-    actions = [_koikoi_action(pos, int(p), st[seat], field, wild) for p in pols]
+    actions = [_koikoi_action(pos, int(p), hand, field, wild, shift) for p in pols]
     out = np.zeros((k, m))
     AK.koikoi_turn(tb, st, order, seat, seed, pols, seen, out)
     return actions, out
 
 
-def _koikoi_action(pos, pol, hand, field, wild):
-    """The position's action of a forced turn id (choices left to greedy made greedy's)."""
+def _koikoi_action(pos, pol, hand, field, wild, shift):
+    """The position's action of a forced turn id: the choice at ``shift`` (the first or the
+    second hand card; None: the turned card's take), greedy's where the id leaves it."""
     from ..games import koikoi as K
 
-    g, d = pos.game, pos.data
-    tb = g.tb
+    d = pos.data
+    tb = pos.game.tb
     ch = K.forced_choices(pol)
-    if pos.phase == "play":
-        card = ch["card1"]
+    if shift is not None:
+        key = "card1" if shift == K.F_CARD1 else "card2"
+        card = ch[key]
         if card < 0:
             card = int(K.greedy_hand_card(np.uint64(K.playable(hand, field, wild, tb)), field,
                                           tb.gscore))
-        take = ch["take1"]
+        take = ch["take1" if key == "card1" else "take2"]
         if take < 0 and K.take_options(card, field, wild, tb):
             take = int(K.greedy_take(card, field, wild, tb))
         return play(card, take if take >= 0 else None)
-    card, take = d["pending"]
-    f = np.uint64(K.put_as(card, field, np.int64(take), wild, tb)[0])
     drawn = int(d["order"][int(d["st"][5])])
     t = ch["drawn_take"]
     if t < 0:
-        t = int(K.greedy_take(drawn, f, wild, tb))
+        t = int(K.greedy_take(drawn, field, wild, tb))
     return turned(drawn, t)

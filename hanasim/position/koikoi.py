@@ -5,7 +5,8 @@
   holder declares or hides, settled by ``scoring.lucky_end``; then a field four
   (``deal.field_four``); the field multiplier (``scoring.field_multiplier``);
 * a turn: ``play.play_out``, the kernels' turn loop, given the turn's choices as a forced turn
-  (``policies.FORCED``, ``turn.give``: the hand card and its take, the turned card's take) and
+  (``policies.FORCED``, ``turn.give``: the hand card and its take, the turned card's take, a
+  second hand card and its take under the turn structures that have one) and
   run for the seat to move alone (the other hand set aside for the call, so the loop stops
   after the turn); the choices offered are ``turn.playable`` (``must_match``) and
   ``turn.take_options`` (two-way matches, the wild Lightning); the stop-or-continue offered
@@ -13,9 +14,10 @@
   (``policies.DEC_STOP`` / ``DEC_CONTINUE``), and a call the rules refuse comes back stopped;
 * the result: ``scoring.settle_round``.
 
-Not reached: ``turn_structure`` draw_then_two and unmatched_to_hand (a turn of two hand cards)
-and ``after_hands=draw_pile`` (turns of the draw pile alone): a position under them is refused
-in one line.
+Every ``turn_structure`` is reached (standard; draw_then_two: the turned card into the hand
+first, then two hand cards; unmatched_to_hand: a turned card that takes nothing goes to the
+hand and a second hand card is played).  Not reached: ``after_hands=draw_pile`` (turns of the
+draw pile alone): a position under it is refused in one line.
 """
 from __future__ import annotations
 
@@ -40,9 +42,6 @@ class KoikoiGame:
         self.rules = rules
         self.tb, _ = K.lower(rules)
         p = self.tb.params
-        if p[K.P_TURN] != K.TURN_STANDARD:
-            raise PositionError(f"positions of koi-koi do not reach turn_structure="
-                                f"{rules.turn_structure} yet (the standard turn only)")
         if p[K.P_AFTER_PILE] != 0:
             raise PositionError(f"positions of koi-koi do not reach after_hands="
                                 f"{rules.after_hands} yet (the round ends with the hands)")
@@ -140,7 +139,8 @@ class KoikoiGame:
             return "over"
         if d["options"] is not None:
             return "koikoi"
-        return "turned" if d["pending"] is not None else "play"
+        pending = d["pending"]
+        return "turned" if pending is not None and pending["step"] == "turned" else "play"
 
     def to_act(self, p) -> int:
         ph = self.phase(p)
@@ -158,16 +158,37 @@ class KoikoiGame:
             return [Action("koikoi", yes=True), Action("koikoi", yes=False)]
         st, tb = p.data["st"], self.tb
         field, wild = st[2], st[K.KS_WILD] != ZERO
+        hand, field = self.hand_and_field(p.data)
         if ph == "turned":
-            card, take = p.data["pending"]
-            f = np.uint64(K.put_as(card, field, np.int64(take), wild, tb)[0])
             drawn = int(p.data["order"][int(st[5])])
-            return [turned(drawn, t) for t in bits(K.take_options(drawn, f, wild, tb))]
+            return [turned(drawn, t) for t in bits(K.take_options(drawn, field, wild, tb))]
         out = []
-        for c in bits(K.playable(st[int(st[6])], field, wild, tb)):
+        for c in bits(K.playable(hand, field, wild, tb)):
             o = bits(K.take_options(c, field, wild, tb))
             out += [play(c, t) for t in o] if o else [play(c)]
         return out
+
+    def hand_and_field(self, d):
+        """The hand the player chooses from and the field, as the turn stands (the turn's
+        structure: ``turn.turn_forced``'s steps): under draw_then_two the turned card is in
+        the hand from the start; after the first card its put is made (``turn.put_as``); a
+        second hand card (draw_then_two, or unmatched_to_hand when the turned card took
+        nothing) is chosen from the hand with the turned card in it."""
+        st, tb = d["st"], self.tb
+        hand, field, wild = st[int(st[6])], st[2], st[K.KS_WILD] != ZERO
+        drawn = np.uint64(1 << int(d["order"][int(st[5])]))
+        two = tb.params[K.P_TURN] == K.TURN_DRAW_TWO
+        if two:
+            hand = hand | drawn
+        pending = d["pending"]
+        if pending is None:
+            return hand, field
+        hand = hand & ~np.uint64(1 << pending["card1"])
+        field = np.uint64(K.put_as(pending["card1"], field, np.int64(pending["take1"]), wild,
+                                   tb)[0])
+        if pending["step"] == "play2" and not two:
+            hand = hand | drawn  # unmatched_to_hand: the turned card took nothing
+        return hand, field
 
     def apply(self, p, a: Action):
         d = dict(p.data)
@@ -182,25 +203,33 @@ class KoikoiGame:
             d["options"] = None
             return Position(self, self._settle_if_exhausted(d))
         st, tb = d["st"], self.tb
-        field, wild = st[2], st[K.KS_WILD] != ZERO
-        if a.kind == "play":
-            take = -1 if a.take is None else a.take
-            f = np.uint64(K.put_as(a.card, field, np.int64(take), wild, tb)[0])
-            drawn = int(d["order"][int(st[5])])
-            d["pending"] = (a.card, take)
-            if K.take_options(drawn, f, wild, tb) != ZERO:
-                return Position(self, d)
-            return Position(self, self._turn(d, -1))
-        return Position(self, self._turn(d, a.take))
+        wild = st[K.KS_WILD] != ZERO
+        take = -1 if a.take is None else a.take
+        pending = d["pending"]
+        if a.kind == "turned":
+            d["pending"] = dict(pending, dtake=take)
+            return Position(self, self._turn(d))
+        if pending is not None:  # the second hand card
+            d["pending"] = dict(pending, card2=a.card, take2=take)
+            return Position(self, self._turn(d))
+        d["pending"] = dict(card1=a.card, take1=take, dtake=-1, card2=-1, take2=-1,
+                            step="play2")
+        _, f = self.hand_and_field(d)
+        mode = tb.params[K.P_TURN]
+        if mode == K.TURN_DRAW_TWO:
+            return Position(self, d)  # a second hand card follows
+        drawn = int(d["order"][int(st[5])])
+        _, c = K.put_as(drawn, f, np.int64(-1), wild, tb)
+        if c == 0 and mode == K.TURN_UNMATCHED:
+            return Position(self, d)  # the turned card into the hand; a second hand card
+        if K.take_options(drawn, f, wild, tb) != ZERO:
+            d["pending"] = dict(d["pending"], step="turned")
+            return Position(self, d)
+        return Position(self, self._turn(d))
 
-    def _turn(self, d, dtake):
+    def _turn(self, d):
         """The pending turn by ``play.play_out`` (see the module): collecting and calling."""
-        card, take = d["pending"]
-        pol = K.give(np.int64(FORCED), K.F_CARD1, np.int64(card))
-        if take >= 0:
-            pol = K.give(pol, K.F_TAKE1, np.int64(take))
-        if dtake >= 0:
-            pol = K.give(pol, K.F_DTAKE, np.int64(dtake))
+        pol = forced_turn(d["pending"])
         seat = int(d["st"][6])
         stop_st = self._run(d, seat, pol, DEC_STOP)
         d = dict(d, pending=None)
@@ -266,8 +295,22 @@ class KoikoiGame:
         return int(p.data["st"][K.KS_TURNS]) + 1
 
     def seen_from(self, p) -> int:
+        """The first deck position the player has not seen (the turned card is seen once
+        drawn: after the first card, or from the start under draw_then_two)."""
         top = int(p.data["st"][5])
-        return top + (1 if p.data["pending"] is not None else 0)
+        seen = (p.data["pending"] is not None
+                or self.tb.params[K.P_TURN] == K.TURN_DRAW_TWO)
+        return top + (1 if seen else 0)
+
+
+def forced_turn(pending) -> int:
+    """The forced turn id (``turn.give``) of a turn's choices (-1: none made)."""
+    pol = np.int64(FORCED)
+    for key, shift in (("card1", K.F_CARD1), ("take1", K.F_TAKE1), ("dtake", K.F_DTAKE),
+                       ("card2", K.F_CARD2), ("take2", K.F_TAKE2)):
+        if pending[key] >= 0:
+            pol = np.int64(K.give(pol, shift, np.int64(pending[key])))
+    return int(pol)
 
 
 def _check_partition(code, hands, field, pile, captured, n_cards=48):
