@@ -3,7 +3,10 @@
 Every figure is measured ``repeat`` times (default 3) and printed as its median with the
 lowest and highest run, ``median (min-max)``: the machines hanasim runs on are often shared,
 and one run's figure can be off by a third.  The runs of one row alternate (one thread, all
-threads, one thread ...) so that a change of load spreads over both columns.
+threads, one thread ...) so that a change of load spreads over both columns.  The one-thread
+rate is also given per CPU second of the process: on a machine shared with others (a load of
+several times its cores) the wall rate falls with one's share of a core, the CPU rate does
+not, so it is the figure to compare between runs, settings and days.
 """
 from __future__ import annotations
 
@@ -51,12 +54,15 @@ def spread(values, fmt: str = "{:,.0f}") -> str:
 
 
 def _rate(game, rounds, policy, threads, deals_only=False):
+    """Rounds per wall second and per CPU second of this process (all its threads): the CPU
+    rate is what a core does, whatever else the machine runs; the wall rate is what one sees."""
     from .api import simulate
 
     numba.set_num_threads(threads)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     simulate(game, rounds=rounds, seed=1, policy=policy, deals_only=deals_only, progress=False)
-    return rounds / (time.perf_counter() - start)
+    return (rounds / max(time.perf_counter() - start, 1e-9),
+            rounds / max(time.process_time() - cpu, 1e-9))
 
 
 def cold_compile_seconds(game: str, lookahead: bool = True) -> dict:
@@ -95,7 +101,9 @@ def load_reference(path: str):
 def side_by_side(reference: str, rounds: int, repeat: int = REPEAT, out=print) -> dict:
     """Toppa on one thread beside the reference kernel, alternating runs so both see the same
     load: ``{workload: [hanasim rate / reference rate, one per run]}`` (random, greedy,
-    deals-only), each line printed as ``median (min-max)`` of the runs' ratios."""
+    deals-only), each line printed as ``median (min-max)`` of the runs' ratios.  The rates are
+    per CPU second (one thread: the kernel's own work), so a ratio holds on a loaded machine;
+    the wall-time ratio is printed beside it."""
     from .api import simulate
 
     ref = load_reference(reference)
@@ -103,21 +111,27 @@ def side_by_side(reference: str, rounds: int, repeat: int = REPEAT, out=print) -
     work = [("random", ref.random2_chunk, dict(policy="random"), rounds),
             ("greedy", ref.greedy2_chunk, dict(policy="greedy"), rounds),
             ("deals-only", ref.deal_chunk, dict(deals_only=True), rounds * 5)]
+
+    def rate(run, n):
+        start, cpu = time.perf_counter(), time.process_time()
+        run()
+        # max(): a tiny run can take less than the clocks' resolution
+        return (n / max(time.perf_counter() - start, 1e-9),
+                n / max(time.process_time() - cpu, 1e-9))
+
     ratios = {}
     for name, kernel, kw, n in work:
         kernel(1000, 1)  # compile (or load) both before timing
         simulate("toppa", rounds=1000, seed=1, progress=False, **kw)
         theirs, ours = [], []
         for _ in range(repeat):
-            start = time.perf_counter()
-            kernel(n, 12345)
-            theirs.append(n / (time.perf_counter() - start))
-            start = time.perf_counter()
-            simulate("toppa", rounds=n, seed=7, progress=False, **kw)
-            ours.append(n / (time.perf_counter() - start))
-        ratios[name] = [a / b for a, b in zip(ours, theirs)]
-        out(f"side by side, toppa {name:10s} 1 thread: ratio {spread(ratios[name], '{:.2f}')}; "
-            f"hanasim {spread(ours)} r/s, reference {spread(theirs)} r/s")
+            theirs.append(rate(lambda: kernel(n, 12345), n))
+            ours.append(rate(lambda: simulate("toppa", rounds=n, seed=7, progress=False, **kw), n))
+        ratios[name] = [a[1] / b[1] for a, b in zip(ours, theirs)]
+        wall = [a[0] / b[0] for a, b in zip(ours, theirs)]
+        out(f"side by side, toppa {name:10s} 1 thread: ratio {spread(ratios[name], '{:.2f}')} "
+            f"(per CPU s; wall {spread(wall, '{:.2f}')}); hanasim {spread(r[1] for r in ours)} "
+            f"r/CPU s, reference {spread(r[1] for r in theirs)} r/CPU s")
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return ratios
 
@@ -145,23 +159,26 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
     out(f"rounds per measurement: {rounds:,}; threads available: {all_threads}; each figure: "
         f"median (lowest-highest) of {repeat} run{'s' if repeat > 1 else ''}")
     out(f"{'game':14s} {'policy':7s} {'first call s':>12s}  {'1 thread r/s':30s} "
-        f"{f'{all_threads} threads r/s':30s} {'per core r/s':>13s} {'speed-up':>8s}")
+        f"{'1 thread r/CPU s':30s} {f'{all_threads} threads r/s':30s} {'per core r/s':>13s} "
+        f"{'speed-up':>8s}")
 
     def row(game, label, n, warm=1000, **kw):
         start = time.perf_counter()
         simulate(game, rounds=warm, seed=1, progress=False, **kw)  # compile, or load the cache
         first = time.perf_counter() - start
-        one, many = [], []
+        one, one_cpu, many = [], [], []
         policy, deals_only = kw.get("policy", "random"), kw.get("deals_only", False)
         for _ in range(repeat):  # alternating, so a change of load touches both columns
-            one.append(_rate(game, n, policy, 1, deals_only))
-            many.append(_rate(game, n, policy, all_threads, deals_only))
+            wall, cpu = _rate(game, n, policy, 1, deals_only)
+            one.append(wall)
+            one_cpu.append(cpu)
+            many.append(_rate(game, n, policy, all_threads, deals_only)[0])
         numba.set_num_threads(all_threads)
         per_core = statistics.median(many) / all_threads
         up = statistics.median(m / o for m, o in zip(many, one))
-        out(f"{game:14s} {label:7s} {first:12.2f}  {spread(one):30s} {spread(many):30s} "
-            f"{per_core:13,.0f} {up:8.2f}")
-        figures[(game, label)] = dict(first=first, one=one, many=many)
+        out(f"{game:14s} {label:7s} {first:12.2f}  {spread(one):30s} {spread(one_cpu):30s} "
+            f"{spread(many):30s} {per_core:13,.0f} {up:8.2f}")
+        figures[(game, label)] = dict(first=first, one=one, one_cpu=one_cpu, many=many)
 
     for game in games:
         g = get_game(game)
@@ -177,8 +194,9 @@ def run_bench(games=("toppa",), rounds=2_000_000, policies=("random", "greedy"),
         if deals and getattr(g, "deals_only", True):  # a game may have no deal-only mode
             row(game, "deals", rounds * 10, deals_only=True)
     out("r/s = played rounds per second (deals: --deals-only, deals per second; look16: "
-        "player 1 plays lookahead:16, the others greedy); per core = all-threads rate (median) / "
-        "threads; speed-up = all threads / one thread; first call = loading the cached kernels")
+        "player 1 plays lookahead:16, the others greedy); r/CPU s = per CPU second of this "
+        "process (unaffected by others' load); per core = all-threads rate (median) / threads; "
+        "speed-up = all threads / one thread; first call = loading the cached kernels")
     if reference is not None:
         for name, values in side_by_side(reference, rounds, repeat, out).items():
             figures[("reference", name)] = values

@@ -29,9 +29,11 @@ def test_every_rate_is_a_median_with_its_range_and_each_run_is_kept():
     assert "median (lowest-highest) of 2 runs" in lines[2]
     rows = [line for line in lines if line.startswith("toppa ")]
     assert len(rows) == 1 and rows[0].split()[1] == "deals"
-    assert len(re.findall(RANGE, rows[0])) == 2  # one thread, all threads
+    # one thread per wall and per CPU second, all threads
+    assert len(re.findall(RANGE, rows[0])) == 3
     runs = figures[("toppa", "deals")]
-    assert len(runs["one"]) == len(runs["many"]) == 2 and min(runs["one"]) > 0
+    assert len(runs["one"]) == len(runs["one_cpu"]) == len(runs["many"]) == 2
+    assert min(runs["one"]) > 0 and min(runs["one_cpu"]) > 0
     assert "cold compile" not in text  # not asked
 
 
@@ -43,7 +45,7 @@ def test_the_side_by_side_ratios_are_a_median_and_range_of_alternating_runs(tmp_
 
         def _work(n, seed):
             calls.append(n)
-            return sum(range(n // 100))
+            return sum(range(n * 10))
 
         random2_chunk = greedy2_chunk = deal_chunk = _work
         """))
@@ -54,7 +56,7 @@ def test_the_side_by_side_ratios_are_a_median_and_range_of_alternating_runs(tmp_
     assert len(lines) == 3
     for name, line in zip(ratios, lines):
         assert line.startswith(f"side by side, toppa {name}")
-        assert re.search(r"ratio \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\)", line), line
+        assert re.search(r"ratio \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) \(per CPU s; wall ", line), line
 
 
 @pytest.mark.parametrize("args, words", [
