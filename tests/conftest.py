@@ -8,41 +8,6 @@ def pytest_addoption(parser):
                      help="long statistical checks with many more rounds (local, not CI)")
 
 
-# --- where each test runs under pytest-xdist (--dist loadgroup, see pyproject.toml) -------------
-# Every test is grouped by its file, as --dist loadfile does, except the game cases of files that
-# run every game (test_identity.py): each goes with the game's own test file, so a game's kernels
-# are compiled by one worker while the other runs other files, instead of one worker compiling all
-# eight games' kernels in a row (and the other compiling some of them again at the same time).
-GAME_FILES = {"toppa": "test_toppa_rules.py", "baka": "test_baka.py",
-              "bakappana": "test_bakappana.py", "ishikari_toppa": "test_ishikari.py",
-              "koikoi": "test_koikoi.py", "kushiro_toppa": "test_kushiro.py",
-              "taipa": "test_taipa.py", "taoshi": "test_taoshi.py"}
-SPLIT_BY_GAME = {"test_identity.py"}
-
-
-def group_of(item) -> str:
-    """The xdist group of a test: its file, or for a game case of a file that runs every game,
-    the game's own test file (the case's id starts with the game's name)."""
-    name = item.path.name
-    if name in SPLIT_BY_GAME:
-        case = item.nodeid.split("[", 1)[1] if "[" in item.nodeid else ""
-        game = case.split("/", 1)[0]
-        if game in GAME_FILES:
-            return GAME_FILES[game]
-    return name
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "xdist_group(name): run the test in its group's worker")
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if not any(item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(group_of(item)))
-
-
 @pytest.fixture(scope="session")
 def full(request):
     return request.config.getoption("--full")
