@@ -9,7 +9,8 @@ def register_bench(sub) -> None:
                    help="rounds per measurement (default 2,000,000)")
     p.add_argument("--games", default="all", help="comma-separated games (default all)")
     p.add_argument("--no-compile", action="store_true",
-                   help="skip measuring the cold compile times (a minute or two a game)")
+                   help="skip measuring the cold compile times (a minute or two a game for "
+                   "each of the --repeat runs)")
     p.add_argument("--repeat", default="3", metavar="N",
                    help="runs of every measurement, printed as median (lowest-highest) "
                    "(default 3)")
