@@ -15,7 +15,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 GAMES = ("toppa", "koikoi")  # one run in ten is koikoi
@@ -81,19 +80,16 @@ def build(root, n: int) -> Path:
     for files in sources.values():  # the real files' own names go: every run is a link
         for src, _ in files:
             os.unlink(src)
-    disk = ix.disk_files(root).set_index("name")
-    assert len(disk) == n, (len(disk), n)
-    stats = disk.loc[names, ix.STAT[1:]].to_numpy(dtype=np.int64)
-    cols = {"name": names}
-    for j, c in enumerate(ix.STAT[1:]):
-        cols[c] = stats[:, j]
-    for c in ix.FIELDS:
-        cols[c] = [r[c] for r in rows]
-    cols["id"] = [nm[: -len(".parquet")] for nm in names]
-    cols["date"] = [f"{nm[:4]}-{nm[4:6]}-{nm[6:8]}T{nm[9:11]}:{nm[11:13]}:{nm[13:15]}.000+00:00"
-                    for nm in names]
-    ix.write(root, ix.tidy(pd.DataFrame(cols)))
-    assert ix.read(root) is not None
+    disk = ix.disk_files(root)
+    assert len(disk.names) == n, (len(disk.names), n)
+    at = dict(zip(disk.names, disk.stats.tolist()))
+    entries = [{**row, **dict(zip(ix.STAT, [nm, *at[nm]])), "id": nm[: -len(".parquet")],
+                "date": f"{nm[:4]}-{nm[4:6]}-{nm[6:8]}T{nm[9:11]}:{nm[11:13]}:{nm[13:15]}"
+                        ".000+00:00"}
+               for nm, row in zip(names, rows)]
+    index = ix.in_order(ix.from_entries(entries))
+    index.disk_order = ix.disk_order(index, disk)  # as a listing writes it
+    assert ix.save(root, index) and ix.load(root)[0] is not None
     return root
 
 

@@ -175,14 +175,19 @@ def test_new_runs_are_listed_from_their_files_without_loading_the_games(tmp_path
     """A run saved by hanasim carries its words (and the fingerprint of the rule definitions
     they come from) in its file: a store whose index is gone is indexed again from the files
     without loading a game."""
+    from hanasim import store_index as ix
+
     root = _varied_store(tmp_path)
-    os.unlink(root / ".hanasim-index")
+    os.unlink(root / ix.INDEX_NAME)
     out, modules = _list_in_a_new_python(root)  # every file read (dates from the files)
     assert _heavy(modules) == [], _heavy(modules)
     assert out == _lines_computed_now(root)
 
 
 def _rewrite_index(root, fmt, key, words):
+    """The index as another hanasim left it: formats 1 and 2 are the Parquet index of earlier
+    versions (``.hanasim-index``; format 1 without rules words), with no index of the current
+    format; format 3 is the current one, with words of the rule definitions ``key``."""
     import json
 
     import pyarrow as pa
@@ -190,7 +195,12 @@ def _rewrite_index(root, fmt, key, words):
 
     from hanasim import store_index as ix
 
-    t = pq.read_table(root / ix.INDEX_NAME)
+    if fmt == 3:
+        rows, _ = ix.load(root)
+        rows.cols[ix.SHOWN] = ix._objects([words] * rows.n)
+        (root / ix.INDEX_NAME).write_bytes(ix.encode(rows, key))
+        return
+    t = pa.Table.from_pandas(ix.read(root), schema=ix._legacy_schema(2), preserve_index=False)
     if words is None:
         t = t.drop_columns([ix.SHOWN])
     else:
@@ -198,12 +208,14 @@ def _rewrite_index(root, fmt, key, words):
                          pa.array([words] * len(t), pa.string()))
     meta = {"format": fmt} if key is None else {"format": fmt, "rules_key": key}
     pq.write_table(t.replace_schema_metadata({b"hanasim_index": json.dumps(meta).encode()}),
-                   root / ix.INDEX_NAME)
+                   root / ix.LEGACY_NAME)
+    os.unlink(root / ix.INDEX_NAME)
 
 
 @pytest.mark.parametrize("fmt, key, words", [
     (1, None, None),                     # an index written by the hanasim before the words
     (2, "0123456789abcdef", "WRONG"),    # words of other rule definitions (another version)
+    (3, "0123456789abcdef", "WRONG"),    # the same in the current format
 ])
 def test_an_older_index_has_its_words_computed_again(tmp_path, fmt, key, words):
     from hanasim import store_index as ix
@@ -214,9 +226,7 @@ def test_an_older_index_has_its_words_computed_again(tmp_path, fmt, key, words):
     _rewrite_index(root, fmt, key, words)
     out, _ = _list_in_a_new_python(root)
     assert out == expected and "WRONG" not in out
-    import pyarrow.parquet as pq
-
-    meta = pq.read_schema(root / ix.INDEX_NAME).metadata[b"hanasim_index"]
-    assert b'"format": 2' in meta and fingerprint().encode() in meta  # filled and rewritten
+    rows, key = ix.decode((root / ix.INDEX_NAME).read_bytes())  # upgraded, filled, rewritten
+    assert key == fingerprint() and None not in rows.values(ix.SHOWN)
     out, modules = _list_in_a_new_python(root)
     assert out == expected and _heavy(modules) == [], _heavy(modules)

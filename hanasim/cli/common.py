@@ -274,7 +274,7 @@ def run_handler(args, handler) -> int:
     checkpoint, a Dask cluster that died) one line and exit code 1; Ctrl-C is 130, SIGTERM
     143, SIGHUP 129."""
     from ..engine.runner import CheckpointError, ExecutorError, Interrupted
-    from ..store import StoreError
+    from ..store_place import StoreError  # no pandas: `runs list` may not need it
 
     pid = os.getpid()
     try:
