@@ -230,3 +230,152 @@ def test_an_older_index_has_its_words_computed_again(tmp_path, fmt, key, words):
     assert key == fingerprint() and None not in rows.values(ix.SHOWN)
     out, modules = _list_in_a_new_python(root)
     assert out == expected and _heavy(modules) == [], _heavy(modules)
+
+
+# ---- the listing without pandas, and the index never trusted over the files ------------------
+
+def _run_cli(root, *args, env=None):
+    """``hanasim runs list --store root ARGS`` in a fresh Python: (stdout, stderr, modules)."""
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=ROOT, **(env or {}))
+    r = subprocess.run([sys.executable, "-c", LIST_AND_MODULES, str(root), *args],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    err = r.stderr.splitlines()
+    modules = {m for m in err if not m.startswith("hanasim: ")}
+    return r.stdout, [m for m in err if m.startswith("hanasim: ")], modules
+
+
+def _tabular(modules):
+    return sorted(m for m in modules if m.split(".")[0] in ("pandas", "pyarrow"))
+
+
+def test_runs_list_loads_neither_pandas_nor_pyarrow(tmp_path):
+    """With its index up to date, the whole listing (table, csv, --game, --tag) reads the index
+    and stats the files with the standard library and numpy: pandas and pyarrow (half a second
+    of every listing) are not imported; the lines are those computed the old way."""
+    root = _varied_store(tmp_path)
+    store.tag_run(store.list_runs(root)["id"].iloc[3], add=["keep"], store=root)
+    first, _, modules = _run_cli(root)  # the tagged run's file changed: read again
+    assert _tabular(modules)
+    expected = _lines_computed_now(root)
+    for args in [(), ("--game", "koikoi"), ("--tag", "keep"), ("--format", "csv"),
+                 ("--game", "toppa", "--tag", "nosuch")]:
+        out, err, modules = _run_cli(root, *args)
+        assert _tabular(modules) == [] and err == [], (args, _tabular(modules), err)
+        if not args:
+            assert out == first == expected
+
+
+def test_runs_list_csv_is_what_pandas_writes(tmp_path):
+    """``--format csv`` is written with the csv module: the same bytes as the DataFrame's CSV
+    (quoted policies, empty missing values, floats as Python writes them, exact seeds)."""
+    from store_scale import _tiny_run
+
+    root = _varied_store(tmp_path)
+    df = _tiny_run("toppa", "a=1", 2**64 - 1)
+    df.attrs.update(policies="greedy,random", wall_time_s=1e-05)
+    del df.attrs["rounds"]
+    store.tag_run(store.save_run(df, root), add=["x", "y.z"], store=root)
+
+    out, _, _ = _run_cli(root, "--format", "csv")
+    runs = store.list_runs(root)
+    assert out == runs[cli_extra.CSV_COLUMNS].to_csv(index=False)
+    assert str(2**64 - 1) in out and '"greedy,random"' in out and '"x,y.z"' in out
+
+
+def _index_rows(root):
+    from hanasim import store_index as ix
+
+    rows, problem = ix.load(root)
+    assert problem is None
+    return rows
+
+
+def test_a_run_changed_added_or_removed_behind_the_index_is_noticed(tmp_path):
+    """Whatever happens to the run files between two listings (a run added, one removed, one
+    rewritten in place with the same size and its modification time put back, one replaced by
+    another run's file under its name), the next ``runs list`` shows the files as they are,
+    not what the index recorded: the check against the folder is the same whether or not the
+    folder still lists its files in the order the index recorded."""
+    from store_scale import _tiny_run
+
+    root = build(tmp_path / "s", 300)
+    runs = store.list_runs(root)
+    gone, damaged, replaced = (runs["path"].iloc[i] for i in (5, 50, 100))
+    for path in (gone, damaged, replaced):  # files of their own, not links to a shared one
+        shutil.copyfile(path, tmp_path / "copy")
+        os.replace(tmp_path / "copy", path)
+    _run_cli(root)
+    assert _index_rows(root).disk_order is not None  # the fast check applies
+    added = store.save_run(_tiny_run("koikoi", "x=1", 77), root)
+    os.unlink(gone)
+    st = os.stat(damaged)
+    with open(damaged, "r+b") as f:  # garbled in place: same name, same size, same mtime
+        f.seek(100)
+        f.write(b"\xff" * 50)
+    os.utime(damaged, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(damaged).st_size == st.st_size
+    df = _tiny_run("toppa", "y=2", 4242)
+    df.attrs["rounds"] = 123
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copyfile(elsewhere / f"{store.save_run(df, elsewhere)}.parquet", tmp_path / "other")
+    os.replace(tmp_path / "other", replaced)
+    out, err, _ = _run_cli(root)
+    lines = out.splitlines()
+    assert lines[0].startswith("299 saved runs")  # 300 + 1 added - 1 gone - 1 damaged
+    ids = [x.split()[0] for x in lines[2:]]
+    name = os.path.basename
+    assert added in ids and name(gone)[:-8] not in ids and name(damaged)[:-8] not in ids
+    assert any(x.startswith(name(replaced)[:-8]) and " 4242 " in x and " 123 " in x
+               for x in lines)
+    assert len(err) == 1 and damaged in err[0], err  # the damaged file is named
+    again, err2, _ = _run_cli(root)
+    assert again == out and err2 == err  # the same next time (the damaged file is not indexed)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "truncated", "one byte changed",
+                                    "another format", "a folder"])
+def test_a_damaged_index_is_rebuilt_with_one_line_saying_so(tmp_path, damage):
+    from hanasim import store_index as ix
+
+    root = _varied_store(tmp_path)
+    index = root / ix.INDEX_NAME
+    os.unlink(index)  # indexed from the files (the built index has dates of its own)
+    expected, _, _ = _run_cli(root)
+    data = index.read_bytes()
+    if damage == "garbage":
+        index.write_bytes(os.urandom(len(data)))
+    elif damage == "empty":
+        index.write_bytes(b"")
+    elif damage == "truncated":
+        index.write_bytes(data[: len(data) // 2])
+    elif damage == "one byte changed":  # a bit flipped in the body: the checksum says so
+        at = len(data) // 2
+        index.write_bytes(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+    elif damage == "another format":
+        index.write_bytes(data.replace(b'"format": 3', b'"format": 9'))
+    else:
+        index.unlink()
+        index.mkdir()
+    out, err, _ = _run_cli(root)
+    assert out == expected
+    assert len(err) == 1 and str(index) in err[0] and "damaged" in err[0], err
+    if damage == "a folder":
+        assert "could not be rewritten" in err[0]
+        return
+    assert err[0].endswith("rebuilt from the run files"), err
+    out, err, modules = _run_cli(root)  # rebuilt: quiet and fast again
+    assert out == expected and err == [] and _tabular(modules) == []
+
+
+def test_a_missing_index_is_built_without_a_word(tmp_path):
+    from hanasim import store_index as ix
+
+    root = _varied_store(tmp_path)
+    os.unlink(root / ix.INDEX_NAME)  # indexed from the files (the built index has its own dates)
+    expected, _, _ = _run_cli(root)
+    os.unlink(root / ix.INDEX_NAME)
+    out, err, _ = _run_cli(root)
+    assert out == expected and err == [] and (root / ix.INDEX_NAME).is_file()
