@@ -379,3 +379,69 @@ def test_a_missing_index_is_built_without_a_word(tmp_path):
     os.unlink(root / ix.INDEX_NAME)
     out, err, _ = _run_cli(root)
     assert out == expected and err == [] and (root / ix.INDEX_NAME).is_file()
+
+
+def _plain_lines(rows, width=cli_extra.LIST_WIDTH):
+    """The listing's lines the plain way, one run at a time (what ``runs list`` printed before
+    it formatted whole columns): the reference the fast formatting must equal."""
+    def text(v):
+        return "" if v is None else str(v)
+
+    n = rows.n
+    cols = {"id": rows.ids(),
+            "game": [text(v) for v in rows.values("game")],
+            "rounds": [cli_extra._count(v) for v in rows.values("rounds")],
+            "seed": [text(v) for v in rows.values("seed")],
+            "policies": [cli_extra._policies_shown(v) for v in rows.values("policies")],
+            "rules": [text(v) for v in rows.values("rules_shown")]}
+    if any(isinstance(t, str) for t in rows.values("tags")):
+        cols["tags"] = [text(v) for v in rows.values("tags")]
+    widths = {c: max([len(c)] + [len(v) for v in vals]) for c, vals in cols.items()}
+    for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):
+        if c in widths:
+            over = sum(widths.values()) + 2 * (len(widths) - 1) - width
+            if over > 0:
+                widths[c] = max(least, widths[c] - over)
+    lines = []
+    for i in range(-1, n):
+        parts = []
+        for c, vals in cols.items():
+            v = c if i < 0 else vals[i]
+            w = widths[c]
+            if len(v) > w:
+                v = v[: w - 1] + "\u2026"
+            parts.append(v.rjust(w) if c in ("rounds", "seed") else v.ljust(w))
+        lines.append("  ".join(parts).rstrip())
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_fast_listing_equals_the_plain_one(seed):
+    """Random runs (ids of several lengths, missing seeds, rounds and games, long rules and
+    policies that are cut, tags on some runs or none): the same lines as formatted one by one."""
+    import random
+
+    from hanasim import store_index as ix
+
+    rnd = random.Random(seed)
+    n = rnd.choice([1, 2, 7, 300])
+
+    def maybe(v, p=0.2):
+        return None if rnd.random() < p else v
+
+    entries = []
+    for i in range(n):
+        rid = f"2026{i:04d}-{rnd.choice(['toppa', 'koikoi', 'x'])}-{'a' * rnd.randint(0, 3)}"
+        entries.append({
+            "name": f"{rid}-{i}.parquet", "size": 1, "mtime_ns": 1, "ctime_ns": 1, "ino": i,
+            "game": maybe(rnd.choice(["toppa", "koikoi", "kushiro_toppa"]), 0.05),
+            "rounds": maybe(rnd.choice([1000, 100_000, 1234, 2 * 10**9, 5]), 0.1),
+            "seed": maybe(rnd.choice([0, 7, 2**64 - 1, rnd.randrange(2**40)])),
+            "policies": maybe(rnd.choice(["random", "greedy,random", "random,random,random",
+                                          ",".join(["lookahead:16"] * 6)])),
+            "rules_shown": maybe(rnd.choice(["default", "", "modern + a=1",
+                                             "compare " + " ".join(["opt=1|2|3"] * 12)])),
+            "tags": maybe(rnd.choice(["keep", "a,b", "long-tag-" * 4]),
+                          rnd.choice([0.3, 1.0]))})
+    rows = ix.from_entries(entries)
+    assert cli_extra._list_lines(rows) == _plain_lines(rows)

@@ -177,35 +177,36 @@ def _values(runs, c) -> list:
 
 def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
     """The readable listing, one line per run: whole columns at a time (a value that repeats,
-    a game, a rules text, is padded once), no Python step per run; rules are shown as the
-    preset and what differs from it.  The id says when the run was saved (UTC), so there is no
-    date column.  ``runs``: index rows, or a DataFrame from :func:`hanasim.store.list_runs`."""
+    a game, a rules text, is turned into text and padded once), no Python step per run; rules
+    are shown as the preset and what differs from it.  The id says when the run was saved
+    (UTC), so there is no date column.  ``runs``: index rows, or a DataFrame from
+    :func:`hanasim.store.list_runs`."""
     shown_col = runs.cols.get("rules_shown") if hasattr(runs, "cols") else (
         runs["rules_shown"] if "rules_shown" in runs.columns else None)
     if shown_col is not None:  # the index's words: no game module loaded
-        rules = ["" if v is None else v for v in _values(runs, "rules_shown")]
+        rules = _values(runs, "rules_shown")
+        rules_text = {v: "" if v is None else v for v in set(rules)}
     else:  # one rules table per game, rules string and preset, not one per run
-        keys = list(zip(_values(runs, "game"), _values(runs, "rules"), _values(runs, "preset")))
-        shown_rules = {key: _rules_shown(*key) for key in set(keys)}
-        rules = list(map(shown_rules.__getitem__, keys))
-    rounds = _values(runs, "rounds")
-    counts = {r: _count(r) for r in set(rounds)}  # few distinct values
-    policies = _values(runs, "policies")
-    shown_pol = {p: _policies_shown(p) for p in set(policies)}
+        rules = list(zip(_values(runs, "game"), _values(runs, "rules"), _values(runs, "preset")))
+        rules_text = {key: _rules_shown(*key) for key in set(rules)}
+    games, rounds, policies = (_values(runs, c) for c in ("game", "rounds", "policies"))
+    seeds, tags = _values(runs, "seed"), _values(runs, "tags")
+    # the columns: (values, their text) for the few distinct values of most columns, the text
+    # itself for the two whose values nearly all differ
     cols = {
         "id": _values(runs, "id"),
-        "game": ["" if g is None else g for g in _values(runs, "game")],
-        "rounds": list(map(counts.__getitem__, rounds)),
-        "seed": ["" if v is None else str(v) for v in _values(runs, "seed")],
-        "policies": list(map(shown_pol.__getitem__, policies)),
-        "rules": rules,
+        "game": (games, {g: "" if g is None else str(g) for g in set(games)}),
+        "rounds": (rounds, {r: _count(r) for r in set(rounds)}),
+        "seed": list(map(str, seeds)) if None not in seeds else _text(seeds),
+        "policies": (policies, {p: _policies_shown(p) for p in set(policies)}),
+        "rules": (rules, rules_text),
     }
-    tags = _values(runs, "tags")
     if any(map(isinstance, tags, repeat(str))):
-        cols["tags"] = ["" if t is None else t for t in tags]
+        cols["tags"] = (tags, {t: t if isinstance(t, str) else "" for t in set(tags)})
     right = {"rounds", "seed"}
-    longest = {c: max(map(len, vals), default=0) for c, vals in cols.items()}
-    widths = {c: max(len(c), longest[c]) for c in cols}
+    lengths = {c: set(map(len, v)) if isinstance(v, list) else set(map(len, v[1].values()))
+               for c, v in cols.items()}
+    widths = {c: max([len(c), *lengths[c]]) for c in cols}
     for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):  # until the line fits
         if c not in widths:
             continue
@@ -217,14 +218,21 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
         return v if len(v) <= w else v[: w - 1] + "\u2026"
 
     padded = []
-    for c, vals in cols.items():
+    for c, v in cols.items():
         w, pad = widths[c], str.rjust if c in right else str.ljust
-        if c in ("id", "seed"):  # nearly every value differs (and is never cut)
-            padded.append([pad(c, w), *map(pad, vals, repeat(w))])
+        if isinstance(v, list):  # nearly every value differs (and is never cut)
+            same = lengths[c] == {w}  # ids are often all of one length: nothing to pad
+            padded.append([pad(c, w), *(v if same else map(pad, v, repeat(w)))])
         else:  # few distinct values: each cut and padded once
-            done = {v: pad(shown(v, w), w) for v in set(vals)}
-            padded.append([pad(c, w), *map(done.__getitem__, vals)])
+            values, text = v
+            done = {k: pad(shown(t, w), w) for k, t in text.items()}
+            padded.append([pad(c, w), *map(done.__getitem__, values)])
     return list(map(str.rstrip, map("  ".join, zip(*padded))))
+
+
+def _text(values) -> list:
+    """Values as text ('' where missing)."""
+    return ["" if v is None else str(v) for v in values]
 
 
 def _count(n) -> str:
