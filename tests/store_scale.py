@@ -6,11 +6,13 @@ written directly from the files' stats (a first listing would read every file: m
 100,000 runs).  The index then matches the folder exactly, as it does after any listing, so a
 listing reads the index and the folder, nothing else.
 
-Run as a script to measure: ``python3 tests/store_scale.py 100000 /tmp/big-store``.
+Run as a script to measure: ``python3 tests/store_scale.py 100000 /tmp/big-store`` (add
+``--copies`` for a file of its own per run, as in a real store).
 """
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -50,8 +52,10 @@ def _kind(i: int) -> tuple[str, bool]:
     return (GAMES[1] if i % 10 == 0 else GAMES[0]), i % 3 == 0
 
 
-def build(root, n: int) -> Path:
-    """A store of ``n`` runs at ``root`` (a new folder), its index up to date."""
+def build(root, n: int, copies: bool = False) -> Path:
+    """A store of ``n`` runs at ``root`` (a new folder), its index up to date.  ``copies``:
+    every run a file of its own (as in a real store: each ``stat`` reads another inode),
+    not a hard link; slower to build."""
     from hanasim import store, store_index as ix
 
     root = Path(root)
@@ -74,7 +78,10 @@ def build(root, n: int) -> Path:
         src, row = files[(i // 30) % len(files)]
         name = (f"2026{i // 86400 // 28 % 12 + 1:02d}{i // 86400 % 28 + 1:02d}-"
                 f"{i // 3600 % 24:02d}{i // 60 % 60:02d}{i % 60:02d}-{kind[0]}-{i:08x}.parquet")
-        os.link(src, root / name)
+        if copies:
+            shutil.copyfile(src, root / name)
+        else:
+            os.link(src, root / name)
         names.append(name)
         rows.append(row)
     for files in sources.values():  # the real files' own names go: every run is a link
@@ -96,7 +103,7 @@ def build(root, n: int) -> Path:
 def main(argv):
     n, root = int(argv[1]), Path(argv[2])
     t = time.perf_counter()
-    build(root, n)
+    build(root, n, copies="--copies" in argv)
     print(f"built {n} runs in {time.perf_counter() - t:.1f} s", file=sys.stderr)
 
 
