@@ -221,11 +221,24 @@ def _save(df, game, root: Path) -> str:
             pq.write_table(_arrow_table(df, {_STORE_KEY: header}), tmp)
             fsync_path(tmp)
             if _place_no_clobber(tmp, target):
+                _index_new_run(root, target)
                 return run_id
         raise OSError(f"could not find a free run id in {root}")
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _index_new_run(root: Path, path: Path) -> None:
+    """Add a run just saved to the store's index (:func:`hanasim.store_index.record`), so the
+    next listing need not read its file; the run is saved whatever happens here."""
+    from . import store_index as ix
+
+    try:
+        attrs, header = _read_header(path)  # what a listing would read from the file
+        ix.record(root, path.name, attrs, header)
+    except (OSError, ValueError, TypeError):  # the index is a cache: the next listing reads it
+        pass
 
 
 def _rules_words(attrs: dict, game: str) -> dict:

@@ -565,6 +565,26 @@ def scan(root: Path) -> Scan:
     return Scan(runs, bad, damaged, rewritten)
 
 
+def record(root: Path, name: str, attrs: dict, header: dict) -> None:
+    """Add a run just saved (its file ``name`` in ``root``, with the attrs and header read
+    back from it) to the index, so that the next listing need not read that file (nor load
+    pyarrow to do so).  Only a sound index is updated: without one, or if the store cannot be
+    written, the next listing reads the file, as it reads any file the index does not
+    describe; two savers at once may each leave the other's run out, which the same check
+    completes."""
+    rows, _ = load(root)
+    if rows is None:
+        return
+    st = os.stat(root / name)  # after the rename: the stats the next listing will see
+    new = from_entries([entry((name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino),
+                              attrs, header)])
+    names = rows.cols["name"]
+    rows = in_order(concat(rows.take(names != name) if (names == name).any() else rows, new))
+    listed = [n for n in os.listdir(root) if n.endswith(".parquet") and not n.startswith(".")]
+    rows.disk_order = disk_order(rows, Disk(listed, np.zeros((0, 4), dtype=np.int64)))
+    save(root, rows)
+
+
 def _legacy(root: Path) -> Rows | None:
     """The rows of an index of the older Parquet format, or None (missing or unusable)."""
     if not (root / LEGACY_NAME).is_file():

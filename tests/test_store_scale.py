@@ -445,3 +445,23 @@ def test_the_fast_listing_equals_the_plain_one(seed):
                           rnd.choice([0.3, 1.0]))})
     rows = ix.from_entries(entries)
     assert cli_extra._list_lines(rows) == _plain_lines(rows)
+
+
+def test_a_run_saved_is_listed_without_reading_its_file(tmp_path):
+    """Saving a run adds it to a sound index: the listing after ``simulate`` reads no run file
+    and loads no pyarrow; without an index, the listing reads the file as before."""
+    from store_scale import _tiny_run
+
+    from hanasim import store_index as ix
+
+    root = build(tmp_path / "s", 50)
+    new = store.save_run(_tiny_run("koikoi", "x=1", 99), root)
+    out, err, modules = _run_cli(root)
+    assert _tabular(modules) == [] and err == []
+    assert out.startswith("51 saved runs") and out.splitlines()[-1].startswith(new)
+    assert _index_rows(root).disk_order is not None  # the folder's order: the fast check
+    os.unlink(root / ix.INDEX_NAME)
+    other = store.save_run(_tiny_run("toppa", "x=2", 98), root)
+    assert not (root / ix.INDEX_NAME).exists()  # no index to complete: the listing builds it
+    out, err, modules = _run_cli(root)
+    assert _tabular(modules) and out.startswith("52 saved runs") and other in out
