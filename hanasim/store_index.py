@@ -16,8 +16,8 @@ store that cannot be written (read-only) is read all the same, without keeping a
 Files that are not saved runs are never indexed: they are read (and named in a warning) every
 time, until they are removed.
 
-The file (format 3) is read with the standard library and numpy, in a few milliseconds per
-10,000 runs: a magic line, the lengths of a JSON header and of a binary body, the header (the
+The file (format 3) is read with the standard library alone (not even numpy, a tenth of a
+second to import), in a few milliseconds per 10,000 runs: a magic line, the lengths of a JSON header and of a binary body, the header (the
 format, the fingerprint of the rule definitions the rules words were computed with, the number
 of runs, and where each column is in the body), the body (numbers as little-endian arrays, the
 names and dates as JSON lists, the other text columns as JSON lists of their few distinct
@@ -29,13 +29,15 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 import time
 import zlib
-from itertools import repeat
-from operator import attrgetter, is_
+from array import array
+from functools import partial
+from itertools import compress, repeat
+import operator
+from operator import attrgetter, eq, is_, le, lt
 from pathlib import Path
-
-import numpy as np
 
 INDEX_NAME = ".hanasim-index3"  # no .parquet: a glob for runs does not find it
 LEGACY_NAME = ".hanasim-index"  # format 1 and 2 (Parquet), of earlier versions: upgraded
@@ -60,110 +62,112 @@ PLAIN = ["name", "date"]
 #: thousands of runs)
 REPEATED = [c for c in TEXT if c not in ("id", "date")] + [SHOWN]
 #: numbers, with a mask of the missing values where some are
-NUMBERS = {**{c: "<i8" for c in STAT[1:] + INTS}, "seed": "<u8", "wall_time_s": "<f8"}
+NUMBERS = {**{c: "<i8" for c in STAT[1:] + INTS}, "ino": "<u8", "seed": "<u8",
+           "wall_time_s": "<f8"}
 NULLABLE = INTS + ["seed"]
-NATIVE = {c: np.dtype(d[1:]) for c, d in NUMBERS.items()}  # the same types, in memory
+COLUMNS = PLAIN + REPEATED + list(NUMBERS)
+_TYPECODE = {"<i8": "q", "<u8": "Q", "<f8": "d", "<u1": "B", "<u2": "H", "<u4": "I"}
 
 
-# ---- the index in memory: columns of numpy arrays -------------------------------------------
+# ---- the index in memory: columns of Python lists -------------------------------------------
 
 class Rows:
-    """Index rows, column by column: text as numpy object arrays (None where missing), numbers
-    as int64/uint64/float64 arrays, with ``masks[c]`` (True where missing) for the nullable
-    integer columns that have a missing value.  ``id`` is the name without ``.parquet``.
+    """Index rows, column by column, each a list: text (None where missing), whole numbers
+    (None where missing), ``wall_time_s`` floats (NaN where missing).  ``id`` is the name
+    without ``.parquet``.  Whole columns are handled by C loops (``map``, ``zip``,
+    ``compress``), never one Python step per run.
 
     ``disk_order``: the rows' positions in the order the store's folder listed their files when
     the index was written (None if unknown): while the folder lists the same names in the same
     order, the check against it needs no lookup by name.  (Plain classes, not dataclasses:
     importing that module is a hundredth of a second of every listing.)"""
 
-    def __init__(self, cols: dict, masks: dict | None = None, disk_order=None):
-        self.cols, self.masks, self.disk_order = cols, masks or {}, disk_order
+    def __init__(self, cols: dict, disk_order=None):
+        self.cols, self.disk_order = cols, disk_order
 
     @property
     def n(self) -> int:
         return len(self.cols["name"])
 
     def ids(self) -> list:
-        return list(map(str.removesuffix, self.cols["name"].tolist(), repeat(".parquet")))
+        return list(map(str.removesuffix, self.cols["name"], repeat(".parquet")))
 
     def values(self, c) -> list:
-        """Column ``c`` as a list of Python values (None where missing)."""
-        if c == "id":
-            return self.ids()
-        out = self.cols[c].tolist()
-        mask = self.masks.get(c)
-        if mask is not None:
-            for i in np.flatnonzero(mask).tolist():
-                out[i] = None
-        return out
+        """Column ``c`` (a list of Python values, None where missing; not to be changed)."""
+        return self.ids() if c == "id" else self.cols[c]
 
-    def take(self, idx) -> "Rows":
-        """The rows at ``idx`` (a boolean mask or positions)."""
-        return Rows({c: a[idx] for c, a in self.cols.items()},
-                    {c: m[idx] for c, m in self.masks.items() if m[idx].any()})
+    def take(self, which) -> "Rows":
+        """The rows where ``which`` (one bool per row) is true."""
+        return Rows({c: list(compress(self.cols[c], which)) for c in COLUMNS})
+
+    def at(self, positions: list) -> "Rows":
+        """The rows at ``positions``, in that order."""
+        return Rows({c: list(map(self.cols[c].__getitem__, positions)) for c in COLUMNS})
+
+
+class _Columns(dict):
+    """Columns of an index read from its file, each turned into a list when first used: a
+    listing uses 7 of the 25."""
+
+    def __init__(self, ready: dict, later: dict):
+        super().__init__(ready)
+        self.later = later  # column -> function returning its list
+
+    def __missing__(self, c):
+        if c not in self.later:
+            raise KeyError(c)
+        value = self[c] = self.later.pop(c)()
+        return value
+
+    def __contains__(self, c):
+        return dict.__contains__(self, c) or c in self.later
+
+    def get(self, c, default=None):
+        return self[c] if c in self else default
 
     @staticmethod
     def empty() -> "Rows":
         return from_entries([])
 
 
-def _objects(values) -> np.ndarray:
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
-    return out
+def _objects(values) -> list:
+    return list(values)
 
 
 def from_entries(entries: list) -> Rows:
     """Rows from entries (dicts, from :func:`entry`)."""
-    cols, masks = {}, {}
-    for c in PLAIN + REPEATED:
-        cols[c] = _objects([e.get(c) for e in entries])
-    for c, dtype in NUMBERS.items():
-        vals = [e.get(c) for e in entries]
-        missing = np.array([v is None for v in vals], dtype=bool)
-        if c == "wall_time_s":
-            cols[c] = np.array([np.nan if v is None else v for v in vals], dtype=np.float64)
-            continue
-        cols[c] = np.array([0 if v is None else v for v in vals], dtype=NATIVE[c])
-        if missing.any():
-            masks[c] = missing
-    return Rows(cols, masks)
+    cols = {c: [e.get(c) for e in entries] for c in PLAIN + REPEATED + list(NUMBERS)}
+    cols["wall_time_s"] = [float("nan") if v is None else float(v) for v in cols["wall_time_s"]]
+    return Rows(cols)
 
 
 def concat(a: Rows, b: Rows) -> Rows:
-    cols = {c: np.concatenate([a.cols[c], b.cols[c]]) for c in a.cols}
-    masks = {}
-    for c in set(a.masks) | set(b.masks):
-        ma = a.masks.get(c, np.zeros(a.n, dtype=bool))
-        mb = b.masks.get(c, np.zeros(b.n, dtype=bool))
-        masks[c] = np.concatenate([ma, mb])
-    return Rows(cols, masks)
+    return Rows({c: a.cols[c] + b.cols[c] for c in COLUMNS})
 
 
 def in_order(rows: Rows) -> Rows:
     """Rows oldest first (by save date, then id), sorted only if they are not already (the
     index is written in this order, so a listing usually need not sort)."""
-    date, ids = rows.cols["date"], _objects(rows.ids())
+    date, ids = rows.cols["date"], rows.ids()
     try:
-        ordered = bool(np.all((date[:-1] < date[1:])
-                              | ((date[:-1] == date[1:]) & (ids[:-1] <= ids[1:]))))
+        later = list(map(lt, date[:-1], date[1:]))
+        ordered = all(later) or all(map(le, zip(date[:-1], ids[:-1]), zip(date[1:], ids[1:])))
     except TypeError:  # a missing date: sorted last
         ordered = False
     if ordered:
         return rows
-    key = list(zip((d is None for d in date), (d or "" for d in date), ids))
-    return rows.take(np.array(sorted(range(rows.n), key=key.__getitem__), dtype=np.int64))
+    key = [(d is None, d or "", i) for d, i in zip(date, ids)]
+    return rows.at(sorted(range(rows.n), key=key.__getitem__))
 
 
 # ---- the files on disk ----------------------------------------------------------------------
 
 class Disk:
-    """The run files in the store's folder: names, and their stats (size, mtime_ns, ctime_ns,
-    inode) as an (n, 4) int64 array."""
+    """The run files in the store's folder: names, and their stats as four lists (size,
+    mtime_ns, ctime_ns, inode: the index's columns :data:`STAT` after the name)."""
 
-    def __init__(self, names: list, stats: np.ndarray):
-        self.names, self.stats = names, stats
+    def __init__(self, names: list, cols: list):
+        self.names, self.cols = names, cols
 
 
 _FIELDS = ("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino")
@@ -175,12 +179,12 @@ def disk_files(root: Path) -> Disk:
 
     This is most of a listing's time at 100,000 runs (one ``stat`` per file, which the check
     against the index needs), so the loop does nothing else: the fields are taken out of the
-    stat results and the regular files picked in numpy, not per file in Python."""
+    stat results and the regular files picked by C loops, not per file in Python."""
     names, stats = [], []
     try:
         fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
     except (FileNotFoundError, NotADirectoryError):
-        return Disk([], np.zeros((0, 4), dtype=np.int64))
+        return Disk([], [[], [], [], []])
     try:
         with os.scandir(fd) as it:  # from a folder's fd, each stat is relative to it
             for e in it:
@@ -193,66 +197,66 @@ def disk_files(root: Path) -> Disk:
                     names.append(name)
     finally:
         os.close(fd)
-    n = len(names)
-    mode = np.fromiter(map(attrgetter("st_mode"), stats), dtype=np.int64, count=n)
-    cols = [np.fromiter(map(attrgetter(f), stats), dtype=np.int64 if f != "st_ino"
-                        else np.uint64, count=n).astype(np.int64) for f in _FIELDS]
-    out = np.stack(cols, axis=1) if n else np.zeros((0, 4), dtype=np.int64)
-    regular = (mode & 0o170000) == stat.S_IFREG  # stat.S_ISREG, for an array
-    if not regular.all():
-        keep = np.flatnonzero(regular)
-        return Disk([names[i] for i in keep.tolist()], out[keep])
-    return Disk(names, out)
+    regular = list(map(stat.S_ISREG, map(attrgetter("st_mode"), stats)))
+    if not all(regular):
+        names, stats = list(compress(names, regular)), list(compress(stats, regular))
+    return Disk(names, [list(map(attrgetter(f), stats)) for f in _FIELDS])
 
 
-def compare(rows: Rows, disk: Disk) -> tuple[np.ndarray, np.ndarray]:
-    """``(keep, new)``: boolean arrays over the index rows (their file is on ``disk`` with the
-    recorded stats) and over ``disk`` (the files no kept row describes: to be read)."""
+def compare(rows: Rows, disk: Disk) -> tuple[list, list]:
+    """``(keep, new)``: one bool per index row (its file is on ``disk`` with the recorded
+    stats) and one per file on ``disk`` (no kept row describes it: to be read).
+
+    When the folder lists exactly the names it listed when the index was written, in the same
+    order (a folder that has not changed), each column is compared whole, in C: the names,
+    then the sizes, times and inodes; else names are matched through one dict."""
+    n, m, order, names = rows.n, len(disk.names), rows.disk_order, rows.cols["name"]
+    stat_cols = [rows.cols[c] for c in STAT[1:]]
+    if order is not None and len(order) == n == m \
+            and list(map(names.__getitem__, order)) == disk.names \
+            and all([list(map(col.__getitem__, order)) == dcol
+                     for col, dcol in zip(stat_cols, disk.cols)]):
+        return [True] * n, [False] * m
     at = _positions(rows, disk)
-    found = at >= 0
-    recorded = np.stack([rows.cols[c] for c in STAT[1:]], axis=1)
-    keep = found.copy()
-    keep[found] = (disk.stats[at[found]] == recorded[found]).all(axis=1)
-    new = np.ones(len(disk.names), dtype=bool)
-    new[at[keep]] = False
-    return keep, new
+    found = zip(*[map((dcol + [None]).__getitem__, at) for dcol in disk.cols])  # -1: None
+    keep = list(map(eq, zip(*stat_cols), found))
+    kept = set(compress(at, keep))
+    return keep, [i not in kept for i in range(m)]
 
 
-def _positions(rows: Rows, disk: Disk) -> np.ndarray:
-    """Where each row's file is in ``disk`` (-1 if it is not there).  When the folder lists
-    exactly the names it listed when the index was written, in the same order (a folder that
-    has not changed), one comparison of two lists says so; else names are matched through one
-    dict, built and probed in C loops (not one Python step per run)."""
-    n, order, names = rows.n, rows.disk_order, rows.cols["name"]
-    if order is not None and len(order) == n == len(disk.names) \
-            and names[order].tolist() == disk.names:
-        at = np.empty(n, dtype=np.int64)
-        at[order] = np.arange(n)
-        return at
+def _positions(rows: Rows, disk: Disk) -> list:
+    """Where each row's file is in ``disk`` (-1 if it is not there): names matched through
+    one dict, built and probed in C loops (not one Python step per run)."""
+    n, names = rows.n, rows.cols["name"]
     pos = dict(zip(disk.names, range(len(disk.names))))
-    at = np.array(list(map(pos.get, names.tolist(), repeat(-1))), dtype=np.int64)
-    _, first = np.unique(at, return_index=True)  # a name twice in the index: the first row
-    twice = np.ones(n, dtype=bool)
-    twice[first] = False
-    at[twice] = -1
+    at = list(map(pos.get, names, repeat(-1)))
+    if len(set(at)) < n and len(set(at) - {-1}) < n - at.count(-1):
+        seen = set()  # a name twice in the index: its first row only
+        for i, p in enumerate(at):
+            if p in seen:
+                at[i] = -1
+            seen.add(p)
     return at
 
 
-def disk_order(rows: Rows, disk: Disk) -> np.ndarray | None:
+def disk_order(rows: Rows, disk: Disk) -> list | None:
     """The rows' positions in the order ``disk`` lists their files, if every file is a row."""
     if rows.n != len(disk.names):
         return None
-    pos = dict(zip(rows.cols["name"].tolist(), range(rows.n)))
-    order = np.array(list(map(pos.get, disk.names, repeat(-1))), dtype=np.int64)
-    return order if rows.n == 0 or order.min() >= 0 else None
+    pos = dict(zip(rows.cols["name"], range(rows.n)))
+    order = list(map(pos.get, disk.names, repeat(-1)))
+    return None if -1 in order else order
 
 
 # ---- entries: what one run file contributes -------------------------------------------------
 
 def _as_int(value):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if isinstance(value, bool):
         return None
-    return int(value)
+    try:
+        return operator.index(value)  # int, or a numpy integer
+    except TypeError:
+        return None
 
 
 def _as_text(value):
@@ -281,8 +285,8 @@ def entry(stat: tuple, attrs: dict, header: dict) -> dict:
     seed = _as_int(attrs.get("seed"))
     row["seed"] = seed if seed is not None and 0 <= seed < 2**64 else None
     wall = attrs.get("wall_time_s")
-    row["wall_time_s"] = (float(wall) if isinstance(wall, (int, float, np.number))
-                          and not isinstance(wall, bool) else None)
+    row["wall_time_s"] = (float(wall) if _as_int(wall) is not None or isinstance(wall, float)
+                          else None)
     row[SHOWN] = _shown_of(header)
     return row
 
@@ -310,16 +314,14 @@ def fill_shown(rows: Rows) -> bool:
     the game modules, and only when a run's words are missing (a run indexed by another
     version, or saved without them)."""
     shown = rows.cols[SHOWN]
-    missing = np.fromiter(map(is_, shown.tolist(), repeat(None)), dtype=bool, count=rows.n)
-    if not missing.any():
+    if None not in shown:
         return False
     from .rules_text import rules_shown
 
-    keys = list(zip(rows.cols["game"].tolist(), rows.cols["rules"].tolist(),
-                    rows.cols["preset"].tolist()))
-    shown = shown.copy()
-    known = {k: v for k, v, m in zip(keys, shown.tolist(), missing.tolist()) if not m}
-    for i in np.flatnonzero(missing).tolist():
+    keys = list(zip(rows.cols["game"], rows.cols["rules"], rows.cols["preset"]))
+    known = {k: v for k, v in zip(keys, shown) if v is not None}
+    shown = list(shown)
+    for i in [i for i, v in enumerate(shown) if v is None]:
         if keys[i] not in known:
             try:
                 known[keys[i]] = rules_shown(*keys[i])
@@ -348,25 +350,26 @@ def encode(rows: Rows, rules_key: str) -> bytes:
         return [at, len(data)]
 
     for c in PLAIN:  # text joined by NUL (split in a few ms), or JSON if a value is not text
-        vals = rows.cols[c].tolist()
+        vals = rows.cols[c]
         joined = "\0".join(vals) if set(map(type, vals)) <= {str} else None
         if joined is not None and joined.count("\0") == max(len(vals) - 1, 0) and vals != [""]:
             columns[c] = {"joined": block(joined.encode("utf-8", "surrogateescape"))}
         else:
             columns[c] = {"json": block(json.dumps(vals).encode())}
     if rows.disk_order is not None:
-        columns["disk_order"] = {"data": block(rows.disk_order.astype("<i8").tobytes()),
-                                 "dtype": "<i8"}
+        columns["disk_order"] = {"data": block(_pack(rows.disk_order, "<i8")), "dtype": "<i8"}
     for c in REPEATED:
         values, codes = _distinct(rows.cols[c])
         dtype = "<u1" if len(values) <= 2**8 else "<u2" if len(values) <= 2**16 else "<u4"
-        columns[c] = {"values": values, "codes": block(codes.astype(dtype).tobytes()),
-                      "dtype": dtype}
+        columns[c] = {"values": values, "codes": block(_pack(codes, dtype)), "dtype": dtype}
     for c, dtype in NUMBERS.items():
-        columns[c] = {"data": block(rows.cols[c].astype(dtype).tobytes()), "dtype": dtype}
-        mask = rows.masks.get(c)
-        if mask is not None and mask.any():
-            columns[c]["mask"] = block(mask.astype("<u1").tobytes())
+        vals = rows.cols[c]
+        if c in NULLABLE and None in vals:  # zeros in the data, and a mask of the missing
+            columns[c] = {"data": block(_pack([0 if v is None else v for v in vals], dtype)),
+                          "mask": block(_pack(list(map(is_, vals, repeat(None))), "<u1"))}
+        else:
+            columns[c] = {"data": block(_pack(vals, dtype))}
+        columns[c]["dtype"] = dtype
     header = json.dumps({"format": INDEX_FORMAT, "rules_key": rules_key, "rows": rows.n,
                          "columns": columns}).encode()
     crc = zlib.crc32(body, zlib.crc32(header))
@@ -374,12 +377,28 @@ def encode(rows: Rows, rules_key: str) -> bytes:
                      header, bytes(body), crc.to_bytes(4, "little")])
 
 
-def _distinct(col: np.ndarray) -> tuple[list, np.ndarray]:
-    """(distinct values, codes): ``col == values[codes]`` (dict lookups in C loops)."""
-    vals = col.tolist()
+def _distinct(vals: list) -> tuple[list, list]:
+    """(distinct values, codes): ``vals == [values[c] for c in codes]`` (C loops)."""
     values = list(dict.fromkeys(vals))
     pos = dict(zip(values, range(len(values))))
-    return values, np.fromiter(map(pos.__getitem__, vals), dtype=np.int64, count=len(vals))
+    return values, list(map(pos.__getitem__, vals))
+
+
+def _pack(values: list, dtype: str) -> bytes:
+    a = array(_TYPECODE[dtype], values)
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a.tobytes()
+
+
+def _unpack(raw, dtype: str) -> array:
+    a = array(_TYPECODE[dtype])
+    if len(raw) % a.itemsize:
+        raise Damaged("a column has a broken length")
+    a.frombytes(raw)
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a
 
 
 def decode(data: bytes) -> tuple[Rows, str | None]:
@@ -405,7 +424,7 @@ def decode(data: bytes) -> tuple[Rows, str | None]:
         n, columns = meta["rows"], meta["columns"]
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise Damaged("its number of runs is not a number")
-        rows = Rows({}, {})
+        ready, later, order = {}, {}, None
 
         def block(spec, dtype=None):
             start, size = spec
@@ -413,55 +432,72 @@ def decode(data: bytes) -> tuple[Rows, str | None]:
                     and 0 <= start and start + size <= blen):
                 raise Damaged("a column lies outside the file")
             raw = body[start: start + size]
-            return raw if dtype is None else np.frombuffer(raw, dtype=dtype)
+            if dtype is None:
+                return raw
+            arr = _unpack(raw, dtype)
+            if len(arr) != n:
+                raise Damaged("a column has the wrong length")
+            return arr
 
+        # every column is checked now (its place, length, type); most are turned into lists
+        # only when used (``later``): a listing uses few of them
         for c in PLAIN:
             spec = columns[c]
-            if "joined" in spec:  # text by construction
-                text = bytes(block(spec["joined"])).decode("utf-8", "surrogateescape")
-                values = text.split("\0") if n else []
+            if "joined" in spec:  # text by construction: n values, n - 1 NULs
+                raw = bytes(block(spec["joined"]))
+                if raw.count(b"\0") != max(n - 1, 0) or (n == 0 and raw):
+                    raise Damaged(f"its {c} column has the wrong length")
+                later[c] = partial(_split, raw, n)
             else:
                 values = json.loads(bytes(block(spec["json"])))
-                if not isinstance(values, list) or not set(map(type, values)) <= (
-                        {str} if c == "name" else {str, type(None)}):
-                    raise Damaged(f"its {c} column is not text")
-            if not isinstance(values, list) or len(values) != n:
-                raise Damaged(f"its {c} column has the wrong length")
-            rows.cols[c] = _objects(values)
+                if not isinstance(values, list) or len(values) != n \
+                        or not set(map(type, values)) <= ({str} if c == "name"
+                                                          else {str, type(None)}):
+                    raise Damaged(f"its {c} column is not {n} texts")
+                ready[c] = values
         for c in REPEATED:
             spec = columns[c]
             values, codes = spec["values"], block(spec["codes"], _dtype(spec["dtype"], "u"))
-            if (not isinstance(values, list) or len(codes) != n
-                    or (n and int(codes.max()) >= len(values))
-                    or not all(v is None or isinstance(v, str) for v in values)):
+            if not isinstance(values, list) or not set(map(type, values)) <= {str, type(None)}:
                 raise Damaged(f"its {c} column is inconsistent")
-            rows.cols[c] = _objects(values)[codes] if n else _objects([])
+            later[c] = partial(_expand, values, codes)
         for c, dtype in NUMBERS.items():
             spec = columns[c]
             if spec["dtype"] != dtype:
                 raise Damaged(f"its {c} column is of type {spec['dtype']!r}")
-            arr = block(spec["data"], dtype)
-            if len(arr) != n:
-                raise Damaged(f"its {c} column has the wrong length")
-            rows.cols[c] = arr.astype(NATIVE[c])
+            mask = None
             if "mask" in spec:
-                mask = block(spec["mask"], "<u1")
-                if len(mask) != n or c not in NULLABLE:
+                if c not in NULLABLE:
                     raise Damaged(f"its {c} column is inconsistent")
-                if mask.any():
-                    rows.masks[c] = mask.astype(bool)
+                mask = block(spec["mask"], "<u1")
+            later[c] = partial(_numbers, block(spec["data"], dtype), mask)
         if "disk_order" in columns:
-            order = block(columns["disk_order"]["data"], "<i8").astype(np.int64)
-            if len(order) != n or (n and (order.min() < 0 or order.max() >= n)):
+            order = block(columns["disk_order"]["data"], "<i8").tolist()
+            if n and (min(order) < 0 or max(order) >= n):
                 raise Damaged("its folder order is inconsistent")
-            rows.disk_order = order
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
         if isinstance(e, Damaged):
             raise
         raise Damaged(f"its header is unreadable ({type(e).__name__})") from None
     # a name that is not a run file's matches no file (its row is dropped), and a name listed
     # twice is matched once (see _positions)
-    return rows, meta.get("rules_key")
+    return Rows(_Columns(ready, later), order), meta.get("rules_key")
+
+
+def _split(raw: bytes, n: int) -> list:
+    return raw.decode("utf-8", "surrogateescape").split("\0") if n else []
+
+
+def _expand(values: list, codes) -> list:
+    try:
+        return list(map(values.__getitem__, codes))
+    except IndexError:  # a code beyond the values (an index that lies): nothing known
+        return [None] * len(codes)
+
+
+def _numbers(data, mask) -> list:
+    vals = data.tolist()
+    return vals if mask is None else [None if m else v for v, m in zip(vals, mask)]
 
 
 def _dtype(text, kind):
@@ -488,7 +524,7 @@ def load(root: Path) -> tuple[Rows | None, str | None]:
     from .rules_text import fingerprint
 
     if key != fingerprint():  # words of other definitions (another version of hanasim)
-        rows.cols[SHOWN] = _objects([None] * rows.n)
+        rows.cols[SHOWN] = [None] * rows.n
     return rows, None
 
 
@@ -531,11 +567,11 @@ def scan(root: Path) -> Scan:
         upgraded = old is not None
     if old is not None:
         keep, fresh = compare(old, disk)
-        known = old if keep.all() else old.take(keep)
+        known = old if all(keep) else old.take(keep)
     else:
-        known, fresh = Rows.empty(), np.ones(len(disk.names), dtype=bool)
+        known, fresh = Rows.empty(), [True] * len(disk.names)
     stale = old is not None and known.n != old.n  # entries of changed or removed files
-    new = sorted((disk.names[i], *disk.stats[i].tolist()) for i in np.flatnonzero(fresh))
+    new = sorted(compress(zip(disk.names, *disk.cols), fresh))
     rows, bad = [], []
     saved_at = time.monotonic()
     if new:
@@ -579,9 +615,10 @@ def record(root: Path, name: str, attrs: dict, header: dict) -> None:
     new = from_entries([entry((name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino),
                               attrs, header)])
     names = rows.cols["name"]
-    rows = in_order(concat(rows.take(names != name) if (names == name).any() else rows, new))
+    rows = in_order(concat(rows.take([x != name for x in names]) if name in names else rows,
+                           new))
     listed = [n for n in os.listdir(root) if n.endswith(".parquet") and not n.startswith(".")]
-    rows.disk_order = disk_order(rows, Disk(listed, np.zeros((0, 4), dtype=np.int64)))
+    rows.disk_order = disk_order(rows, Disk(listed, [[], [], [], []]))
     save(root, rows)
 
 
@@ -599,24 +636,26 @@ def to_frame(rows: Rows):
     """Index rows as a DataFrame (columns :data:`STAT` + :data:`FIELDS`) with exact integer
     columns: numpy int64/uint64 when no value is missing, else pandas' nullable Int64/UInt64
     (a seed is never a float); text as objects, None where missing."""
+    import numpy as np
     import pandas as pd
 
     def text(values):  # objects, as always (pandas 3 would make them its string type)
-        return pd.Series(values, dtype=object, copy=False)
+        return pd.Series(values, dtype=object)
 
     data = {"name": text(rows.cols["name"])}
-    for c in STAT[1:]:
-        data[c] = rows.cols[c]
+    for c in STAT[1:]:  # an inode above 2**63 wraps, as the stat check does not care
+        data[c] = np.array(rows.cols[c], dtype=np.uint64 if c == "ino" else np.int64
+                           ).astype(np.int64)
     for c in FIELDS:
         if c == "id":
-            data[c] = text(_objects(rows.ids()))
+            data[c] = text(rows.ids())
+        elif c == "wall_time_s":
+            data[c] = np.array(rows.cols[c], dtype=np.float64)
         elif c in NUMBERS:
-            mask = rows.masks.get(c)
-            arr = rows.cols[c]
-            if mask is not None and mask.any():
-                arr = pd.array(arr, dtype="UInt64" if c == "seed" else "Int64")
-                arr[mask] = pd.NA
-            data[c] = arr
+            vals = rows.cols[c]
+            kind = "uint64" if c == "seed" else "int64"
+            data[c] = (pd.array(vals, dtype=kind.capitalize()) if None in vals
+                       else np.array(vals, dtype=kind))
         else:
             data[c] = text(rows.cols[c])
     return pd.DataFrame(data, columns=STAT + FIELDS)
@@ -627,29 +666,26 @@ def from_frame(df) -> Rows:
     Arrow strings, numbers nullable)."""
     import pandas as pd
 
-    cols, masks = {}, {}
+    cols = {}
     n = len(df)
     if "name" not in df.columns:
         df = df.assign(name=[f"{i}.parquet" for i in df["id"]])
     for c in PLAIN + REPEATED:
         if c in df.columns:
-            col = df[c].astype(object)
-            cols[c] = _objects([None if v is None or v is pd.NA or (isinstance(v, float)
-                                                                     and v != v) else str(v)
-                                for v in col.tolist()])
+            cols[c] = [None if v is None or v is pd.NA or (isinstance(v, float) and v != v)
+                       else str(v) for v in df[c].astype(object).tolist()]
         else:
-            cols[c] = _objects([None] * n)
-    for c, dtype in NUMBERS.items():
+            cols[c] = [None] * n
+    for c in NUMBERS:
         col = df[c] if c in df.columns else pd.Series([None] * n, dtype=object)
         if c == "wall_time_s":
-            cols[c] = pd.to_numeric(col, errors="coerce").astype("float64").to_numpy()
+            cols[c] = pd.to_numeric(col, errors="coerce").astype("float64").tolist()
             continue
-        missing = col.isna().to_numpy(dtype=bool)
-        vals = [0 if m else int(v) for v, m in zip(col.tolist(), missing.tolist())]
-        cols[c] = np.array(vals, dtype=NATIVE[c])
-        if missing.any():
-            masks[c] = missing
-    return Rows(cols, masks)
+        missing = col.isna().tolist()
+        cols[c] = [None if m else int(v) for v, m in zip(col.tolist(), missing)]
+        if c == "ino":  # read back from an int64 column: the unsigned inode
+            cols[c] = [v % 2**64 for v in cols[c]]
+    return Rows(cols)
 
 
 def read(root: Path):

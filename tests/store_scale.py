@@ -89,7 +89,7 @@ def build(root, n: int, copies: bool = False) -> Path:
             os.unlink(src)
     disk = ix.disk_files(root)
     assert len(disk.names) == n, (len(disk.names), n)
-    at = dict(zip(disk.names, disk.stats.tolist()))
+    at = dict(zip(disk.names, zip(*disk.cols)))
     entries = [{**row, **dict(zip(ix.STAT, [nm, *at[nm]])), "id": nm[: -len(".parquet")],
                 "date": f"{nm[:4]}-{nm[4:6]}-{nm[6:8]}T{nm[9:11]}:{nm[11:13]}:{nm[13:15]}"
                         ".000+00:00"}

@@ -81,10 +81,9 @@ def _warn_lines(caught):
 
 def cmd_runs_list(a):
     """The listing reads the store's index and stats the run files (see
-    :mod:`hanasim.store_index`); it loads neither pandas nor pyarrow unless a run file has to be
-    read (one the index does not describe), and formats whole columns, not one run at a time."""
-    import numpy as np
-
+    :mod:`hanasim.store_index`); it loads neither pandas, pyarrow nor numpy unless a run file
+    has to be read (one the index does not describe), and formats whole columns, not one run
+    at a time."""
     from .. import store_index as ix
     from ..store_place import store_location
 
@@ -101,12 +100,12 @@ def cmd_runs_list(a):
     every = runs = found.rows
     games = every.cols["game"]
     if a.game:
-        name = _game_name(a.game, games.tolist())
-        runs = runs.take(runs.cols["game"] == name)
+        name = _game_name(a.game, games)
+        runs = runs.take(list(map(name.__eq__, runs.cols["game"])))
     if a.tag:
-        tags = runs.cols["tags"].tolist()
+        tags = runs.cols["tags"]
         has = {t: isinstance(t, str) and a.tag in t.split(",") for t in set(tags)}
-        runs = runs.take(np.fromiter(map(has.__getitem__, tags), dtype=bool, count=len(tags)))
+        runs = runs.take(list(map(has.__getitem__, tags)))
     if a.format == "csv":
         emit(lambda: _write_csv(runs, sys.stdout))
         return
@@ -114,13 +113,13 @@ def cmd_runs_list(a):
         if not every.n:
             print(f"no saved runs in {where}")
         elif a.tag:
-            game = f"{_game_name(a.game, games.tolist())} " if a.game else ""
+            game = f"{_game_name(a.game, games)} " if a.game else ""
             print(f"no saved {game}runs tagged {a.tag!r} in {where} ({every.n} other "
                   f"run{'s' * (every.n != 1)})")
         else:  # the store is not empty: say what it holds (most runs first)
-            held = collections.Counter(g for g in games.tolist() if g is not None)
+            held = collections.Counter(g for g in games if g is not None)
             shown = ", ".join(f"{g} ({n})" for g, n in held.most_common())
-            print(f"no saved {_game_name(a.game, games.tolist())} runs in {where}; it holds "
+            print(f"no saved {_game_name(a.game, games)} runs in {where}; it holds "
                   f"{every.n} run{'s' * (every.n != 1)} of other games: {shown}")
         return
     print(f"{runs.n} saved run{'s' * (runs.n != 1)} in {where}")
