@@ -104,6 +104,10 @@ class Rows:
         """The rows at ``positions``, in that order."""
         return Rows({c: list(map(self.cols[c].__getitem__, positions)) for c in COLUMNS})
 
+    @staticmethod
+    def empty() -> "Rows":
+        return from_entries([])
+
 
 class _Columns(dict):
     """Columns of an index read from its file, each turned into a list when first used: a
@@ -124,10 +128,6 @@ class _Columns(dict):
 
     def get(self, c, default=None):
         return self[c] if c in self else default
-
-    @staticmethod
-    def empty() -> "Rows":
-        return from_entries([])
 
 
 def _objects(values) -> list:
@@ -653,8 +653,8 @@ def to_frame(rows: Rows):
             data[c] = np.array(rows.cols[c], dtype=np.float64)
         elif c in NUMBERS:
             vals = rows.cols[c]
-            kind = "uint64" if c == "seed" else "int64"
-            data[c] = (pd.array(vals, dtype=kind.capitalize()) if None in vals
+            kind, nullable = ("uint64", "UInt64") if c == "seed" else ("int64", "Int64")
+            data[c] = (pd.array(vals, dtype=nullable) if None in vals
                        else np.array(vals, dtype=kind))
         else:
             data[c] = text(rows.cols[c])
