@@ -465,3 +465,25 @@ def test_a_run_saved_is_listed_without_reading_its_file(tmp_path):
     assert not (root / ix.INDEX_NAME).exists()  # no index to complete: the listing builds it
     out, err, modules = _run_cli(root)
     assert _tabular(modules) and out.startswith("52 saved runs") and other in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigterm_during_runs_list_is_one_line_without_the_runner(tmp_path, monkeypatch, capsys):
+    """`runs list` loads no engine runner (nor numpy); SIGTERM still ends it as Ctrl-C does:
+    one line, exit code 143."""
+    import signal
+    import time as _time
+
+    from hanasim import store_index as ix
+    from hanasim.cli import main
+
+    root = build(tmp_path / "s", 20)
+    monkeypatch.delitem(sys.modules, "hanasim.engine.runner", raising=False)
+
+    def terminated(*a, **k):
+        os.kill(os.getpid(), signal.SIGTERM)
+        _time.sleep(5)
+
+    monkeypatch.setattr(ix, "scan", terminated)
+    assert main(["runs", "list", "--store", str(root)]) == 143
+    assert capsys.readouterr().err == "hanasim: stopped by SIGTERM\n"
