@@ -1,6 +1,6 @@
 """The results store's index: one file (``.hanasim-index3`` in the store) holding each saved
 run's listing fields, so that ``runs list`` and ``load_runs(game=...)`` read one file instead
-of every run, and ``runs list`` loads neither pandas nor pyarrow.
+of every run, and ``runs list`` loads neither pandas, pyarrow nor numpy.
 
 The index is a cache, never the truth: every read lists the store's folder and compares each
 run file's size, modification time, change time and inode with what the index recorded (one
@@ -17,11 +17,12 @@ Files that are not saved runs are never indexed: they are read (and named in a w
 time, until they are removed.
 
 The file (format 3) is read with the standard library alone (not even numpy, a tenth of a
-second to import), in a few milliseconds per 10,000 runs: a magic line, the lengths of a JSON header and of a binary body, the header (the
-format, the fingerprint of the rule definitions the rules words were computed with, the number
-of runs, and where each column is in the body), the body (numbers as little-endian arrays, the
-names and dates as JSON lists, the other text columns as JSON lists of their few distinct
-values in the header and one small code per run in the body) and a CRC-32 of header and body,
+second to import), in a few milliseconds per 10,000 runs: a magic line, the lengths of a JSON
+header and of a binary body, the header (the format, the fingerprint of the rule definitions
+the rules words were computed with, the number of runs, and where each column is in the
+body), the body (numbers as little-endian arrays, the names and dates as text joined by NUL,
+the other text columns as their few distinct values in the header and one small code per run
+in the body, and the rows' order in the folder's listing) and a CRC-32 of header and body,
 so a truncated or garbled index is seen as damaged, never half read.
 """
 from __future__ import annotations
