@@ -99,7 +99,7 @@ def koikoi_round(game, seed, policy, decide, expose, round_number=1):
     from hanasim.engine.deal import deal
     from hanasim.engine.rng import next64
     from hanasim.games import koikoi as K
-    from hanasim.position.koikoi import month_mask
+    from hanasim.position.koikoi_game import month_mask
 
     tb = game.tb
     order = np.random.default_rng(seed).permutation(48).astype(np.int8)

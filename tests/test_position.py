@@ -403,3 +403,11 @@ def hanasim_advise(game, position, preset=None):
     import hanasim
 
     return hanasim.advise(game, position, samples=32, seed=4, preset=preset)
+
+
+def test_the_koikoi_call_action_stays_a_function_after_a_koikoi_game():
+    # the package's `koikoi` (a call action) was replaced by a submodule of that name as soon
+    # as a koi-koi game was built: P.koikoi(True) then raised "module object is not callable"
+    from hanasim import position as P
+    P.game("koikoi")
+    assert P.koikoi(True) == P.Action("koikoi", yes=True)

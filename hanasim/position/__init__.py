@@ -103,7 +103,7 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
     rule_obj = R.make_rules(g.Rules, api._with_preset(g, dict(rules or {}), preset))
     note = notation(g.name)
     if g.name == "koikoi":
-        from .koikoi import KoikoiGame
+        from .koikoi_game import KoikoiGame
 
         return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
     if g.name == "ishikari_toppa":

@@ -181,7 +181,7 @@ def _koikoi(pos, seat, k, seed):
         AK.koikoi_call(tb, stop_st, call_st, order, seat, seed, out)
         # collecting first: the rollout policy's own
         return [Action("koikoi", yes=False), Action("koikoi", yes=True)], out[:, ::-1].copy()
-    from .koikoi import forced_turn
+    from .koikoi_game import forced_turn
 
     sc = L.new_scratch(1, 1, 1)
     wild = st[K.KS_WILD] != ZERO

@@ -28,7 +28,7 @@ from ..engine.join import JOIN_ALWAYS, JOIN_THRESHOLD, PC_JOIN, PC_JPARAM, PC_N
 from ..policies import EXPOSE_ALWAYS, EXPOSE_NEVER, GREEDY
 from .core import Action, Position, PositionError, bits, mask
 from .fishing import FishingGame
-from .koikoi import _check_partition
+from .koikoi_game import _check_partition
 
 R = import_module("hanasim.games.ishikari.round")
 NEVER = 10 ** 9  # a join threshold no hand reaches: the seat drops
