@@ -32,6 +32,18 @@ def _prepare(game, rules, preset, policy, expose):
     return g, rule_obj, (pol, pol_ids), (exp, exp_ids)
 
 
+def seats(game: str, rules: Mapping | None = None, preset: str | None = None) -> list[str]:
+    """The seat tokens a card-values table of ``game`` under these rules has (``dealer`` ...),
+    known before the run (the command checks ``--seat`` against them)."""
+    from . import api, rules as _rules
+    from .games import get_game
+    from .stats.card_values import seat_tokens
+
+    g = get_game(game)
+    rule_obj = _rules.make_rules(g.Rules, api._with_preset(g, rules, preset))
+    return seat_tokens(g, api.seated(g, rule_obj))
+
+
 def card_values(game: str = "toppa", rounds: int = DEFAULT_ROUNDS, seed: int | None = None, *,
                 policy="random", expose="always", rules: Mapping | None = None,
                 preset: str | None = None, vs_rules: Mapping | None = None,
@@ -106,4 +118,5 @@ def _run(g, rule_obj, pol, exp, *, rounds, seed, threads, progress, preset):
                               **run_options)
     meta["wall_time_s"] = round(time.perf_counter() - start, 3)
     meta["notes"] = api.notes(g, rule_obj)
-    return table(counters["cards"], g, meta)
+    # a game that counts scores in fractions of its unit says how many (Baka, Taoshi)
+    return table(counters["cards"], g, meta, scale=int(counters.get("cards_scale", 1)))

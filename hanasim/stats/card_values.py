@@ -100,10 +100,11 @@ def value_stats(n1, s1, q1, n, s, q) -> dict:
     return out
 
 
-def rows(acc: np.ndarray, g, field: bool | None = None) -> list[dict]:
+def rows(acc: np.ndarray, g, field: bool | None = None, scale: int = 1) -> list[dict]:
     """One row per (where, seat, card) from a run's summed counter ``acc[2, seats, cards + 1,
     3]`` (:mod:`engine.card_tally`).  ``field``: whether the game deals a field (default: any
-    card was counted there)."""
+    card was counted there).  ``scale``: kernel score units per unit of the game (Baka and
+    Taoshi count scores in fractions of a point: the values are divided by it)."""
     acc = np.asarray(acc, dtype=np.int64)
     deck = deck_of(g)
     labels = card_labels(deck)
@@ -121,16 +122,19 @@ def rows(acc: np.ndarray, g, field: bool | None = None) -> list[dict]:
             for c in range(n_cards):
                 n1, s1, q1 = acc[w, seat, c]
                 card, month, kind = labels[c]
+                st = value_stats(n1, s1, q1, n, s, q)
+                if scale != 1:
+                    for k in ("mean_score", "value", "std_error", "ci_low", "ci_high"):
+                        st[k] = st[k] / scale
                 out.append(dict(game=g.name, where=where, seat=seats[seat], card=card,
-                                month=month, kind=kind, **value_stats(n1, s1, q1, n, s, q),
-                                rounds_seat=int(n)))
+                                month=month, kind=kind, **st, rounds_seat=int(n)))
     return out
 
 
-def table(acc, g, metadata: dict, field: bool | None = None) -> pd.DataFrame:
+def table(acc, g, metadata: dict, field: bool | None = None, scale: int = 1) -> pd.DataFrame:
     """The tidy table of card values (``COLUMNS``, then the run's rounds, seed, policies and
     rules as every hanasim table; ``attrs``: the metadata, the unit, the headline)."""
-    df = pd.DataFrame(rows(acc, g, field), columns=COLUMNS)
+    df = pd.DataFrame(rows(acc, g, field, scale), columns=COLUMNS)
     for key in ("rounds", "seed", "policies", "rules"):
         if key in metadata:
             df[key] = metadata[key]
