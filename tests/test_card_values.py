@@ -148,3 +148,71 @@ def test_card_labels_name_every_deck():
     assert cv.card_labels(decks.HANAFUDA)[0] == ("pine.crane", "pine", "bright")
     assert cv.card_labels(decks.TAIPA)[0][1:] == ("pine", "bright")
     assert cv.card_labels(decks.MEKURIFUDA)[0] == ("coins.1", "1", "coins")
+
+
+# ---------------------------------------------------------------- every game's kernel tally
+# game: (rules, policy, cards in each hand, cards on the field (None: varies), the table's
+# quantity of the dealer's (seat 0's) mean round score)
+GAMES = {
+    "toppa": ({}, "random", 10, 8, "dealer.mean_score"),
+    "baka": ({}, "random", 7, 6, "seat.dealer.mean_score"),
+    "koikoi": ({}, "random", 8, 8, "dealer.mean_score"),
+    "kushiro_toppa": ({}, "random", 7, 6, "dealer.mean_chips"),
+    "taipa": ({}, "random", 8, 8, "round.first_player.mean_net"),
+    "taoshi": ({}, "random", 7, 6, "dealer.mean_score"),
+    "bakappana": ({}, "random", 7, 6, "seat.dealer.mean_score"),
+    "ishikari_toppa": ({}, "random", 7, 6, "seat.dealer.mean_score"),
+}
+
+
+def _run_game(game, rounds, seed, blocks=None):
+    from hanasim import api, rules as _rules
+    from hanasim.games import get_game
+
+    rules, policy, *_ = GAMES[game]
+    g = get_game(game)
+    rule_obj = _rules.make_rules(g.Rules, rules)
+    n = api.seated(g, rule_obj)
+    _, pol = api._policies(policy, n, g)
+    _, exp = api._expose("always", n, g)
+    extra = {"blocks": blocks} if blocks else {}
+    c = g.counters(rule_obj, rounds=rounds, seed=seed, policy=pol, expose=exp,
+                   card_values=True, **extra)
+    return g, rule_obj, c
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_tallies_its_dealt_cards(game):
+    """The kernel's card counters against a plain count of each session's rounds (the run in
+    one-session blocks: each block's counters are its rounds' hands and scores), the dealt
+    sizes, and the seats' scores against the game's own table."""
+    _, _, hand, field, quantity = GAMES[game]
+    # as many blocks as rounds: one session a block (a chunk of one session)
+    g, rule_obj, c = _run_game(game, 240, 11, blocks=240)
+    acc = c["cards"]
+    n_cards = acc.shape[2] - 1
+    blocks = c["blocks"]["cards"]
+    assert np.array_equal(blocks.sum(axis=0), acc)
+    # each block: whole cards dealt, one score per seat and round
+    plain = np.zeros_like(acc)
+    for b in blocks:
+        for s in range(acc.shape[1]):
+            rounds, total, sq = b[0, s, n_cards]
+            assert b[0, s, :n_cards, 0].sum() == hand * rounds
+            if field is not None:
+                assert b[1, s, :n_cards, 0].sum() == field * rounds
+            if rounds == 1:  # one round: the record itself
+                held = b[0, s, :n_cards, 0]
+                assert set(held) <= {0, 1}
+                on_field = b[1, s, :n_cards, 0]
+                assert not (held & on_field).any()
+                for w, cards in ((0, held), (1, on_field)):
+                    plain[w, s, :n_cards] += np.outer(cards, (1, total, total * total))
+                plain[0, s, n_cards] += (1, total, total * total)
+    if (blocks[:, 0, 0, n_cards, 0] == 1).all():
+        assert np.array_equal(plain, acc)
+    # the seat's mean score is the table's
+    df = dict(g.quantities(c, rule_obj))
+    scale = int(c.get("cards_scale", 1))
+    assert acc[0, 0, n_cards, 1] / acc[0, 0, n_cards, 0] / scale == pytest.approx(
+        df[quantity]["estimate"], abs=1e-9)
