@@ -216,3 +216,67 @@ def test_every_game_tallies_its_dealt_cards(game):
     scale = int(c.get("cards_scale", 1))
     assert acc[0, 0, n_cards, 1] / acc[0, 0, n_cards, 0] / scale == pytest.approx(
         df[quantity]["estimate"], abs=1e-9)
+
+
+def test_toppa_brights_are_worth_points_to_the_seat_dealt_them():
+    """A hand-made case whose answer is known: a Toppa seat dealt a 20-point bright scores
+    more on average (the card's points, and the Bright yaku it may complete), a seat dealt a
+    chaff card less; and what the dealer gains from a card it holds, the opponent loses."""
+    import hanasim
+
+    df = hanasim.card_values("toppa", rounds=20_000, seed=5, policy="greedy")
+    hand = df[df["where"] == "hand"].set_index(["seat", "card"])
+    for card in ("pine.crane", "cherry.curtain", "susuki.moon", "willow.rain_man",
+                 "paulownia.phoenix"):
+        assert hand.loc[("dealer", card), "ci_low"] > 0, card
+        assert hand.loc[("opponent", card), "ci_low"] > 0, card
+    chaff = hand.xs("dealer")[lambda t: t["kind"] == "chaff"]
+    assert (chaff["value"] < 0).mean() > 0.8
+    assert "dealer" in df.attrs["headline"].lower() and "points" in df.attrs["headline"]
+    assert {"rounds", "seed", "policies", "rules"} <= set(df.columns)
+    assert (df["share"].between(0, 1)).all() and len(df) == 2 * 2 * 48
+
+
+def test_a_rule_change_moves_the_cards_it_touches():
+    import hanasim
+
+    d = hanasim.card_values("toppa", rounds=20_000, seed=5, policy="greedy",
+                            vs_rules={"five_brights": 200, "four_brights": 200,
+                                      "rainy_four_brights": 200})
+    assert {"value_a", "value_b", "difference", "ci_low", "ci_high"} <= set(d.columns)
+    brights = d[(d["where"] == "hand") & (d["seat"] == "dealer") & (d["kind"] == "bright")]
+    assert (brights["difference"] > 0).all()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["cards", "nogame"], "unknown game"),
+    (["cards", "toppa", "--rounds", "0"], "rounds must be a positive whole number"),
+    (["cards", "toppa", "--rule", "nope=1"], "nope"),
+    (["cards", "toppa", "--vs-rule", "five_brights=7"], "five_brights"),
+    (["cards", "toppa", "--seat", "left"], "--seat 'left' is not a seat of toppa"),
+    (["cards", "toppa", "--policy", "clever"], "policy"),
+])
+def test_bad_input_is_one_line(argv, words, capsys):
+    from hanasim.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+
+
+def test_the_command_prints_and_writes(tmp_path, capsys):
+    import pandas as pd
+
+    from hanasim.cli import main
+
+    out = tmp_path / "cards.csv"
+    chart = tmp_path / "cards.png"
+    assert main(["cards", "toppa", "--rounds", "3000", "--seed", "2", "--policy", "greedy",
+                 "--seat", "opponent", "--where", "hand", "--out", str(out),
+                 "--chart", str(chart), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "most valuable card" in text and "share dealt" in text
+    body = [line for line in text.splitlines() if line.startswith("hand ")]
+    assert len(body) == 48 and all(" opponent " in line for line in body)
+    df = pd.read_csv(out)
+    assert len(df) == 2 * 2 * 48 and chart.stat().st_size > 1000
