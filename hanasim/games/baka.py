@@ -903,7 +903,8 @@ class Baka:
                              progress=progress, desc=f"{NAME}", **run_options)
         totals["dekiyaku_names"] = names
         totals["teyaku_names"] = teyaku_names(rules)
-        totals["cards_scale"] = score_unit_of(rules)  # scores in thirds under yaku_rounding=none
+        if card_values:  # scores in thirds under yaku_rounding=none
+            totals["cards_scale"] = score_unit_of(rules)
         return totals
 
     def histograms(self, c, rules) -> dict:

@@ -211,7 +211,8 @@ class Taoshi:
                              **run_options)
         totals["deals_only"] = bool(deals_only)
         totals["players"] = rules.players
-        totals["cards_scale"] = burden_unit(rules)  # scores in elevenths under some burdens
+        if card_values:  # scores in elevenths under some burdens
+            totals["cards_scale"] = burden_unit(rules)
         return totals
 
     def quantities(self, c, rules):
