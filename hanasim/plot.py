@@ -651,6 +651,7 @@ def card_values(table: pd.DataFrame, seat: str | None = None, where: str = "hand
     grid = np.full((depth, len(months)), np.nan)
     by_card = {name: r for name, r in zip(rows["card"], rows.itertuples(index=False))}
     ax = _axes(ax, (max(8.0, 0.95 * len(months) + 1.5), 0.9 * depth + 1.6))
+    cells = []
     for c, name in enumerate(deck.names):
         r = by_card.get(name)
         if r is None:
@@ -663,11 +664,14 @@ def card_values(table: pd.DataFrame, seat: str | None = None, where: str = "hand
         # the card within its month (mekurifuda: its suit; the number is the column)
         head, _, tail = name.partition(".")
         text = head if deck.name == "mekurifuda" else (tail or head)
-        ax.text(x, y, f"{text}\n{'' if math.isnan(v) else f'{v:+.1f}'}", ha="center",
-                va="center", fontsize=6.5, fontweight="bold" if sure else "normal")
+        cells.append((x, y, v, f"{text}\n{'' if math.isnan(v) else f'{v:+.1f}'}", sure))
     finite = grid[np.isfinite(grid)]
     top = float(np.max(np.abs(finite))) if finite.size else 1.0
     top = top or 1.0
+    for x, y, v, text, sure in cells:  # white on the darkest cells
+        ax.text(x, y, text, ha="center", va="center", fontsize=6.5,
+                color="white" if abs(v) > 0.65 * top else "black",
+                fontweight="bold" if sure else "normal")
     im = ax.imshow(grid, cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -top, top), aspect="auto")
     from . import decks
 

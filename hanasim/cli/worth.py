@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 
 from .common import (EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP, add_out_options, add_preset,
-                     add_threads_option, check_output, emit, print_notes, with_players,
-                     write_chart, write_out)
+                     add_threads_option, changed_rules, check_output, emit, print_notes,
+                     with_players, write_chart, write_out)
 
 DEFAULT_ROUNDS = 200_000  # hanasim.worth.DEFAULT_ROUNDS (not imported: --help stays quick)
 DESCRIPTION = (
@@ -119,6 +119,11 @@ def _num(v, signed=True):
     return f"{v:+.2f}" if signed else f"{v:.2f}"
 
 
+def _rules_words(game, rules) -> str:
+    changed = changed_rules(game, rules)
+    return "the defaults" if changed == "default" else f"{changed} (the rest default)"
+
+
 def print_cards(df, shown, out=None):
     from ..readable import columns_text
 
@@ -128,9 +133,10 @@ def print_cards(df, shown, out=None):
     print(f"{m.get('game')}: {m.get('rounds'):,} rounds, seed {m.get('seed')}, policies "
           f"{m.get('policies')}, {m.get('wall_time_s')} s"
           + (f" (and {vs.get('wall_time_s')} s)" if vs else ""), file=out)
-    print(f"rules: {m.get('rules')}", file=out)
+    game = m.get("game")
+    print(f"rules: {_rules_words(game, m.get('rules'))}", file=out)
     if vs:
-        print(f"against: {vs.get('rules')}", file=out)
+        print(f"against: {_rules_words(game, vs.get('rules'))}", file=out)
     print_notes(m, out)
     unit = m.get("unit", "points")
     if vs:
