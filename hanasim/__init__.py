@@ -107,6 +107,7 @@ _PUBLIC = {
     "distributions": (".stats.distribution", "table"),
     "tournament": (".tournament", "tournament"),
     "advise": (".position.api", "advise"), "replay": (".position.api", "replay"),
+    "card_values": (".worth", "card_values"),
     "plot": (".plot", None),  # matplotlib loads on first use, not with every command
 }
 
@@ -139,4 +140,5 @@ class _Package(_types.ModuleType):
 _sys.modules[__name__].__class__ = _Package
 
 __all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", "rules_table",
-           "distributions", "tournament", "plot", "advise", "replay", "__version__"]
+           "distributions", "tournament", "plot", "advise", "replay", "card_values",
+           "__version__"]

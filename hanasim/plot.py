@@ -14,7 +14,9 @@ axes of a pyplot-free ``Figure``, so nothing here needs a display.
 * :func:`compare_forest`: the paired difference of every variant of a comparison;
 * :func:`sweep_curve`: a quantity against a swept rule's value, its band, and the solved value;
 * :func:`score_distribution`: the distribution of a round's score (or a game's total) by seat;
-* :func:`estimates`: any rows of a table as points with intervals, against a reference line.
+* :func:`estimates`: any rows of a table as points with intervals, against a reference line;
+* :func:`card_values`: the deck as a grid of its cards coloured by what each is worth to a
+  seat (:func:`hanasim.card_values`), or by the change between two rule sets.
 
 Points are estimates and bars 99.9% intervals throughout; labels are display names (the
 table's ``label`` column), never code names.
@@ -614,3 +616,79 @@ def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
                        f"({sw.attrs.get('rounds', 0):,} rounds per value, same deals)",
                        int(width * 11)), fontsize=11)
     return fig
+
+
+def card_values(table: pd.DataFrame, seat: str | None = None, where: str = "hand", ax=None):
+    """The deck as a grid, one cell a card (the hanafuda deck: 12 months x 4 cards; Taipa's: 6
+    suits x 8; the mekurifuda deck: 12 numbers x 4 suits), coloured by the card's value to
+    ``seat`` (default: the dealer) when dealt to it (``where="field"``: to the field), on a
+    diverging colormap centred at 0 (red: worth more than the seat's mean round; blue: less).
+    A table from :func:`hanasim.card_values` with ``vs_rules`` is drawn as the change between
+    the two rule sets.  Each cell shows the card and its value; a value whose 99.9% interval
+    excludes 0 is in bold."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    from .stats.card_values import deck_of
+
+    col = "difference" if "difference" in table.columns else "value"
+    rows = table[table["where"] == where]
+    if rows.empty:
+        raise ValueError(f"no {where!r} rows in this table (where is 'hand', or 'field' for a "
+                         f"game with a field)")
+    seats = list(dict.fromkeys(rows["seat"]))
+    seat = seats[0] if seat is None else seat
+    if seat not in seats:
+        raise ValueError(f"no seat {seat!r} in this table; seats: {', '.join(seats)}")
+    rows = rows[rows["seat"] == seat]
+    g = _game(table)
+    deck = deck_of(g)
+    groups = [int(m) for m in deck.month]
+    months = sorted(set(groups))
+    place = {}
+    for c, m in enumerate(groups):  # a card's column: its place among its month's cards
+        place[c] = sum(1 for d in range(c) if groups[d] == m)
+    depth = max(place.values()) + 1
+    grid = np.full((depth, len(months)), np.nan)
+    by_card = {name: r for name, r in zip(rows["card"], rows.itertuples(index=False))}
+    ax = _axes(ax, (max(8.0, 0.95 * len(months) + 1.5), 0.9 * depth + 1.6))
+    cells = []
+    for c, name in enumerate(deck.names):
+        r = by_card.get(name)
+        if r is None:
+            continue
+        x, y = months.index(groups[c]), place[c]
+        v = float(getattr(r, col))
+        grid[y, x] = v
+        lo, hi = float(r.ci_low), float(r.ci_high)
+        sure = (lo > 0 or hi < 0) if not (math.isnan(lo) or math.isnan(hi)) else False
+        # the card within its month (mekurifuda: its suit; the number is the column)
+        head, _, tail = name.partition(".")
+        text = head if deck.name == "mekurifuda" else (tail or head)
+        cells.append((x, y, v, f"{text}\n{'' if math.isnan(v) else f'{v:+.1f}'}", sure))
+    finite = grid[np.isfinite(grid)]
+    top = float(np.max(np.abs(finite))) if finite.size else 1.0
+    top = top or 1.0
+    for x, y, v, text, sure in cells:  # white on the darkest cells
+        ax.text(x, y, text, ha="center", va="center", fontsize=6.5,
+                color="white" if abs(v) > 0.65 * top else "black",
+                fontweight="bold" if sure else "normal")
+    im = ax.imshow(grid, cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -top, top), aspect="auto")
+    from . import decks
+
+    names = {"hanafuda": decks.MONTH_NAMES, "taipa": decks.TAIPA_SUITS}.get(deck.name)
+    ax.set_xticks(range(len(months)),
+                  [names[m - 1].replace("_", " ") if names else str(m) for m in months],
+                  rotation=45 if names else 0, ha="right" if names else "center", fontsize=8)
+    ax.set_yticks([])
+    unit = table.attrs.get("unit", "points")
+    who = _seat_name(seat, g, _players(table))
+    what = "dealt to the field" if where == "field" else "dealt"
+    if col == "difference":
+        title = f"Change in what each card is worth to the {who.lower()} ({what})"
+        label = f"change ({unit} a round)"
+    else:
+        title = f"What each card is worth to the {who.lower()} ({what})"
+        label = f"{unit} a round against the seat's mean"
+    ax.set_title(title, fontsize=10)
+    ax.figure.colorbar(im, ax=ax, label=label, shrink=0.9)
+    return ax

@@ -16,6 +16,7 @@ import hanasim
 import naive_baka as NB
 from hanasim.cli import main as cli_main
 from hanasim.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA as D, RIBBON
+from hanasim.engine import card_tally
 from hanasim.engine.deal import deal, is_misdeal
 from hanasim.engine.rng import stream_state
 from hanasim.games import baka as B
@@ -392,7 +393,7 @@ def test_game_rotation_and_totals():
     tc = np.zeros((1, tb.teyaku.shape[0] + 1, 2), np.int64)
     yc = np.zeros((1, tb.yaku_masks.shape[0] + 1, 2), np.int64)
     B.run_chunks(np.uint64(seed), 0, n_games, n_games, 3 * n_games, tb, policy, expose, scal,
-                 tc, yc, None)
+                 tc, yc, card_tally.off(1), None)
     s = scal[0]
     want_p = [0, 0, 0]
     want_q = [0, 0, 0]

@@ -299,10 +299,16 @@ def rows5(tb, counters, ch):
             counters[4][ch])
 
 
+@njit(inline="always", _nrt=False)
+def rows6(tb, counters, ch):
+    return (counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch],
+            counters[4][ch], counters[5][ch])
+
+
 def counter_rows(k):
     """The ``chunk_counters`` hook of a game with ``k`` counter arrays: chunk ``ch``'s row of
     each, in order."""
-    return {1: rows1, 2: rows2, 3: rows3, 4: rows4, 5: rows5}[k]
+    return {1: rows1, 2: rows2, 3: rows3, 4: rows4, 5: rows5, 6: rows6}[k]
 
 
 @njit(inline="always", _nrt=False)

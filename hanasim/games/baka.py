@@ -49,7 +49,7 @@ from ..engine.jit import hot
 from ..engine.lookahead import new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
 from ..engine.rng import partial_shuffle, restart
-from ..engine import sessions
+from ..engine import card_tally, sessions
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
@@ -681,7 +681,7 @@ def _tally_game(scal, d0, t0, t1, t2):
 # unshuffled deck.
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
 LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
-chunk_counters = sessions.counter_rows(3)
+chunk_counters = sessions.counter_rows(4)  # scal, tcount, ycount, cards
 session_length = sessions.constant_hook(ROUNDS_PER_GAME)
 n_players = sessions.constant_hook(N_PLAYERS)
 seat_score = sessions.result_hook(4, R_SCORE)
@@ -721,7 +721,7 @@ def play_round(tb, work, players, key, i, dealer, look):
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
     res = work[4]
-    scal, tcount, ycount = counts
+    scal, tcount, ycount, cards = counts
     mis = res[R_MISDEALS]
     scal[C_DEALS] += mis + 1
     scal[C_MISDEALS] += mis
@@ -730,6 +730,13 @@ def tally_round(tb, work, counts, dealer):
                tb.teyaku.shape[0])
     tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], res[R_DEKI_HITS + 2],
                tb.yaku_masks.shape[0])
+    card_tally.tally_round(GAME, tb, work, cards, N_PLAYERS)
+
+
+@hot(inline="always")
+def dealt(tb, work, g):
+    # the dealt groups (card values): seat g relative to the dealer, g == 3 the field
+    return work[2][g]
 
 
 @hot(inline="always")
@@ -757,15 +764,16 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expose, scal, tcount,
-               ycount, look):
+               ycount, cards, look):
     """Play games ``first_game ..`` in chunks of ``chunk`` games (``engine.sessions``); game
     ``g`` has its own random stream ``stream_state(seed, g)`` and plays
     ``min(3, total_rounds - 3 g)`` rounds.  Counters are per chunk (``scal[chunk, C_N]``,
-    ``tcount[chunk, T+1, 2]``, ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results
-    never depend on threads or chunking.  ``look``: None, or True when a player plays by
+    ``tcount[chunk, T+1, 2]``, ``ycount[chunk, Y+1, 2]``, ``cards``: ``engine.card_tally``,
+    empty unless the run tallies card values) and summed by the caller, so results never
+    depend on threads or chunking.  ``look``: None, or True when a player plays by
     lookahead (a kernel of its own)."""
     sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, (policy, expose),
-                        (scal, tcount, ycount), look)
+                        (scal, tcount, ycount, cards), look)
 
 
 # Batch kernels for the runner: module-level functions bound with functools.partial, so a
@@ -773,7 +781,8 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, expos
 
 def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, expose,
-               out["scal"], out["tcount"], out["ycount"], uses_lookahead(policy))
+               out["scal"], out["tcount"], out["ycount"], card_tally.kernel_counter(out),
+               uses_lookahead(policy))
 
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
@@ -836,6 +845,7 @@ class Baka:
     par = PAR
     teyaku_names = TEYAKU_ALL
     lookahead = True  # the lookahead policy plays this game (engine.lookahead)
+    card_values = True  # counters(card_values=True) tallies each seat's scores by dealt card
     version = 5  # bump when a rule's behaviour, an option or a policy's play changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("seat.dealer.mean_score", "seat.right.mean_score", "seat.left.mean_score")
@@ -855,8 +865,9 @@ class Baka:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
-        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks.
+                 card_values=False, **run_options):
+        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks;
+        ``card_values``: also ``cards`` (``engine.card_tally``) and ``cards_scale``.
 
         Whole games of 3 rounds are simulated (``ceil(rounds / 3)`` games, the last one cut
         short when ``rounds`` is not a multiple of 3), game ``g`` on the random stream
@@ -884,12 +895,16 @@ class Baka:
         n_games = -(-rounds // ROUNDS_PER_GAME)
         shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2),
                       ycount=(tb.yaku_masks.shape[0] + 1, 2))
+        if card_values:
+            shapes["cards"] = card_tally.shape(N_PLAYERS, 48)
         policy = np.ascontiguousarray(policy, dtype=np.int64)
         expose = np.ascontiguousarray(expose, dtype=np.int64)
         totals = run_batches(partial(play_kernel, tb, seed, rounds, policy, expose), n_games, shapes, rounds_per_session=ROUNDS_PER_GAME,
                              progress=progress, desc=f"{NAME}", **run_options)
         totals["dekiyaku_names"] = names
         totals["teyaku_names"] = teyaku_names(rules)
+        if card_values:  # scores in thirds under yaku_rounding=none
+            totals["cards_scale"] = score_unit_of(rules)
         return totals
 
     def histograms(self, c, rules) -> dict:

@@ -35,7 +35,7 @@ from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
 from ..engine.rng import partial_shuffle, restart
-from ..engine import sessions
+from ..engine import card_tally, sessions
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
@@ -553,7 +553,7 @@ C_N = C_HIST + 3 * HIST_BINS
 # of the session draw from ``stream_state(seed, s)`` in turn, from the unshuffled deck.
 GAME = sys.modules[__name__]
 LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
-chunk_counters = sessions.counter_rows(3)
+chunk_counters = sessions.counter_rows(4)  # scal, tcount, ycount, cards
 session_length = sessions.param_hook(P_SESSION)
 n_players = sessions.constant_hook(N_PLAYERS)
 seat_score = sessions.result_hook(4, R_SCORE)
@@ -592,7 +592,7 @@ def play_round(tb, work, players, key, i, dealer, look):
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
     res = work[4]
-    scal, tcount, ycount = counts
+    scal, tcount, ycount, cards = counts
     mis = res[R_MISDEALS]
     scal[C_DEALS] += mis + 1
     scal[C_MISDEALS] += mis
@@ -625,6 +625,13 @@ def tally_round(tb, work, counts, dealer):
     hist_add(scal, C_HIST + HIST_BINS * H_OPPONENT, res[R_SCORE + 1])
     tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], 0, tb.teyaku.shape[0])
     tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], 0, tb.yaku_masks.shape[0])
+    card_tally.tally_round(GAME, tb, work, cards, N_PLAYERS)
+
+
+@hot(inline="always")
+def dealt(tb, work, g):
+    # the dealt groups (card values): seat g relative to the dealer, g == 2 the field
+    return work[2][g]
 
 
 @hot(inline="always")
@@ -660,13 +667,14 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, expose, scal,
-               tcount, ycount, look):
+               tcount, ycount, cards, look):
     """Play sessions ``first_session ..`` in chunks of ``chunk`` sessions (``engine.sessions``);
     counters are per chunk (``scal[chunk, C_N]``, ``tcount[chunk, T+1, 2]``,
-    ``ycount[chunk, Y+1, 2]``) and summed by the caller, so results never depend on threads.
+    ``ycount[chunk, Y+1, 2]``, ``cards``: ``engine.card_tally``, empty unless the run tallies
+    card values) and summed by the caller, so results never depend on threads.
     ``look``: None, or True when a player plays by lookahead (a kernel of its own)."""
     sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
-                        (policy, expose), (scal, tcount, ycount), look)
+                        (policy, expose), (scal, tcount, ycount, cards), look)
 
 
 @njit(cache=True)
@@ -688,7 +696,8 @@ def lookahead_card(tb, st, order, seed, k, res):
 
 def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, expose,
-               out["scal"], out["tcount"], out["ycount"], uses_lookahead(policy))
+               out["scal"], out["tcount"], out["ycount"], card_tally.kernel_counter(out),
+               uses_lookahead(policy))
 
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
@@ -729,6 +738,7 @@ class Toppa:
     par = PAR
     teyaku_names = TEYAKU
     lookahead = True  # the lookahead policy plays this game (engine.lookahead)
+    card_values = True  # counters(card_values=True) tallies each seat's scores by dealt card
     version = 7  # bump when a rule's behaviour, an option or a policy's play changes
     #: what a sweep shows and charts when no quantity is asked for
     key_quantities = ("dealer.mean_score", "dealer.win_rate", "round_score.sd")
@@ -747,8 +757,9 @@ class Toppa:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
-        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks.
+                 card_values=False, **run_options):
+        """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks;
+        ``card_values``: also ``cards`` (``engine.card_tally``: each seat's scores by dealt card).
 
         ``run_options`` go to :func:`engine.runner.run_batches` (chunk, blocks, checkpoint,
         executor)."""
@@ -767,6 +778,8 @@ class Toppa:
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2),
                       ycount=(tb.yaku_masks.shape[0] + 1, 2))
+        if card_values:
+            shapes["cards"] = card_tally.shape(N_PLAYERS, tb.month.shape[0])
         totals = run_batches(partial(play_kernel, tb, seed, rounds, policy, expose), n_sessions, shapes, rounds_per_session=session_rounds,
                              progress=progress, desc=f"{NAME}", **run_options)
         totals["dekiyaku_names"] = names

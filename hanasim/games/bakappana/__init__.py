@@ -15,6 +15,7 @@ import numpy as np
 
 from ... import sources
 from ...decks import HANAFUDA
+from ...engine import card_tally
 from ...engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ...engine.lookahead import uses_lookahead
 from ..registry import register
@@ -28,7 +29,7 @@ from .session import C_DEALS, C_MISDEALS, C_N, C_ROUNDS, run_chunks
 
 def play_kernel(tb, seed, rounds, policy, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, out["scal"],
-               uses_lookahead(policy))
+               card_tally.kernel_counter(out), uses_lookahead(policy))
 
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
@@ -56,6 +57,7 @@ class Bakappana:
     teyaku_names = ()
     expose = False  # no teyaku: no expose decision
     lookahead = True
+    card_values = True  # counters(card_values=True) tallies each seat's scores by dealt card
     version = 1
     key_quantities = ("seat.dealer.mean_score", "seat.dealer.win_rate", "seat.tie_rate")
 
@@ -81,10 +83,12 @@ class Bakappana:
 
     def counters(self, rules, *, rounds, seed, policy, expose=None, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
+                 card_values=False, **run_options):
         """Integer counters of ``rounds`` rounds, played in games of ``rounds_per_game``
         (``ceil(rounds / rounds_per_game)`` games, the last cut short when it does not divide);
-        ``session_rounds`` does not apply (the game's length is the ``rounds_per_game`` rule)."""
+        ``session_rounds`` does not apply (the game's length is the ``rounds_per_game`` rule).
+        ``card_values``: also ``cards`` (``engine.card_tally``: each seat's scores by dealt
+        card)."""
         from ...engine.runner import run_batches
 
         if int(session_rounds) not in (1, rules.rounds_per_game):
@@ -103,8 +107,11 @@ class Bakappana:
         if len(policy) == 1:
             policy = np.repeat(policy, rules.players)
         game_len = rules.rounds_per_game
+        shapes = dict(scal=(C_N,))
+        if card_values:
+            shapes["cards"] = card_tally.shape(rules.players, 48)
         totals = run_batches(partial(play_kernel, tb, seed, rounds, policy),
-                             -(-rounds // game_len), dict(scal=(C_N,)),
+                             -(-rounds // game_len), shapes,
                              rounds_per_session=game_len, progress=progress, desc=NAME,
                              **run_options)
         return totals

@@ -13,7 +13,7 @@ from numba import njit
 from ...decks import HANAFUDA
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
-from ...engine import sessions
+from ...engine import card_tally, sessions
 from ...engine.rng import below, restart, shuffle_range
 from ...engine.tally import HIST_BINS, hist_add
 from .lower import P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM
@@ -149,7 +149,7 @@ def tally_whole_game(scal, totals, n, first):
 # the first-dealer draw then every round drawing from it in turn, from the unshuffled deck.
 GAME = sys.modules[__name__]
 LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
-chunk_counters = sessions.counter_rows(1)
+chunk_counters = sessions.counter_rows(2)  # scal, cards
 session_length = sessions.param_hook(P_GAME_ROUNDS)
 n_players = sessions.param_hook(P_PLAYERS)
 seat_score = sessions.result_hook(4, R_SCORE)
@@ -205,6 +205,13 @@ def tally_round(tb, work, counts, dealer):
     tally(scal, res, n, dealer, res[R_NEXT], res[R_TIED] != 0)
     if not tb.params[P_FIXED_DEALER]:
         scal[C_KEEPS] += res[R_NEXT] == 0
+    card_tally.tally_round(GAME, tb, work, counts[1], n)
+
+
+@hot(inline="always")
+def dealt(tb, work, g):
+    # the dealt groups (card values): seat g relative to the dealer, g == players the field
+    return work[2][g]
 
 
 @hot(inline="always")
@@ -228,11 +235,12 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 
 @njit(cache=True, nogil=True)
-def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, scal, look):
-    """Games ``first_game ..`` in chunks of ``chunk`` games (``scal[chunk, C_N]``), on the
-    engine's session machinery; ``look``: None, or True when a player plays by lookahead."""
+def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, policy, scal, cards, look):
+    """Games ``first_game ..`` in chunks of ``chunk`` games (``scal[chunk, C_N]``; ``cards``:
+    ``engine.card_tally``, empty unless the run tallies card values), on the engine's session
+    machinery; ``look``: None, or True when a player plays by lookahead."""
     sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, policy,
-                        (scal,), look)
+                        (scal, cards), look)
 
 
 sessions.check_game(GAME)

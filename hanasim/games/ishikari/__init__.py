@@ -18,6 +18,7 @@ from ... import sources
 from ...decks import HANAFUDA
 from ...engine.join import (CLAIM_FORM, JOIN_FORM, decode_card_join_claim,
                             parse_card_join_claim)
+from ...engine import card_tally
 from ...engine.lookahead import uses_lookahead
 from ...reading import Line, Reading
 from ...rules import make_rules
@@ -70,7 +71,7 @@ def lower(rules, *, fixed_dealer=False, checked=False, deals_only=False) -> Tabl
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
     S.run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"],
-                 out["tcount"], uses_lookahead(pol[:, 0]))
+                 out["tcount"], card_tally.kernel_counter(out), uses_lookahead(pol[:, 0]))
 
 
 READING = Reading(
@@ -137,6 +138,7 @@ class Ishikari:
     deck_points = 264
     teyaku_names = hachihachi.NAMES
     lookahead = True
+    card_values = True  # counters(card_values=True) tallies each seat's scores by dealt card
     version = 1
     key_quantities = ("seat.dealer.mean_score", "position.first.mean_score", "chase_rate")
 
@@ -170,7 +172,9 @@ class Ishikari:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
+                 card_values=False, **run_options):
+        """Integer counters of ``rounds`` rounds; ``card_values``: also ``cards``
+        (``engine.card_tally``: each table seat's scores by dealt card)."""
         from ...engine.runner import run_batches
 
         if int(session_rounds) not in (1, rules.rounds_per_game):
@@ -182,6 +186,8 @@ class Ishikari:
         pol = decode_card_join_claim(policy, expose, MAX_PLAYERS)
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked, deals_only=deals_only)
         shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
+        if card_values:
+            shapes["cards"] = card_tally.shape(rules.players, 48)
         totals = run_batches(partial(play_kernel, tb, seed, rounds, pol),
                              -(-rounds // rules.rounds_per_game), shapes,
                              rounds_per_session=rules.rounds_per_game, progress=progress,

@@ -9,7 +9,7 @@ from numba import njit
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
 from ...engine.rng import restart
-from ...engine import sessions
+from ...engine import card_tally, sessions
 from ...engine.tally import HIST_BINS, hist_add
 from ..bakappana.round import deal_round
 from ..bakappana.session import first_dealer, next_dealer_seat, tally_game_totals
@@ -124,7 +124,7 @@ def tally(scal, res, n, dealer, win_pos, tied):
 # chase multiplier lives in the work arrays from round to round (1 at a game's start).
 GAME = sys.modules[__name__]
 LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
-chunk_counters = sessions.counter_rows(2)
+chunk_counters = sessions.counter_rows(3)  # scal, tcount, cards
 session_length = sessions.param_hook(P_GAME_ROUNDS)
 n_players = sessions.param_hook(P_PLAYERS)
 game_over = sessions.one_game_over(session_length)  # the game is the session
@@ -175,7 +175,7 @@ def play_round(tb, work, players, key, i, dealer, look):
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
     groups, res = work[3], work[6]
-    scal, tcount = counts
+    scal, tcount, cards = counts
     n = tb.params[P_PLAYERS]
     tally_teyaku(tcount, work[10], groups, n, tb)
     if tb.params[P_DEALS_ONLY]:
@@ -188,6 +188,14 @@ def tally_round(tb, work, counts, dealer):
     scal[C_MULT] += m
     scal[C_MULT_SQ] += m * m
     scal[C_MULTIPLIED] += m > 1
+    card_tally.tally_round(GAME, tb, work, cards, n)
+
+
+@hot(inline="always")
+def dealt(tb, work, g):
+    # the dealt groups (card values): table seat g relative to the dealer, g == players the
+    # field (the active hands are copied into their own arrays for the play)
+    return work[3][g]
 
 
 @hot(inline="always")
@@ -227,12 +235,14 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 
 @njit(cache=True, nogil=True)
-def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, pol, scal, tcount, look):
+def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, pol, scal, tcount, cards,
+               look):
     """Games ``first_game ..`` in chunks of ``chunk`` (``scal[chunk, C_N]``, ``tcount[chunk,
-    T + 1, 2]``) on the engine's session machinery; ``look``: None, or True when a player
-    plays by lookahead."""
+    T + 1, 2]``, ``cards``: ``engine.card_tally``, empty unless the run tallies card values) on
+    the engine's session machinery; ``look``: None, or True when a player plays by
+    lookahead."""
     sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, pol,
-                        (scal, tcount), look)
+                        (scal, tcount, cards), look)
 
 
 sessions.check_game(GAME)

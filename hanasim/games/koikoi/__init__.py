@@ -75,6 +75,7 @@ class Koikoi:
     # structure and the wild Lightning), lucky-hand declarations and stop-or-continue by
     # lookahead (engine.lookahead; the package's ``lookahead``)
     lookahead = True
+    card_values = True  # counters(card_values=True) tallies each seat's scores by dealt card
     version = 4  # bump when a rule's behaviour, an option or a policy's play changes
 
     #: the dealer's edge: scores need not be zero-sum (winner-only scoring)

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import lookahead as engine_lookahead
-from ...engine import sessions
+from ...engine import card_tally, sessions
 from ...engine.bits import count
 from ...engine.jit import hot
 from ...engine.rng import round_stream, round_streams
@@ -102,11 +102,18 @@ def play_round(tb, work, players, key, i, dealer, look):
 
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
-    scal, tcount, ycount, hist = counts
+    scal, tcount, ycount, hist, cards = counts
     res = work[5]
     tally_deal(scal, tcount, hist, res, res[R_MISDEALS])
     if tb.params[P_DEALS_ONLY] == 0:
         tally_play(scal, ycount, hist, res, dealer)
+        card_tally.tally_round(GAME, tb, work, cards, N_PLAYERS)
+
+
+@hot(inline="always")
+def dealt(tb, work, g):
+    # the dealt groups (card values): seat g relative to the dealer, g == FIELD the field
+    return work[3][g]
 
 
 @hot(inline="always")
@@ -161,7 +168,7 @@ def tally_game(tb, work, counts, first, totals):
 
 GAME = sys.modules[__name__]  # the module whose hooks the engine inlines
 LOOP = sessions.SERIES  # games back to back (engine.sessions.play runs them)
-chunk_counters = sessions.counter_rows(4)
+chunk_counters = sessions.counter_rows(5)  # scal, tcount, ycount, hist, cards
 session_length = sessions.param_hook(P_SERIES)
 n_players = sessions.constant_hook(N_PLAYERS)
 seat_score = sessions.result_hook(5, R_SCORE)
@@ -176,17 +183,18 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, expose,
-               scal, tcount, ycount, hist, look):
+               scal, tcount, ycount, hist, cards, look):
     """Sessions ``first_session ..`` in chunks of ``chunk`` sessions (``engine.sessions``);
-    ``look``: None, or True when a player plays by lookahead (a kernel of its own)."""
+    ``cards``: ``engine.card_tally`` (empty unless the run tallies card values); ``look``:
+    None, or True when a player plays by lookahead (a kernel of its own)."""
     sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
-                        (policy, decide, expose), (scal, tcount, ycount, hist), look)
+                        (policy, decide, expose), (scal, tcount, ycount, hist, cards), look)
 
 
 def play_kernel(tb, seed, rounds, policy, decide, expose, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, expose,
                out["scal"], out["tcount"], out["ycount"], out["hist"],
-               engine_lookahead.uses_lookahead(policy))
+               card_tally.kernel_counter(out), engine_lookahead.uses_lookahead(policy))
 
 
 def decode_policies(packed) -> tuple:
@@ -199,8 +207,9 @@ def decode_policies(packed) -> tuple:
 
 def counters(rules, *, rounds, seed, policy, expose, session_rounds=1,
              fixed_dealer=False, checked=False, progress=False, deals_only=False,
-             **run_options):
-    """Integer counters of ``rounds`` counted rounds (dict of arrays), summed over chunks.
+             card_values=False, **run_options):
+    """Integer counters of ``rounds`` counted rounds (dict of arrays), summed over chunks;
+    ``card_values``: also ``cards`` (``engine.card_tally``: each seat's scores by dealt card).
 
     Sessions are series of whole games (module docstring); ``session_rounds`` does not
     apply (only 1 is accepted).  ``policy``: packed ids (``policy_ids``)."""
@@ -216,6 +225,8 @@ def counters(rules, *, rounds, seed, policy, expose, session_rounds=1,
     n_sessions = -(-rounds // SERIES_ROUNDS)
     shapes = dict(scal=(C_N,), tcount=(len(TEYAKU) + 1, 2), ycount=(len(names) + 1, 2),
                   hist=(H_N,))
+    if card_values:
+        shapes["cards"] = card_tally.shape(N_PLAYERS, 48)
     totals = run_batches(partial(play_kernel, tb, seed, rounds, card, decide, expose),
                          n_sessions, shapes, rounds_per_session=SERIES_ROUNDS,
                          progress=progress, desc=NAME, **run_options)

@@ -120,6 +120,7 @@ class Kushiro:
     teyaku_names = TEYAKU
     version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # every decision: swap, join/drop, expose, cards, picks, Iku/Yoroshii
+    card_values = True  # counters(card_values=True) tallies each seat's chips by dealt card
     key_quantities = ("dealer.mean_chips", "dealer.play_rate", "first_player.mean_chips")
 
     @property
@@ -147,8 +148,10 @@ class Kushiro:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
-        """Integer counters of ``rounds`` rounds (dict of arrays), summed over chunks."""
+                 card_values=False, **run_options):
+        """Integer counters of ``rounds`` rounds (dict of arrays), summed over chunks;
+        ``card_values``: also ``cards`` (``engine.card_tally``: each seat's chips by dealt card)."""
+        from ...engine import card_tally
         from ...engine.runner import run_batches
         from ...policies import per_seat
 
@@ -158,6 +161,8 @@ class Kushiro:
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(len(TEYAKU) + 1, 2), ycount=(len(names) + 1, 2))
+        if card_values:
+            shapes["cards"] = card_tally.shape(rules.players, 48)
         totals = run_batches(partial(play_kernel, tb, seed, rounds, pol), n_sessions, shapes,
                              rounds_per_session=session_rounds, progress=progress, desc=NAME,
                              **run_options)

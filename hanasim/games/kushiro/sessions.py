@@ -14,7 +14,9 @@ import sys
 import numpy as np
 from numba import njit
 
+from ...engine import card_tally
 from ...engine import sessions as engine_sessions
+from ...engine.bits import bit
 from ...engine.deal import cut_for_dealer
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
@@ -25,7 +27,7 @@ from .lower import P_DEALS_ONLY, P_FIXED_DEALER, P_PLAYERS, P_ROTATE, P_SESSION
 from .policy import PC_CARD, PC_N
 from .round import LATEST_DEALS
 from .round import play_round as deal_and_play
-from .rules import MAX_PLAYERS
+from .rules import FIELD_SIZE, HAND_SIZE, MAX_PLAYERS
 from .slots import KS_N, PILE_N, R_CHIPS, R_N, R_WINNER
 from .tally import (C_FIRST_TIES, C_FIRST_TOTAL, C_FIRST_WINS, C_SESSIONS,
                     tally_deal)
@@ -54,7 +56,7 @@ def look_context(tb, work, players):
             greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
 
 
-chunk_counters = engine_sessions.counter_rows(3)
+chunk_counters = engine_sessions.counter_rows(4)  # scal, tcount, ycount, cards
 session_length = engine_sessions.param_hook(P_SESSION)
 n_players = engine_sessions.param_hook(P_PLAYERS)
 end_chunk = engine_sessions.end_chunk  # nothing kept in the lookahead context
@@ -81,11 +83,26 @@ def play_round(tb, work, players, key, i, dealer, look):
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
     res = work[6]
-    scal, tcount, ycount = counts
+    scal, tcount, ycount, cards = counts
     n = tb.params[P_PLAYERS]
     tally_deal(scal, tcount, res, n)
     if tb.params[P_DEALS_ONLY] == 0:
         tally_play(scal, ycount, res, dealer, n)
+        card_tally.tally_round(GAME, tb, work, cards, n)
+
+
+@hot(inline="always")
+def dealt(tb, work, g):
+    # the dealt cards (card values): seat g (relative to the dealer) holds order[10g : 10g + 10]
+    # and the field (g == players) the next 8 (round.deal_round); the four-in-hand swap
+    # changes the hand and the draw pile's part of the order, never these
+    order = work[2]
+    start = HAND_SIZE * g
+    end = start + (FIELD_SIZE if g == tb.params[P_PLAYERS] else HAND_SIZE)
+    m = np.uint64(0)
+    for i in range(start, end):
+        m |= bit(order[i])
+    return m
 
 
 @hot(inline="always")
@@ -126,17 +143,18 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, scal, tcount,
-               ycount, look):
+               ycount, cards, look):
     """Sessions in chunks (``engine.sessions``; the runner gives each thread its own chunks);
-    ``pol``: the players' policy rows; ``look``: None, or True when a player plays by
-    lookahead (a kernel of its own)."""
+    ``pol``: the players' policy rows; ``cards``: ``engine.card_tally`` (empty unless the run
+    tallies card values); ``look``: None, or True when a player plays by lookahead (a kernel
+    of its own)."""
     engine_sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
-                               pol, (scal, tcount, ycount), look)
+                               pol, (scal, tcount, ycount, cards), look)
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"], out["tcount"],
-               out["ycount"], uses_lookahead(pol[:, PC_CARD]))
+               out["ycount"], card_tally.kernel_counter(out), uses_lookahead(pol[:, PC_CARD]))
 
 
 engine_sessions.check_game(GAME)

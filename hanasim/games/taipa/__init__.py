@@ -69,6 +69,8 @@ class Taipa:
     rounds_per_session = SERIES_ROUNDS
     version = 3  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # card play, takes, agari / koi-koi and yaku_cards=choice by lookahead
+    card_values = True  # counters(card_values=True) tallies each seat's coins by dealt card
+    table_seats = ("first_player", "second_player")  # a round's seats (card values)
     expose = False  # no teyaku, so no expose decision (the CLI and report leave it out)
     exact_words = "deal-time yaku"  # what the report's exact comparison is about
     exact_note = ("Round 1's deal, from the full deck (or the start deck the removed_* "

@@ -34,7 +34,7 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ...engine import sessions
+from ...engine import card_tally, sessions
 from ...engine.bits import ONE, ZERO, count, lowest
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
@@ -46,7 +46,7 @@ from .hooks import count_yaku_choices, removals, set_coins
 from .lower import (P_CHECKED, P_COINS, P_DECK, P_FIXED_FIRST, P_KEEP_EXH, P_ROUNDS, P_SERIES,
                     lower)
 from .policy import decode_policies
-from .round import R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round
+from .round import R_CARDS, R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round
 from .round import play_round as deal_and_play  # the hook is play_round
 from .rules import (DEALS_PER_SESSION, FULL_ROUND, MAX_ROUNDS, N_PLAYERS, NAME, SERIES_ROUNDS,
                     YAKU)
@@ -56,7 +56,7 @@ from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
 LOOP = sessions.SERIES  # games back to back (engine.sessions.play runs them)
-chunk_counters = sessions.counter_rows(5)
+chunk_counters = sessions.counter_rows(6)  # scal, rk, ycount, dcount, hist, cards
 session_length = sessions.param_hook(P_SERIES)
 n_players = sessions.constant_hook(N_PLAYERS)
 
@@ -203,7 +203,7 @@ def play_round(tb, work, players, key, i, dealer, look):
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
     res, out, g = work[W_RES], work[W_OUT], work[W_GAME]
-    scal, rk, ycount, dcount, hist = counts
+    scal, rk, ycount, dcount, hist, cards = counts
     k = g[G_ROW]
     if k >= 0:
         for c in range(R_N):
@@ -214,6 +214,14 @@ def tally_round(tb, work, counts, dealer):
         scal[C_REMOVED_SQ] += n_rm * n_rm
         rk[k, RK_REMOVED] += n_rm
         rk[k, RK_REMOVED_SQ] += n_rm * n_rm
+        if card_tally.on(cards):
+            # card values: each seat's coins this round (+ what the winner is paid, - what the
+            # other pays, 0 when exhausted); seat 0 plays first
+            w = res[R_WINNER]
+            paid = out[k, R_N + 1]
+            for seat in range(N_PLAYERS):
+                coins = 0 if w < 0 else (paid if w == seat else -paid)
+                card_tally.tally_seat(cards, seat, res[R_CARDS + seat], res[R_CARDS + 2], coins)
 
 
 @hot(inline="always")
@@ -255,17 +263,19 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, policy, decide, scal,
-               rk, ycount, dcount, hist, look):
+               rk, ycount, dcount, hist, cards, look):
     """Sessions ``first_session ..`` in chunks (``engine.sessions``); counters per chunk,
-    summed by the caller.  ``look``: None, or True when a player plays by lookahead (a kernel
-    of its own, with a lookahead context per chunk: :func:`look_context`)."""
+    summed by the caller (``cards``: ``engine.card_tally``, empty unless the run tallies card
+    values).  ``look``: None, or True when a player plays by lookahead (a kernel of its own,
+    with a lookahead context per chunk: :func:`look_context`)."""
     sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
-                        (policy, decide), (scal, rk, ycount, dcount, hist), look)
+                        (policy, decide), (scal, rk, ycount, dcount, hist, cards), look)
 
 
 def play_kernel(tb, seed, rounds, policy, decide, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, policy, decide, out["scal"],
-               out["rk"], out["ycount"], out["dcount"], out["hist"], uses_lookahead(policy))
+               out["rk"], out["ycount"], out["dcount"], out["hist"],
+               card_tally.kernel_counter(out), uses_lookahead(policy))
 
 
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
@@ -274,7 +284,9 @@ def deal_kernel(tb, seed, rounds, first, n, chunk, out):
 
 def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
              fixed_dealer=False, checked=False, progress=False, deals_only=False,
-             **run_options):
+             card_values=False, **run_options):
+    """The run's counters; ``card_values``: also ``cards`` (``engine.card_tally``: each
+    seat's coins by the cards dealt it, seat 0 the round's first player)."""
     from ...engine.runner import run_batches
 
     if int(session_rounds) != 1:
@@ -293,6 +305,8 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
     n_sessions = -(-rounds // SERIES_ROUNDS)
     shapes = dict(scal=(C_N,), rk=(MAX_ROUNDS, RK_N), ycount=(len(YAKU) + 1, 2),
                   dcount=(len(YAKU) + 1, 2), hist=(H_N,))
+    if card_values:
+        shapes["cards"] = card_tally.shape(N_PLAYERS, 48)
     totals = run_batches(partial(play_kernel, tb, seed, rounds, card, decide),
                          n_sessions, shapes, rounds_per_session=SERIES_ROUNDS,
                          progress=progress, desc=NAME, **run_options)

@@ -22,9 +22,11 @@ from .yaku import cards_missing, yaku_bits, yaku_counts, yaku_points
 # result slots of one round (seats: 0 the first player)
 (R_WINNER, R_SCORE, R_BASE, R_EXHAUSTED, R_TURNS, R_CALLS, R_DECISIONS, R_PILE, R_FIELD,
  R_HANDS, R_TOP, R_YAKU, R_DECK, R_DEALT) = (0, 1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 21, 22)
-R_N = 25
+R_CARDS = 25
+R_N = 28
 # R_YAKU + 4 * seat + kind: yaku of each kind held at the end of the round; R_DEALT + g: the
-# yaku kinds (bits) whose cards the dealt group g (hand of seat 0, of seat 1, the field) holds
+# yaku kinds (bits) whose cards the dealt group g (hand of seat 0, of seat 1, the field) holds;
+# R_CARDS + g: the cards dealt to group g (a card mask; card values)
 
 
 # The round state: ``engine.state``'s layout for 2 seats (hands, field, piles, the next card
@@ -60,6 +62,9 @@ def play_round(order, n, rng, tb, policy, decide, first, res, cap_time, st, look
     res[R_DEALT] = yaku_bits(h0, tb)
     res[R_DEALT + 1] = yaku_bits(h1, tb)
     res[R_DEALT + 2] = yaku_bits(field, tb)
+    res[R_CARDS] = np.int64(h0)
+    res[R_CARDS + 1] = np.int64(h1)
+    res[R_CARDS + 2] = np.int64(field)
     for i in range(ST_N):
         st[i] = ZERO
     st[0] = h0

@@ -127,9 +127,11 @@ class Taoshi:
     #: policies are given for up to 6 players; with fewer seated the first ``players`` are used
     n_players = MAX_PLAYERS
     seats = SEATS
+    table_seats = TABLE_SEATS  # seats relative to the dealer (card values are per table seat)
     Rules = TaoshiRules
     par = None
     teyaku_names = TEYAKU
+    card_values = True  # counters(card_values=True) tallies each seat's scores by dealt card
     lookahead = True  # card play, join/drop and claims by lookahead (engine.lookahead),
     # seeing the cards the other active players' claims showed
     version = 3  # bump when a rule's behaviour, an option or a policy's play changes
@@ -189,7 +191,10 @@ class Taoshi:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
+                 card_values=False, **run_options):
+        """Integer counters of ``rounds`` rounds; ``card_values``: also ``cards``
+        (``engine.card_tally``: each table seat's scores by dealt card) and ``cards_scale``."""
+        from ...engine import card_tally
         from ...engine.runner import run_batches
         from ...policies import per_seat
 
@@ -199,11 +204,15 @@ class Taoshi:
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)
         shapes = dict(scal=(C_N,), tcount=(NONE + 1, 2), vcount=(len(SCORE_VALUES), 2))
+        if card_values:
+            shapes["cards"] = card_tally.shape(rules.players, 48)
         totals = run_batches(partial(play_kernel, tb, seed, rounds, pol), n_sessions, shapes,
                              rounds_per_session=session_rounds, progress=progress, desc=NAME,
                              **run_options)
         totals["deals_only"] = bool(deals_only)
         totals["players"] = rules.players
+        if card_values:  # scores in elevenths under some burdens
+            totals["cards_scale"] = burden_unit(rules)
         return totals
 
     def quantities(self, c, rules):

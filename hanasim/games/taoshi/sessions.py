@@ -14,6 +14,7 @@ import sys
 import numpy as np
 from numba import njit
 
+from ...engine import card_tally
 from ...engine import sessions as engine_sessions
 from ...engine.deal import cut_for_dealer
 from ...engine.jit import hot
@@ -50,7 +51,7 @@ def look_context(tb, work, players):
     return (tb, work[7], new_scratch(ST_N, PBUF, ACTIVE))
 
 
-chunk_counters = engine_sessions.counter_rows(3)
+chunk_counters = engine_sessions.counter_rows(4)  # scal, tcount, vcount, cards
 session_length = engine_sessions.param_hook(P_SESSION)
 n_players = engine_sessions.param_hook(P_PLAYERS)
 end_chunk = engine_sessions.end_chunk  # nothing kept in the lookahead context
@@ -77,11 +78,19 @@ def play_round(tb, work, players, key, i, dealer, look):
 @hot(inline="always")
 def tally_round(tb, work, counts, dealer):
     res = work[7]
-    scal, tcount, vcount = counts
+    scal, tcount, vcount, cards = counts
     n = tb.params[P_PLAYERS]
     tally_deal(scal, tcount, vcount, res, n, tb.values)
     if tb.params[P_DEALS_ONLY] == 0:
         tally_play(scal, res, dealer, n)
+        card_tally.tally_round(GAME, tb, work, cards, n)
+
+
+@hot(inline="always")
+def dealt(tb, work, g):
+    # the dealt cards (card values): hands[g] of table seat g (relative to the dealer),
+    # hands[players] the field; the play works on its own state, so they stay as dealt
+    return work[3][g]
 
 
 @hot(inline="always")
@@ -120,17 +129,18 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 
 @njit(cache=True, nogil=True)
 def run_chunks(seed, first_session, n_sessions, chunk, total_rounds, tb, pol, scal, tcount,
-               vcount, look):
+               vcount, cards, look):
     """Sessions in chunks (``engine.sessions``; the runner gives each thread its own chunks);
-    ``pol``: the players' policy rows; ``look``: None, or True when a player plays by
-    lookahead (a kernel of its own)."""
+    ``pol``: the players' policy rows; ``cards``: ``engine.card_tally`` (empty unless the run
+    tallies card values); ``look``: None, or True when a player plays by lookahead (a kernel
+    of its own)."""
     engine_sessions.run_chunks(GAME, seed, first_session, n_sessions, chunk, total_rounds, tb,
-                               pol, (scal, tcount, vcount), look)
+                               pol, (scal, tcount, vcount, cards), look)
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
     run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"], out["tcount"],
-               out["vcount"], uses_lookahead(pol[:, PC_CARD]))
+               out["vcount"], card_tally.kernel_counter(out), uses_lookahead(pol[:, PC_CARD]))
 
 
 engine_sessions.check_game(GAME)
