@@ -618,10 +618,10 @@ def sweep_figure(sw: pd.DataFrame, quantities, width=8.0):
     return fig
 
 
-def card_values(table: pd.DataFrame, seat: str | None = None, where: str = "hand", ax=None):
+def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "hand", ax=None):
     """The deck as a grid, one cell a card (the hanafuda deck: 12 months x 4 cards; Taipa's: 6
     suits x 8; the mekurifuda deck: 12 numbers x 4 suits), coloured by the card's value to
-    ``seat`` (default: the dealer) when dealt to it (``where="field"``: to the field), on a
+    ``seat`` (default: the dealer) when dealt to it (``dealt_to="field"``: to the field), on a
     diverging colormap centred at 0 (red: worth more than the seat's mean round; blue: less).
     A table from :func:`hanasim.card_values` with ``vs_rules`` is drawn as the change between
     the two rule sets.  Each cell shows the card and its value; a value whose 99.9% interval
@@ -631,9 +631,10 @@ def card_values(table: pd.DataFrame, seat: str | None = None, where: str = "hand
     from .stats.card_values import deck_of
 
     col = "difference" if "difference" in table.columns else "value"
-    rows = table[table["where"] == where]
+    where = dealt_to
+    rows = table[table["dealt_to"] == where]
     if rows.empty:
-        raise ValueError(f"no {where!r} rows in this table (where is 'hand', or 'field' for a "
+        raise ValueError(f"no {where!r} rows in this table (dealt_to is 'hand', or 'field' for a "
                          f"game with a field)")
     seats = list(dict.fromkeys(rows["seat"]))
     seat = seats[0] if seat is None else seat

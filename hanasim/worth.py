@@ -63,7 +63,7 @@ def card_values(game: str = "toppa", rounds: int = DEFAULT_ROUNDS, seed: int | N
 
     Returns
     -------
-    DataFrame with one row per (where, seat, card): game, where (``hand`` or ``field``), seat
+    DataFrame with one row per (dealt_to, seat, card): game, dealt_to (``hand`` or ``field``), seat
     (relative to the dealer: ``dealer`` deals), card (the deck's name for it), month, kind,
     share (of the seat's rounds in which the card was dealt there), mean_score (the seat's mean
     round score in those rounds), value (that less its mean in all rounds), std_error, ci_low,

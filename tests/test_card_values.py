@@ -79,7 +79,7 @@ def test_weighted_values_add_up_to_zero_for_a_fixed_hand_size():
             assert acc[where, s, :48, 1].sum() == size * acc[0, s, 48, 1]
             assert acc[where, s, :48, 0].sum() == size * acc[0, s, 48, 0]
     df = cv.table(acc, _Game(), {})
-    for (where, seat), rows in df.groupby(["where", "seat"]):
+    for (where, seat), rows in df.groupby(["dealt_to", "seat"]):
         assert abs((rows["share"] * rows["value"]).sum()) < 1e-9, (where, seat)
 
 
@@ -110,7 +110,7 @@ def test_a_card_that_scores_is_worth_more():
     # the toy rule scores c % 7: card 6 (worth 6) above the mean, card 7 (worth 0) below
     hands, fields, scores = _random_rounds(np.random.default_rng(4), 2000)
     df = cv.table(_python_tally(hands, fields, scores), _Game(), {})
-    hand = df[(df["where"] == "hand") & (df["seat"] == "dealer")].set_index("card")
+    hand = df[(df["dealt_to"] == "hand") & (df["seat"] == "dealer")].set_index("card")
     names = cv.card_labels(cv.deck_of(_Game()))
     six, seven = names[6][0], names[7][0]
     assert hand.loc[six, "ci_low"] > 0 > hand.loc[seven, "ci_high"]
@@ -226,7 +226,7 @@ def test_toppa_brights_are_worth_points_to_the_seat_dealt_them():
     import hanasim
 
     df = hanasim.card_values("toppa", rounds=100_000, seed=5, policy="greedy")
-    hand = df[df["where"] == "hand"].set_index(["seat", "card"])
+    hand = df[df["dealt_to"] == "hand"].set_index(["seat", "card"])
     for card in ("pine.crane", "cherry.curtain", "susuki.moon", "willow.rain_man",
                  "paulownia.phoenix"):
         assert hand.loc[("dealer", card), "ci_low"] > 0, card
@@ -245,7 +245,7 @@ def test_a_rule_change_moves_the_cards_it_touches():
                             vs_rules={"five_brights": 200, "four_brights": 200,
                                       "rainy_four_brights": 200})
     assert {"value_a", "value_b", "difference", "ci_low", "ci_high"} <= set(d.columns)
-    brights = d[(d["where"] == "hand") & (d["seat"] == "dealer") & (d["kind"] == "bright")]
+    brights = d[(d["dealt_to"] == "hand") & (d["seat"] == "dealer") & (d["kind"] == "bright")]
     assert (brights["difference"] > 0).all()
 
 
@@ -273,7 +273,7 @@ def test_the_command_prints_and_writes(tmp_path, capsys):
     out = tmp_path / "cards.csv"
     chart = tmp_path / "cards.png"
     assert main(["cards", "toppa", "--rounds", "3000", "--seed", "2", "--policy", "greedy",
-                 "--seat", "opponent", "--where", "hand", "--out", str(out),
+                 "--seat", "opponent", "--dealt-to", "hand", "--out", str(out),
                  "--chart", str(chart), "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert "most valuable card" in text and "share dealt" in text

@@ -45,13 +45,13 @@ def add_options(p) -> None:
                    help="compare with this preset (and the --rule options on top of it)")
     p.add_argument("--seat", default=None, metavar="SEAT",
                    help="print only this seat's rows (dealer, opponent, right, seat1 ...)")
-    p.add_argument("--where", choices=("hand", "field", "both"), default="both",
+    p.add_argument("--dealt-to", dest="dealt_to", choices=("hand", "field", "both"), default="both",
                    help="print the cards dealt to the seat (hand), to the field, or both "
                    "(default)")
     p.add_argument("--chart", default=None, metavar="PATH",
                    help="draw the deck as a grid coloured by each card's value to --seat (default "
-                   "the dealer), dealt to it (--where field: to the field), into PATH (.png, .svg)")
-    add_out_options(p, "the tidy table (every row, whatever --seat and --where say)")
+                   "the dealer), dealt to it (--dealt-to field: to the field), into PATH (.png, .svg)")
+    add_out_options(p, "the tidy table (every row, whatever --seat and --dealt-to say)")
     add_threads_option(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -73,7 +73,7 @@ def cmd_values(a):
     df = card_values(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
                      rules=given, preset=a.preset, vs_rules=vs, vs_preset=a.vs_preset,
                      threads=a.threads, progress=not a.no_progress and sys.stderr.isatty())
-    shown = _shown(df, a.seat, a.where)
+    shown = _shown(df, a.seat, a.dealt_to)
     rc = 0
     if a.out is not None:
         rc = write_out(df, a, fmt, None)
@@ -82,7 +82,7 @@ def cmd_values(a):
     elif a.format in (None, "table") and not outputs.is_stdout(a.out):
         emit(lambda: print_cards(df, shown))
     if chart:
-        where = "field" if a.where == "field" else "hand"
+        where = "field" if a.dealt_to == "field" else "hand"
         rc = write_chart(a.chart, chart, lambda: _figure(df, a.seat, where),
                          force=a.force) or rc
     return rc
@@ -97,9 +97,9 @@ def _shown(df, seat, where):
                              f"{', '.join(seats)}")
         rows = rows[rows["seat"] == seat]
     if where != "both":
-        if where not in set(df["where"]):
-            raise ValueError(f"{df.attrs.get('game')} deals no field: --where field has no rows")
-        rows = rows[rows["where"] == where]
+        if where not in set(df["dealt_to"]):
+            raise ValueError(f"{df.attrs.get('game')} deals no field: --dealt-to field has no rows")
+        rows = rows[rows["dealt_to"] == where]
     return rows
 
 
@@ -107,7 +107,7 @@ def _figure(df, seat, where):
     from .. import plot
 
     fig, axes = plot.new_figure(11, 5)
-    plot.card_values(df, seat=seat, where=where, ax=axes[0, 0])
+    plot.card_values(df, seat=seat, dealt_to=where, ax=axes[0, 0])
     return fig
 
 
@@ -143,12 +143,12 @@ def print_cards(df, shown, out=None):
         from ..stats.card_values import change_headline
 
         print(change_headline(df), file=out)
-        cols = dict(where="where", seat="seat", card="card", month="month", kind="kind",
+        cols = dict(dealt_to="dealt to", seat="seat", card="card", month="month", kind="kind",
                     value_a="value", value_b="value vs", difference="change",
                     ci_low="low", ci_high="high")
     else:
         print(m.get("headline", ""), file=out)
-        cols = dict(where="where", seat="seat", card="card", month="month", kind="kind",
+        cols = dict(dealt_to="dealt to", seat="seat", card="card", month="month", kind="kind",
                     share="share dealt", value="value", ci_low="low", ci_high="high", n="n")
     print(f"value: the seat's mean round score when dealt the card less its mean, in {unit} "
           "a round; low, high: 99.9% interval", file=out)

@@ -30,7 +30,7 @@ from scipy import stats as _stats
 from . import intervals
 
 WHERE = ("hand", "field")
-COLUMNS = ["game", "where", "seat", "card", "month", "kind", "share", "mean_score", "value",
+COLUMNS = ["game", "dealt_to", "seat", "card", "month", "kind", "share", "mean_score", "value",
            "std_error", "ci_low", "ci_high", "n", "rounds_seat"]
 
 
@@ -101,7 +101,7 @@ def value_stats(n1, s1, q1, n, s, q) -> dict:
 
 
 def rows(acc: np.ndarray, g, field: bool | None = None, scale: int = 1) -> list[dict]:
-    """One row per (where, seat, card) from a run's summed counter ``acc[2, seats, cards + 1,
+    """One row per (dealt_to, seat, card) from a run's summed counter ``acc[2, seats, cards + 1,
     3]`` (:mod:`engine.card_tally`).  ``field``: whether the game deals a field (default: any
     card was counted there).  ``scale``: kernel score units per unit of the game (Baka and
     Taoshi count scores in fractions of a point: the values are divided by it)."""
@@ -126,7 +126,7 @@ def rows(acc: np.ndarray, g, field: bool | None = None, scale: int = 1) -> list[
                 if scale != 1:
                     for k in ("mean_score", "value", "std_error", "ci_low", "ci_high"):
                         st[k] = st[k] / scale
-                out.append(dict(game=g.name, where=where, seat=seats[seat], card=card,
+                out.append(dict(game=g.name, dealt_to=where, seat=seats[seat], card=card,
                                 month=month, kind=kind, **st, rounds_seat=int(n)))
     return out
 
@@ -162,7 +162,7 @@ def headline(df: pd.DataFrame, seat: str | None = None) -> str:
     """The most and the least valuable card dealt to ``seat`` (default: the dealer, the first
     seat), in the game's unit, with their 99.9% intervals."""
     unit = df.attrs.get("unit", "points")
-    hand = df[(df["where"] == "hand") & df["value"].notna()]
+    hand = df[(df["dealt_to"] == "hand") & df["value"].notna()]
     if seat is None and len(hand):
         seat = hand["seat"].iloc[0]
     hand = hand[hand["seat"] == seat]
@@ -183,11 +183,11 @@ def headline(df: pd.DataFrame, seat: str | None = None) -> str:
 
 
 def difference(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
-    """``b``'s card values less ``a``'s (two rule sets of the same game), row by row on (where,
+    """``b``'s card values less ``a``'s (two rule sets of the same game), row by row on (dealt_to,
     seat, card): columns value_a, value_b, difference, std_error, ci_low, ci_high.  The two runs'
     errors are added as if independent; runs on the same seed share their deals, which
     correlates them positively, so the interval is then conservative."""
-    keys = ["where", "seat", "card"]
+    keys = ["dealt_to", "seat", "card"]
     m = a.merge(b, on=keys, suffixes=("_a", "_b"), how="inner", validate="one_to_one")
     out = m[["game_a", *keys, "month_a", "kind_a"]].rename(
         columns={"game_a": "game", "month_a": "month", "kind_a": "kind"})
@@ -212,7 +212,7 @@ def change_headline(diff: pd.DataFrame, seat: str | None = None) -> str:
     """The card whose value to ``seat`` (default: the dealer) changed most between the two
     rule sets of a :func:`difference` table, in a sentence."""
     unit = diff.attrs.get("unit", "points")
-    hand = diff[(diff["where"] == "hand") & diff["difference"].notna()]
+    hand = diff[(diff["dealt_to"] == "hand") & diff["difference"].notna()]
     if seat is None and len(hand):
         seat = hand["seat"].iloc[0]
     hand = hand[hand["seat"] == seat]
