@@ -268,3 +268,68 @@ def ishikari_round(game, seed, policy, join, expose, mult=1):
         actions.append(act)
         pos = pos.apply(act)
     return kernel, pos, actions, deal
+
+
+def taipa_round(game, seed, policy, decide, deck_size=48, first=0):
+    """(kernel's result slots, the final position, its actions, the deal) of one Taipa round
+    played by ``games.taipa.round.play_round`` on a deck of ``deck_size`` cards (a random
+    subset: a later round's deck), ``policy``/``decide`` per player (card policy ids,
+    (decision, parameter) rows); the same round played through positions, the kernel's
+    choices replayed from its random stream."""
+    from hanasim.engine.rng import next64
+    from hanasim.games.taipa import round as TR
+    from hanasim.games.taipa.yaku import cards_missing, yaku_points
+    from hanasim.policies import CONTINUE, group_hand_card, group_pick
+
+    tb = game.tb
+    gen = np.random.default_rng(seed)
+    deck = gen.permutation(48)[:deck_size]
+    order = np.zeros(48, dtype=np.int8)
+    order[:deck_size] = deck
+    pol = np.array(policy, dtype=np.int64)
+    dec = np.array(decide, dtype=np.int64)
+    rng = np.array([np.uint64(seed * 7919 + 1)], dtype=np.uint64)
+    rng0 = rng.copy()
+    res = np.zeros(TR.R_N, dtype=np.int64)
+    st = np.zeros(TR.ST_N, dtype=np.uint64)
+    cap = np.zeros(48, dtype=np.int64)
+    TR.play_round(order, deck_size, rng, tb, pol, dec, first, res, cap, st, None)
+    h = [int(c) for c in deck]
+    dealt = ([h[:6], h[6:12]], h[12:18], h[18:])
+    pos = game.from_cards(*dealt)
+    rng = rng0
+    actions = []
+    gm, go = tb.group_masks, tb.group_of
+    while not pos.is_over():
+        d = pos.data
+        st_ = d["st"]
+        seat = pos.seat
+        q = first ^ seat
+        if pos.phase == "play":
+            r = np.uint64(next64(rng)) if pol[q] == RANDOM else ZERO
+            hand, field = st_[seat], st_[TR.S_FIELD]
+            card = int(group_hand_card(pol[q], hand, field, r, go, gm, tb.weights))
+            mm = field & gm[go[card]]
+            take = None
+            if core.bits(mm):
+                take = core.bits(mm)[int(group_pick(pol[q], mm, r, tb.weights))]
+            legal = pos.legal_actions()
+            a = core.play(card, take if core.play(card, take) in legal else None)
+            word = r
+        elif pos.phase == "turned":
+            f, _ = game._capture(d["pending"][0], st_[TR.S_FIELD], d["pending"][1])
+            drawn = pos.legal_actions()[0].card
+            mm = np.uint64(f) & gm[go[drawn]]
+            take = core.bits(mm)[int(group_pick(pol[q], mm, word >> np.uint64(16),
+                                                tb.weights))]
+            a = core.turned(drawn, take)
+        else:
+            left = bin(int(st_[seat])).count("1")
+            v, _ = yaku_points(st_[TR.S_PILE + seat], tb)
+            om = cards_missing(st_[TR.S_PILE + (seat ^ 1)], tb)
+            from hanasim.policies import LEGAL_BOTH, choose_continue
+            a = core.koikoi(choose_continue(dec[q, 0], dec[q, 1], LEGAL_BOTH, left, v, om,
+                                            rng) == CONTINUE)
+        actions.append(a)
+        pos = pos.apply(a)
+    return res, pos, actions, dealt

@@ -6,15 +6,15 @@ lookahead's advice on a position.
 >>> pos = g.deal(hands=[[...], [...]], field=[...], pile=[...])   # card ids or codes
 >>> pos.legal_actions(); pos = pos.apply(pos.legal_actions()[0]); ...; pos.result()
 
-Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (its standard turn; see
-``koikoi``).  The others (Kushiro Toppa, Taoshi, Taipa) are refused in one line.
+Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (see ``koikoi``), Taipa (its
+result in coins; see ``taipa``).  The others (Kushiro Toppa, Taoshi) are refused in one line.
 """
 from __future__ import annotations
 
 from .core import Action, Position, PositionError, expose, koikoi, play, turned  # noqa: F401
 
 #: the games positions reach, and their adapter's kind
-REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi")
+REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi", "taipa")
 
 
 class Game:
@@ -106,6 +106,10 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
         from .koikoi import KoikoiGame
 
         return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
+    if g.name == "taipa":
+        from .taipa import TaipaGame
+
+        return Game(TaipaGame(g.name, rule_obj, note.code), note, rules, preset)
     if g.name == "ishikari_toppa":
         from .ishikari import IshikariGame
 
