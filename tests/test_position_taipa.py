@@ -164,3 +164,85 @@ def test_replay_cli_taipa(tmp_path, capsys):
     assert main(["replay", "taipa", str(path)]) == 0
     out = capsys.readouterr().out
     assert "total" in out and "player 2" in out
+
+
+# ------------------------------------------------------------ advice
+def _position_json(g, seed, moves):
+    """A Taipa round of a kernel record (seed), as a position after ``moves`` actions."""
+    rec, _ = _kernel_record(g, [seed], 10)
+    r = rec["rounds"][0]
+    return dict(game="taipa", hands=r["hands"], field=r["field"], pile=r["pile"],
+                actions=r["actions"][:moves])
+
+
+@pytest.mark.parametrize("moves", [0, 3])
+def test_taipa_advice_never_depends_on_the_hidden_cards(moves):
+    """The opponent's hand and the pile permuted among themselves (the actions taken so far
+    kept legal) give the same advice, same seed."""
+    from hanasim.position.positions import position_from_json
+
+    g = P.game("taipa")
+    base = _position_json(g, 51, moves)
+    _, pos = position_from_json(base, "taipa", {}, None, P.game)
+    while pos.phase != "play":  # a moment the cards alone give
+        pos = pos.apply(pos.legal_actions()[0])
+    want = P.advise(pos, samples=24, seed=5)
+    assert len(want.actions) == len(pos.legal_actions())
+    me = pos.seat
+    tried = 0
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        # the hidden cards now: the other hand and the undrawn pile, as the position has them
+        hands = [[g.code(c) for c in h] for h in pos.hands()]
+        pile = [g.code(c) for c in pos.pile_left()]
+        hidden = hands[1 - me] + pile
+        rng.shuffle(hidden)
+        k = len(hands[1 - me])
+        hands[1 - me], pile = hidden[:k], hidden[k:]
+        cap = [[g.code(c) for c in p] for p in pos.piles()]
+        field = [g.code(c) for c in pos.field()]
+        _, pos2 = position_from_json(dict(hands=hands, field=field, pile=pile, captured=cap),
+                                     "taipa", {}, None, P.game)
+        if pos2.phase != pos.phase:
+            continue
+        got = P.advise(pos2, samples=24, seed=5)
+        assert got.actions == want.actions
+        np.testing.assert_array_equal(got.values, want.values)
+        assert got.chosen == want.chosen
+        tried += 1
+        if tried == 4:
+            break
+    assert tried == 4
+
+
+def test_taipa_advice_on_a_decision():
+    """After a turn that makes a yaku: agari or koi-koi, agari's value the coins it takes now
+    (the same in every determinisation)."""
+    g = P.game("taipa")
+    # seat 0 holds three ribbons' worth: two ribbons captured, a third to take now
+    # (a turn each played: five cards in each hand, two captures each)
+    h0 = ["6r1", "2b1", "3b1", "4a1", "5a1"]
+    h1 = ["2b2", "3b2", "4a2", "5a2", "6a2"]
+    field = ["6r2", "1c1", "2c1", "3c1", "4c1", "5c1"]
+    captured = [["4r1", "5r1"], ["1c2", "1b1"]]
+    used = set(h0 + h1 + field + captured[0] + captured[1])
+    pile = [g.code(c) for c in range(48) if g.code(c) not in used]
+    pos = g.deal([h0, h1], field, pile[:12], captured)
+    pos = pos.apply(P.play(g.card("6r1")))
+    while pos.phase == "turned":
+        pos = pos.apply(pos.legal_actions()[0])
+    assert pos.phase == "koikoi" and pos.seat == 0
+    adv = P.advise(pos, samples=16, seed=2)
+    assert adv.actions == [P.koikoi(False), P.koikoi(True)]
+    assert set(adv.values[:, 0]) == {1.0}  # agari: one ribbon yaku, one coin
+    stopped = pos.apply(P.koikoi(False))
+    assert stopped.result() == [1, -1]
+
+
+def test_advise_cli_taipa(tmp_path, capsys):
+    g = P.game("taipa")
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(_position_json(g, 61, 2)))
+    assert main(["advise", "taipa", "--position", str(path), "--samples", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "the lookahead would take" in out

@@ -8,7 +8,8 @@ determinisations serve every action, so differences between actions are paired.
 
 What a value is: the game's lookahead value of the round for the player, in the game's unit:
 Toppa and Baka the seat's settled round score; koi-koi the seat's points less the opponent's
-(what decides a game; the points alone under zero-sum scoring).
+(what decides a game; the points alone under zero-sum scoring); Taipa the coins the seat wins
+or pays (what the Taipa lookahead maximises).
 
 ``chosen``: the action the lookahead policy would take with the same determinisations (greedy's
 own unless another's paired mean gain is significant: ``engine.lookahead._pick``).
@@ -96,6 +97,8 @@ def advise(position, samples: int = 64, seed: int = 0) -> Advice:
     seat = position.seat
     if g.name == "koikoi":
         actions, values = _koikoi(position, seat, samples, seed)
+    elif g.name == "taipa":
+        actions, values = _taipa(position, seat, samples, seed)
     else:  # the seat in the round's state (Ishikari Toppa: the active player's place)
         actions, values = _fishing(position, g.inner_seat(position), samples, seed)
     sc = L.new_scratch(1, 1, 1)
@@ -229,3 +232,55 @@ def _koikoi_action(pos, pol, hand, field, wild, shift):
     if t < 0:
         t = int(K.greedy_take(drawn, field, wild, tb))
     return turned(drawn, t)
+
+
+def _taipa(pos, seat, k, seed):
+    """Taipa's choices valued as its lookahead values them (``advise_taipa``): greedy's own
+    first (the lookahead's default)."""
+    from ..engine.match import capture_one
+    from ..games.taipa import round as TR
+    from ..games.taipa.lookahead import _greedy_pick
+    from ..policies import GREEDY, group_hand_card
+    from . import advise_taipa as AT
+
+    g, d = pos.game, pos.data
+    tb, st, order, n = g.tb, d["st"], d["order"], np.int64(d["n"])
+    coins = np.array(d["coins"], dtype=np.int64)
+    field = st[TR.S_FIELD]
+    out = np.zeros((k, 2))
+    if pos.phase == "koikoi":
+        AT.taipa_call(tb, st, order, n, np.int64(seat), seed, coins, out)
+        return [Action("koikoi", yes=False), Action("koikoi", yes=True)], out
+    if pos.phase == "turned":
+        card, take = d["pending"]
+        st2 = st.copy()
+        f, c1 = g._capture(card, field, take)
+        st2[seat] = st[seat] & ~np.uint64(1 << card)
+        st2[TR.S_FIELD] = f
+        st2[TR.S_PILE + seat] |= c1
+        drawn = g._drawn(d)
+        matches = g._matches(drawn, f)
+        greedy = int(_greedy_pick(np.int64(drawn), np.uint64(f), tb))
+        picks = [greedy] + [i for i in range(len(matches)) if i != greedy]
+        out = np.zeros((k, len(picks)))
+        AT.taipa_turned(tb, st2, order, n, np.int64(seat), seed, coins, np.int64(card),
+                        np.uint64(c1), np.array(picks, dtype=np.int64), out)
+        return [turned(drawn, matches[i]) for i in picks], out
+    hand = st[seat]
+    gc = int(group_hand_card(GREEDY, hand, field, ZERO, tb.group_of, tb.group_masks,
+                             tb.weights))
+    choices = [(gc, int(_greedy_pick(np.int64(gc), field, tb)))]
+    for c in bits(hand):
+        for i in range(max(len(g._matches(c, field)), 1)):
+            if (c, i) != choices[0]:
+                choices.append((c, i))
+    actions = []
+    for c, i in choices:
+        m = g._matches(c, field)
+        actions.append(play(c, m[i] if len(m) > 1 else None))
+    out = np.zeros((k, len(choices)))
+    AT.taipa_play(tb, st, order, n, np.int64(seat), seed, coins,
+                  np.array([c for c, _ in choices], dtype=np.int64),
+                  np.array([i for _, i in choices], dtype=np.int64), out)
+    del capture_one
+    return actions, out
