@@ -333,3 +333,78 @@ def taipa_round(game, seed, policy, decide, deck_size=48, first=0):
         actions.append(a)
         pos = pos.apply(a)
     return res, pos, actions, dealt
+
+
+def kushiro_round(game, seed, rows):
+    """(kernel's chips by seat, the final position, its actions, the deal) of one two-player
+    Kushiro Toppa round played by ``games.kushiro.round.play_round`` (dealer player 0),
+    ``rows`` each player's policy row (PC_* columns; swap never, expose always or never);
+    None when a hand is dealt a four of a month (its swap is not reached)."""
+    from hanasim.engine.play import capture
+    from importlib import import_module
+    KR = import_module("hanasim.games.kushiro.round")
+    from hanasim.games.kushiro.policy import PC_CARD, PC_DEC, PC_DPARAM, PC_EXPOSE, PC_N
+    from hanasim.games.kushiro.policy import cards_missing
+    from hanasim.games.kushiro.slots import K_FIELD, K_PA, KS_N, PILE_N, R_CHIPS, R_FOURS, R_N
+    from hanasim.policies import CONTINUE, DEC_THRESHOLD, LEGAL_BOTH, choose_continue
+
+    tb = game.tb
+    drng = np.array([np.uint64(seed * 104729 + 3)], dtype=np.uint64)
+    rng = np.array([np.uint64(seed * 7919 + 5)], dtype=np.uint64)
+    rng0 = rng.copy()
+    order = np.arange(48).astype(np.int8)
+    pile = np.zeros(PILE_N, dtype=np.int8)
+    hands = np.zeros(4, dtype=np.uint64)
+    ks = np.zeros(KS_N, dtype=np.uint64)
+    pol = np.zeros((4, PC_N), dtype=np.int64)
+    for q, row in enumerate(rows):
+        pol[q, :len(row)] = row
+    res = np.zeros(R_N, dtype=np.int64)
+    KR.play_round(drng, rng, order, pile, hands, ks, tb, pol, 0, res, None)
+    if res[R_FOURS] or res[R_FOURS + 1]:
+        return None
+    o = [int(c) for c in order]
+    deal = ([o[:10], o[10:20]], o[20:28], o[28:])
+    kernel = [int(res[R_CHIPS]), int(res[R_CHIPS + 1])]
+    pos = game.from_cards(*deal)
+    rng = rng0
+    actions = []
+    r = ZERO
+    while not pos.is_over():
+        d = pos.data
+        seat = pos.seat
+        if pos.phase == "expose":
+            a = core.expose(pol[seat, PC_EXPOSE] == 1)
+        elif pos.phase == "play":
+            cp = int(pol[seat, PC_CARD])
+            r = ZERO
+            if cp == RANDOM:
+                rng[0] = np.uint64((int(rng[0]) + int(GOLDEN)) % 2**64)
+                r = np.uint64(mix64(rng[0]))
+            ks_ = d["ks"]
+            field = ks_[K_FIELD]
+            card = int(hand_card(cp, ks_[seat], field, r, tb.gscore))
+            two = two_way(card, field)
+            a = core.play(card, two[1] if int(take_high(cp, card, field, r, tb.ghigh))
+                          else two[0]) if two else core.play(card)
+        elif pos.phase == "turned":
+            cp = int(pol[seat, PC_CARD])
+            card, high = d["pending"]
+            f = np.uint64(capture(card, d["ks"][K_FIELD], high)[0])
+            drawn = pos.legal_actions()[0].card
+            two = two_way(drawn, f)
+            a = core.turned(drawn, two[1] if int(take_high(cp, drawn, f, r >> np.uint64(1),
+                                                             tb.ghigh)) else two[0])
+        else:
+            ks_ = d["ks"]
+            v, h = d["decision"]
+            dec = int(pol[seat, PC_DEC])
+            om = 99
+            if dec == DEC_THRESHOLD:
+                om = cards_missing(ks_[K_PA + 1 - seat], tb.yaku_masks, tb.yaku_ints)
+            left = bin(int(ks_[seat])).count("1")
+            a = core.koikoi(choose_continue(dec, int(pol[seat, PC_DPARAM]), LEGAL_BOTH, left,
+                                            v, om, rng) == CONTINUE)
+        actions.append(a)
+        pos = pos.apply(a)
+    return kernel, pos, actions, deal

@@ -11,7 +11,7 @@ import sys
 
 from .common import EXIT_FAILURE, add_out_options, add_preset, check_output, emit, write_out
 
-REACHED_HELP = "toppa, baka, bakappana, ishikari_toppa, koikoi, taipa"
+REACHED_HELP = "toppa, baka, bakappana, ishikari_toppa, koikoi, taipa, kushiro_toppa (two players)"
 
 
 def _add_rules(p):
@@ -149,5 +149,7 @@ def cmd_advise(a):
 def _unit(name) -> str:
     if name == "taipa":
         return "coins won (+) or paid (-) by the player"
+    if name == "kushiro_toppa":
+        return "dekiyaku chips won (+) or paid (-) by the player"
     return ("points for the player less the opponent's" if name == "koikoi"
             else "settled points for the player")

@@ -7,14 +7,15 @@ lookahead's advice on a position.
 >>> pos.legal_actions(); pos = pos.apply(pos.legal_actions()[0]); ...; pos.result()
 
 Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (see ``koikoi``), Taipa (its
-result in coins; see ``taipa``).  The others (Kushiro Toppa, Taoshi) are refused in one line.
+result in coins; see ``taipa``), Kushiro Toppa at two-player tables (in chips; see
+``kushiro``).  Taoshi is refused in one line.
 """
 from __future__ import annotations
 
 from .core import Action, Position, PositionError, expose, koikoi, play, turned  # noqa: F401
 
 #: the games positions reach, and their adapter's kind
-REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi", "taipa")
+REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi", "taipa", "kushiro_toppa")
 
 
 class Game:
@@ -106,6 +107,10 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
         from .koikoi import KoikoiGame
 
         return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
+    if g.name == "kushiro_toppa":
+        from .kushiro import KushiroGame
+
+        return Game(KushiroGame(g.name, rule_obj, note.code), note, rules, preset)
     if g.name == "taipa":
         from .taipa import TaipaGame
 

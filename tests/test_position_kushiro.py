@@ -1,0 +1,103 @@
+"""Kushiro Toppa positions (two-player tables), records and replay, advice
+(hanasim.position.kushiro).
+
+Rounds played by the game's own kernel (``games.kushiro.round.play_round``) and the same
+rounds played through positions making the kernel's own choices (its random stream replayed)
+end with the same chips; records written from kernel rounds replay to them; an illegal move
+is one line.
+"""
+import json
+
+import pytest
+
+from hanasim import position as P
+from hanasim.cli import main
+from hanasim.position import record as R
+from hanasim.position.replay import replay
+
+import position_helpers as H
+
+
+def _rows(seed):
+    """Per player: card (random, greedy), decision (random, stop, continue K, threshold T)
+    and its parameter, join and swap unused (swap never), expose always or never."""
+    return [[seed % 2, (0, 1, 2, 3)[seed % 4], 3, 0, 0, 0, (seed % 2) ^ 1],
+            [(seed // 2) % 2, (1, 3, 0, 2)[seed % 4], 5, 0, 0, 0, (seed // 3) % 2]]
+
+
+@pytest.mark.parametrize("rules", [{}, {"teyaku_effect": "round_ends"},
+                                   {"decision_on": "bigger", "last_card": "free",
+                                    "exhausted": "last_caller"}])
+def test_kushiro_positions_end_as_the_kernel(rules):
+    g = P.game("kushiro_toppa", rules)
+    rounds = calls = claims = 0
+    for seed in range(100):
+        out = H.kushiro_round(g.adapter, seed, _rows(seed))
+        if out is None:  # a four in a hand: its swap is not reached
+            continue
+        kernel, pos, actions, _ = out
+        assert pos.result() == kernel, seed
+        rounds += 1
+        calls += any(a.kind == "koikoi" and a.yes for a in actions)
+        claims += any(a.kind == "expose" and a.yes for a in actions)
+    assert rounds > 80 and calls > 5 and claims > 5
+
+
+def _kernel_record(g, seeds):
+    rounds, points = [], []
+    seed = seeds[0]
+    while len(rounds) < len(seeds):
+        out = H.kushiro_round(g.adapter, seed, _rows(seed))
+        seed += 1
+        if out is None:
+            continue
+        kernel, pos, actions, deal = out
+        dealer = len(rounds) % 2
+        rounds.append(R.round_json(g, dealer + 1, *deal, actions))
+        pts = [0, 0]
+        for s, v in enumerate(kernel):
+            pts[(dealer + s) % 2] = v
+        points.append(pts)
+    return R.record_json(g, rounds, g.rules_given), points
+
+
+@pytest.mark.parametrize("rules", [{}, {"teyaku_effect": "round_ends"}])
+def test_replay_of_kernel_rounds_gives_their_chips(rules, tmp_path):
+    g = P.game("kushiro_toppa", rules)
+    rec, points = _kernel_record(g, list(range(11, 17)))
+    path = tmp_path / "k.json"
+    R.write(path, rec)
+    df = replay(R.load(path)).points
+    for i, pts in enumerate(points, 1):
+        got = df[df["round"] == str(i)].set_index("player")["points"]
+        assert [got["player 1"], got["player 2"]] == pts
+    totals = df[df["round"] == "total"].set_index("player")["points"]
+    assert [totals["player 1"], totals["player 2"]] == [sum(p[k] for p in points)
+                                                        for k in range(2)]
+
+
+def test_illegal_move_in_a_record_is_one_line(tmp_path, capsys):
+    g = P.game("kushiro_toppa")
+    rec, _ = _kernel_record(g, [21, 22])
+    rnd = rec["rounds"][1]
+    k = next(i for i, a in enumerate(rnd["actions"]) if "play" in a)
+    other = rnd["hands"][1][0]
+    rnd["actions"][k] = {"play": other}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(rec))
+    assert main(["replay", "kushiro_toppa", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "round 2, turn 1 (player 2, the dealer)" in err
+    assert f"{other} is not in the hand" in err and err.count("\n") == 1
+
+
+def test_bad_kushiro_positions_are_one_line():
+    g = P.game("kushiro_toppa")
+    cards = [g.code(c) for c in range(48)]
+    with pytest.raises(P.PositionError, match="four cards of one month"):
+        g.deal([cards[:10], cards[10:20]], cards[20:28], cards[28:])  # 1b 1r 1c1 1c2
+    with pytest.raises(P.PositionError, match="not reached"):
+        P.game("kushiro_toppa", {"players": 3}).deal([cards[:10]] * 3, cards[20:28],
+                                                     cards[28:])
+    with pytest.raises(P.PositionError, match="each hand holds 10"):
+        g.deal([cards[:9], cards[10:20]], cards[20:28], cards[28:])
