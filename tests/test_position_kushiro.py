@@ -12,6 +12,7 @@ import pytest
 
 from hanasim import position as P
 from hanasim.cli import main
+from hanasim.position import core
 from hanasim.position import record as R
 from hanasim.position.replay import replay
 
@@ -101,3 +102,73 @@ def test_bad_kushiro_positions_are_one_line():
                                                      cards[28:])
     with pytest.raises(P.PositionError, match="each hand holds 10"):
         g.deal([cards[:9], cards[10:20]], cards[20:28], cards[28:])
+
+
+# ------------------------------------------------------------ advice
+def _pos_json(g, seed, moves):
+    rec, _ = _kernel_record(g, [seed])
+    r = rec["rounds"][0]
+    return dict(game="kushiro_toppa", hands=r["hands"], field=r["field"], pile=r["pile"],
+                actions=r["actions"][:moves])
+
+
+@pytest.mark.parametrize("seed,moves", [(41, 0), (41, 6), (43, 9)])
+def test_kushiro_advice_never_depends_on_the_hidden_cards(seed, moves):
+    """The cards the player to act cannot see (the other hand, less any claimed teyaku
+    cards, and the undrawn pile) permuted among their places give the same advice."""
+    import numpy as np
+
+    from hanasim.position.core import Position, bits, mask
+    from hanasim.position.positions import position_from_json
+
+    g = P.game("kushiro_toppa")
+    _, pos = position_from_json(_pos_json(g, seed, moves), "kushiro_toppa", {}, None, P.game)
+    assert not pos.is_over()
+    want = P.advise(pos, samples=24, seed=5)
+    me = pos.seat
+    d = pos.data
+    ks, pile = d["ks"], d["pile"]
+    top, end = int(ks[5]), int(ks[22])
+    known = int(ks[7 + 1 - me])  # the other's claimed teyaku cards: seen
+    hidden = [c for c in bits(ks[1 - me]) if not known >> c & 1] + [int(c) for c in
+                                                                   pile[top:end]]
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        perm = list(rng.permutation(hidden))
+        k = len(hidden) - (end - top)
+        ks2, pile2 = ks.copy(), pile.copy()
+        ks2[1 - me] = mask(perm[:k] + [c for c in bits(ks[1 - me]) if known >> c & 1])
+        pile2[top:end] = perm[k:]
+        got = P.advise(Position(pos.game, dict(d, ks=ks2, pile=pile2)), samples=24, seed=5)
+        assert got.actions == want.actions
+        np.testing.assert_array_equal(got.values, want.values)
+        assert got.chosen == want.chosen
+
+
+def test_kushiro_advice_on_iku(tmp_path, capsys):
+    """A dekiyaku formed: Yoroshii's value is its chips in every determinisation; the
+    advise command prints both choices."""
+    g = P.game("kushiro_toppa")
+    for seed in range(60):
+        out = H.kushiro_round(g.adapter, seed, _rows(seed))
+        if out is None or not any(a.kind == "koikoi" for a in out[2]):
+            continue
+        kernel, pos, actions, deal = out
+        k = next(i for i, a in enumerate(actions) if a.kind == "koikoi")
+        pj = dict(game="kushiro_toppa", hands=[[g.code(c) for c in h] for h in deal[0]],
+                  field=[g.code(c) for c in deal[1]], pile=[g.code(c) for c in deal[2]],
+                  actions=[a.to_json(g.code) for a in actions[:k]])
+        path = tmp_path / "p.json"
+        path.write_text(json.dumps(pj))
+        from hanasim.position.positions import position_from_json
+
+        _, p = position_from_json(pj, None, {}, None, P.game)
+        adv = P.advise(p, samples=16, seed=1)
+        assert adv.actions == [core.koikoi(False), core.koikoi(True)]
+        assert len(set(adv.values[:, 0])) == 1 and adv.values[0, 0] > 0
+        assert main(["advise", "kushiro_toppa", "--position", str(path), "--samples",
+                     "8"]) == 0
+        out = capsys.readouterr().out
+        assert "koi-koi" in out and "stop" in out and "chips" in out
+        return
+    raise AssertionError("no Iku/Yoroshii decision in 60 rounds")

@@ -14,6 +14,7 @@ from hanasim import position as P
 from hanasim.cli import main
 from hanasim.games.taipa import coins as C
 from hanasim.games.taipa import round as TR
+from hanasim.position import core
 from hanasim.position import record as R
 from hanasim.position.replay import replay
 
@@ -233,9 +234,9 @@ def test_taipa_advice_on_a_decision():
         pos = pos.apply(pos.legal_actions()[0])
     assert pos.phase == "koikoi" and pos.seat == 0
     adv = P.advise(pos, samples=16, seed=2)
-    assert adv.actions == [P.koikoi(False), P.koikoi(True)]
+    assert adv.actions == [core.koikoi(False), core.koikoi(True)]
     assert set(adv.values[:, 0]) == {1.0}  # agari: one ribbon yaku, one coin
-    stopped = pos.apply(P.koikoi(False))
+    stopped = pos.apply(core.koikoi(False))
     assert stopped.result() == [1, -1]
 
 
