@@ -112,12 +112,11 @@ def test_koikoi_option_not_reached_is_one_line():
 
 
 def test_unreached_game_is_one_line():
-    with pytest.raises(P.PositionError, match="do not reach taipa"):
-        P.game("taipa")
-    with pytest.raises(P.PositionError, match="do not reach kushiro_toppa"):
-        P.game("kushiro_toppa")
     with pytest.raises(P.PositionError, match="do not reach taoshi"):
         P.game("taoshi")
+    with pytest.raises(P.PositionError, match="with 3 players the join or drop is not "
+                                              "reached"):
+        P.game("kushiro_toppa", {"players": 3}).deal([[]] * 3, [], [])
 
 
 # ------------------------------------------------------------ legal actions, bad positions
