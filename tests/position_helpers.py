@@ -408,3 +408,67 @@ def kushiro_round(game, seed, rows):
         actions.append(a)
         pos = pos.apply(a)
     return kernel, pos, actions, deal
+
+
+def taoshi_round(game, seed, cards, claims):
+    """(kernel's scores by seat in points, the final position, its actions, the deal) of one
+    three-player Taoshi round played by ``games.taoshi.round.play_round`` (dealer player 0):
+    ``cards`` each player's card policy (random, greedy), ``claims`` each one's claim choice
+    (always, never); the same round through positions, the random stream replayed."""
+    from importlib import import_module
+
+    from hanasim.engine.play import capture
+    from hanasim.games.taoshi.policy import PC_CARD, PC_EXPOSE, PC_N
+    from hanasim.games.taoshi.slots import PBUF, R_N, R_SCORE, ST_N
+
+    TR = import_module("hanasim.games.taoshi.round")
+    TL = import_module("hanasim.games.taoshi.lower")
+    tb = game.tb
+    drng = np.array([np.uint64(seed * 104729 + 7)], dtype=np.uint64)
+    rng = np.array([np.uint64(seed * 7919 + 11)], dtype=np.uint64)
+    r_rng = rng.copy()
+    order = np.arange(48).astype(np.int8)
+    hands = np.zeros(7, dtype=np.uint64)
+    pbuf = np.zeros(PBUF, dtype=np.int8)
+    st = np.zeros(ST_N, dtype=np.uint64)
+    pol3 = np.zeros(3, dtype=np.int64)
+    pol = np.zeros((6, PC_N), dtype=np.int64)
+    for q in range(3):
+        pol[q, PC_CARD] = cards[q]
+        pol[q, PC_EXPOSE] = claims[q]
+    res = np.zeros(R_N, dtype=np.int64)
+    TR.play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, 0, res, None)
+    unit = int(tb.params[TL.P_UNIT])
+    kernel = [int(res[R_SCORE + s]) / unit for s in range(3)]
+    deal = ([core.bits(h) for h in hands[:3]], core.bits(hands[3]), [int(c) for c in pbuf])
+    pos = game.from_cards(*deal)
+    actions = []
+    s = int(r_rng[0])
+    r = ZERO
+    while not pos.is_over():
+        seat = pos.seat
+        d = pos.data
+        st_ = d["st"]
+        p = int(cards[seat])
+        if pos.phase == "expose":
+            a = core.expose(claims[seat] == 1)
+        elif pos.phase == "play":
+            r = ZERO
+            if p == RANDOM:
+                s = (s + int(GOLDEN)) % 2**64
+                r = np.uint64(mix64(np.uint64(s)))
+            field = st_[3]
+            card = int(hand_card(p, st_[seat], field, r, tb.gscore))
+            two = two_way(card, field)
+            a = core.play(card, two[1] if int(take_high(p, card, field, r, tb.ghigh))
+                          else two[0]) if two else core.play(card)
+        else:
+            card, high = d["pending"]
+            f = np.uint64(capture(card, st_[3], high)[0])
+            drawn = pos.legal_actions()[0].card
+            two = two_way(drawn, f)
+            a = core.turned(drawn, two[1] if int(take_high(p, drawn, f, r >> np.uint64(1),
+                                                            tb.ghigh)) else two[0])
+        actions.append(a)
+        pos = pos.apply(a)
+    return kernel, pos, actions, deal

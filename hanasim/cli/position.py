@@ -11,7 +11,8 @@ import sys
 
 from .common import EXIT_FAILURE, add_out_options, add_preset, check_output, emit, write_out
 
-REACHED_HELP = "toppa, baka, bakappana, ishikari_toppa, koikoi, taipa, kushiro_toppa (two players)"
+REACHED_HELP = ("toppa, baka, bakappana, ishikari_toppa, koikoi, taipa, kushiro_toppa (two "
+                "players), taoshi (three players)")
 
 
 def _add_rules(p):

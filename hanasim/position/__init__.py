@@ -8,14 +8,16 @@ lookahead's advice on a position.
 
 Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (see ``koikoi``), Taipa (its
 result in coins; see ``taipa``), Kushiro Toppa at two-player tables (in chips; see
-``kushiro``).  Taoshi is refused in one line.
+``kushiro``), Taoshi at three-player tables (see ``taoshi``).  Larger Kushiro Toppa and Taoshi
+tables (join or drop) are refused in one line.
 """
 from __future__ import annotations
 
 from .core import Action, Position, PositionError, expose, koikoi, play, turned  # noqa: F401
 
 #: the games positions reach, and their adapter's kind
-REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi", "taipa", "kushiro_toppa")
+REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi", "taipa", "kushiro_toppa",
+           "taoshi")
 
 
 class Game:
@@ -107,6 +109,10 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
         from .koikoi import KoikoiGame
 
         return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
+    if g.name == "taoshi":
+        from .taoshi import TaoshiGame
+
+        return Game(TaoshiGame(g.name, rule_obj, note.code), note, rules, preset)
     if g.name == "kushiro_toppa":
         from .kushiro import KushiroGame
 

@@ -10,6 +10,7 @@ COMMON = {"game", "preset", "rules", "hands", "field", "pile", "captured", "acti
           "players", "note"}
 BY_GAME = {"koikoi": {"month", "calls", "last_yaku", "field_multiplier", "wild"},
            "toppa": {"exposed", "teyaku_points"}, "baka": {"exposed", "teyaku_points"},
+           "taoshi": {"exposed", "teyaku_points"},
            "ishikari_toppa": {"multiplier"}, "taipa": {"calls", "coins"}}
 
 
