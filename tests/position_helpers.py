@@ -338,14 +338,17 @@ def taipa_round(game, seed, policy, decide, deck_size=48, first=0):
 def kushiro_round(game, seed, rows):
     """(kernel's chips by seat, the final position, its actions, the deal) of one two-player
     Kushiro Toppa round played by ``games.kushiro.round.play_round`` (dealer player 0),
-    ``rows`` each player's policy row (PC_* columns; swap never, expose always or never);
-    None when a hand is dealt a four of a month (its swap is not reached)."""
+    ``rows`` each player's policy row (PC_* columns; swap never, always or random; expose
+    always or never)."""
     from hanasim.engine.play import capture
     from importlib import import_module
     KR = import_module("hanasim.games.kushiro.round")
-    from hanasim.games.kushiro.policy import PC_CARD, PC_DEC, PC_DPARAM, PC_EXPOSE, PC_N
+    from hanasim.engine.rng import below
+    from hanasim.games.kushiro.lower import P_PICK_LOWEST
+    from hanasim.games.kushiro.policy import (PC_CARD, PC_DEC, PC_DPARAM, PC_EXPOSE, PC_N,
+                                              PC_SWAP)
     from hanasim.games.kushiro.policy import cards_missing
-    from hanasim.games.kushiro.slots import K_FIELD, K_PA, KS_N, PILE_N, R_CHIPS, R_FOURS, R_N
+    from hanasim.games.kushiro.slots import K_FIELD, K_PA, KS_N, PILE_N, R_CHIPS, R_N
     from hanasim.policies import CONTINUE, DEC_THRESHOLD, LEGAL_BOTH, choose_continue
 
     tb = game.tb
@@ -360,10 +363,10 @@ def kushiro_round(game, seed, rows):
     for q, row in enumerate(rows):
         pol[q, :len(row)] = row
     res = np.zeros(R_N, dtype=np.int64)
+    dealt = np.arange(48).astype(np.int8)
+    KR.deal_round(drng.copy(), dealt, 2)  # the deal as dealt (a swap changes order)
     KR.play_round(drng, rng, order, pile, hands, ks, tb, pol, 0, res, None)
-    if res[R_FOURS] or res[R_FOURS + 1]:
-        return None
-    o = [int(c) for c in order]
+    o = [int(c) for c in dealt]
     deal = ([o[:10], o[10:20]], o[20:28], o[28:])
     kernel = [int(res[R_CHIPS]), int(res[R_CHIPS + 1])]
     pos = game.from_cards(*deal)
@@ -373,7 +376,14 @@ def kushiro_round(game, seed, rows):
     while not pos.is_over():
         d = pos.data
         seat = pos.seat
-        if pos.phase == "expose":
+        if pos.phase == "swap":
+            sw = int(pol[seat, PC_SWAP])
+            c0 = d["swaps"][len(d["swapped"])][1]
+            if sw == 0 or (sw == 2 and below(rng, 2) == 0):
+                a = core.swap(None)
+            else:
+                a = core.swap(c0 + (0 if tb.params[P_PICK_LOWEST] else int(below(rng, 4))))
+        elif pos.phase == "expose":
             a = core.expose(pol[seat, PC_EXPOSE] == 1)
         elif pos.phase == "play":
             cp = int(pol[seat, PC_CARD])

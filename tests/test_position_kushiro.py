@@ -21,38 +21,33 @@ import position_helpers as H
 
 def _rows(seed):
     """Per player: card (random, greedy), decision (random, stop, continue K, threshold T)
-    and its parameter, join and swap unused (swap never), expose always or never."""
-    return [[seed % 2, (0, 1, 2, 3)[seed % 4], 3, 0, 0, 0, (seed % 2) ^ 1],
-            [(seed // 2) % 2, (1, 3, 0, 2)[seed % 4], 5, 0, 0, 0, (seed // 3) % 2]]
+    and its parameter, join unused, swap (never, always, random), expose always or never."""
+    return [[seed % 2, (0, 1, 2, 3)[seed % 4], 3, 0, 0, seed % 3, (seed % 2) ^ 1],
+            [(seed // 2) % 2, (1, 3, 0, 2)[seed % 4], 5, 0, 0, (seed // 3) % 3,
+             (seed // 3) % 2]]
 
 
-@pytest.mark.parametrize("rules", [{}, {"teyaku_effect": "round_ends"},
+@pytest.mark.parametrize("rules", [{}, {"teyaku_effect": "round_ends", "swap_pick": "lowest"},
                                    {"decision_on": "bigger", "last_card": "free",
                                     "exhausted": "last_caller"}])
 def test_kushiro_positions_end_as_the_kernel(rules):
     g = P.game("kushiro_toppa", rules)
-    rounds = calls = claims = 0
+    calls = claims = swaps = 0
     for seed in range(100):
-        out = H.kushiro_round(g.adapter, seed, _rows(seed))
-        if out is None:  # a four in a hand: its swap is not reached
-            continue
-        kernel, pos, actions, _ = out
+        kernel, pos, actions, _ = H.kushiro_round(g.adapter, seed, _rows(seed))
         assert pos.result() == kernel, seed
-        rounds += 1
         calls += any(a.kind == "koikoi" and a.yes for a in actions)
         claims += any(a.kind == "expose" and a.yes for a in actions)
-    assert rounds > 80 and calls > 5 and claims > 5
+        swaps += any(a.kind == "swap" and a.yes for a in actions)
+    assert calls > 5 and claims > 5 and swaps >= 1
 
 
 def _kernel_record(g, seeds):
     rounds, points = [], []
     seed = seeds[0]
     while len(rounds) < len(seeds):
-        out = H.kushiro_round(g.adapter, seed, _rows(seed))
+        kernel, pos, actions, deal = H.kushiro_round(g.adapter, seed, _rows(seed))
         seed += 1
-        if out is None:
-            continue
-        kernel, pos, actions, deal = out
         dealer = len(rounds) % 2
         rounds.append(R.round_json(g, dealer + 1, *deal, actions))
         pts = [0, 0]
@@ -95,8 +90,18 @@ def test_illegal_move_in_a_record_is_one_line(tmp_path, capsys):
 def test_bad_kushiro_positions_are_one_line():
     g = P.game("kushiro_toppa")
     cards = [g.code(c) for c in range(48)]
-    with pytest.raises(P.PositionError, match="four cards of one month"):
-        g.deal([cards[:10], cards[10:20]], cards[20:28], cards[28:])  # 1b 1r 1c1 1c2
+    # a hand dealt four of a month (1b 1r 1c1 1c2): the swap is asked first
+    field = [cards[i] for i in (20, 21, 22, 24, 25, 26, 28, 29)]
+    pile = [c for c in cards[20:] if c not in field]
+    pos = g.deal([cards[:10], cards[10:20]], field, pile)
+    assert pos.phase == "swap" and pos.seat == 0
+    with pytest.raises(P.PositionError, match="the four's card that goes is one of 1b 1r"):
+        pos.apply(P.swap(g.card("2a")))
+    after = pos.apply(P.swap(g.card("1c1")))
+    assert g.card("1c1") not in after.hands()[0] and after.pile_left()[0] == g.card("1c1")
+    assert pile[0] in [g.code(c) for c in after.hands()[0]]
+    with pytest.raises(P.PositionError, match="four cards of one month on the field"):
+        g.deal([cards[4:14], cards[14:24]], cards[:4] + cards[24:28], cards[28:])
     with pytest.raises(P.PositionError, match="not reached"):
         P.game("kushiro_toppa", {"players": 3}).deal([cards[:10]] * 3, cards[20:28],
                                                      cards[28:])
@@ -151,7 +156,7 @@ def test_kushiro_advice_on_iku(tmp_path, capsys):
     g = P.game("kushiro_toppa")
     for seed in range(60):
         out = H.kushiro_round(g.adapter, seed, _rows(seed))
-        if out is None or not any(a.kind == "koikoi" for a in out[2]):
+        if not any(a.kind == "koikoi" for a in out[2]):
             continue
         kernel, pos, actions, deal = out
         k = next(i for i, a in enumerate(actions) if a.kind == "koikoi")

@@ -13,7 +13,8 @@ tables (join or drop) are refused in one line.
 """
 from __future__ import annotations
 
-from .core import Action, Position, PositionError, expose, koikoi, play, turned  # noqa: F401
+from .core import (Action, Position, PositionError, expose, koikoi, play, swap,  # noqa: F401
+                   turned)
 
 #: the games positions reach, and their adapter's kind
 REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi", "taipa", "kushiro_toppa",
@@ -75,13 +76,21 @@ class Game:
                 raise PositionError("a turned action names the field card it takes: "
                                     "{\"turned\": CARD, \"take\": CARD}")
             return turned(self.card(item["turned"]), self.card(item["take"]))
+        if keys == {"swap"}:
+            v = item["swap"]
+            if v is False:
+                return Action("swap", yes=False)
+            if isinstance(v, bool):
+                raise PositionError("a swap names the card of the four that goes onto the "
+                                    "pile, {\"swap\": CARD}, or keeps the four: false")
+            return Action("swap", card=self.card(v), yes=True)
         for word in ("expose", "koikoi", "join"):
             if keys == {word}:
                 if not isinstance(item[word], bool):
                     raise PositionError(f"{word} takes true or false, not {item[word]!r}")
                 return Action(word, yes=item[word])
         raise PositionError(f"unknown action {item!r}: actions are play (with take), turned "
-                            f"(with take), expose, koikoi, join")
+                            f"(with take), expose, koikoi, join, swap")
 
     def seat_names(self) -> tuple:
         from ..games import get_game

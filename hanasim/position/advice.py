@@ -296,6 +296,9 @@ def _kushiro(pos, seat, k, seed):
     from . import advise_kushiro as AK
     from .kushiro import KR, KT
 
+    if pos.phase == "swap":
+        raise PositionError("advice on the four-in-hand swap is not reached (its lookahead "
+                            "deals the whole table again)")
     g, d = pos.game, pos.data
     tb, ks, pile = g.tb, d["ks"], d["pile"]
     out = np.zeros((k, 2))

@@ -13,9 +13,12 @@ resumable state (``slots``' ``ks``):
   ``turn._decide``, the decisions open as the kernels' play loop says (``last_card``);
 * the result: ``turn.settle`` and ``round.stop_chips`` on top of the claimed teyaku's chips.
 
+* the four-in-hand swap (a hand dealt four of a month): ``round.swap_card``, each seat in
+  turn order from the dealer, its fours by month; the action names the card of the four that
+  went onto the pile (the other player's pick: ``swap_pick``), or keeps the four.
+
 Reached: two players (the default table), from the deal.  Not reached (refused in one line):
-tables of three or four (join or drop, the dropped hands in the pile), and a hand dealt a
-four of a month (the four-in-hand swap for the pile's top card).
+tables of three or four (join or drop, the dropped hands in the pile).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from ..games.kushiro.slots import (END_TEYAKU, K_CUR, K_END_PILE, K_FIELD, K_PA,
                                    K_TURNS, KS_N, PILE_N, R_N)
 from ..games.kushiro.teyaku import teyaku_bits
 from ..policies import GREEDY
-from .core import Action, Position, PositionError, bits, koikoi, mask, play, turned
+from .core import Action, Position, PositionError, bits, koikoi, mask, play, swap, turned
 from .fishing import _forced_tables, _high, _two_way
 from .koikoi import _check_partition
 
@@ -39,6 +42,15 @@ KL = import_module("hanasim.games.kushiro.lower")
 KR = import_module("hanasim.games.kushiro.round")
 KT = import_module("hanasim.games.kushiro.turn")
 ZERO = np.uint64(0)
+TOP = 2 * HAND_SIZE + FIELD_SIZE  # the draw pile's first card in the deal's order
+FOUR = np.uint64(0x111111111111)
+
+
+def _fours(h):
+    """The lowest card of each month the hand ``h`` holds all four of (as the kernel's
+    ``play_round`` finds them)."""
+    h = np.uint64(h)
+    return h & (h >> np.uint64(1)) & (h >> np.uint64(2)) & (h >> np.uint64(3)) & FOUR
 
 
 class KushiroGame:
@@ -67,31 +79,43 @@ class KushiroGame:
             raise PositionError(f"each hand holds {HAND_SIZE} cards and the field "
                                 f"{FIELD_SIZE} at the deal (two hands, the dealer's first)")
         _check_partition(self.code, hands, field, list(pile), [[], []])
-        groups = [mask(h) for h in hands]
         if has_full_nibble(mask(field)):
             raise PositionError("four cards of one month on the field: a misdeal, redealt "
                                 "before play")
-        for s, h in enumerate(groups):
-            if has_full_nibble(h):
-                raise PositionError(f"the hand of seat {s} holds four cards of one month: "
-                                    f"the four-in-hand swap is not reached by positions")
+        # the deal as the kernel's order: the hands, the field, the pile
+        order = np.array(list(hands[0]) + list(hands[1]) + list(field) + list(pile),
+                         dtype=np.int8)
+        groups = np.zeros(4, dtype=np.uint64)
+        groups[0], groups[1] = mask(hands[0]), mask(hands[1])
+        # the four-in-hand swaps asked: each seat in turn order from the dealer, its fours
+        # by month (the fours of the hand as dealt: round.play_round)
+        swaps = tuple((s, c) for s in range(2) for c in bits(_fours(groups[s])))
+        d = dict(groups=groups, order=order, field=mask(field), swaps=swaps, swapped=(),
+                 res=np.zeros(R_N, dtype=np.int64))
+        return Position(self, self._start(d) if not swaps else d)
+
+    def _start(self, d):
+        """After the swaps: the teyaku held, the play's state (``turn.start_play``)."""
+        groups = d["groups"]
         p = self.tb.params
         km = self.tb.kind_masks
-        tey = [int(teyaku_bits(h, km[0], km[1], km[2], km[3], p[KL.P_READING],
-                               p[KL.P_PAIRS])) for h in groups]
+        tey = [int(teyaku_bits(groups[s], km[0], km[1], km[2], km[3], p[KL.P_READING],
+                               p[KL.P_PAIRS])) for s in range(2)]
+        n_pile = 48 - TOP
         pbuf = np.zeros(PILE_N, dtype=np.int8)
-        pbuf[:len(pile)] = np.array(pile, dtype=np.int8)
+        pbuf[:n_pile] = d["order"][TOP:]
         ks = np.zeros(KS_N, dtype=np.uint64)
-        KT.start_play(ks, groups[0], groups[1], mask(field), np.int64(len(pile)),
-                      np.int64(len(pile)))
-        d = dict(ks=ks, pile=pbuf, res=np.zeros(R_N, dtype=np.int64), tey=tuple(tey),
-                 ask=tuple(s for s in range(2) if tey[s]), shown=(), chips=0, pending=None,
-                 decision=None, over=False)
-        return Position(self, d)
+        KT.start_play(ks, groups[0], groups[1], d["field"], np.int64(n_pile),
+                      np.int64(n_pile))
+        return dict(d, ks=ks, pile=pbuf, tey=tuple(tey),
+                    ask=tuple(s for s in range(2) if tey[s]), shown=(), chips=0,
+                    pending=None, decision=None, over=False)
 
     # ---------------------------------------------------------------- the round
     def phase(self, p) -> str:
         d = p.data
+        if len(d["swapped"]) < len(d["swaps"]):
+            return "swap"
         if d["over"]:
             return "over"
         if len(d["shown"]) < len(d["ask"]):
@@ -105,6 +129,8 @@ class KushiroGame:
 
     def to_act(self, p) -> int:
         ph = self.phase(p)
+        if ph == "swap":
+            return p.data["swaps"][len(p.data["swapped"])][0]
         if ph == "expose":
             return p.data["ask"][len(p.data["shown"])]
         return -1 if ph == "over" else int(p.data["ks"][K_CUR])
@@ -117,6 +143,12 @@ class KushiroGame:
     def legal(self, p) -> list:
         ph = self.phase(p)
         d = p.data
+        if ph == "swap":
+            # the card of the four that goes: the other player's pick (swap_pick: any of the
+            # four laid face down, or the lowest)
+            c0 = d["swaps"][len(d["swapped"])][1]
+            picks = [c0] if self.tb.params[KL.P_PICK_LOWEST] else [c0 + k for k in range(4)]
+            return [swap(c) for c in picks] + [swap(None)]
         if ph == "expose":
             return [Action("expose", yes=True), Action("expose", yes=False)]
         if ph == "koikoi":
@@ -136,6 +168,16 @@ class KushiroGame:
 
     def apply(self, p, a: Action):
         d = dict(p.data)
+        if a.kind == "swap":
+            s = d["swaps"][len(d["swapped"])][0]
+            d["swapped"] = d["swapped"] + (a.card,)
+            if a.yes:
+                groups, order = d["groups"].copy(), d["order"].copy()
+                KR.swap_card(groups, np.int64(s), np.int64(a.card), order, np.int64(TOP),
+                             d["res"].copy())
+                d.update(groups=groups, order=order)
+            return Position(self, self._start(d) if len(d["swapped"]) == len(d["swaps"])
+                            else d)
         if a.kind == "expose":
             d["shown"] = d["shown"] + (a.yes,)
             if a.yes:
@@ -208,20 +250,24 @@ class KushiroGame:
 
     # ---------------------------------------------------------------- views
     def hands(self, p):
-        return [p.data["ks"][s] for s in range(2)]
+        d = p.data
+        return [d["ks"][s] if "ks" in d else d["groups"][s] for s in range(2)]
 
     def field(self, p):
-        return p.data["ks"][K_FIELD]
+        return p.data["ks"][K_FIELD] if "ks" in p.data else p.data["field"]
 
     def piles(self, p):
-        return [p.data["ks"][K_PA + s] for s in range(2)]
+        return [p.data["ks"][K_PA + s] if "ks" in p.data else ZERO for s in range(2)]
 
     def pile_left(self, p):
-        ks = p.data["ks"]
-        return [int(c) for c in p.data["pile"][int(ks[K_TOP]):int(ks[K_END_PILE])]]
+        d = p.data
+        if "ks" not in d:
+            return [int(c) for c in d["order"][TOP:]]
+        ks = d["ks"]
+        return [int(c) for c in d["pile"][int(ks[K_TOP]):int(ks[K_END_PILE])]]
 
     def turn(self, p) -> int:
-        return int(p.data["ks"][K_TURNS]) + 1
+        return int(p.data["ks"][K_TURNS]) + 1 if "ks" in p.data else 0
 
     def inner_seat(self, p) -> int:
         return self.to_act(p)

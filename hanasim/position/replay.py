@@ -91,7 +91,7 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
             a = g.action(item)
         except (PositionError, ValueError) as e:
             raise R.RecordError(f"{where}, action {k}: {e}") from None
-        at = "the deal" if pos.phase == "expose" else f"turn {pos.turn}"
+        at = "the deal" if pos.phase in ("expose", "swap") else f"turn {pos.turn}"
         if pos.is_over():
             raise IllegalAction(f"{where}, action {k}: {a.words(g.code)} comes after the "
                                 f"round ended (its last action is {k - 1})")

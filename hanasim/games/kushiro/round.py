@@ -128,12 +128,8 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                     continue
                 k = 0 if p[P_PICK_LOWEST] else below(rng, 4)
                 c = c0 + k
-                res[R_SWAP_IN] |= np.int64(bit(order[top]))
-                res[R_SWAP_OUT] |= np.int64(bit(c))
-                hands[s] = (hands[s] & ~bit(c)) | bit(order[top])
-                order[top] = c
+                swap_card(hands, s, c, order, top, res)
                 known = np.int64(c)
-                res[R_SWAPS + s] += 1
         # join or drop: seats 1, 2, ..., n-1, then the dealer
         a = -1
         b = -1
@@ -293,6 +289,17 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     res[R_HAND_A] = np.int64(ha)
     res[R_HAND_B] = np.int64(hb)
     res[R_ASIDE] = np.int64(aside)
+
+
+@hot(inline="always")
+def swap_card(hands, s, c, order, top, res):
+    """The four-in-hand swap (both texts, Distributing the Initial Cards): seat ``s``'s card
+    ``c`` goes onto the draw pile's top, whose card ``order[top]`` it takes in hand."""
+    res[R_SWAP_IN] |= np.int64(bit(order[top]))
+    res[R_SWAP_OUT] |= np.int64(bit(c))
+    hands[s] = (hands[s] & ~bit(c)) | bit(order[top])
+    order[top] = c
+    res[R_SWAPS + s] += 1
 
 
 @hot(inline="always")
