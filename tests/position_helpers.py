@@ -268,3 +268,217 @@ def ishikari_round(game, seed, policy, join, expose, mult=1):
         actions.append(act)
         pos = pos.apply(act)
     return kernel, pos, actions, deal
+
+
+def taipa_round(game, seed, policy, decide, deck_size=48, first=0):
+    """(kernel's result slots, the final position, its actions, the deal) of one Taipa round
+    played by ``games.taipa.round.play_round`` on a deck of ``deck_size`` cards (a random
+    subset: a later round's deck), ``policy``/``decide`` per player (card policy ids,
+    (decision, parameter) rows); the same round played through positions, the kernel's
+    choices replayed from its random stream."""
+    from hanasim.engine.rng import next64
+    from hanasim.games.taipa import round as TR
+    from hanasim.games.taipa.yaku import cards_missing, yaku_points
+    from hanasim.policies import CONTINUE, group_hand_card, group_pick
+
+    tb = game.tb
+    gen = np.random.default_rng(seed)
+    deck = gen.permutation(48)[:deck_size]
+    order = np.zeros(48, dtype=np.int8)
+    order[:deck_size] = deck
+    pol = np.array(policy, dtype=np.int64)
+    dec = np.array(decide, dtype=np.int64)
+    rng = np.array([np.uint64(seed * 7919 + 1)], dtype=np.uint64)
+    rng0 = rng.copy()
+    res = np.zeros(TR.R_N, dtype=np.int64)
+    st = np.zeros(TR.ST_N, dtype=np.uint64)
+    cap = np.zeros(48, dtype=np.int64)
+    TR.play_round(order, deck_size, rng, tb, pol, dec, first, res, cap, st, None)
+    h = [int(c) for c in deck]
+    dealt = ([h[:6], h[6:12]], h[12:18], h[18:])
+    pos = game.from_cards(*dealt)
+    rng = rng0
+    actions = []
+    gm, go = tb.group_masks, tb.group_of
+    while not pos.is_over():
+        d = pos.data
+        st_ = d["st"]
+        seat = pos.seat
+        q = first ^ seat
+        if pos.phase == "play":
+            r = np.uint64(next64(rng)) if pol[q] == RANDOM else ZERO
+            hand, field = st_[seat], st_[TR.S_FIELD]
+            card = int(group_hand_card(pol[q], hand, field, r, go, gm, tb.weights))
+            mm = field & gm[go[card]]
+            take = None
+            if core.bits(mm):
+                take = core.bits(mm)[int(group_pick(pol[q], mm, r, tb.weights))]
+            legal = pos.legal_actions()
+            a = core.play(card, take if core.play(card, take) in legal else None)
+            word = r
+        elif pos.phase == "turned":
+            f, _ = game._capture(d["pending"][0], st_[TR.S_FIELD], d["pending"][1])
+            drawn = pos.legal_actions()[0].card
+            mm = np.uint64(f) & gm[go[drawn]]
+            take = core.bits(mm)[int(group_pick(pol[q], mm, word >> np.uint64(16),
+                                                tb.weights))]
+            a = core.turned(drawn, take)
+        else:
+            left = bin(int(st_[seat])).count("1")
+            v, _ = yaku_points(st_[TR.S_PILE + seat], tb)
+            om = cards_missing(st_[TR.S_PILE + (seat ^ 1)], tb)
+            from hanasim.policies import LEGAL_BOTH, choose_continue
+            a = core.koikoi(choose_continue(dec[q, 0], dec[q, 1], LEGAL_BOTH, left, v, om,
+                                            rng) == CONTINUE)
+        actions.append(a)
+        pos = pos.apply(a)
+    return res, pos, actions, dealt
+
+
+def kushiro_round(game, seed, rows):
+    """(kernel's chips by seat, the final position, its actions, the deal) of one two-player
+    Kushiro Toppa round played by ``games.kushiro.round.play_round`` (dealer player 0),
+    ``rows`` each player's policy row (PC_* columns; swap never, always or random; expose
+    always or never)."""
+    from hanasim.engine.play import capture
+    from importlib import import_module
+    KR = import_module("hanasim.games.kushiro.round")
+    from hanasim.engine.rng import below
+    from hanasim.games.kushiro.lower import P_PICK_LOWEST
+    from hanasim.games.kushiro.policy import (PC_CARD, PC_DEC, PC_DPARAM, PC_EXPOSE, PC_N,
+                                              PC_SWAP)
+    from hanasim.games.kushiro.policy import cards_missing
+    from hanasim.games.kushiro.slots import K_FIELD, K_PA, KS_N, PILE_N, R_CHIPS, R_N
+    from hanasim.policies import CONTINUE, DEC_THRESHOLD, LEGAL_BOTH, choose_continue
+
+    tb = game.tb
+    drng = np.array([np.uint64(seed * 104729 + 3)], dtype=np.uint64)
+    rng = np.array([np.uint64(seed * 7919 + 5)], dtype=np.uint64)
+    rng0 = rng.copy()
+    order = np.arange(48).astype(np.int8)
+    pile = np.zeros(PILE_N, dtype=np.int8)
+    hands = np.zeros(4, dtype=np.uint64)
+    ks = np.zeros(KS_N, dtype=np.uint64)
+    pol = np.zeros((4, PC_N), dtype=np.int64)
+    for q, row in enumerate(rows):
+        pol[q, :len(row)] = row
+    res = np.zeros(R_N, dtype=np.int64)
+    dealt = np.arange(48).astype(np.int8)
+    KR.deal_round(drng.copy(), dealt, 2)  # the deal as dealt (a swap changes order)
+    KR.play_round(drng, rng, order, pile, hands, ks, tb, pol, 0, res, None)
+    o = [int(c) for c in dealt]
+    deal = ([o[:10], o[10:20]], o[20:28], o[28:])
+    kernel = [int(res[R_CHIPS]), int(res[R_CHIPS + 1])]
+    pos = game.from_cards(*deal)
+    rng = rng0
+    actions = []
+    r = ZERO
+    while not pos.is_over():
+        d = pos.data
+        seat = pos.seat
+        if pos.phase == "swap":
+            sw = int(pol[seat, PC_SWAP])
+            c0 = d["swaps"][len(d["swapped"])][1]
+            if sw == 0 or (sw == 2 and below(rng, 2) == 0):
+                a = core.swap(None)
+            else:
+                a = core.swap(c0 + (0 if tb.params[P_PICK_LOWEST] else int(below(rng, 4))))
+        elif pos.phase == "expose":
+            a = core.expose(pol[seat, PC_EXPOSE] == 1)
+        elif pos.phase == "play":
+            cp = int(pol[seat, PC_CARD])
+            r = ZERO
+            if cp == RANDOM:
+                rng[0] = np.uint64((int(rng[0]) + int(GOLDEN)) % 2**64)
+                r = np.uint64(mix64(rng[0]))
+            ks_ = d["ks"]
+            field = ks_[K_FIELD]
+            card = int(hand_card(cp, ks_[seat], field, r, tb.gscore))
+            two = two_way(card, field)
+            a = core.play(card, two[1] if int(take_high(cp, card, field, r, tb.ghigh))
+                          else two[0]) if two else core.play(card)
+        elif pos.phase == "turned":
+            cp = int(pol[seat, PC_CARD])
+            card, high = d["pending"]
+            f = np.uint64(capture(card, d["ks"][K_FIELD], high)[0])
+            drawn = pos.legal_actions()[0].card
+            two = two_way(drawn, f)
+            a = core.turned(drawn, two[1] if int(take_high(cp, drawn, f, r >> np.uint64(1),
+                                                             tb.ghigh)) else two[0])
+        else:
+            ks_ = d["ks"]
+            v, h = d["decision"]
+            dec = int(pol[seat, PC_DEC])
+            om = 99
+            if dec == DEC_THRESHOLD:
+                om = cards_missing(ks_[K_PA + 1 - seat], tb.yaku_masks, tb.yaku_ints)
+            left = bin(int(ks_[seat])).count("1")
+            a = core.koikoi(choose_continue(dec, int(pol[seat, PC_DPARAM]), LEGAL_BOTH, left,
+                                            v, om, rng) == CONTINUE)
+        actions.append(a)
+        pos = pos.apply(a)
+    return kernel, pos, actions, deal
+
+
+def taoshi_round(game, seed, cards, claims):
+    """(kernel's scores by seat in points, the final position, its actions, the deal) of one
+    three-player Taoshi round played by ``games.taoshi.round.play_round`` (dealer player 0):
+    ``cards`` each player's card policy (random, greedy), ``claims`` each one's claim choice
+    (always, never); the same round through positions, the random stream replayed."""
+    from importlib import import_module
+
+    from hanasim.engine.play import capture
+    from hanasim.games.taoshi.policy import PC_CARD, PC_EXPOSE, PC_N
+    from hanasim.games.taoshi.slots import PBUF, R_N, R_SCORE, ST_N
+
+    TR = import_module("hanasim.games.taoshi.round")
+    TL = import_module("hanasim.games.taoshi.lower")
+    tb = game.tb
+    drng = np.array([np.uint64(seed * 104729 + 7)], dtype=np.uint64)
+    rng = np.array([np.uint64(seed * 7919 + 11)], dtype=np.uint64)
+    r_rng = rng.copy()
+    order = np.arange(48).astype(np.int8)
+    hands = np.zeros(7, dtype=np.uint64)
+    pbuf = np.zeros(PBUF, dtype=np.int8)
+    st = np.zeros(ST_N, dtype=np.uint64)
+    pol3 = np.zeros(3, dtype=np.int64)
+    pol = np.zeros((6, PC_N), dtype=np.int64)
+    for q in range(3):
+        pol[q, PC_CARD] = cards[q]
+        pol[q, PC_EXPOSE] = claims[q]
+    res = np.zeros(R_N, dtype=np.int64)
+    TR.play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, 0, res, None)
+    unit = int(tb.params[TL.P_UNIT])
+    kernel = [int(res[R_SCORE + s]) / unit for s in range(3)]
+    deal = ([core.bits(h) for h in hands[:3]], core.bits(hands[3]), [int(c) for c in pbuf])
+    pos = game.from_cards(*deal)
+    actions = []
+    s = int(r_rng[0])
+    r = ZERO
+    while not pos.is_over():
+        seat = pos.seat
+        d = pos.data
+        st_ = d["st"]
+        p = int(cards[seat])
+        if pos.phase == "expose":
+            a = core.expose(claims[seat] == 1)
+        elif pos.phase == "play":
+            r = ZERO
+            if p == RANDOM:
+                s = (s + int(GOLDEN)) % 2**64
+                r = np.uint64(mix64(np.uint64(s)))
+            field = st_[3]
+            card = int(hand_card(p, st_[seat], field, r, tb.gscore))
+            two = two_way(card, field)
+            a = core.play(card, two[1] if int(take_high(p, card, field, r, tb.ghigh))
+                          else two[0]) if two else core.play(card)
+        else:
+            card, high = d["pending"]
+            f = np.uint64(capture(card, st_[3], high)[0])
+            drawn = pos.legal_actions()[0].card
+            two = two_way(drawn, f)
+            a = core.turned(drawn, two[1] if int(take_high(p, drawn, f, r >> np.uint64(1),
+                                                            tb.ghigh)) else two[0])
+        actions.append(a)
+        pos = pos.apply(a)
+    return kernel, pos, actions, deal

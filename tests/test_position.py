@@ -111,13 +111,13 @@ def test_koikoi_option_not_reached_is_one_line():
         P.game("koikoi", {"after_hands": "draw_pile"})
 
 
-def test_unreached_game_is_one_line():
-    with pytest.raises(P.PositionError, match="do not reach taipa"):
-        P.game("taipa")
-    with pytest.raises(P.PositionError, match="do not reach kushiro_toppa"):
-        P.game("kushiro_toppa")
-    with pytest.raises(P.PositionError, match="do not reach taoshi"):
-        P.game("taoshi")
+def test_unreached_tables_are_one_line():
+    with pytest.raises(P.PositionError, match="with 3 players the join or drop is not "
+                                              "reached"):
+        P.game("kushiro_toppa", {"players": 3}).deal([[]] * 3, [], [])
+    with pytest.raises(P.PositionError, match="with 5 players the join or drop is not "
+                                              "reached"):
+        P.game("taoshi", {"players": 5}).deal([[]] * 3, [], [])
 
 
 # ------------------------------------------------------------ legal actions, bad positions

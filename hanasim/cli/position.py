@@ -11,7 +11,8 @@ import sys
 
 from .common import EXIT_FAILURE, add_out_options, add_preset, check_output, emit, write_out
 
-REACHED_HELP = "toppa, baka, bakappana, ishikari_toppa, koikoi"
+REACHED_HELP = ("toppa, baka, bakappana, ishikari_toppa, koikoi, taipa, kushiro_toppa (two "
+                "players), taoshi (three players)")
 
 
 def _add_rules(p):
@@ -147,5 +148,9 @@ def cmd_advise(a):
 
 
 def _unit(name) -> str:
+    if name == "taipa":
+        return "coins won (+) or paid (-) by the player"
+    if name == "kushiro_toppa":
+        return "dekiyaku chips won (+) or paid (-) by the player"
     return ("points for the player less the opponent's" if name == "koikoi"
             else "settled points for the player")

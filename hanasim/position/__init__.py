@@ -6,15 +6,19 @@ lookahead's advice on a position.
 >>> pos = g.deal(hands=[[...], [...]], field=[...], pile=[...])   # card ids or codes
 >>> pos.legal_actions(); pos = pos.apply(pos.legal_actions()[0]); ...; pos.result()
 
-Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (its standard turn; see
-``koikoi``).  The others (Kushiro Toppa, Taoshi, Taipa) are refused in one line.
+Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (see ``koikoi``), Taipa (its
+result in coins; see ``taipa``), Kushiro Toppa at two-player tables (in chips; see
+``kushiro``), Taoshi at three-player tables (see ``taoshi``).  Larger Kushiro Toppa and Taoshi
+tables (join or drop) are refused in one line.
 """
 from __future__ import annotations
 
-from .core import Action, Position, PositionError, expose, koikoi, play, turned  # noqa: F401
+from .core import (Action, Position, PositionError, expose, koikoi, play, swap,  # noqa: F401
+                   turned)
 
 #: the games positions reach, and their adapter's kind
-REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi")
+REACHED = ("toppa", "baka", "bakappana", "ishikari_toppa", "koikoi", "taipa", "kushiro_toppa",
+           "taoshi")
 
 
 class Game:
@@ -72,13 +76,21 @@ class Game:
                 raise PositionError("a turned action names the field card it takes: "
                                     "{\"turned\": CARD, \"take\": CARD}")
             return turned(self.card(item["turned"]), self.card(item["take"]))
+        if keys == {"swap"}:
+            v = item["swap"]
+            if v is False:
+                return Action("swap", yes=False)
+            if isinstance(v, bool):
+                raise PositionError("a swap names the card of the four that goes onto the "
+                                    "pile, {\"swap\": CARD}, or keeps the four: false")
+            return Action("swap", card=self.card(v), yes=True)
         for word in ("expose", "koikoi", "join"):
             if keys == {word}:
                 if not isinstance(item[word], bool):
                     raise PositionError(f"{word} takes true or false, not {item[word]!r}")
                 return Action(word, yes=item[word])
         raise PositionError(f"unknown action {item!r}: actions are play (with take), turned "
-                            f"(with take), expose, koikoi, join")
+                            f"(with take), expose, koikoi, join, swap")
 
     def seat_names(self) -> tuple:
         from ..games import get_game
@@ -106,6 +118,18 @@ def game(name: str, rules: dict | None = None, preset: str | None = None) -> Gam
         from .koikoi_game import KoikoiGame
 
         return Game(KoikoiGame(g.name, rule_obj, note.code), note, rules, preset)
+    if g.name == "taoshi":
+        from .taoshi import TaoshiGame
+
+        return Game(TaoshiGame(g.name, rule_obj, note.code), note, rules, preset)
+    if g.name == "kushiro_toppa":
+        from .kushiro import KushiroGame
+
+        return Game(KushiroGame(g.name, rule_obj, note.code), note, rules, preset)
+    if g.name == "taipa":
+        from .taipa import TaipaGame
+
+        return Game(TaipaGame(g.name, rule_obj, note.code), note, rules, preset)
     if g.name == "ishikari_toppa":
         from .ishikari import IshikariGame
 

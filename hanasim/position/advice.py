@@ -8,7 +8,9 @@ determinisations serve every action, so differences between actions are paired.
 
 What a value is: the game's lookahead value of the round for the player, in the game's unit:
 Toppa and Baka the seat's settled round score; koi-koi the seat's points less the opponent's
-(what decides a game; the points alone under zero-sum scoring).
+(what decides a game; the points alone under zero-sum scoring); Taipa the coins the seat wins
+or pays (what the Taipa lookahead maximises); Kushiro Toppa the seat's dekiyaku chips from the
+play (and a teyaku claim's chips where the choice is the claim), as its lookahead values them.
 
 ``chosen``: the action the lookahead policy would take with the same determinisations (greedy's
 own unless another's paired mean gain is significant: ``engine.lookahead._pick``).
@@ -96,6 +98,10 @@ def advise(position, samples: int = 64, seed: int = 0) -> Advice:
     seat = position.seat
     if g.name == "koikoi":
         actions, values = _koikoi(position, seat, samples, seed)
+    elif g.name == "taipa":
+        actions, values = _taipa(position, seat, samples, seed)
+    elif g.name == "kushiro_toppa":
+        actions, values = _kushiro(position, seat, samples, seed)
     else:  # the seat in the round's state (Ishikari Toppa: the active player's place)
         actions, values = _fishing(position, g.inner_seat(position), samples, seed)
     sc = L.new_scratch(1, 1, 1)
@@ -229,3 +235,107 @@ def _koikoi_action(pos, pol, hand, field, wild, shift):
     if t < 0:
         t = int(K.greedy_take(drawn, field, wild, tb))
     return turned(drawn, t)
+
+
+def _taipa(pos, seat, k, seed):
+    """Taipa's choices valued as its lookahead values them (``advise_taipa``): greedy's own
+    first (the lookahead's default)."""
+    from ..engine.match import capture_one
+    from ..games.taipa import round as TR
+    from ..games.taipa.lookahead import _greedy_pick
+    from ..policies import GREEDY, group_hand_card
+    from . import advise_taipa as AT
+
+    g, d = pos.game, pos.data
+    tb, st, order, n = g.tb, d["st"], d["order"], np.int64(d["n"])
+    coins = np.array(d["coins"], dtype=np.int64)
+    field = st[TR.S_FIELD]
+    out = np.zeros((k, 2))
+    if pos.phase == "koikoi":
+        AT.taipa_call(tb, st, order, n, np.int64(seat), seed, coins, out)
+        return [Action("koikoi", yes=False), Action("koikoi", yes=True)], out
+    if pos.phase == "turned":
+        card, take = d["pending"]
+        st2 = st.copy()
+        f, c1 = g._capture(card, field, take)
+        st2[seat] = st[seat] & ~np.uint64(1 << card)
+        st2[TR.S_FIELD] = f
+        st2[TR.S_PILE + seat] |= c1
+        drawn = g._drawn(d)
+        matches = g._matches(drawn, f)
+        greedy = int(_greedy_pick(np.int64(drawn), np.uint64(f), tb))
+        picks = [greedy] + [i for i in range(len(matches)) if i != greedy]
+        out = np.zeros((k, len(picks)))
+        AT.taipa_turned(tb, st2, order, n, np.int64(seat), seed, coins, np.int64(card),
+                        np.uint64(c1), np.array(picks, dtype=np.int64), out)
+        return [turned(drawn, matches[i]) for i in picks], out
+    hand = st[seat]
+    gc = int(group_hand_card(GREEDY, hand, field, ZERO, tb.group_of, tb.group_masks,
+                             tb.weights))
+    choices = [(gc, int(_greedy_pick(np.int64(gc), field, tb)))]
+    for c in bits(hand):
+        for i in range(max(len(g._matches(c, field)), 1)):
+            if (c, i) != choices[0]:
+                choices.append((c, i))
+    actions = []
+    for c, i in choices:
+        m = g._matches(c, field)
+        actions.append(play(c, m[i] if len(m) > 1 else None))
+    out = np.zeros((k, len(choices)))
+    AT.taipa_play(tb, st, order, n, np.int64(seat), seed, coins,
+                  np.array([c for c, _ in choices], dtype=np.int64),
+                  np.array([i for _, i in choices], dtype=np.int64), out)
+    del capture_one
+    return actions, out
+
+
+def _kushiro(pos, seat, k, seed):
+    """Kushiro Toppa's choices valued as its lookahead values them (``advise_kushiro``):
+    greedy's own first (claiming a teyaku: the default of a claiming player)."""
+    from ..engine import play as engine_play
+    from . import advise_kushiro as AK
+    from .kushiro import KR, KT
+
+    if pos.phase == "swap":
+        raise PositionError("advice on the four-in-hand swap is not reached (its lookahead "
+                            "deals the whole table again)")
+    g, d = pos.game, pos.data
+    tb, ks, pile = g.tb, d["ks"], d["pile"]
+    out = np.zeros((k, 2))
+    if pos.phase == "expose":
+        res = d["res"]
+        opp = -1
+        if seat == 1:  # the first mover has decided: its claim is known
+            opp = int(res[KR.R_TEY_CLAIMED])
+        mine = int(KR.claim(ks.copy(), res.copy(), np.int64(seat), np.int64(seat), ks[seat],
+                            np.int64(d["tey"][seat]), tb.params))  # the claim's chips
+        AK.kushiro_expose(tb, ks, pile, seed, np.int64(seat), np.int64(mine), np.int64(opp),
+                          out)
+        return [Action("expose", yes=True), Action("expose", yes=False)], out
+    if pos.phase == "koikoi":
+        v, h = d["decision"]
+        AK.kushiro_call(tb, ks, pile, seed, np.int64(v), np.int64(h), out)
+        return [Action("koikoi", yes=False), Action("koikoi", yes=True)], out
+    field = ks[KT.K_FIELD]
+    if pos.phase == "turned":
+        card, high = d["pending"]
+        f, c1 = engine_play.capture(card, field, high)
+        drawn = g._drawn(d)
+        g_high = ALL if int(L.policies.take_high(L.GREEDY, drawn, np.uint64(f), ZERO,
+                                                 tb.ghigh)) else ZERO
+        highs = np.array([g_high, ~g_high], dtype=np.uint64)
+        two = bits(int(np.uint64(f)) & int(_nibble(drawn)))
+        hand = ks[seat] & ~np.uint64(1 << card)
+        AK.kushiro_turned(tb, ks, pile, seed, hand, np.uint64(f), np.uint64(c1), highs, out)
+        return [turned(drawn, two[1] if h else two[0]) for h in highs], out
+    sc = L.new_scratch(1, 1, 1)
+    m = L.card_choices(sc, ks[seat], field, tb.gscore, tb.ghigh)
+    cards = sc.card[:m].copy()
+    highs = sc.high[:m].copy()
+    actions = []
+    for c, h in zip(cards, highs):
+        two = bits(int(field) & int(_nibble(int(c))))
+        actions.append(play(int(c), (two[1] if h else two[0]) if len(two) == 2 else None))
+    out = np.zeros((k, m))
+    AK.kushiro_play(tb, ks, pile, seed, cards, highs, out)
+    return actions, out

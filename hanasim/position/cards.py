@@ -5,7 +5,11 @@ switched.
 The codes: the month as a number 1-12, then the kind, ``b`` bright, ``a`` animal, ``r``
 ribbon, ``c`` chaff, with the chaff's number where a month has more than one (``1c1``,
 ``1c2``; willow's one chaff is ``11c``): ``11b`` is the Rain Man, ``8b`` the moon, ``9a`` the
-sake cup.  Read case-insensitively.
+sake cup.  Read case-insensitively.  Taipa's deck (six suits of eight) is written alike, the
+suit 1-6 then the kind and its number: ``1b1``-``1b4`` pine's brights, ``4a1`` a boar, ``5a1``
+a deer, ``6a1`` butterflies, ``6c2`` a peony chaff.  The mekurifuda deck (Taoshi): the
+number 1-12 then the suit's two letters, ``co`` coins, ``cu`` cups, ``sw`` swords, ``cl``
+clubs (``6cl`` the 6 of clubs; the bakefuda are ``1cl`` and ``12cl``).
 """
 from __future__ import annotations
 
@@ -21,8 +25,11 @@ class CardError(ValueError):
 class _Hanafuda:
     """The hanafuda codes, when ``hanasim.notation`` is not there."""
 
-    def __init__(self, deck=decks.HANAFUDA):
+    def __init__(self, deck=decks.HANAFUDA, deck_name="hanafuda deck",
+                 how="month then kind: 11b the Rain Man, 9a the sake cup, 1c1, 1c2"):
         self.deck = deck
+        self.deck_name = deck_name
+        self.how = how
         self.codes = []
         for c in range(deck.n):
             m, k = int(deck.month[c]), int(deck.kind[c])
@@ -35,11 +42,24 @@ class _Hanafuda:
         key = str(text).strip().lower().replace(" ", "")
         if key in self.index:
             return self.index[key]
-        raise CardError(f"{str(text)!r} is not a card of the hanafuda deck (cards are written "
-                        f"month then kind: 11b the Rain Man, 9a the sake cup, 1c1, 1c2)")
+        raise CardError(f"{str(text)!r} is not a card of the {self.deck_name} (cards are "
+                        f"written {self.how})")
 
     def code(self, card: int) -> str:
         return self.codes[card]
+
+
+class _Mekuri(_Hanafuda):
+    """The mekurifuda codes (Taoshi): the number 1-12 then the suit's two letters (``6cl``
+    the 6 of clubs, ``12co`` the king of coins), when ``hanasim.notation`` is not there."""
+
+    def __init__(self):
+        deck = decks.MEKURIFUDA
+        self.deck = deck
+        self.deck_name = "mekurifuda deck"
+        self.how = "number then suit: 6cl the 6 of clubs, 12co, 1sw, 10cu"
+        self.codes = [f"{name.split('.')[1]}{name.split('.')[0][:2]}" for name in deck.names]
+        self.index = {code: c for c, code in enumerate(self.codes)}
 
 
 def notation(game: str = "toppa"):
@@ -48,6 +68,12 @@ def notation(game: str = "toppa"):
     try:
         from .. import notation as shared  # the package's notation, once it has one
     except ImportError:
+        if game == "taoshi":
+            return _Mekuri()
+        if game == "taipa":  # six suits of eight: 1b1 .. 1b4 pine's brights, 4a1 a boar
+            return _Hanafuda(decks.TAIPA, "Taipa deck",
+                             "suit 1-6 (pine, cherry, susuki, bush clover, maple, peony), "
+                             "kind, number: 1b1 a pine bright, 4a1 a boar, 6c2 a peony chaff")
         return _Hanafuda()
     n = shared.for_game(game)
 

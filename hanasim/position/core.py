@@ -50,6 +50,8 @@ class Action:
             return "expose" if self.yes else "hide"
         if self.kind == "join":
             return "join" if self.yes else "drop"
+        if self.kind == "swap":
+            return f"swap {code(self.card)} for the pile's top" if self.yes else "keep the four"
         return "koi-koi" if self.yes else "stop"
 
     def to_json(self, code) -> dict:
@@ -60,6 +62,8 @@ class Action:
             return d
         if self.kind == "turned":
             return {"turned": code(self.card), "take": code(self.take)}
+        if self.kind == "swap" and self.yes:
+            return {"swap": code(self.card)}
         return {self.kind: bool(self.yes)}
 
 
@@ -73,6 +77,12 @@ def play(card, take=None) -> Action:
 
 def turned(card, take) -> Action:
     return Action("turned", card=int(card), take=int(take))
+
+
+def swap(card=None) -> Action:
+    """Kushiro Toppa's four-in-hand swap: ``card`` (of the four) goes onto the pile's top for
+    the card there; None keeps the four."""
+    return Action("swap", card=None if card is None else int(card), yes=card is not None)
 
 
 def koikoi(yes=True) -> Action:
@@ -116,7 +126,7 @@ class Position:
     def turn(self) -> int:
         """The round's turn being played, from 1 (all seats' turns counted together; 0 at
         the deal's decisions)."""
-        return 0 if self.phase in ("join", "expose", "over") else self.game.turn(self)
+        return 0 if self.phase in ("join", "swap", "expose", "over") else self.game.turn(self)
 
     def legal_actions(self) -> list:
         return [] if self.phase == "over" else self.game.legal(self)
@@ -166,6 +176,9 @@ class Position:
                 "may not be played now (a card that captures must be played)"
             return (f"{code(action.card)} {why} (hand: "
                     + " ".join(code(c) for c in hand) + ")")
+        if action.kind == "swap":
+            return (f"{action.words(code)} is not legal: the four's card that goes is one of "
+                    + " ".join(code(a.card) for a in legal if a.yes))
         if action.kind == "turned" and action.card not in {a.card for a in legal}:
             return (f"the turned card is {code(legal[0].card)}, not {code(action.card)}")
         takes = [code(a.take) for a in legal if a.kind == action.kind and a.card == action.card

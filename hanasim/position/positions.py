@@ -10,7 +10,8 @@ COMMON = {"game", "preset", "rules", "hands", "field", "pile", "captured", "acti
           "players", "note"}
 BY_GAME = {"koikoi": {"month", "calls", "last_yaku", "field_multiplier", "wild"},
            "toppa": {"exposed", "teyaku_points"}, "baka": {"exposed", "teyaku_points"},
-           "ishikari_toppa": {"multiplier"}}
+           "taoshi": {"exposed", "teyaku_points"},
+           "ishikari_toppa": {"multiplier"}, "taipa": {"calls", "coins"}}
 
 
 def position_from_json(data, game_name, rules, preset, make_game):
@@ -52,6 +53,14 @@ def position_from_json(data, game_name, rules, preset, make_game):
             extra["wild"] = data["wild"]
     elif g.name == "ishikari_toppa":
         extra["multiplier"] = _int(data, "multiplier", 1, 1, 99)
+    elif g.name == "taipa":
+        for key in ("calls", "coins"):
+            if key in data:
+                c = data[key]
+                if not (isinstance(c, list) and len(c) == 2 and all(
+                        isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in c)):
+                    raise RecordError(f"'{key}' is two whole numbers, the first player's first")
+                extra[key] = c
     else:
         if "exposed" in data:
             extra["exposed"] = [g.cards(x, "exposed") for x in _lists(data, "exposed", g.n)]

@@ -40,11 +40,19 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     players = R.player_names(data, g.n)
     seat_names = g.seat_names()
     rows, advice_rows = [], []
+    # Taipa: each player's coins, carried from round to round (a capped agari takes at most
+    # what the payer holds)
+    start = getattr(g.adapter, "start_coins", None)
+    coins = None if start is None else [start] * g.n
     for i, r in enumerate(data["rounds"], 1):
         dealer = R.dealer_index(r, players, i)
+        held = None if coins is None else [coins[(dealer + s) % g.n] for s in range(g.n)]
         pos = _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed,
-                                 advice_rows)
+                          advice_rows, held)
         pts = pos.result()
+        if coins is not None:
+            for s, p in enumerate(pts):
+                coins[(dealer + s) % g.n] += p
         for s, p in enumerate(pts):
             player = (dealer + s) % g.n
             rows.append(dict(round=str(i), player=players[player], seat=seat_names[s],
@@ -62,10 +70,11 @@ def _norm(name) -> str:
     return str(name).strip().lower().replace("-", "_")
 
 
-def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, advice_rows):
+def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, advice_rows,
+                coins=None):
     where = f"round {i}"
     try:
-        extra = {}
+        extra = {} if coins is None else {"coins": coins}
         if g.name == "koikoi":
             extra["round_number"] = int(r.get("month", i))
         elif "month" in r:
@@ -82,7 +91,7 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
             a = g.action(item)
         except (PositionError, ValueError) as e:
             raise R.RecordError(f"{where}, action {k}: {e}") from None
-        at = "the deal" if pos.phase == "expose" else f"turn {pos.turn}"
+        at = "the deal" if pos.phase in ("expose", "swap") else f"turn {pos.turn}"
         if pos.is_over():
             raise IllegalAction(f"{where}, action {k}: {a.words(g.code)} comes after the "
                                 f"round ended (its last action is {k - 1})")

@@ -128,12 +128,8 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
                     continue
                 k = 0 if p[P_PICK_LOWEST] else below(rng, 4)
                 c = c0 + k
-                res[R_SWAP_IN] |= np.int64(bit(order[top]))
-                res[R_SWAP_OUT] |= np.int64(bit(c))
-                hands[s] = (hands[s] & ~bit(c)) | bit(order[top])
-                order[top] = c
+                swap_card(hands, s, c, order, top, res)
                 known = np.int64(c)
-                res[R_SWAPS + s] += 1
         # join or drop: seats 1, 2, ..., n-1, then the dealer
         a = -1
         b = -1
@@ -226,9 +222,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
         if not asked:
             shown = choose_expose(pol[qa, PC_EXPOSE], rng)
         if shown:  # the cards shown are face up from now on (teyaku_shown)
-            res[R_TEY_CLAIMED + a] = ta
-            ca = count(np.uint64(ta)) * p[P_TEY_VALUE]
-            ks[K_KNOWN] = teyaku_shown(ha, ta, p[P_PAIRS])
+            ca = claim(ks, res, 0, a, ha, ta, p)
     if tbits != 0:
         shown = False
         asked = False
@@ -241,9 +235,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
         if not asked:
             shown = choose_expose(pol[qb, PC_EXPOSE], rng)
         if shown:
-            res[R_TEY_CLAIMED + b] = tbits
-            cb = count(np.uint64(tbits)) * p[P_TEY_VALUE]
-            ks[K_KNOWN + 1] = teyaku_shown(hb, tbits, p[P_PAIRS])
+            cb = claim(ks, res, 1, b, hb, tbits, p)
     chips_a = ca - cb
     winner = -1
     stopper = -1
@@ -252,7 +244,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     paid = 0
     calls_a = 0
     calls_b = 0
-    if p[P_TEY_ENDS] != 0 and (res[R_TEY_CLAIMED + a] | res[R_TEY_CLAIMED + b]) != 0:
+    if teyaku_end(p, res[R_TEY_CLAIMED + a], res[R_TEY_CLAIMED + b]):
         end_kind = END_TEYAKU
         winner = a if chips_a > 0 else (b if chips_a < 0 else -1)
     else:
@@ -262,7 +254,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
         calls_b = np.int64(ks[K_CALLS + 1])
         if stopper >= 0:
             paid = calls_a if stopper == 0 else calls_b
-            chips_a += points if stopper == 0 else -points
+            chips_a += stop_chips(stopper, points)
             stopper = a if stopper == 0 else b
             winner = stopper
     field = ks[K_FIELD]
@@ -297,6 +289,40 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     res[R_HAND_A] = np.int64(ha)
     res[R_HAND_B] = np.int64(hb)
     res[R_ASIDE] = np.int64(aside)
+
+
+@hot(inline="always")
+def swap_card(hands, s, c, order, top, res):
+    """The four-in-hand swap (both texts, Distributing the Initial Cards): seat ``s``'s card
+    ``c`` goes onto the draw pile's top, whose card ``order[top]`` it takes in hand."""
+    res[R_SWAP_IN] |= np.int64(bit(order[top]))
+    res[R_SWAP_OUT] |= np.int64(bit(c))
+    hands[s] = (hands[s] & ~bit(c)) | bit(order[top])
+    order[top] = c
+    res[R_SWAPS + s] += 1
+
+
+@hot(inline="always")
+def claim(ks, res, slot, s, h, tbits, p):
+    """Seat ``s`` (the play's ``slot``: 0 the first mover) exposes the teyaku ``tbits`` of
+    its hand ``h``: claimed, their cards face up from now on (``teyaku_shown``); returns the
+    chips they are worth."""
+    res[R_TEY_CLAIMED + s] = tbits
+    ks[K_KNOWN + slot] = teyaku_shown(h, tbits, p[P_PAIRS])
+    return count(np.uint64(tbits)) * p[P_TEY_VALUE]
+
+
+@hot(inline="always")
+def teyaku_end(p, claimed_a, claimed_b):
+    """Whether the claims end the round before play (``teyaku_ends``)."""
+    return p[P_TEY_ENDS] != 0 and (claimed_a | claimed_b) != 0
+
+
+@hot(inline="always")
+def stop_chips(stopper, points):
+    """The first mover's chips from a play won by the play's seat ``stopper`` (0 or 1) with
+    dekiyaku worth ``points``."""
+    return points if stopper == 0 else -points
 
 
 #: the first dealer's draw: the earliest month deals (both texts, Choosing the Dealer)

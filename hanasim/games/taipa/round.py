@@ -127,25 +127,9 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
             top += 1 if top < n else 0
             hand, field, a, b = group_turn(pol, hand, field, drawn, r, tb.group_of,
                                            tb.group_masks, tb.weights)
-        turns = np.int64(st[S_TURNS])
-        m = a
-        while m:
-            c = lowest(m)
-            m &= m - ONE
-            cap_time[c] = 2 * turns
-        m = b
-        while m:
-            c = lowest(m)
-            m &= m - ONE
-            cap_time[c] = 2 * turns + 1
-        st[seat] = hand
-        st[S_FIELD] = field
-        st[S_PILE + seat] |= a | b
-        st[S_TOP] = top
-        st[S_TURNS] = turns + 1
-        if (a | b) != ZERO and new_yaku(st, seat, tb):
+        if end_turn(st, seat, hand, field, a, b, top, cap_time, tb):
             left = count(hand)
-            legal = LEGAL_STOP if (left == 0 and p[P_LAST_STOP] != 0) else LEGAL_BOTH
+            legal = call_legal(left, p)
             if look is not None and decide[q, 0] == DEC_LOOKAHEAD and legal == LEGAL_BOTH:
                 go_on = continue_by_look(st, order, n, seat, rng, lookahead.samples(pol),
                                           tb, look)
@@ -154,12 +138,57 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
                 om = cards_missing(st[S_PILE + (seat ^ 1)], tb)
                 go_on = choose_continue(decide[q, 0], decide[q, 1], legal, left, v, om,
                                         rng) == CONTINUE
-            if go_on:
-                st[S_CALLS + seat] += 1
-            else:
-                over = seat + 1
+            over = call_or_stop(st, seat, go_on)
+            if over:
                 break
         st[S_SEAT] = seat ^ 1
+    settle(st, n, tb, res, over)
+    return over
+
+
+@hot(inline="always")
+def end_turn(st, seat, hand, field, a, b, top, cap_time, tb):
+    """Write ``seat``'s finished turn into ``st`` (its hand, the field, its pile, the pile's
+    next card; ``a``, ``b``: captured by the hand card and the turned card, their capture
+    times into ``cap_time``).  Returns whether a decision (agari or koi-koi) is due."""
+    turns = np.int64(st[S_TURNS])
+    m = a
+    while m:
+        c = lowest(m)
+        m &= m - ONE
+        cap_time[c] = 2 * turns
+    m = b
+    while m:
+        c = lowest(m)
+        m &= m - ONE
+        cap_time[c] = 2 * turns + 1
+    st[seat] = hand
+    st[S_FIELD] = field
+    st[S_PILE + seat] |= a | b
+    st[S_TOP] = top
+    st[S_TURNS] = turns + 1
+    return (a | b) != ZERO and new_yaku(st, seat, tb)
+
+
+@hot(inline="always")
+def call_legal(left, p):
+    """The decisions open to a player with ``left`` cards in hand (``last_turn``)."""
+    return LEGAL_STOP if (left == 0 and p[P_LAST_STOP] != 0) else LEGAL_BOTH
+
+
+@hot(inline="always")
+def call_or_stop(st, seat, go_on):
+    """``seat``'s koi-koi (``go_on``: counted) or agari; returns the round's ``over``: 0 it
+    goes on, else the agari caller's seat + 1."""
+    if go_on:
+        st[S_CALLS + seat] += 1
+        return 0
+    return seat + 1
+
+
+@hot(inline="always")
+def settle(st, n, tb, res, over):
+    """The round's results from its final state ``st`` (``over``: as :func:`play_from`)."""
     c0 = st[S_PILE]
     c1 = st[S_PILE + 1]
     res[R_WINNER] = -1
@@ -189,7 +218,6 @@ def _play(st, order, n, rng, tb, policy, decide, first, res, cap_time, look):
         res[R_YAKU + 4 * s + 1] = na
         res[R_YAKU + 4 * s + 2] = nr
         res[R_YAKU + 4 * s + 3] = nc
-    return over
 
 
 @hot

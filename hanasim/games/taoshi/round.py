@@ -145,8 +145,7 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
             else:
                 claim = e == EXPOSE_ALWAYS or (e == EXPOSE_RANDOM and below(rng, 2) == 1)
             if claim:
-                res[R_CLAIM + s] = 1
-                res[R_YAKU + j] = tb.values[t]
+                botta += claim_teyaku(res, j, s, t, tb)
                 if look is not None:
                     # the claim shows cards ("Teyaku Showdown"): hidden again, but seen, so a
                     # lookahead opponent keeps them in this hand when it determinises
@@ -154,8 +153,6 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
                     # masks: runs without it skip this (same tables, no cost).
                     st[state.known(ACTIVE, j)] = shown_cards(hands[s], t, redm, bakem,
                                                              p[P_READING], p[P_OVERLAP_NO])
-                if tb.values[t] == BOTTA:
-                    botta += 1
     # a forced-out player's botta (forced_out_botta=claimed): after the active players' claims,
     # in seat order, as its claim choice says (a lookahead claimer always claims: the botta is
     # paid by every other player and changes nothing else of its round)
@@ -176,6 +173,15 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
         play_from(st, pbuf, rng, pol3, tb, look)
         settle_play(st, res, n, tb)
     round_winner(res, n, p[P_TIE], rng)
+
+
+@hot(inline="always")
+def claim_teyaku(res, j, s, t, tb):
+    """Active position ``j`` (seat ``s``) claims its teyaku ``t`` ("Teyaku Showdown"): scored
+    as its yaku; returns 1 for a botta (it ends the round before play), else 0."""
+    res[R_CLAIM + s] = 1
+    res[R_YAKU + j] = tb.values[t]
+    return 1 if tb.values[t] == BOTTA else 0
 
 
 @hot

@@ -1,0 +1,249 @@
+"""Taipa positions, records and replay, advice (hanasim.position.taipa).
+
+Taipa rounds played by the game's own kernel (``games.taipa.round.play_round``) and the same
+rounds played through positions making the kernel's own choices (its random stream replayed)
+end with the same result slots; records written from kernel rounds replay to the kernel's
+coins, each player's coins carried from round to round; an illegal move is one line.
+"""
+import json
+
+import numpy as np
+import pytest
+
+from hanasim import position as P
+from hanasim.cli import main
+from hanasim.games.taipa import coins as C
+from hanasim.games.taipa import round as TR
+from hanasim.position import core
+from hanasim.position import record as R
+from hanasim.position.replay import replay
+
+import position_helpers as H
+
+# card policy per player (0 random, 1 greedy), decision rows (0 random, 1 stop, 2 continue K,
+# 3 threshold T)
+PLAYS = [((0, 0), ((0, 0), (0, 0))), ((1, 0), ((2, 2), (3, 4))), ((0, 1), ((1, 0), (2, 5))),
+         ((1, 1), ((3, 3), (0, 0)))]
+
+
+@pytest.mark.parametrize("rules", [{}, {"last_turn": "stop"}, {"coin_cap": "uncapped"}])
+def test_taipa_positions_end_as_the_kernel(rules):
+    g = P.game("taipa", rules)
+    agari = calls = 0
+    for seed in range(120):
+        policy, decide = PLAYS[seed % 4]
+        size = (48, 42, 33, 30, 24, 18)[seed % 6]  # later rounds' decks, smaller
+        res, pos, actions, _ = H.taipa_round(g.adapter, seed, policy, decide, size,
+                                             first=(seed // 4) % 2)
+        mine = g.adapter.settled(pos)
+        assert list(mine[:TR.R_DECK]) == list(res[:TR.R_DECK]), seed
+        w = int(res[TR.R_WINNER])
+        want = [0, 0]
+        if w >= 0:
+            paid = int(C.payment(res[TR.R_SCORE], np.int64(10), g.adapter.tb.params))
+            want[w], want[w ^ 1] = paid, -paid
+        assert pos.result() == want
+        agari += w >= 0
+        calls += int(res[TR.R_CALLS] + res[TR.R_CALLS + 1]) > 0
+    assert agari > 30 and calls > 5  # the rounds tried both ends and koi-koi calls
+
+
+def _deal(g):
+    cards = [g.code(c) for c in range(48)]
+    return cards[:6], cards[6:12], cards[12:18], cards[18:]
+
+
+def test_takes_any_one_of_the_suit():
+    g = P.game("taipa")
+    # pine (suit 1) on the field three times: a pine card takes one of the three
+    h0 = ["1b1", "2b1", "3b1", "4a1", "5a1", "6a1"]
+    h1 = ["2b2", "3b2", "4a2", "5a2", "6a2", "6r1"]
+    field = ["1b2", "1r1", "1c1", "2c1", "3c1", "4c1"]
+    used = set(h0 + h1 + field)
+    pile = [g.code(c) for c in range(48) if g.code(c) not in used]
+    pos = g.deal([h0, h1], field, pile)
+    legal = pos.legal_actions()
+    takes = sorted(g.code(a.take) for a in legal if a.card == g.card("1b1"))
+    assert takes == ["1b2", "1c1", "1r1"]
+    assert P.play(g.card("2b1")) in legal  # one match: the capture is fixed
+    assert P.play(g.card("2b1"), g.card("2c1")) not in legal
+    pos2 = pos.apply(P.play(g.card("1b1"), g.card("1c1")))
+    # the pile's top, 1b3, matches the two pine cards left: which it takes is asked
+    assert pos2.phase == "turned"
+    assert sorted(g.code(a.take) for a in pos2.legal_actions()) == ["1b2", "1r1"]
+    pos3 = pos2.apply(P.turned(g.card("1b3"), g.card("1r1")))
+    assert sorted(g.code(c) for c in pos3.piles()[0]) == ["1b1", "1b3", "1c1", "1r1"]
+    assert pos3.seat == 1 and pos3.phase == "play"
+    with pytest.raises(P.PositionError, match="is not legal: it takes one of"):
+        pos.apply(P.play(g.card("1b1"), g.card("2c1")))
+
+
+def test_a_smaller_deck_and_bad_positions():
+    g = P.game("taipa")
+    h0, h1, field, pile = _deal(g)
+    pos = g.deal([h0, h1], field, pile[:6])  # a deck of 24: the rest out of play
+    assert pos.phase == "play" and len(pos.pile_left()) == 6
+    with pytest.raises(P.PositionError, match="at least 18 cards"):
+        g.deal([h0, h1[:5]], field, [])
+    with pytest.raises(P.PositionError, match="hand sizes"):
+        g.deal([h0[:4], h1], field, pile)
+    with pytest.raises(P.PositionError, match="is in two places"):
+        g.deal([h0, h1], field + [h0[0]], pile)
+    with pytest.raises(P.PositionError, match="not a card of the Taipa deck"):
+        g.deal([h0, h1], field, pile + ["11b"])
+
+
+def _kernel_record(g, seeds, coins):
+    """A record of kernel rounds (first players alternating), and each player's coins won by
+    round, the coins carried (``coins.payment``)."""
+    rounds, points = [], []
+    have = [coins, coins]
+    for i, seed in enumerate(seeds):
+        policy, decide = PLAYS[seed % 4]
+        first = i % 2
+        res, pos, actions, deal = H.taipa_round(g.adapter, seed, policy, decide,
+                                                (48, 36, 30)[i % 3], first=0)
+        w = int(res[TR.R_WINNER])
+        pts = [0, 0]
+        if w >= 0:
+            paid = int(C.payment(res[TR.R_SCORE], np.int64(have[(first + (w ^ 1)) % 2]),
+                                 g.adapter.tb.params))
+            pts[(first + w) % 2] = paid
+            pts[(first + (w ^ 1)) % 2] = -paid
+        have = [have[0] + pts[0], have[1] + pts[1]]
+        rounds.append(R.round_json(g, first + 1, *deal, actions))
+        points.append(pts)
+    return R.record_json(g, rounds, g.rules_given), points
+
+
+@pytest.mark.parametrize("rules", [{}, {"start_coins": 3}, {"start_coins": 3,
+                                                            "coin_cap": "uncapped"}])
+def test_replay_of_kernel_rounds_gives_their_coins(rules, tmp_path):
+    g = P.game("taipa", rules)
+    rec, points = _kernel_record(g, list(range(21, 27)), g.adapter.start_coins)
+    assert any(p != [0, 0] for p in points)
+    path = tmp_path / "taipa.json"
+    R.write(path, rec)
+    df = replay(R.load(path)).points
+    for i, pts in enumerate(points, 1):
+        got = df[df["round"] == str(i)].set_index("player")["points"]
+        assert [got["player 1"], got["player 2"]] == pts
+    totals = df[df["round"] == "total"].set_index("player")["points"]
+    assert [totals["player 1"], totals["player 2"]] == [sum(p[k] for p in points)
+                                                        for k in range(2)]
+
+
+def test_capped_coins_carry_between_rounds():
+    g = P.game("taipa", {"start_coins": 1})
+    h0, h1, field, pile = _deal(g)
+    pos = g.deal([h0, h1], field, pile, coins=[5, 1])
+    # whatever the round's score, an agari by seat 0 takes at most seat 1's one coin
+    assert g.adapter.start_coins == 1 and pos.data["coins"] == (5, 1)
+
+
+def test_illegal_move_in_a_record_is_one_line(tmp_path, capsys):
+    g = P.game("taipa")
+    rec, _ = _kernel_record(g, [31, 32], 10)
+    rnd = rec["rounds"][1]
+    hand = set(rnd["hands"][0])
+    other = next(c for c in rnd["hands"][1] if c not in hand)
+    rnd["actions"][0] = {"play": other}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(rec))
+    assert main(["replay", "taipa", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "round 2, turn 1 (player 2, the first_player)" in err.replace("first player",
+                                                                          "first_player")
+    assert f"{other} is not in the hand" in err and err.count("\n") == 1
+
+
+def test_replay_cli_taipa(tmp_path, capsys):
+    g = P.game("taipa")
+    rec, points = _kernel_record(g, [41, 42, 43], 10)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(rec))
+    assert main(["replay", "taipa", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "total" in out and "player 2" in out
+
+
+# ------------------------------------------------------------ advice
+def _position_json(g, seed, moves):
+    """A Taipa round of a kernel record (seed), as a position after ``moves`` actions."""
+    rec, _ = _kernel_record(g, [seed], 10)
+    r = rec["rounds"][0]
+    return dict(game="taipa", hands=r["hands"], field=r["field"], pile=r["pile"],
+                actions=r["actions"][:moves])
+
+
+@pytest.mark.parametrize("moves", [0, 3])
+def test_taipa_advice_never_depends_on_the_hidden_cards(moves):
+    """The opponent's hand and the pile permuted among themselves (the actions taken so far
+    kept legal) give the same advice, same seed."""
+    from hanasim.position.positions import position_from_json
+
+    g = P.game("taipa")
+    base = _position_json(g, 51, moves)
+    _, pos = position_from_json(base, "taipa", {}, None, P.game)
+    while pos.phase != "play":  # a moment the cards alone give
+        pos = pos.apply(pos.legal_actions()[0])
+    want = P.advise(pos, samples=24, seed=5)
+    assert len(want.actions) == len(pos.legal_actions())
+    me = pos.seat
+    tried = 0
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        # the hidden cards now: the other hand and the undrawn pile, as the position has them
+        hands = [[g.code(c) for c in h] for h in pos.hands()]
+        pile = [g.code(c) for c in pos.pile_left()]
+        hidden = hands[1 - me] + pile
+        rng.shuffle(hidden)
+        k = len(hands[1 - me])
+        hands[1 - me], pile = hidden[:k], hidden[k:]
+        cap = [[g.code(c) for c in p] for p in pos.piles()]
+        field = [g.code(c) for c in pos.field()]
+        _, pos2 = position_from_json(dict(hands=hands, field=field, pile=pile, captured=cap),
+                                     "taipa", {}, None, P.game)
+        if pos2.phase != pos.phase:
+            continue
+        got = P.advise(pos2, samples=24, seed=5)
+        assert got.actions == want.actions
+        np.testing.assert_array_equal(got.values, want.values)
+        assert got.chosen == want.chosen
+        tried += 1
+        if tried == 4:
+            break
+    assert tried == 4
+
+
+def test_taipa_advice_on_a_decision():
+    """After a turn that makes a yaku: agari or koi-koi, agari's value the coins it takes now
+    (the same in every determinisation)."""
+    g = P.game("taipa")
+    # seat 0 holds three ribbons' worth: two ribbons captured, a third to take now
+    # (a turn each played: five cards in each hand, two captures each)
+    h0 = ["6r1", "2b1", "3b1", "4a1", "5a1"]
+    h1 = ["2b2", "3b2", "4a2", "5a2", "6a2"]
+    field = ["6r2", "1c1", "2c1", "3c1", "4c1", "5c1"]
+    captured = [["4r1", "5r1"], ["1c2", "1b1"]]
+    used = set(h0 + h1 + field + captured[0] + captured[1])
+    pile = [g.code(c) for c in range(48) if g.code(c) not in used]
+    pos = g.deal([h0, h1], field, pile[:12], captured)
+    pos = pos.apply(P.play(g.card("6r1")))
+    while pos.phase == "turned":
+        pos = pos.apply(pos.legal_actions()[0])
+    assert pos.phase == "koikoi" and pos.seat == 0
+    adv = P.advise(pos, samples=16, seed=2)
+    assert adv.actions == [core.koikoi(False), core.koikoi(True)]
+    assert set(adv.values[:, 0]) == {1.0}  # agari: one ribbon yaku, one coin
+    stopped = pos.apply(core.koikoi(False))
+    assert stopped.result() == [1, -1]
+
+
+def test_advise_cli_taipa(tmp_path, capsys):
+    g = P.game("taipa")
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(_position_json(g, 61, 2)))
+    assert main(["advise", "taipa", "--position", str(path), "--samples", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "the lookahead would take" in out
