@@ -123,3 +123,88 @@ def round_stream(rng, key, index, order):
     rng[0] = stream_state(key, np.uint64(index))
     for j in range(order.shape[0]):
         order[j] = j
+
+
+# ---------------------------------------------------------------- conditional deals
+# A conditional deal (``hanasim.given``) is one int64 array ``gv`` (empty: no condition):
+#   gv[0] k, the given cards; gv[1] f, the free positions (those no given card takes);
+#   gv[2] s, the entries of ``within``; then pos[k], card[k], free[f] (ascending), within[s].
+# ``within`` lists, group by group, every dealt position of each group holding a given card,
+# each group's run preceded by its length: after the free positions are shuffled, each such
+# group's positions are shuffled among themselves, so the order inside a hand is uniform too
+# (Taoshi puts dropped hands on the draw pile in dealt order).
+G_K, G_F, G_S, G_HEAD = 0, 1, 2, 3
+NO_GIVEN = np.zeros(0, dtype=np.int64)
+
+
+@hot
+def shuffle_given(rng, cards, n, start, stop, gv):
+    """:func:`shuffle_first` for a conditional deal: the steps of positions ``start .. stop-1``
+    over the free positions only (positions below ``n``), the given cards standing where
+    ``gv`` puts them.  A step from position 0 first moves every given card to its position
+    (from any order of the deck), and after its steps shuffles the positions of each hand
+    holding a given card among themselves.  Fisher-Yates over the free positions from any
+    starting order is a uniform permutation of the free cards, so the deal is uniform among
+    the deals consistent with the given cards: exact, no rejection; a misdeal's redeal draws
+    again from position 0 and keeps the given cards."""
+    k = gv[G_K]
+    f = gv[G_F]
+    s = gv[G_S]
+    pos0 = G_HEAD
+    card0 = pos0 + k
+    free0 = card0 + k
+    within0 = free0 + f
+    if start == 0:
+        for t in range(k):
+            p = gv[pos0 + t]
+            c = cards[p]
+            want = gv[card0 + t]
+            if c != want:
+                for j in range(n):
+                    if cards[j] == want:
+                        cards[j] = c
+                        cards[p] = want
+                        break
+    # free positions below n (the deck may be smaller than its array: Taipa)
+    nf = 0
+    a0 = 0
+    a1 = 0
+    for a in range(f):
+        q = gv[free0 + a]
+        if q < n:
+            nf += 1
+        if q < start:
+            a0 += 1
+        if q < stop:
+            a1 += 1
+    a1 = min(a1, nf)
+    for a in range(a0, a1):
+        j = a + below(rng, nf - a)
+        p = gv[free0 + a]
+        q = gv[free0 + j]
+        t = cards[p]
+        cards[p] = cards[q]
+        cards[q] = t
+    if start == 0:
+        i = within0
+        while i < within0 + s:
+            m = gv[i]
+            for a in range(m - 1):
+                j = a + below(rng, m - a)
+                p = gv[i + 1 + a]
+                q = gv[i + 1 + j]
+                t = cards[p]
+                cards[p] = cards[q]
+                cards[q] = t
+            i += m + 1
+
+
+@hot(inline="always")
+def deal_shuffle(rng, cards, n, start, stop, gv):
+    """The deal's shuffle: :func:`shuffle_first` with no condition (``gv`` empty: the same
+    draws, so an unconditioned table is unchanged), :func:`shuffle_given` with one.  One
+    branch a call."""
+    if gv.shape[0] == 0:
+        shuffle_first(rng, cards, n, start, stop)
+    else:
+        shuffle_given(rng, cards, n, start, stop, gv)
