@@ -1,0 +1,154 @@
+"""Conditional deals (``--given``) and the card notation: the deal is uniform among the deals
+consistent with the given cards (chi-square against exact conditional probabilities), given
+cards always stand where given, an unconditioned deal draws exactly as before, bad input is
+one line."""
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy.stats import chisquare
+
+from hanasim import decks, given as gv_mod, notation
+from hanasim.engine.rng import NO_GIVEN, deal_shuffle, shuffle_first, stream_state
+
+# Toppa's deal order: 5 to the opponent, 4 to the field, 5 to the dealer, twice
+PATTERN = np.array(([1] * 5 + [2] * 4 + [0] * 5) * 2, dtype=np.int64)
+N_DEALT = PATTERN.shape[0]
+ALPHA = 1e-4  # a uniform deal fails one of these checks about once in 10,000 runs
+
+
+def toppa_layout():
+    return gv_mod.Layout(pattern=PATTERN, seats={"dealer": 0, "opponent": 1, "field": 2},
+                         names={0: "dealer", 1: "opponent", 2: "field"},
+                         four_checked=(0, 1, 2))
+
+
+@njit(cache=True)
+def _deals(seed, n, gv, n_dealt, out):
+    """``n`` conditional deals of a 48-card deck (each from the previous order, as a game's
+    rounds do); ``out[d]`` is deal d's full order."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = stream_state(np.uint64(seed), np.uint64(0))
+    order = np.arange(48).astype(np.int8)
+    for d in range(n):
+        deal_shuffle(rng, order, 48, 0, n_dealt, gv)
+        deal_shuffle(rng, order, 48, n_dealt, 48, gv)
+        out[d] = order
+
+
+def _run(given, seed=1, n=20_000):
+    arr = given.array(toppa_layout()) if given else NO_GIVEN
+    out = np.zeros((n, 48), dtype=np.int8)
+    _deals(seed, n, arr, N_DEALT, out)
+    return out
+
+
+def _given(**seats):
+    return gv_mod.parse("toppa", {k: v for k, v in seats.items()})
+
+
+def test_no_condition_draws_as_before():
+    """An empty condition takes exactly the unconditioned draws (tables unchanged)."""
+    out = _run(None, n=50)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = stream_state(np.uint64(1), np.uint64(0))
+    order = np.arange(48).astype(np.int8)
+    for d in range(50):
+        shuffle_first(rng, order, 48, 0, N_DEALT)
+        shuffle_first(rng, order, 48, N_DEALT, 48)
+        assert (out[d] == order).all()
+
+
+def test_given_cards_stay_and_deal_is_a_permutation():
+    g = _given(dealer="11b,8b", field="3b", opponent="1c,1c")
+    out = _run(g, n=3000)
+    where = {c: grp for grp, cs in gv_mod.resolve(g, toppa_layout()).items() for c in cs}
+    for row in out:
+        assert sorted(row) == list(range(48))
+        for i, c in enumerate(row[:N_DEALT]):
+            if c in where:
+                assert PATTERN[i] == where[c]
+        for c, grp in where.items():
+            assert c in row[:N_DEALT][PATTERN == grp]
+
+
+def test_conditional_deal_is_uniform():
+    """Given the dealer the Rain Man and the moon and the field the curtain, the other two
+    brights are spread hypergeometrically: the dealer's 8 free cards from the 45 free ones;
+    a free card lies in each group with probability (free places there) / 45; a given card
+    takes each of its hand's positions equally often."""
+    g = _given(dealer="rain-man,moon", field="3b")
+    n = 20_000
+    out = _run(g, seed=7, n=n)
+    dealer = out[:, :N_DEALT][:, PATTERN == 0]
+    brights = {0, 8, 28, 40, 44}
+    free_brights = [0, 44]
+    x = np.array([sum(int(c) in free_brights for c in row) for row in dealer])
+    p = np.array([comb(2, k) * comb(43, 8 - k) / comb(45, 8) for k in range(3)])
+    assert chisquare(np.bincount(x, minlength=3), p * n).pvalue > ALPHA
+    # the chaff 1c1 (card 2): dealer 8, opponent 10, field 7, pile 20 free places of 45
+    loc = np.full(n, 3)
+    for grp in range(3):
+        loc[(out[:, :N_DEALT][:, PATTERN == grp] == 2).any(axis=1)] = grp
+    probs = np.array([8, 10, 7, 20]) / 45
+    assert chisquare(np.bincount(loc, minlength=4), probs * n).pvalue > ALPHA
+    # the Rain Man's place among the dealer's 10 positions
+    spot = (dealer == 40).argmax(axis=1)
+    assert chisquare(np.bincount(spot, minlength=10), np.full(10, n / 10)).pvalue > ALPHA
+    assert all(b in row for row in dealer for b in (40, 28))
+    assert brights  # (kept for the reader: the five brights' card numbers)
+
+
+@pytest.mark.parametrize("deck", [decks.HANAFUDA, decks.TAIPA, decks.MEKURIFUDA],
+                         ids=lambda d: d.name)
+def test_notation_reads_every_code_and_name(deck):
+    n = notation.notation_of(deck)
+    assert len(set(n.codes)) == deck.n
+    for i, code in enumerate(n.codes):
+        assert n.parse(code) == i
+        assert n.parse(code.upper()) == i
+        assert n.parse(deck.names[i]) == i
+
+
+def test_notation_aliases():
+    n = notation.notation_of(decks.HANAFUDA)
+    assert n.codes[n.parse("Rain-Man")] == "11b"
+    assert n.codes[n.parse("sake cup")] == "9a"
+    assert n.codes[n.parse("pine r")] == "1r"
+    assert [n.codes[c] for c in n.parse_list(["1c", "1C"])] == ["1c1", "1c2"]
+    m = notation.notation_of(decks.MEKURIFUDA)
+    assert m.codes[m.parse("6 of Clubs")] == "6cl"
+    assert m.codes[m.parse("kiribake")] == "12cl"
+    assert m.codes[m.parse("king of cups")] == "12cu"
+    t = notation.notation_of(decks.TAIPA)
+    assert [t.codes[c] for c in t.parse_list(["moon"] * 4)] == ["3b1", "3b2", "3b3", "3b4"]
+
+
+@pytest.mark.parametrize("value, words", [
+    ({"dealer": "13b"}, "is not a card of the hanafuda deck"),
+    ({"dealer": "8r"}, "month 8 holds 8b, 8a, 8c1, 8c2"),
+    ({"dealer": "11b", "field": "rain man"}, "given twice"),
+    ({"dealer": "1c,1c,1c"}, "only 2 such cards"),
+    (["dealer"], "write SEAT=CARD"),
+    ({"dealer": ""}, "no cards named"),
+])
+def test_bad_cards_one_line(value, words):
+    with pytest.raises(gv_mod.GivenError) as e:
+        gv_mod.parse("toppa", value)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("value, words", [
+    ({"seat3": "11b"}, "no seat 'seat3'"),
+    ({"dealer": ",".join(["1b", "1r", "1c", "1c", "2a", "2r", "2c", "2c", "3b", "3r", "3c"])},
+     "dealt only 10"),
+    ({"field": "1b,1r,1c,1c"}, "misdeal"),
+])
+def test_bad_seats_one_line(value, words):
+    g = gv_mod.parse("toppa", value)
+    with pytest.raises(gv_mod.GivenError) as e:
+        gv_mod.resolve(g, toppa_layout())
+    assert words in str(e.value) and "\n" not in str(e.value)
