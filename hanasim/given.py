@@ -94,25 +94,32 @@ class Given:
                 "the rest shuffled; a misdeal is redealt keeping them), so every rate is "
                 "conditional on them.")
 
-    def array(self, layout: Layout) -> np.ndarray:
-        """The kernels' int64 array (``engine.rng`` "conditional deals") for ``layout``."""
-        groups = resolve(self, layout)
+    def array(self, layout: Layout, where_part=()) -> np.ndarray:
+        """The kernels' int64 array (``engine.rng``, "conditional deals") for ``layout``,
+        with the ``--where`` part (``hanasim.where.array_part``) appended."""
+        return cond_array(self, layout, where_part)
+
+
+def cond_array(given, layout: Layout, where_part=()) -> np.ndarray:
+    """The ``cond`` array of given cards (``given`` may be None) and a ``--where`` part."""
+    pos, card, within = [], [], []
+    used = set()
+    if given:
         pattern = np.asarray(layout.pattern, dtype=np.int64)
-        pos, card = [], []
-        used = set()
-        for g, cs in groups.items():
+        for g, cs in resolve(given, layout).items():
             spots = [i for i in range(pattern.shape[0]) if pattern[i] == g]
             for c, p in zip(cs, spots):
                 pos.append(p)
                 card.append(c)
                 used.add(p)
-        free = [i for i in range(layout.deck_size) if i not in used]
-        within = []
-        for g in groups:
-            spots = [i for i in range(pattern.shape[0]) if pattern[i] == g]
             within += [len(spots)] + spots
-        head = [len(pos), len(free), len(within)]
-        return np.array(head + pos + card + free + within, dtype=np.int64)
+    free = [i for i in range(layout.deck_size) if i not in used] if pos else []
+    head = [len(pos), len(free), len(within), 0]
+    body = head + pos + card + free + within
+    if where_part:
+        body[3] = len(body)
+        body += list(where_part)
+    return np.array(body, dtype=np.int64)
 
 
 def seat_words(seat: str) -> str:

@@ -6,7 +6,7 @@ a Dask cluster that died); 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.
 
 The entry point (:func:`main`) and the parser (:func:`build_parser`) live here; each command
 group is a module of its own (``simulate``, ``compare``, ``sweep``, ``tournament``, ``rules``
-(with ``games`` and ``exact``), ``runs``, ``report``, ``bench`` (with ``warmup``)) that adds its
+(with ``games`` and ``exact``), ``cards``, ``runs``, ``report``, ``bench`` (with ``warmup``)) that adds its
 parsers with ``register`` functions and sets each leaf parser's ``handler``.  Imports go one
 way: this module -> the command modules -> :mod:`hanasim.cli.common` -> the library; nothing
 imports this module.  Every command module loads its heavy libraries (pandas, numba, the games)
@@ -18,7 +18,7 @@ import argparse
 import signal
 import sys
 
-from . import bench, compare, report, rules, runs, simulate, sweep, tournament
+from . import bench, cards, compare, report, rules, runs, simulate, sweep, tournament
 from .common import (EXIT_FAILURE, EXIT_USAGE, EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP,
                      Parser, run_handler, save_or_say, signals_stop_the_run)
 
@@ -29,7 +29,8 @@ __all__ = ["main", "build_parser", "run_handler", "save_or_say", "EXIT_USAGE", "
 #: the subcommands in the order ``hanasim --help`` lists them
 REGISTER = (simulate.register, compare.register, sweep.register, tournament.register,
             rules.register_rules, rules.register_games, runs.register, report.register,
-            rules.register_exact, bench.register_bench, bench.register_warmup)
+            rules.register_exact, cards.register, bench.register_bench,
+            bench.register_warmup)
 
 
 def _version() -> str:

@@ -29,6 +29,9 @@ def register_exact(sub) -> None:
                         "three_brights,ribbons*2), as rounds 2 and 3 are dealt; sets the "
                         "removed_* rules")
     add_preset(p)
+    p.add_argument("--given", action="append", default=[], metavar="SEAT=CARDS",
+                   help="cards a seat or the field is dealt (as simulate --given): the odds "
+                   "conditional on them, where the game's combinatorics take them")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     p.set_defaults(handler=cmd_exact)
 
@@ -97,7 +100,7 @@ def cmd_exact(a):
             raise ValueError(f"--removed sets the removed_* rules, so it contradicts --rule "
                              f"{both[0]}={given[both[0]]}: give one of them")
         given.update(removed)
-    df = api.exact(a.game, rules=given, preset=a.preset)
+    df = api.exact(a.game, rules=given, preset=a.preset, given=list(a.given) or None)
     if a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:

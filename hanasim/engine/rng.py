@@ -126,14 +126,15 @@ def round_stream(rng, key, index, order):
 
 
 # ---------------------------------------------------------------- conditional deals
-# A conditional deal (``hanasim.given``) is one int64 array ``gv`` (empty: no condition):
-#   gv[0] k, the given cards; gv[1] f, the free positions (those no given card takes);
-#   gv[2] s, the entries of ``within``; then pos[k], card[k], free[f] (ascending), within[s].
+# A conditioned deal (``hanasim.given``) is one int64 array ``cond`` (empty: no condition):
+#   cond[0] k, the given cards; cond[1] f, the free positions (those no given card takes);
+#   cond[2] s, the entries of ``within``; cond[3] the offset of the ``--where`` part
+#   (``engine.where``; 0: none); then pos[k], card[k], free[f] (ascending), within[s].
 # ``within`` lists, group by group, every dealt position of each group holding a given card,
 # each group's run preceded by its length: after the free positions are shuffled, each such
 # group's positions are shuffled among themselves, so the order inside a hand is uniform too
 # (Taoshi puts dropped hands on the draw pile in dealt order).
-G_K, G_F, G_S, G_HEAD = 0, 1, 2, 3
+G_K, G_F, G_S, G_W, G_HEAD = 0, 1, 2, 3, 4
 NO_GIVEN = np.zeros(0, dtype=np.int64)
 
 
@@ -201,10 +202,10 @@ def shuffle_given(rng, cards, n, start, stop, gv):
 
 @hot(inline="always")
 def deal_shuffle(rng, cards, n, start, stop, gv):
-    """The deal's shuffle: :func:`shuffle_first` with no condition (``gv`` empty: the same
-    draws, so an unconditioned table is unchanged), :func:`shuffle_given` with one.  One
-    branch a call."""
-    if gv.shape[0] == 0:
+    """The deal's shuffle: :func:`shuffle_first` with no given cards (``gv`` empty, or a
+    ``--where`` condition only: the same draws, so an unconditioned table is unchanged),
+    :func:`shuffle_given` with some.  One branch a call."""
+    if gv.shape[0] == 0 or gv[G_K] == 0:
         shuffle_first(rng, cards, n, start, stop)
     else:
         shuffle_given(rng, cards, n, start, stop, gv)

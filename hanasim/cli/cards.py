@@ -1,0 +1,68 @@
+"""``hanasim cards GAME --list``: the game's deck in the card notation every command reads
+(:mod:`hanasim.notation`); printing only.  The listing is :func:`list_cards` (a table) and
+:func:`print_list` so that other views of the cards can share the command."""
+from __future__ import annotations
+
+import sys
+
+from .common import emit
+
+
+def register(sub) -> None:
+    p = sub.add_parser("cards", help="the game's cards in the notation --given and --where read "
+                       "(--list)",
+                       description="List every card of the game's deck with its short code "
+                       "(what --given, --where and 'exact --given' read), the card in words, "
+                       "its month (suit, number), kind and other accepted names.  Codes are "
+                       "read case-insensitively.")
+    p.add_argument("game", help="game name (see 'hanasim games')")
+    add_list_option(p)
+    p.set_defaults(handler=cmd_cards)
+
+
+def add_list_option(p) -> None:
+    p.add_argument("--list", action="store_true",
+                   help="list every card with its code (the card notation)")
+    p.add_argument("--format", choices=("table", "csv"), default="table")
+
+
+def list_cards(game):
+    """The deck of ``game`` as a table: code, card, month (suit, number), kind, also."""
+    from ..notation import cards_table
+
+    return cards_table(game)
+
+
+def print_list(game, fmt="table") -> None:
+    from ..games import get_game
+    from ..notation import __doc__ as doc, for_game
+
+    g = get_game(game)
+    df = list_cards(g.name)
+    if fmt == "csv":
+        emit(lambda: df.to_csv(sys.stdout, index=False))
+        return
+    n = for_game(g)
+
+    def show():
+        print(f"{g.title}: the {n.deck.name} deck, {n.deck.n} cards. Write a card by its code "
+              f"(any case), e.g. {n.example}.")
+        print(df.to_string(index=False))
+        print(_rule_of(n.family, doc).replace("``", "'"))
+
+    emit(show)
+
+
+def _rule_of(family, doc) -> str:
+    """The notation's paragraph for one deck family (from :mod:`hanasim.notation`)."""
+    paras = [" ".join(p.split()) for p in doc.split("\n\n")]
+    key = {"hanafuda": "Hanafuda (", "taipa": "Taipa's deck", "mekurifuda": "Mekurifuda"}[family]
+    main = next((p for p in paras if p.startswith(key)), "")
+    copies = next((p for p in paras if p.startswith("Cards a game cannot tell apart")), "")
+    return "\n".join(x for x in (main, copies) if x)
+
+
+def cmd_cards(a):
+    # --list is the view this command has; other views of the cards may join it
+    print_list(a.game, a.format)
+    return 0
