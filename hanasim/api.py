@@ -1004,16 +1004,23 @@ __all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", 
 
 
 def exact(game: str = "toppa", rules: Mapping | None = None,
-          preset: str | None = None) -> pd.DataFrame:
+          preset: str | None = None, given=None) -> pd.DataFrame:
     """Exact deal-time probabilities (misdeal, each teyaku) as fractions, by combinatorics.
 
     Columns: game, quantity, condition (``all_deals`` or ``no_misdeal``: the rounds actually
-    played, which is what :func:`simulate` measures), fraction, value.
+    played, which is what :func:`simulate` measures), fraction, value.  ``given`` (as in
+    :func:`simulate`): the odds conditional on the given cards, where the game's
+    combinatorics take them (Toppa, Baka, Bakappana; one line otherwise), with per-seat
+    teyaku rows ``teyaku.NAME.SEAT``.
     """
     from .stats.exact import exact_table
 
     g = get_game(game)
     rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
+    if given is not None:
+        from .conditions import exact_given
+
+        return exact_given(g, rule_obj, given)
     if hasattr(g, "exact_table"):  # a game with its own deal-time combinatorics (koi-koi)
         return g.exact_table(rule_obj)
     return exact_table(g.deal_spec(rule_obj), g.name)

@@ -136,3 +136,32 @@ def check(g, given, where, rule_objs, seed=0) -> Condition | None:
                 + ("" if not cond.given else " (with the given cards)"))
         cond.pilot[_key(lay)] = (mis, played, ok)
     return cond
+
+
+def exact_given(g, rules, given):
+    """The exact deal odds of ``g`` under ``rules`` given cards (``hanasim exact --given``): a
+    tidy table as :func:`hanasim.exact`, with per-seat teyaku rows.  Games whose deal odds
+    are a :class:`hanasim.stats.exact.DealSpec` whose groups are the deal's (Toppa, Baka,
+    Bakappana); for the others one line says the combinatorics do not take given cards."""
+    from .stats.exact import rows_table
+    from .stats.exact_given import given_probabilities
+
+    gv = _given.parse(g, given)
+    lay = layout_of(g, rules)
+    groups = _given.resolve(gv, lay)
+    spec_of = getattr(g, "deal_spec", None)
+    spec = spec_of(rules) if spec_of is not None and getattr(g, "exact_given", True) else None
+    pattern = np.asarray(lay.pattern)
+    n_groups = int(pattern.max()) + 1
+    if spec is None or len(spec.group_sizes) != n_groups + 1 or any(
+            spec.group_sizes[k] != lay.size(k) for k in range(n_groups)):
+        raise GivenError(f"exact --given: {g.name}'s exact deal odds are not computed with "
+                         "given cards (its combinatorics track no single seat's cards); "
+                         f"'hanasim simulate {g.name} --given ... --deals-only' measures them")
+    rows = given_probabilities(spec, groups, dict(lay.names))
+    df = rows_table(rows, g.name)
+    df.attrs["given"] = gv.text()
+    df.attrs["notes"] = [f"Conditional on the deal: {gv.words()} (--given {gv.text()}); a "
+                         "teyaku rate is per dealt hand (the mean over the hands, as simulate "
+                         "pools them), and per seat in the rows teyaku.NAME.SEAT."]
+    return df

@@ -152,3 +152,93 @@ def test_bad_seats_one_line(value, words):
     with pytest.raises(gv_mod.GivenError) as e:
         gv_mod.resolve(g, toppa_layout())
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+# ---------------------------------------------------------------- exact odds given cards
+def _brute(spec, given, names):
+    """Every deal of a small deck consistent with ``given``, counted one by one."""
+    from fractions import Fraction
+    from itertools import combinations
+
+    from hanasim.stats.exact import _TeyakuPlan
+
+    month, kind = np.asarray(spec.month), np.asarray(spec.kind)
+    n = len(month)
+    sizes = spec.group_sizes
+    fixed = {g: set(given.get(g, ())) for g in range(len(sizes))}
+    free = [c for c in range(n) if not any(c in s for s in fixed.values())]
+    n_kinds = 4
+
+    def holds(cards, t):
+        cards = list(cards)
+        if t.kind == "month_count":
+            ms = [sum(1 for c in cards if month[c] == m) for m in set(month.tolist())]
+            return sum(1 for x in ms if x == t.count) >= t.min_months
+        return tuple(sum(1 for c in cards if kind[c] == k) for k in range(n_kinds)) == t.kinds
+
+    def misdeal(groups):
+        for g in spec.misdeal_groups:
+            for m in set(month.tolist()):
+                if sum(1 for c in groups[g] if month[c] == m) >= spec.misdeal_count:
+                    return True
+        return False
+
+    counts = {}
+    total = played = 0
+
+    def rec(g, rest, groups):
+        nonlocal total, played
+        if g == len(sizes):
+            total += 1
+            bad = misdeal(groups)
+            played += not bad
+            for h in spec.hand_groups:
+                hit = [holds(groups[h], t) for t in spec.teyaku]
+                for t, ok in zip([t.name for t in spec.teyaku] + ["any"], hit + [any(hit)]):
+                    for cond in (("all_deals",) if bad else ("all_deals", "no_misdeal")):
+                        key = (f"teyaku.{t}.{names[h]}", cond)
+                        counts[key] = counts.get(key, 0) + ok
+            return
+        k = sizes[g] - len(fixed[g])
+        for pick in combinations(rest, k):
+            left = [c for c in rest if c not in pick]
+            rec(g + 1, left, groups + [set(pick) | fixed[g]])
+
+    rec(0, free, [])
+    out = {("misdeal_rate", "all_deals"): 1 - Fraction(played, total)}
+    for (q, cond), x in counts.items():
+        out[(q, cond)] = Fraction(x, total if cond == "all_deals" else played)
+    return out
+
+
+def test_exact_given_equals_counting_every_deal():
+    """A 12-card deck of 3 months (a bright, a ribbon, two chaff each), two hands of 3, a
+    field of 2: the conditional odds equal a count over every consistent deal."""
+    from hanasim.stats.exact import DealSpec, TeyakuSpec
+    from hanasim.stats.exact_given import given_probabilities
+
+    month = np.repeat([1, 2, 3], 4)
+    kind = np.tile([0, 2, 3, 3], 3)
+    spec = DealSpec(month=month, kind=kind, group_sizes=(3, 3, 2, 4), hand_groups=(0, 1),
+                    misdeal_groups=(0, 1, 2), misdeal_count=3,
+                    teyaku=(TeyakuSpec("pair", "month_count", count=2),
+                            TeyakuSpec("one_bright", "kind_counts", kinds=(1, 0, 0, 2))))
+    names = {0: "a", 1: "b"}
+    for given in ({0: [0, 2], 2: [5]}, {1: [4, 8], 2: [2]}, {2: [1, 2]}):
+        got = {(q, c): p for q, c, p in given_probabilities(spec, given, names)}
+        want = _brute(spec, given, names)
+        for key, p in want.items():
+            assert got[key] == p, (given, key)
+
+
+def test_exact_given_nothing_is_the_unconditioned_odds():
+    from hanasim import rules as R
+    from hanasim.games import get_game
+    from hanasim.stats.exact import deal_probabilities
+    from hanasim.stats.exact_given import given_probabilities
+
+    g = get_game("toppa")
+    spec = g.deal_spec(R.make_rules(g.Rules, {}))
+    got = {(q, c): p for q, c, p in given_probabilities(spec, {}, {0: "dealer", 1: "opponent"})}
+    for q, c, p in deal_probabilities(spec):
+        assert got[(q, c)] == p
