@@ -12,7 +12,11 @@ from .given import GivenError
 
 
 def layout_of(g, rules) -> _given.Layout:
-    f = getattr(g, "given_layout", None)
+    """The game's deal for placing given cards (``game.given_layout`` or
+    :mod:`hanasim.given_layouts`)."""
+    from .given_layouts import LAYOUTS
+
+    f = getattr(g, "given_layout", None) or LAYOUTS.get(g.name)
     if f is None:
         raise GivenError(f"{g.name} does not take conditioned deals (--given, --where)")
     return f(rules)

@@ -40,6 +40,8 @@ class Layout:
     names : {group: word}, how messages and notes name a group.
     four_checked : groups where four cards of a month (number) are a misdeal (redealt).
     deck_size : cards in the deck.
+    deck_mask : the cards round 1 is dealt from when the rules leave some out (Taipa's
+        ``removed_*``); a given card left out is swapped for an identical copy still in.
     players : players seated (for messages).
     extra_check : optional ``f({group: card mask}) -> str | None``, a reason the given cards
         alone are a misdeal under the game's other misdeal rules (koi-koi's pairs).
@@ -53,6 +55,7 @@ class Layout:
     players: int = 2
     extra_check: object = None
     month: np.ndarray = field(default=None)
+    deck_mask: int = None  # the cards the rules deal (None: the whole deck)
 
     def size(self, group: int) -> int:
         return int((np.asarray(self.pattern) == group).sum())
@@ -221,6 +224,8 @@ def resolve(given: Given, layout: Layout) -> dict:
         out.setdefault(g, [])
         out[g] += list(cards)
     n = _notation.for_game(given.game)
+    if layout.deck_mask is not None:
+        _in_deck(out, layout.deck_mask, n)
     for g, cards in out.items():
         size = layout.size(g)
         if len(cards) > size:
@@ -239,6 +244,26 @@ def resolve(given: Given, layout: Layout) -> dict:
         if why:
             raise GivenError(f"--given: {why}")
     return out
+
+
+def _in_deck(groups, deck_mask, n):
+    """Swap a given card the rules leave out of the deck for an identical copy still in it
+    (Taipa's copies are indistinguishable); one line when there is none."""
+    used = {c for cs in groups.values() for c in cs}
+    deck = n.deck
+    for g, cards in groups.items():
+        for i, c in enumerate(cards):
+            if deck_mask >> c & 1:
+                continue
+            same = [d for d in range(deck.n) if deck_mask >> d & 1 and d not in used
+                    and deck.month[d] == deck.month[c] and deck.kind[d] == deck.kind[c]
+                    and deck.flags[d] == deck.flags[c]]
+            if not same:
+                raise GivenError(f"--given: {n.describe(c)} is not in the deck these rules deal "
+                                 "(its yaku's cards were removed)")
+            used.discard(c)
+            cards[i] = same[0]
+            used.add(same[0])
 
 
 def check(game, value, layouts) -> Given | None:

@@ -147,7 +147,8 @@ def shuffle_given(rng, cards, n, start, stop, gv):
     holding a given card among themselves.  Fisher-Yates over the free positions from any
     starting order is a uniform permutation of the free cards, so the deal is uniform among
     the deals consistent with the given cards: exact, no rejection; a misdeal's redeal draws
-    again from position 0 and keeps the given cards."""
+    again from position 0 and keeps the given cards.  A deck that does not hold every given
+    card (Taipa's, shrunk by earlier rounds) is dealt unconditioned."""
     k = gv[G_K]
     f = gv[G_F]
     s = gv[G_S]
@@ -155,17 +156,30 @@ def shuffle_given(rng, cards, n, start, stop, gv):
     card0 = pos0 + k
     free0 = card0 + k
     within0 = free0 + f
+    placed = True
     if start == 0:
         for t in range(k):
             p = gv[pos0 + t]
             c = cards[p]
             want = gv[card0 + t]
             if c != want:
+                placed = False
                 for j in range(n):
                     if cards[j] == want:
                         cards[j] = c
                         cards[p] = want
+                        placed = True
                         break
+            if not placed:
+                break
+    else:
+        for t in range(k):
+            placed = placed and cards[gv[pos0 + t]] == gv[card0 + t]
+    if not placed:
+        # a deck without a given card (a Taipa round after the card left play): the deal
+        # is not conditioned
+        shuffle_first(rng, cards, n, start, stop)
+        return
     # free positions below n (the deck may be smaller than its array: Taipa)
     nf = 0
     a0 = 0
