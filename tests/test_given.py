@@ -242,3 +242,36 @@ def test_exact_given_nothing_is_the_unconditioned_odds():
     got = {(q, c): p for q, c, p in given_probabilities(spec, {}, {0: "dealer", 1: "opponent"})}
     for q, c, p in deal_probabilities(spec):
         assert got[(q, c)] == p
+
+
+GAME_TABLES = [("toppa", {}), ("baka", {}), ("koikoi", {}), ("taipa", {})] + [
+    (g, {"players": n}) for g, ns in (("bakappana", (2, 3, 4)), ("kushiro_toppa", (2, 3, 4)),
+                                      ("taoshi", (3, 4, 5, 6)), ("ishikari_toppa", (3, 4, 5, 6)))
+    for n in ns]
+
+
+@pytest.mark.parametrize("game, rules", GAME_TABLES,
+                         ids=[f"{g}-{r.get('players', '')}" for g, r in GAME_TABLES])
+def test_given_cards_where_given_every_game(game, rules):
+    """Every seat and the field given two cards each, by the game's own seat words: each lands
+    at a deal position of its seat, in every deal, for every game and table size."""
+    from hanasim import conditions, rules as R
+    from hanasim.games import get_game
+
+    g = get_game(game)
+    r = R.make_rules(g.Rules, rules)
+    lay = conditions.layout_of(g, r)
+    n = notation.for_game(g)
+    codes = iter([n.codes[c] for c in (3, 9, 14, 22, 27, 30, 33, 37, 41, 45, 47, 18, 6, 25)])
+    spec = {w: f"{next(codes)},{next(codes)}" for w in lay.names.values()}
+    given = gv_mod.parse(g, spec)
+    arr = given.array(lay)
+    pattern = np.asarray(lay.pattern)
+    out = np.zeros((500, 48), dtype=np.int8)
+    _deals(3, 500, arr, pattern.shape[0], out)
+    where = {c: grp for grp, cs in gv_mod.resolve(given, lay).items() for c in cs}
+    for row in out:
+        assert sorted(row) == list(range(48))
+        dealt = row[:pattern.shape[0]]
+        for c, grp in where.items():
+            assert c in dealt[pattern == grp], (game, c, grp)
