@@ -102,8 +102,11 @@ class Notation:
         return out
 
     def describe(self, card: int) -> str:
-        """``11b (willow rain man)``: the code and the card in words."""
-        return f"{self.codes[card]} ({words(self.deck, card)})"
+        """``11b (willow rain man, a bright)``: the code and the card in words."""
+        w = words(self.deck, card)
+        if w.endswith(")"):
+            w = w[:w.rindex(" (")] + ", a " + w[w.rindex(" (") + 2:-1]
+        return f"{self.codes[card]} ({w})"
 
     @property
     def _group_word(self) -> str:

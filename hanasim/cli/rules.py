@@ -105,3 +105,5 @@ def cmd_exact(a):
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
         emit(lambda: print(df.to_string(index=False)))
+        for line in df.attrs.get("notes", ()):  # what the odds are conditioned on
+            emit(lambda: print(line))
