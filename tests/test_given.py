@@ -275,3 +275,34 @@ def test_given_cards_where_given_every_game(game, rules):
         dealt = row[:pattern.shape[0]]
         for c, grp in where.items():
             assert c in dealt[pattern == grp], (game, c, grp)
+
+
+def _cli(*args):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "toppa", "--given", "dealer=13b"], "'13b' is not a card"),
+    (["simulate", "koikoi", "--given", "dealer=11b", "--given", "field=rain-man"],
+     "given twice"),
+    (["compare", "toppa", "--rule", "par=120,110", "--given", "seat3=11b"], "seats 2 players"),
+    (["sweep", "kushiro_toppa", "--rule", "players=2,3", "--given", "seat2=11b"],
+     "seats 2 players"),
+    (["simulate", "baka", "--given", "left=1b,1r,1c,1c,2a,2r,2c,2c"], "dealt only 7"),
+    (["simulate", "taoshi", "--given", "dealer=6cl,7cl", "--given", "field=6 of clubs"],
+     "given twice"),
+    (["simulate", "toppa", "--where", "dealer.brights>=6"], "acceptance 0%"),
+    (["simulate", "toppa", "--where", "field.foo>1"], "no quantity 'foo'"),
+    (["report", "all", "--given", "dealer=11b"], "one game"),
+    (["exact", "koikoi", "--given", "dealer=11b"], "not computed with given cards"),
+    (["cards", "nosuch", "--list"], "unknown game"),
+])
+def test_cli_bad_input_one_line(args, words):
+    from one_line import one_line
+
+    one_line(_cli(*args, *(["--no-save"] if args[0] in ("simulate", "compare", "sweep")
+                           else [])), words)
