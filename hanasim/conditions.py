@@ -93,8 +93,8 @@ class Condition:
                 f"not meet it are dealt again (rejection sampling): {_pct(rate)} of the "
                 f"deals played met it in a pilot of {played:,} deals, so the "
                 f"{rounds:,} rounds took about {round(rounds / rate):,} deals; every rate is "
-                "among the deals that meet the condition (the misdeal rate counts the "
-                "misdeals among the deals tried)")
+                "among the deals that meet the condition (the misdeal rate is the misdeals "
+                "beside the deals played, the rejected deals counted in neither)")
         return out
 
 

@@ -306,3 +306,62 @@ def test_cli_bad_input_one_line(args, words):
 
     one_line(_cli(*args, *(["--no-save"] if args[0] in ("simulate", "compare", "sweep")
                            else [])), words)
+
+
+# ---------------------------------------------------------------- --where
+def _py_where(row, pattern, clauses):
+    """The condition evaluated in plain Python on one dealt order."""
+    groups = {}
+    for i, p in enumerate(pattern):
+        groups.setdefault(int(p), set()).add(int(row[i]))
+    ops = {0: int.__ge__, 1: int.__le__, 2: int.__eq__, 3: int.__ne__, 4: int.__gt__,
+           5: int.__lt__}
+    for typ, g, arg, op, v in clauses:
+        cards = groups.get(g, set())
+        if typ == 0:
+            x = sum(1 for c in cards if arg >> c & 1)
+        else:
+            x = sum(1 for m in range(12) if sum(1 for c in cards if c // 4 == m) == arg)
+        if not ops[op](x, v):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("texts", [
+    ["dealer.brights>=2", "field.brights>=1"],
+    ["opponent.cards(11b,8b,3b)==1"], ["dealer.triplets>=1 and field.pairs<2"],
+    ["dealer.pine!=0", "opponent.ribbons<3"], ["dealer.one_animal"], ["field.month12>1"]])
+def test_where_kernel_equals_plain_python(texts):
+    from hanasim import where as W
+    from hanasim.engine.where import where_ok
+
+    w = W.parse("toppa", texts)
+    from hanasim.games import get_game
+    from hanasim import rules as R
+
+    game = get_game("toppa")
+    spec = game.deal_spec(R.make_rules(game.Rules, {}))
+    cl, words = W.clauses(w, toppa_layout(), spec.teyaku)
+    arr = gv_mod.cond_array(None, toppa_layout(), W.array_part(cl, toppa_layout(), 4))
+    out = _run(None, seed=5, n=3000)
+    got = [where_ok(row, arr) for row in out]
+    want = [_py_where(row, PATTERN, cl) for row in out]
+    assert got == want and 0 < sum(got) < len(got)
+
+
+def test_where_teyaku_acceptance_is_the_exact_rate():
+    """The pilot's acceptance of 'dealer.triplet' among played deals is the exact probability
+    that the dealer holds a triplet in a played deal (99.99% binomial interval)."""
+    from hanasim import conditions, rules as R
+    from hanasim.games import get_game
+    from hanasim.stats.exact_given import given_probabilities
+
+    g = get_game("toppa")
+    r = R.make_rules(g.Rules, {})
+    p = float(dict(((q, c), v) for q, c, v in given_probabilities(
+        g.deal_spec(r), {}, {0: "dealer", 1: "opponent"}))[("teyaku.triplet.dealer",
+                                                            "no_misdeal")])
+    cond = conditions.check(g, None, ["dealer.triplet"], [r])
+    mis, played, ok = next(iter(cond.pilot.values()))
+    half = 3.9 * (p * (1 - p) / played) ** 0.5
+    assert abs(ok / played - p) < half
