@@ -365,3 +365,17 @@ def test_where_teyaku_acceptance_is_the_exact_rate():
     mis, played, ok = next(iter(cond.pilot.values()))
     half = 3.9 * (p * (1 - p) / played) ** 0.5
     assert abs(ok / played - p) < half
+
+
+@pytest.mark.parametrize("game", ["toppa", "taipa", "taoshi"])
+def test_cards_list_every_code_reads_back(game):
+    import io
+
+    import pandas as pd
+
+    r = _cli("cards", game, "--list", "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    df = pd.read_csv(io.StringIO(r.stdout))
+    n = notation.for_game(game)
+    assert len(df) == 48 and df["code"].is_unique
+    assert [n.parse(c) for c in df["code"]] == list(range(48))
