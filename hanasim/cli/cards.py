@@ -21,6 +21,7 @@ def register(sub) -> None:
 
 
 def add_list_option(p) -> None:
+    """--list and its --format (the game argument is the command's)."""
     p.add_argument("--list", action="store_true",
                    help="list every card with its code (the card notation)")
     p.add_argument("--format", choices=("table", "csv"), default="table")
@@ -62,7 +63,13 @@ def _rule_of(family, doc) -> str:
     return "\n".join(x for x in (main, copies) if x)
 
 
-def cmd_cards(a):
-    # --list is the view this command has; other views of the cards may join it
+def cmd_list(a) -> int:
+    """``--list``: print the deck in the notation."""
     print_list(a.game, a.format)
     return 0
+
+
+def cmd_cards(a):
+    # --list is the view this command has here; another view (what each card is worth) takes
+    # the command without --list
+    return cmd_list(a)
