@@ -285,8 +285,9 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
                    label="exact (combinatorics)")
     if log:
         ax.set_xscale("log")
-    if labels is None:
-        labels = ([display(q.split(".", 1)[1]) for q in rows["quantity"]]
+    if labels is None:  # a teyaku by its game's own name (Ishikari's "One-Two-Four")
+        g = _game(df)
+        labels = ([_teyaku_name(label_of(q, g)) for q in rows["quantity"]]
                   if prefix == "teyaku." else _labels(rows))
     ax.set_yticks(y, list(labels))
     ax.set_ylim(-0.7, len(rows) - 0.3)
@@ -294,6 +295,13 @@ def teyaku_vs_exact(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, ax=N
     ax.grid(axis="x", which="both", alpha=0.25)
     _legend_outside(ax, 2)
     return ax
+
+
+def _teyaku_name(label: str) -> str:
+    """"Teyaku: One-Two-Four" -> "One-Two-Four" (a name as the table writes it; "any" stays
+    lower case, as the table writes it)."""
+    name = label.split(": ", 1)[-1]
+    return name if name == "any" else name[:1].upper() + name[1:]
 
 
 def dekiyaku_rates(df: pd.DataFrame, ax=None):
@@ -339,23 +347,52 @@ def score_distribution(df: pd.DataFrame, which=None, ax=None):
     unknown = [w for w in which if w not in names]
     if unknown:
         raise ValueError(f"no distribution {unknown[0]!r}; this table has: {', '.join(names)}")
+    from .reading import reading_of
+
     ax = _axes(ax, (8, 4))
     colors = [SIM_COLOR, ALT_COLOR, "#4e9a5a", "#8e5ea2", EXACT_COLOR, "#555555"]
     by = df.set_index("quantity")
+    g, players = _game(df), _players(df)
+    lows, highs = [], []
     for k, name in enumerate(which):
         d = dist[dist["distribution"] == name]
         color = colors[k % len(colors)]
         seat = seat_of(name)
-        lab = seat_label(seat) if seat and name.startswith("round_score.") else label_of(name)
-        ax.plot(d["score"], d["share"], drawstyle="steps-mid", color=color, linewidth=1.2,
-                label=lab)
-        marks = [(q, by.loc[f"{name}.{q}", "estimate"]) for q in ("q05", "q50", "q95")
-                 if f"{name}.{q}" in by.index]
+        # seats named as the edges chart and the table name them (for the players seated)
+        lab = _seat_name(seat, g, players) if seat and name.startswith("round_score.") else \
+            label_of(name, g, players)
+        score, share = d["score"].to_numpy(dtype=float), d["share"].to_numpy(dtype=float)
+        plays = by["estimate"].get(f"seat.{seat}.play_rate") if seat else None
+        played = reading_of(g).sits_out_as_zero and name.startswith("round_score.") and \
+            plays is not None and 0 < plays < 1
+        if played:  # Ishikari Toppa: a round the seat sits out counts 0 in the table's
+            # histogram; drawn: the rounds it plays (the sat-out share taken off the 0 bin)
+            share = np.where(score == 0, share - (1 - plays), share) / plays
+            share = np.clip(share, 0, None)
+            lab = f"{lab}: plays {plays:.0%} of rounds"
+        ax.plot(score, share, drawstyle="steps-mid", color=color, linewidth=1.2, label=lab)
+        cum = np.cumsum(share) / max(share.sum(), 1e-300)
+        if len(score):
+            lows.append(score[min(np.searchsorted(cum, 0.001), len(score) - 1)])
+            highs.append(score[min(np.searchsorted(cum, 0.999), len(score) - 1)])
+        if played:  # the rounds played: their own percentiles (the table's rows count all)
+            marks = [(q, score[min(np.searchsorted(cum, p), len(score) - 1)])
+                     for q, p in (("q05", 0.05), ("q50", 0.5), ("q95", 0.95))]
+        else:
+            marks = [(q, by.loc[f"{name}.{q}", "estimate"]) for q in ("q05", "q50", "q95")
+                     if f"{name}.{q}" in by.index]
         for q, v in marks:
             if not math.isnan(v):
                 ax.axvline(v, color=color, linestyle=":" if q != "q50" else "--",
                            linewidth=0.9)
-    ax.set_xlabel("score (points); dashed: median, dotted: 5th and 95th percentiles")
+    if lows and len(dist):  # a few rounds far out (a chase's multiplied payments) squeeze
+        lo, hi = min(lows), max(highs)  # the body into a line: draw 99.8% of each seat
+        full = dist["score"].max() - dist["score"].min()
+        if full > 0 and hi - lo < full / 2:
+            pad = 0.05 * (hi - lo) + 1
+            ax.set_xlim(lo - pad, hi + pad)
+    ax.set_xlabel(f"score ({reading_of(g).unit}); dashed: median, dotted: 5th and 95th "
+                  "percentiles")
     ax.set_ylabel("share")
     ax.yaxis.set_major_formatter(_percent())
     ax.grid(alpha=0.25)
@@ -398,21 +435,33 @@ def compare_forest(cmp: pd.DataFrame, quantity: str, ax=None):
     if rows.empty:
         raise ValueError(f"no difference rows for {quantity!r} in this comparison")
     rows = rows.reset_index(drop=True)
+    # the game's own label (Ishikari's "First to play: ..."), for the players seated
+    label = label_of(quantity, _game(cmp), _players(cmp))
     return _forest(rows, list(rows["variant"]), 0, "a real change",
-                   f"change in {label_of(quantity)} from {rows['baseline'].iloc[0]}", ax)
+                   f"{label}: change from {rows['baseline'].iloc[0]}", ax)
 
 
-def _forest(rows, labels, ref, significant_label, xlabel, ax):
+def _forest(rows, labels, ref, significant_label, xlabel, ax, ref_words=None):
     """Estimates with their 99.9% intervals, one line each (top to bottom), red where
-    ``rows.significant``, a dashed line at ``ref``."""
+    ``rows.significant``, a dashed line at ``ref`` (one value), or a mark per row at its own
+    fair value (``ref`` a sequence: Bakappana's additive tournament, whose fair share depends
+    on the points the pairing captured); ``ref_words`` names the line."""
     ax = _axes(ax, (8, 0.45 * len(rows) + 1.8))
     est, err = _errors(rows)
     y = np.arange(len(rows))[::-1]
     sig = rows["significant"].fillna(False).astype(bool).to_numpy()
+    refs = np.atleast_1d(np.asarray(ref, dtype=float))
+    one = len(refs) == 1 or np.allclose(refs, refs[0])
+    words = ref_words or (f"{refs[0]:g}" if one else "the fair value")
     ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
-    ax.scatter(est[~sig], y[~sig], color=SIM_COLOR, zorder=3, label="interval includes 0")
+    ax.scatter(est[~sig], y[~sig], color=SIM_COLOR, zorder=3,
+               label=f"interval includes {words}")
     ax.scatter(est[sig], y[sig], color=EXACT_COLOR, zorder=3, label=significant_label)
-    ax.axvline(ref, color=REF_COLOR, linestyle="--", linewidth=1)
+    if one:
+        ax.axvline(refs[0], color=REF_COLOR, linestyle="--", linewidth=1,
+                   label=None if ref_words is None else ref_words)
+    else:
+        ax.scatter(refs, y, marker="|", s=300, color=REF_COLOR, label=words)
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel(xlabel)
@@ -434,8 +483,16 @@ def tournament(t: pd.DataFrame, quantity: str | None = None, ax=None):
         raise ValueError(f"no {quantity!r} rows in this tournament table")
     words = (f"player 1's {strength_words(t)}" if quantity == strength_quantity(t) else
              f"player 1's {quantity.replace('_', ' ')}")
+    if "reference" in rows.columns:  # the fair value the tournament judged each pairing by
+        ref = rows["reference"].fillna(0).to_numpy(dtype=float)
+    else:  # a table stored before tournaments kept one
+        ref = np.full(len(rows), 0.5 if quantity == "win_rate" else 0.0)
+    fair = None
+    if np.abs(ref).max() > 1e-9 and quantity != "win_rate":
+        fair = "an equal share of the round's points" if not np.allclose(ref, ref[0]) else \
+            f"an equal share of the round's points ({ref[0]:.4g})"
     ax = _forest(rows, [f"{a} vs {b}" for a, b in zip(rows["policy"], rows["opponent"])],
-                 0.5 if quantity == "win_rate" else 0, "significant", words, ax)
+                 ref, "significant", words, ax, ref_words=fair)
     if t.attrs.get("game"):
         ax.set_title(_wrap(title(t), 70), fontsize=10, loc="left")
     return ax
@@ -468,6 +525,10 @@ def sweep_curve(sw: pd.DataFrame, quantity: str, ax=None, target: float | None =
                         alpha=0.2, label="99.9% interval")
         ax.plot(rows["x"], rows["estimate"], "o-", color=SIM_COLOR, markersize=3.5,
                 label="estimate")
+        if (rows["x"] == rows["x"].round()).all():  # players, rounds: no 2.25 players
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     else:  # named values: points with their intervals, no line between categories
         est, err = _errors(rows)
         ax.errorbar(rows["x"], est, yerr=err, fmt="o", color=SIM_COLOR, ecolor="black",

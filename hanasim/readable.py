@@ -108,14 +108,14 @@ def readable(df: pd.DataFrame) -> pd.DataFrame:
 
 def assumption(meta) -> str:
     """The play the numbers assume, in a line."""
-    from .report.build import POLICY_TEXT
+    from .report.build import policy_text
 
     if meta.get("deals_only"):
         return "deal-time quantities only: no play"
     pols = [p.strip() for p in str(meta.get("policies", "random")).split(",")]
     if len(set(pols)) == 1:
         p = pols[0]
-        return (f"assuming every player {POLICY_TEXT.get(p, f'plays {p}')} (policy '{p}'), "
+        return (f"assuming every player {policy_text(meta, p)} (policy '{p}'), "
                 "not expert play")
     return ("assuming " + ", ".join(f"player {i + 1} plays '{p}'" for i, p in enumerate(pols))
             + " (a lopsided pairing: seats mix the rules' edge with the gap in skill)")

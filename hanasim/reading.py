@@ -22,6 +22,8 @@ A reading says:
 * ``dekiyaku_of``, ``dekiyaku_axis``, ``dekiyaku_caption``: what a ``dekiyaku.*`` rate is a
   share of (Toppa, Baka: the players' captured piles; Kushiro Toppa: the rounds ended by a
   stop; Taoshi: the played rounds), in a finding, on the chart's axis and in its caption;
+* ``sits_out_as_zero``: a seat's round-score histogram counts the rounds it sits out as 0
+  (Ishikari Toppa), so the distribution chart takes them off to draw the rounds played;
 * ``only_when``: quantities that mean something only under some rule values (koi-koi's field
   multiplier rows under ``field_multiplier=off``): no sentence is written about them otherwise.
 """
@@ -36,12 +38,16 @@ class Line:
     """One headline answer: ``quantity`` and a sentence ``text`` with ``{value}`` (the
     estimate and its 99.9% interval, formatted by ``kind``) and ``{unit}``.  ``kind``:
     ``rate`` (a percentage), ``signed`` (+1.23), ``plain`` (1.23); ``verdict``: end with
-    whether the interval excludes ``reference`` (favoured / at a disadvantage / no edge)."""
+    whether the interval excludes ``reference`` (favoured / at a disadvantage / no edge), and
+    say the reference when it is not 0.  ``when``: ``(option, allowed values)``, the line is
+    true only under those rule values (Bakappana's "the par that would make his mean score
+    zero" under zero-sum scoring, not additive)."""
     quantity: str
     text: str
     kind: str = "plain"
     verdict: bool = False
     reference: float = 0.0
+    when: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,27 @@ class Reading:
     labels: dict = field(default_factory=dict)  # quantity ("x.{k}": any number k) -> label
     positions: dict = field(default_factory=dict)  # position token -> what it is ...
     positions_above: int = 0  # ... at tables of more than this many players
+    # a table seat that sits a round out scores 0 in its ``round_score`` histogram (Ishikari
+    # Toppa): the distribution chart draws the rounds it plays (``seat.X.play_rate``)
+    sits_out_as_zero: bool = False
+    # what a policy does in this game, where the common words are not true of it (Bakappana's
+    # greedy has no yaku to weigh; Ishikari Toppa's players also join, drop and chase); a key
+    # may hold {k}, a whole number (greedy/threshold{k})
+    policy_words: dict = field(default_factory=dict)
+
+    def policy_text(self, policy: str) -> str | None:
+        """What every player playing ``policy`` does, in this game's words (None: the common
+        words hold)."""
+        import re
+
+        if policy in self.policy_words:
+            return self.policy_words[policy]
+        for key, text in self.policy_words.items():
+            if "{k}" in key:
+                m = re.fullmatch(re.escape(key).replace(r"\{k\}", r"(\d+)"), policy)
+                if m:
+                    return text.format(k=m.group(1))
+        return None
 
     def label(self, quantity: str) -> str | None:
         """The game's own label of ``quantity``, if it declares one."""
@@ -115,8 +142,8 @@ class Reading:
             # burdens need not add up to the deck's points: fair is an equal share of the sum
             ref = float(by.loc[self.score_sum, "estimate"]) / n_seats
             if abs(ref) > 1e-9:
-                return ref, (f"an equal share of the round's score sum ({ref:+.3g}: the rules "
-                             "are not zero-sum)")
+                return ref, (f"an equal share of the round's score sum ({ref:.4g} {self.unit} a "
+                             "seat: the rules are not zero-sum)")
         if metric in ("mean_score", "mean_advantage", "mean_chips", "mean_net",
                       "par_balance", "burden_balance"):
             return 0.0, "no edge (0)"
@@ -146,22 +173,42 @@ class Reading:
         return True
 
     # ---------------------------------------------------------------- sentences
-    def sentences(self, by, rules: dict | None = None) -> list[str]:
-        """The headline: one sentence per :class:`Line` whose quantity the table has (and
-        that applies under ``rules``)."""
-        rules = rules or {}
+    def lines(self, rules: dict) -> list:
+        """The headline lines true under ``rules`` (``{option: value text}``; an option not
+        given holds every line): a line whose ``when`` excludes the rule played, or whose
+        quantity does not apply, is left out."""
         out = []
         for line in self.headline:
-            if line.quantity not in by.index or not self.applies(line.quantity, rules):
+            if not self.applies(line.quantity, rules):
+                continue
+            if line.when and line.when[0] in rules and \
+                    str(rules[line.when[0]]) not in [str(v) for v in line.when[1]]:
+                continue
+            out.append(line)
+        return out
+
+    def sentences(self, by, rules: dict | None = None) -> list[str]:
+        """The headline: one sentence per :class:`Line` whose quantity the table has (and
+        that applies under ``rules``, by default the rules the table was run with)."""
+        if rules is None:
+            rules = rules_dict(by)
+        out = []
+        for line in self.lines(rules):
+            if line.quantity not in by.index:
                 continue
             r = by.loc[line.quantity]
             if any(math.isnan(float(r[c])) for c in ("estimate", "ci_low", "ci_high")):
                 continue
             text = line.text.format(value=value_text(r, line.kind), unit=self.unit)
             if line.verdict:
-                text += ": " + verdict(r, self.edge_who, self.edge_line(by, line.reference)
-                                       if line.quantity == self.edge_quantity else
-                                       line.reference)
+                ref, words = line.reference, ""
+                if line.quantity == self.edge_quantity:
+                    n = len(self.seat_quantities(self.edge_metric, by.index)) or len(self.seats)
+                    found, words = self.reference(self.edge_metric, by, n)
+                    ref = line.reference if found is None else found
+                if abs(ref) > 1e-9:  # a reader must see what the score is judged against
+                    text += f", against {words or f'{ref:.2f}'}"
+                text += ": " + verdict(r, self.edge_who, ref)
             out.append(text + ".")
         return out
 

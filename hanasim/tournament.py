@@ -70,28 +70,52 @@ def tournament(game: str = "toppa", policies=("random", "greedy", "lookahead"),
     pairings = pairings_of(names, n)
     for a, b in pairings:
         api._policies(",".join([a] + [b] * (n - 1)), n, g)
+    from .reading import reading_of
+
+    reading = reading_of(g)
     rows = []
+    run_rules = ""
+    misdeals = set()
     start = time.perf_counter()
     for a, b in pairings:
         df = api.simulate(game, rounds=rounds, seed=seed, policy=",".join([a] + [b] * (n - 1)),
                           rules=rules, preset=preset, expose=expose, threads=threads,
                           progress=progress)
+        run_rules = df.attrs.get("rules", "")
         d = df.set_index("quantity")
+        if "misdeal_rate" in d.index:  # a deal's own event: pairings dealt alike agree on it
+            misdeals.add(float(d.loc["misdeal_rate", "estimate"]))
         score = next(q for q in SCORE_NAMES if q in d.index)
         for q, name in ((score, STRENGTH.get(score, "mean_score")), (WIN_NAME, "win_rate")):
             r = d.loc[q]
             rows.append(dict(game=g.name, policy=a, opponent=b, quantity=name,
                              estimate=r["estimate"], std_error=r["std_error"], ci_low=r["ci_low"],
-                             ci_high=r["ci_high"], n=r["n"]))
+                             ci_high=r["ci_high"], n=r["n"],
+                             reference=_reference(reading, name, score, d, n)))
     out = pd.DataFrame(rows)
-    out["significant"] = (out.ci_low > 0) | (out.ci_high < 0)
+    # beating the opponent is scoring above the fair value (0 where scores are zero-sum; an
+    # equal share of the round's points where they are not: Bakappana's additive scoring)
+    out["significant"] = (out.ci_low > out.reference) | (out.ci_high < out.reference)
     out.loc[out.quantity == "win_rate", "significant"] = False
     out["rounds"] = rounds
     out["seed"] = np.uint64(seed)  # exact for any seed (an int64 column stops at 2**63)
     out.attrs.update(dict(game=g.name, run_type="tournament", rounds=rounds, seed=seed,
-                          policies=" ".join(names), players=n,
+                          policies=" ".join(names), players=n, rules=run_rules,
+                          # games of several rounds (Bakappana's 12) deal a game's later
+                          # rounds from the stream its play draws from: pairings differ there
+                          same_deals=len(misdeals) <= 1,
+                          preset=preset or "",
                           wall_time_s=round(time.perf_counter() - start, 3)))
     return out
+
+
+def _reference(reading, name: str, score: str, d: pd.DataFrame, n: int) -> float:
+    """Player 1's fair value of ``name``: the line of the game's reading (0 for a zero-sum
+    score or a score less the opponent's; an equal share of the round's score sum where the
+    scores do not add up to 0; an equal share of the rounds someone wins for the win rate)."""
+    metric = "win_rate" if name == "win_rate" else score.split(".", 1)[1]
+    ref, _ = reading.reference(metric, d, n)
+    return 0.0 if ref is None else float(ref)
 
 
 def pairings_of(names, n_players: int) -> list[tuple[str, str]]:
@@ -153,25 +177,51 @@ def pairing_table(df: pd.DataFrame) -> pd.DataFrame:
         by = part.set_index("quantity")
         s = by.loc[quantity]
         w = by.loc["win_rate"] if "win_rate" in by.index else None
-        if s.ci_low > 0:
+        ref = _fair(s)
+        if s.ci_low > ref:
             verdict = f"{a} beats {b}"
-        elif s.ci_high < 0:
+        elif s.ci_high < ref:
             verdict = f"{b} beats {a}"
         else:
             verdict = "no difference detectable"
         rows.append({
             "player 1 plays": a, "every other seat plays": b,
-            column: f"{s.estimate:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]",
+            column: f"{s.estimate:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]" if ref == 0 else
+                f"{s.estimate:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}] (fair {ref:.2f})",
             "player 1's win rate": "" if w is None else
                 f"{pct(w.estimate)} [{pct(w.ci_low)}, {pct(w.ci_high)}]",
             "verdict": verdict})
     return pd.DataFrame(rows)
 
 
+def _fair(row) -> float:
+    """A row's fair value (0 in a table stored before tournaments kept one)."""
+    ref = row.get("reference", 0.0)
+    return 0.0 if ref is None or pd.isna(ref) else float(ref)
+
+
+def fair_words(df: pd.DataFrame) -> str:
+    """What the strength is judged against, in words, when it is not 0 (Bakappana's additive
+    scoring: an equal share of the round's points)."""
+    if "reference" not in df.columns:
+        return ""
+    sub = df[df.quantity == strength_quantity(df)]
+    if not (sub["reference"].fillna(0).abs() > 1e-9).any():
+        return ""
+    return ("scores do not add up to 0 under these rules: player 1 beats the others when his "
+            "mean score is above the fair value, an equal share of the round's points")
+
+
 def title(df: pd.DataFrame) -> str:
     """A tournament's title: the game, the policies, the rounds and the shared deals."""
+    from .rules_text import changed_rules
+
     m = df.attrs
     g = get_game(m.get("game") or df["game"].iloc[0])
+    # the rules played, when they are not the defaults (a Bakappana tournament under additive
+    # scoring is another question than one under the page's zero-sum score)
+    changed = changed_rules(g.name, m.get("rules") or "") if m.get("rules") else "default"
+    deals = "on the same deals" if m.get("same_deals", True) else "from the same seed"
     return (f"{g.title}: tournament of {', '.join(str(m.get('policies', '')).split())}, "
-            f"{int(m.get('rounds', 0)):,} rounds a pairing on the same deals "
-            f"(seed {m.get('seed')})")
+            f"{int(m.get('rounds', 0)):,} rounds a pairing {deals} "
+            f"(seed {m.get('seed')}" + ("" if changed == "default" else f"; {changed}") + ")")

@@ -2,7 +2,8 @@
 its rounds are arithmetic on the stream key, so a plain-Python loop written from the
 engine's documented contract (``engine.sessions`` docstring) must count exactly what the
 kernel counts, for both shapes of session: one game of the session's rounds (``game_len`` 0,
-the Toppa family) and whole games of ``game_len`` rounds back to back (koi-koi, Taipa)."""
+the Toppa family; ``session_toy_one``, declared ``ONE_GAME``) and whole games of ``game_len``
+rounds back to back (koi-koi, Taipa; this module, declared ``SERIES``)."""
 import sys
 from typing import NamedTuple
 
@@ -91,7 +92,7 @@ def game_over(tb, work, counts, r, n_rounds, totals):
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
     scal[C_GAMES] += 1
     scal[C_FIRST_TOTAL] += totals[first]
@@ -103,15 +104,14 @@ def end_chunk(tb, counts, look):
     counts[0][C_CHUNKS] += 1
 
 
+#: games back to back (the general loop: game_len 0 plays one game a session on it too);
+#: tests/session_toy_one.py is the same toy declared one game a session
+LOOP = sessions.SERIES
+
+
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    # both loops: one game a session (game_len 0) and games back to back
-    if tb.params[1] == 0:
-        sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
-                               totals, look)
-    else:
-        sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
-                             totals, look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look)
     counts[0][C_STARTS] += work[1][0]
     work[1][0] = 0
 

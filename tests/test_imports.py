@@ -199,6 +199,49 @@ def test_cli_commands_import_common_never_the_entry_point():
 
 # --- the checker itself, on a small package written here ----------------------------------
 
+#: the games a game is built on, the only games it may import: Baka is Toppa for three
+#: players; Kushiro Toppa scores Toppa's dekiyaku (both its texts); Ishikari Toppa is Bakappana
+#: with teyaku, Toppa's teyaku list one of its options.  What games share otherwise is in
+#: ``engine/`` (join/drop and its players: ``engine/join.py``).
+BUILT_ON = {"baka": {"toppa"}, "kushiro": {"toppa"}, "ishikari": {"bakappana", "toppa"}}
+NOT_GAMES = {"registry", "readings"}
+
+
+def _game_of(module: str):
+    """The game a module of ``hanasim.games`` belongs to (``hanasim.games.taoshi.policy`` ->
+    ``taoshi``), or None outside the games or for the registry."""
+    parts = module.split(".")
+    if parts[:2] != ["hanasim", "games"] or len(parts) < 3 or parts[2] in NOT_GAMES:
+        return None
+    return parts[2]
+
+
+def game_imports(graph) -> list[str]:
+    """Imports of one game by another that is not built on it, as ``a -> b (at file:line)``."""
+    out = []
+    for module, edges in sorted(graph.items()):
+        game = _game_of(module)
+        for target, where in edges.items():
+            other = _game_of(target)
+            if game and other and other != game and other not in BUILT_ON.get(game, ()):
+                out.append(f"{game} -> {other} (import at {where})")
+    return out
+
+
+def test_a_game_imports_only_the_games_it_is_built_on():
+    module_level, function_level = import_graph()
+    assert game_imports(module_level) + game_imports(function_level) == []
+
+
+def test_the_game_check_finds_a_game_importing_another():
+    graph = {"hanasim.games.ishikari.round": {"hanasim.games.taoshi": "x.py:3",
+                                              "hanasim.games.bakappana.round": "x.py:4",
+                                              "hanasim.engine.join": "x.py:5"},
+             "hanasim.games.baka": {"hanasim.games.toppa": "baka.py:9",
+                                    "hanasim.games.registry": "baka.py:10"}}
+    assert game_imports(graph) == ["ishikari -> taoshi (import at x.py:3)"]
+
+
 def _package(tmp_path, files: dict) -> Path:
     root = tmp_path / "pkg"
     for rel, text in {"__init__.py": "", **files}.items():

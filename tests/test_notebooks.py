@@ -71,6 +71,10 @@ EXPECTED = {
     "04_koikoi": (4, []),
     "05_taipa": (8, ["first player's coin gain a round", "10 of 10 exact values lie inside"]),
     "06_kushiro_toppa": (3, ["exact values lie inside", "dealer's edge:"]),
+    "10_bakappana": (1, ["3 of 3 exact misdeal rates lie inside", "par that would make",
+                         "against an equal share of the round's score sum"]),
+    "11_ishikari_toppa": (3, ["exact values lie inside", "dealer's edge at 4 players:",
+                              "a round's payments are multiplied by"]),
 }
 
 

@@ -179,7 +179,7 @@ def test_the_teyaku_chart_draws_teyaku_only():
                            ("teyaku.claim_rate", 0.4), ("teyaku_score.12", 0.01)])
     chart = teyaku_chart(df, None, "t")
     labels = [t.get_text() for t in chart.figure.axes[0].get_yticklabels()]
-    assert labels == ["Triplet", "None"]
+    assert labels == ["Triplet", "None (a hand with no teyaku)"]  # named as the table does
 
 
 def test_sweep_chart_titles_use_the_games_labels():

@@ -18,7 +18,7 @@ def test_ported_games_pass_the_check():
 
 def _module_like(game, **changes):
     m = types.ModuleType("fake_game")
-    for h in (*sessions.HOOKS, "play_sessions", "run_chunks"):
+    for h in (*sessions.HOOKS, "play_sessions", "run_chunks", "LOOP"):
         setattr(m, h, getattr(game, h))
     for k, v in changes.items():
         if v is None:
@@ -81,8 +81,10 @@ def test_the_loop_counts_what_its_contract_says(length, game_len, total, n):
     its docstring: rounds counted, their stream indices, games, first dealers and totals."""
     import numpy as np
 
-    import session_toy as T
+    import session_toy
+    import session_toy_one
 
+    T = session_toy_one if game_len == 0 else session_toy  # (the loop each declares)
     n_sessions = -(-total // length)
     chunk = 2
     n_chunks = -(-n_sessions // chunk)
@@ -93,3 +95,45 @@ def test_the_loop_counts_what_its_contract_says(length, game_len, total, n):
     want[T.C_CHUNKS] = n_chunks
     assert scal.sum(axis=0).tolist() == want
     assert want[T.C_ROUNDS] == total
+
+
+def test_a_game_declares_its_loop():
+    with pytest.raises(TypeError, match="must declare LOOP = sessions.ONE_GAME or "
+                                        "sessions.SERIES"):
+        sessions.check_game(_module_like(toppa, LOOP=None))
+    with pytest.raises(TypeError, match="must declare LOOP"):
+        sessions.check_game(_module_like(toppa, LOOP="series"))
+
+
+def test_a_kernel_that_calls_a_loop_itself_is_refused():
+    """The loop is the engine's choice by LOOP (koi-koi once called the one-game loop)."""
+    @hot
+    def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+        sessions.play_sessions(toppa, seed, s0, s1, total_rounds, tb, work, players, counts,
+                               totals, look)
+
+    with pytest.raises(TypeError, match="calls the engine's play_sessions itself; call "
+                                        "sessions.play"):
+        sessions.check_game(_module_like(toppa, play_sessions=play_sessions))
+
+
+def test_every_game_declares_the_loop_of_its_sessions():
+    from hanasim.games.koikoi import session as koikoi
+    from hanasim.games.taipa import game as taipa
+
+    assert toppa.LOOP == baka.LOOP == sessions.ONE_GAME
+    assert koikoi.LOOP == taipa.LOOP == sessions.SERIES
+
+
+def test_a_game_with_an_end_of_its_own_declared_one_game_fails():
+    """The toy's games of 3 rounds back to back (session_toy's) declared one game a session:
+    the engine's counted loop asks game_over and refuses the game at its first early end,
+    instead of counting its sessions as one game each."""
+    import numpy as np
+
+    import session_toy_one as T
+
+    scal = np.zeros((1, T.C_N), np.int64)
+    tb = T.Tables(np.array([10, 3, 2], np.int64))
+    with pytest.raises(ValueError, match="must declare LOOP = sessions.SERIES"):
+        T.run_chunks(np.uint64(99), 0, 2, 2, 20, tb, scal, None)

@@ -4,8 +4,9 @@ from __future__ import annotations
 import sys
 
 from . import precision
-from .common import (EXPOSE_HELP, POLICY_FORMS_HELP, add_condition_options, add_preset,
-                     add_store_option, add_threads_option, condition_args, emit, parse_grid, print_notes, save_or_say)
+from .common import (EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP, add_condition_options,
+                     add_preset, add_store_option, add_threads_option, condition_args, emit,
+                     parse_grid, print_notes, save_or_say, with_players)
 
 
 def register(sub) -> None:
@@ -21,6 +22,7 @@ def register(sub) -> None:
     p.add_argument("--rounds", default=1_000_000, metavar="N", help="rounds per variant (default 1,000,000)")
     p.add_argument("--seed", default=None, metavar="S")
     p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
+    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L")
     add_condition_options(p)
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
@@ -41,7 +43,7 @@ def register(sub) -> None:
 def cmd_compare(a):
     from .. import api, store
 
-    grid = parse_grid(a.rule)
+    grid = with_players(parse_grid(a.rule), a.players)
     if a.negligible is not None:  # checked before the work
         a.negligible = api._negligible(a.negligible)
     if not a.no_save:
@@ -59,6 +61,28 @@ def cmd_compare(a):
     return 0 if a.no_save else save_or_say(df, a.store)
 
 
+def deals_differ(df) -> bool:
+    """Whether the variants of a comparison were seen to be dealt different hands: their
+    misdeal counts differ (a teyaku rate may differ because a rule redefines the teyaku; a
+    misdeal is the deal's alone).  Games of several rounds (Bakappana's and Ishikari Toppa's
+    12, Toppa's --session-rounds) draw a round's deal from the game's random stream, which the
+    play also draws from: two policies then see the same first deal only."""
+    d = df[df.kind == "difference"]
+    deal = d["quantity"].astype(str) == "misdeal_rate"
+    moved = (d["estimate"] != 0) | (d["std_error"].fillna(0) > 0)
+    return bool((deal & moved).any())
+
+
+def header(df) -> list[str]:
+    """The comparison's first line: what ran, on the same deals or (when the deals differ)
+    with the same seed."""
+    meta = df.attrs
+    where = (f"on the same deals, seed {meta['seed']}" if not deals_differ(df) else
+             f"with the same seed {meta['seed']} for every variant")
+    return [f"{meta['game']}: {meta['rounds']:,} rounds per variant {where}, {meta['blocks']} "
+            f"blocks; policies {meta['policies']}; baseline: {df.baseline.iloc[0]}"]
+
+
 def print_comparison(df, a):
     import pandas as pd
 
@@ -66,10 +90,13 @@ def print_comparison(df, a):
         df.to_csv(sys.stdout, index=False)
         return
     meta = df.attrs
-    print(f"{meta['game']}: {meta['rounds']:,} rounds per variant on the same deals, seed "
-          f"{meta['seed']}, {meta['blocks']} blocks; policies {meta['policies']}; baseline: "
-          f"{df.baseline.iloc[0]}")
+    print("\n".join(header(df)))
     print_notes(meta)
+    if deals_differ(df):
+        print("note: the variants were dealt different hands after the first round of a game: "
+              "a game's later deals come from the random stream its play draws from, so play "
+              "that differs changes them (their misdeal rates differ); the "
+              "differences are still paired game by game")
     all_diffs = df[df.kind == "difference"]
     moved = all_diffs[(all_diffs.estimate != 0) | (all_diffs.std_error.fillna(0) > 0)]
     if moved.empty:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import (POLICY_FORMS_HELP, add_condition_options, add_store_option,
-                     add_threads_option, condition_args, save_or_say)
+from .common import (PLAYERS_HELP, POLICY_FORMS_HELP, add_condition_options, add_store_option,
+                     add_threads_option, condition_args, save_or_say, with_players)
 
 
 def register(sub) -> None:
@@ -24,6 +24,7 @@ def register(sub) -> None:
                    "Forms: " + POLICY_FORMS_HELP)
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="house rule option, repeatable (see 'hanasim rules GAME')")
+    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--out", default="reports", metavar="DIR",
                    help="directory to write into (default reports/, created if missing); the "
                    "report is the folder DIR/GAME/, replaced whole by a new report")
@@ -54,7 +55,8 @@ def cmd_report(a):
 
     try:
         paths = build_report(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy,
-                             rules=rules.parse_assignments(a.rule), out=a.out,
+                             rules=with_players(rules.parse_assignments(a.rule), a.players),
+                             out=a.out,
                              progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset,
                              skill=not a.no_skill, store=a.store, on_run=keep,
                              **condition_args(a))

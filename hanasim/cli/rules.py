@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_preset, emit
+from .common import PLAYERS_HELP, add_preset, emit, with_players
 
 
 def register_rules(sub) -> None:
@@ -29,6 +29,7 @@ def register_exact(sub) -> None:
                         "three_brights,ribbons*2), as rounds 2 and 3 are dealt; sets the "
                         "removed_* rules")
     add_preset(p)
+    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--given", action="append", default=[], metavar="SEAT=CARDS",
                    help="cards a seat or the field is dealt (as simulate --given): the odds "
                    "conditional on them, where the game's combinatorics take them")
@@ -87,7 +88,7 @@ def cmd_games(a):
 def cmd_exact(a):
     from .. import api, rules
 
-    given = rules.parse_assignments(a.rule)
+    given = with_players(rules.parse_assignments(a.rule), a.players)
     if a.removed is not None:
         from ..games import get_game
 
@@ -103,7 +104,10 @@ def cmd_exact(a):
     df = api.exact(a.game, rules=given, preset=a.preset, given=list(a.given) or None)
     if a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
-    else:
-        emit(lambda: print(df.to_string(index=False)))
+    else:  # four significant digits, in plain decimals (1/139449 is 0.000007171, not 0.000007)
+        from ..readable import number
+
+        shown = df.assign(value=[number(v) for v in df["value"]]) if "value" in df else df
+        emit(lambda: print(shown.to_string(index=False)))
         for line in df.attrs.get("notes", ()):  # what the odds are conditioned on
             emit(lambda: print(line))

@@ -225,8 +225,10 @@ def cmd_runs_show(a):
         # a comparison's variant columns and a sweep's rule columns come first, as saved
         lead = [c for c in (df.attrs.get("swept") or []) if c in df.columns]
         lead += [c for c in ("variant", "kind") if c in df.columns]
+        # a tournament's rows are pairings: without them its rows cannot be told apart
+        lead += [c for c in ("policy", "opponent") if c in df.columns]
         cols = lead + [c for c in ["quantity", "estimate", "std_error", "ci_low", "ci_high",
-                                   "n", "significant"] if c in df.columns]
+                                   "n", "reference", "significant"] if c in df.columns]
         shown = df
         if "kind" in df.columns:  # a comparison: its answer (the differences) first
             order = df["kind"].map({"difference": 0}).fillna(1)

@@ -116,8 +116,13 @@ def print_sweep(df, quantities):
     table = cells.pivot_table(index=swept, columns="quantity", values="cell", aggfunc="first",
                               sort=False)
     table = table[[q for q in quantities if q in table.columns]]
+    missing = table.isna().to_numpy().any()
+    table = table.fillna("n/a")  # not "NaN": the quantity is not measured at that value
     with pd.option_context("display.max_rows", None, "display.width", 220,
                            "display.max_colwidth", 40):
         print(table.to_string())
+    if missing:  # Ishikari Toppa's chase with 3 players: no join phase, nothing to count
+        print("n/a: not measured at that value (the rules played there have no such "
+              "quantity)")
     for s in meta.get("solved") or ():
         print(f"solved: {s['message']}")

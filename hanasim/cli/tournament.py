@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import sys
 
-from .common import (EXPOSE_HELP, POLICY_FORMS_HELP, add_out_options, add_preset,
+from .common import (EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP, add_out_options, add_preset,
                      add_store_option, add_threads_option, check_output, emit, parse_grid,
-                     save_or_say, write_chart, write_out)
+                     save_or_say, with_players, write_chart,
+                     write_out)
 
 
 def register(sub) -> None:
@@ -33,6 +34,7 @@ def register(sub) -> None:
                    help="a house-rule option for every pairing (repeatable)")
     add_preset(p)
     p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
+    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--chart", default=None, metavar="PATH",
                    help="draw player 1's mean score (koi-koi: less the opponent's) per pairing "
                    "into PATH (.png or .svg)")
@@ -48,7 +50,7 @@ def cmd_tournament(a):
     from ..tournament import tournament
 
     # everything is checked before the work: a bad output must not cost a finished run
-    rules = parse_grid(a.rule, example="name=value")
+    rules = with_players(parse_grid(a.rule, example="name=value"), a.players)
     chart = None if a.chart is None else outputs.chart_format(a.chart)
     fmt = check_output(a, a.store, others={"--chart": a.chart})
     if not a.no_save:
@@ -82,9 +84,11 @@ def _figure(df):
 
 def print_tournament(df):
     from ..readable import columns_text
-    from ..tournament import pairing_table, title
+    from ..tournament import fair_words, pairing_table, title
 
     print(title(df))
     print("player 1 plays the first policy, every other seat the second; estimates "
           "[99.9% intervals]")
+    if fair_words(df):
+        print(fair_words(df))
     print(columns_text(pairing_table(df)))

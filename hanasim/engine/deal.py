@@ -1,9 +1,9 @@
 """Dealing a shuffled deck into groups (hands, field) and the misdeal check."""
 import numpy as np
 
-from .bits import ZERO, bit, count
+from .bits import ZERO, bit, count, has_full_nibble, lowest
 from .jit import hot
-from .rng import _LOW32, _S32, GOLDEN, mix64
+from .rng import _LOW32, _S32, GOLDEN, mix64, round_stream, shuffle_range
 
 
 @hot
@@ -30,6 +30,27 @@ def deal(order, pattern, groups):
         acc |= bit(order[i])
     groups[g] |= acc
     return pattern.shape[0]
+
+
+@hot(inline="always")
+def deal_until_clean(rng, order, groups, pattern, lo, hi):
+    """Shuffle the dealt cards and deal into ``groups`` until none of groups ``lo .. hi-1``
+    holds four cards of a month (the Toppa family's misdeal: the game says which groups count),
+    then finish shuffling the draw pile; returns the number of misdeals.  Only the dealt cards
+    are shuffled until the deal stands (``rng.shuffle_range``)."""
+    n_dealt = pattern.shape[0]
+    misdeals = 0
+    while True:
+        shuffle_range(rng, order, 0, n_dealt)
+        deal(order, pattern, groups)
+        four = False
+        for g in range(lo, hi):
+            four |= has_full_nibble(groups[g])
+        if not four:
+            break
+        misdeals += 1
+    shuffle_range(rng, order, n_dealt, order.shape[0])
+    return misdeals
 
 
 @hot
@@ -85,3 +106,34 @@ def sample_deal(rng, order, pattern, groups):
         acc |= bit(t)
     groups[g] |= acc
     rng[0] = s
+
+
+@hot
+def draw_for_dealer(drng, order, n, latest):
+    """The first dealer by one card each (Kushiro Toppa, Taoshi): the ``n`` players draw the
+    top ``n`` cards of ``order`` shuffled; the earliest month deals (``latest``: the latest);
+    players tied for it draw again (all cards back in the deck, one fresh card each; the
+    others' cards of the redraw are not read) until one is left.  Returns the player."""
+    cand = (1 << n) - 1
+    while True:
+        shuffle_range(drng, order, 0, n)
+        best = -1 if latest else 99
+        for q in range(n):
+            if (cand >> q) & 1:
+                m = order[q] >> 2
+                best = max(best, m) if latest else min(best, m)
+        new = 0
+        for q in range(n):
+            if (cand >> q) & 1 and (order[q] >> 2) == best:
+                new |= 1 << q
+        cand = new
+        if (cand & (cand - 1)) == 0:
+            return lowest(np.uint64(cand))
+
+
+@hot(inline="always")
+def cut_for_dealer(drng, order, key, index, n, latest):
+    """:func:`draw_for_dealer` on stream ``index`` of the session ``key``, from the deck in
+    order (``rng.round_stream``): the session's first dealer, drawn apart from its rounds."""
+    round_stream(drng, key, index, order)
+    return draw_for_dealer(drng, order, n, latest)

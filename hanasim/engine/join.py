@@ -1,5 +1,5 @@
 """Join or drop: the phase of the games where more players sit at the table than play a round
-(Kushiro Toppa: two of 2-4 play; Taoshi: three of 3-6).
+(Kushiro Toppa: two of 2-4 play; Taoshi and Ishikari Toppa: three of 3-6).
 
 After the deal each seated player, in the game's speaking order, says join or drop having seen
 its hand.  Once enough have joined, the rest are forced out; once the undecided are exactly as
@@ -13,7 +13,9 @@ choice, starting from the threshold's); a game's kernel policy row holds its id 
 """
 from __future__ import annotations
 
-from ..policies import LOOKAHEAD, RANDOM
+import numpy as np
+
+from ..policies import K_SHIFT, LOOKAHEAD, POLICIES, RANDOM, policy_id
 from .jit import hot
 from .rng import below
 
@@ -57,6 +59,61 @@ def needs_lookahead_card(what: str, text: str) -> ValueError:
     """The error of a ``what`` decision by lookahead in a policy without a lookahead CARD."""
     return ValueError(f"{what} decision lookahead in policy {text!r} needs a lookahead CARD "
                       "(lookahead[:K]/...)")
+
+
+# ---------------------------------------------------------------- CARD[/JOIN[/CLAIM]] players
+# Taoshi's players, and Ishikari Toppa's (the same join/drop and teyaku claim): a CARD policy
+# (``policies``: random, greedy, lookahead[:K]), a JOIN part as above and a CLAIM part, whether
+# to claim a held teyaku: expose (as ``--expose`` says) or lookahead
+# (``engine.lookahead.choose_expose``).  Each part defaults on its own: random ->
+# random/random/expose, greedy -> greedy/thresholdK/expose, lookahead[:K] ->
+# lookahead:K/lookahead/lookahead.  A kernel row has the columns PC_*.
+CLAIM_EXPOSE, CLAIM_LOOKAHEAD = 0, 1
+CLAIMS = {"expose": CLAIM_EXPOSE, "lookahead": CLAIM_LOOKAHEAD}
+CLAIM_FORM = "CLAIM: expose (as --expose says), lookahead (a lookahead CARD's default)"
+EXPOSE_LOOKAHEAD = 3  # PC_EXPOSE of a player claiming by lookahead (policies' EXPOSE ids: 0-2)
+PC_CARD, PC_JOIN, PC_JPARAM, PC_EXPOSE = range(4)
+PC_N = 4
+
+
+def parse_card_join_claim(name, default_k: int, high: int, forms: str) -> int:
+    """A CARD[/JOIN[/CLAIM]] policy's name as one packed int: card id in bits 0-3 (a
+    lookahead's K in 32-47), join id 4-7, its threshold 8-23, claim id 24-27.  ``default_k``
+    and ``high``: the game's default and highest join threshold; ``forms``: the game's policy
+    forms, for the error."""
+    text = str(name).strip()
+    parts = text.split("/")
+    if len(parts) > 3 or (parts[0] not in POLICIES and not parts[0].startswith("lookahead")):
+        raise ValueError(f"unknown policy {text!r}; use {forms}")
+    card = policy_id(parts[0])  # random, greedy, lookahead[:K] (K in bits 32-47)
+    look = card & 0xF == LOOKAHEAD
+    join = default_join(card)
+    claim = CLAIM_LOOKAHEAD if look else CLAIM_EXPOSE
+    k = default_k
+    if len(parts) >= 2:
+        join, k = parse_join(parts[1], text, default_k, high)
+    if len(parts) == 3:
+        if parts[2] not in CLAIMS:
+            raise ValueError(f"unknown claim decision {parts[2]!r} in policy {text!r}; "
+                             "choose expose or lookahead")
+        claim = CLAIMS[parts[2]]
+    for what, by in (("join", join == JOIN_LOOKAHEAD), ("claim", claim == CLAIM_LOOKAHEAD)):
+        if by and not look:
+            raise needs_lookahead_card(what, text)
+    return card | join << 4 | k << 8 | claim << 24
+
+
+def decode_card_join_claim(packed, expose, rows: int) -> np.ndarray:
+    """int64[rows, PC_N] kernel policy rows from packed ids and expose ids (one per player); a
+    player claiming by lookahead has EXPOSE_LOOKAHEAD in PC_EXPOSE (its --expose is unused)."""
+    out = np.zeros((rows, PC_N), dtype=np.int64)
+    for i, x in enumerate(packed):
+        x = int(x)
+        card = (x & 0xF) | (x & (0xFFFF << K_SHIFT))
+        claim = (x >> 24) & 0xF
+        out[i] = (card, (x >> 4) & 0xF, (x >> 8) & 0xFFFF,
+                  EXPOSE_LOOKAHEAD if claim == CLAIM_LOOKAHEAD else int(expose[i]))
+    return out
 
 
 # ---------------------------------------------------------------- kernels

@@ -112,6 +112,24 @@ def shuffle_first(rng, cards, n, start, stop):
 
 
 @hot(inline="always")
+def restart(rng, key, order):
+    """Point ``rng`` at the state ``key`` and put the deck back in order: a session (or game)
+    on one stream starts from its key and the unshuffled deck, whatever came before it."""
+    rng[0] = key
+    for j in range(order.shape[0]):
+        order[j] = j
+
+
+@hot(inline="always")
+def round_streams(drng, rng, key, i, order):
+    """Round ``i`` of the session ``key`` in the layout of three streams a round: the deal on
+    stream 3i (``drng``, from the deck in order: :func:`round_stream`), the play on stream
+    3i+1 (``rng``); stream 3i+2 is the round's own cut or draw, where a game has one."""
+    round_stream(drng, key, 3 * i, order)
+    rng[0] = stream_state(key, np.uint64(3 * i + 1))
+
+
+@hot(inline="always")
 def round_stream(rng, key, index, order):
     """Point ``rng`` at stream ``index`` of the session ``key`` and put the deck back in order.
 
@@ -120,9 +138,7 @@ def round_stream(rng, key, index, order):
     is dealt the same cards whatever happened before it, and two variants compared on the
     same seed (stop against continue, one house rule against another) play the same deals
     round by round even where their games end at different rounds (common random numbers)."""
-    rng[0] = stream_state(key, np.uint64(index))
-    for j in range(order.shape[0]):
-        order[j] = j
+    restart(rng, stream_state(key, np.uint64(index)), order)
 
 
 # ---------------------------------------------------------------- conditional deals

@@ -5,7 +5,7 @@ A game supplies its round and its tallies as functions of its own module, by fix
 hooks below); the engine's loops call them as ``game.<hook>(...)``, where ``game`` is the
 game's module.  The loops are numba templates (``inline="always"``): a game's two kernels,
 ``run_chunks`` and ``play_sessions``, are two-line calls of :func:`run_chunks` and
-:func:`play_sessions` with the game's module as the first argument, and numba's inliner
+:func:`play` with the game's module as the first argument, and numba's inliner
 replaces every ``game.<hook>`` call by the game's own code.  So the compiled kernel is what
 the game would have written out: one call per chunk, the round inlined (the tables travel
 into a call as dozens of scalar arguments), typed once, cached in the game's file like any
@@ -33,7 +33,9 @@ that allocate ``@njit(inline="always")``)::
                                          after the game's r-th round: 0 play on, 1 the game is
                                          over (tally it), -1 cut off by the end of the run
                                          (its rounds count, the game does not)
-    tally_game(tb, counts, first, totals)    a whole game: first dealer, player totals
+    tally_game(tb, work, counts, first, totals)
+                                         a whole game: first dealer, player totals (and
+                                         what the game kept of it in work)
     end_chunk(tb, counts, look)          after a chunk's sessions (counts kept in ``look``)
 
 What the engine does, per chunk of sessions ``s0 .. s1-1``::
@@ -53,15 +55,20 @@ What the engine does, per chunk of sessions ``s0 .. s1-1``::
                 dealer = next_dealer(tb, work, dealer)
                 over = game_over(tb, work, counts, r, n_rounds, totals)
                 if over: break
-            if over > 0: tally_game(tb, counts, first, totals)
+            if over > 0: tally_game(tb, work, counts, first, totals)
     end_chunk(tb, counts, look)
 
-A game of a fixed number of rounds (Toppa's session, Baka's game of 3) ends at
-``r == n_rounds``: :func:`whole_session` says whether it was whole, and such a game's
-``play_sessions`` calls :func:`play_sessions`, the same loop written as a counted loop (faster
-for Toppa's greedy rounds).  A game with an end of its own (koi-koi's target, Taipa's coins)
-calls :func:`play_series`; its ``game_over`` says when a game ends, and the rounds it plays
-after the run's rounds are counted finish the game without being tallied.
+Which loop runs is the game's declaration, ``LOOP`` in its hook module, and the engine's
+choice (:func:`play`; the game's ``play_sessions`` kernel names no loop):
+
+- ``LOOP = ONE_GAME``: a session is one game of its rounds (Toppa's session, Baka's game of
+  3); it ends at ``r == n_rounds`` and :func:`whole_session` says whether it was whole.
+  :func:`play_sessions` is the loop above written as a counted loop (faster for Toppa's greedy
+  rounds); it still asks ``game_over`` after every round and raises if the game says other
+  than :func:`whole_session` (a game with an end of its own declared ``ONE_GAME``).
+- ``LOOP = SERIES``: games back to back (koi-koi's target, Taipa's coins):
+  :func:`play_series`; ``game_over`` says when a game ends, and the rounds it plays after the
+  run's rounds are counted finish the game without being tallied.
 
 ``players`` is whatever the game's rounds need to know about the players (Toppa: the tuple
 ``(policy, expose)``); ``counters`` a tuple of int64 arrays whose first axis is the chunk.  How
@@ -93,12 +100,16 @@ HOOKS = {
     "seat_score": ("tb", "work", "seat"),
     "next_dealer": ("tb", "work", "dealer"),
     "game_over": ("tb", "work", "counts", "r", "n_rounds", "totals"),
-    "tally_game": ("tb", "counts", "first", "totals"),
+    "tally_game": ("tb", "work", "counts", "first", "totals"),
     "end_chunk": ("tb", "counts", "look"),
 }
+#: what the one-game loop raises when a game ends before its session does
+WRONG_LOOP = ("the game ended before its session's last round (game_over): its hook module "
+              "must declare LOOP = sessions.SERIES, not ONE_GAME")
+
 #: hooks of the first version, and what replaced them
 RENAMED = {"start_session": "start_game(tb, work, key, i, n_rounds)",
-           "tally_session": "tally_game(tb, counts, first, totals)"}
+           "tally_session": "tally_game(tb, work, counts, first, totals)"}
 
 
 @njit(inline="always")
@@ -140,14 +151,27 @@ def run_chunks(game, seed, first_session, n_sessions, chunk, total_rounds, tb, p
 
 
 @njit(inline="always")
+def play(game, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
+    """Sessions ``s0 .. s1-1`` of a chunk by the loop the game declares, ``game.LOOP``:
+    ``ONE_GAME`` (:func:`play_sessions`) or ``SERIES`` (:func:`play_series`).  The
+    declaration is the loop itself, a global of the game's module, so numba inlines that loop
+    and no other (a branch on a number inlined both loops before pruning one: Toppa's play
+    kernel compiled in 21 s of CPU instead of 13).  Inlined into the game's ``play_sessions``
+    (``@hot``), every hook into it."""
+    game.LOOP(game, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look)
+
+
+@njit(inline="always")
 def play_sessions(game, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
     """Sessions ``s0 .. s1-1`` that are one game of the session's rounds each (the Toppa
     family), session s on the stream key ``stream_state(seed, s)``: :func:`play_series` with
-    ``game_over`` = :func:`whole_session`, written as a counted loop (``game_over`` is not
-    called).  Kept apart because the general loop cost Toppa's greedy rounds about a tenth of
-    their speed.  Inlined into the game's ``play_sessions`` (``@hot``), every hook into it."""
+    ``game_over`` = :func:`whole_session`, written as a counted loop.  Kept apart because the
+    general loop cost Toppa's greedy rounds about a tenth of their speed.  ``game_over`` is
+    asked after every round only to refuse a game declared ``ONE_GAME`` that ends on its own
+    (``WRONG_LOOP``, raised after the chunk's sessions).  Inlined by :func:`play`."""
     length = game.session_length(tb)
     n = game.n_players(tb)
+    wrong = False  # a game ended before its session: raised after the loop (see below)
     for s in range(s0, s1):
         key = stream_state(seed, s)
         n_rounds = min(length, total_rounds - s * length)
@@ -163,16 +187,21 @@ def play_sessions(game, seed, s0, s1, total_rounds, tb, work, players, counts, t
                 q = q - n if q >= n else q
                 totals[q] += game.seat_score(tb, work, seat)
             dealer = game.next_dealer(tb, work, dealer)
+            over = game.game_over(tb, work, counts, i + 1, n_rounds, totals)
+            wrong |= over != whole_session(i + 1, n_rounds, length)
         if n_rounds == length:  # a session cut off by the end of the run: its rounds count only
-            game.tally_game(tb, counts, first, totals)
+            game.tally_game(tb, work, counts, first, totals)
+    # Raised once a chunk, not from the round loop: an exit there cost Kushiro Toppa's random
+    # rounds about 5% (interleaved runs); a compare a round does not.
+    if wrong:
+        raise ValueError(WRONG_LOOP)
 
 
 @njit(inline="always")
 def play_series(game, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
     """Sessions ``s0 .. s1-1``, session s on the stream key ``stream_state(seed, s)``: games
     back to back until the session's rounds are counted, the last one finished (koi-koi,
-    Taipa: the module docstring).  Inlined into the game's ``play_sessions`` (``@hot``), with
-    every hook inlined into it."""
+    Taipa: the module docstring).  Inlined by :func:`play`."""
     length = game.session_length(tb)
     n = game.n_players(tb)
     for s in range(s0, s1):
@@ -201,7 +230,91 @@ def play_series(game, seed, s0, s1, total_rounds, tb, work, players, counts, tot
                 dealer = game.next_dealer(tb, work, dealer)
                 over = game.game_over(tb, work, counts, r, n_rounds, totals)
             if over > 0:  # (-1: a game cut off by the end of the run: its rounds count only)
-                game.tally_game(tb, counts, first, totals)
+                game.tally_game(tb, work, counts, first, totals)
+
+
+# ---------------------------------------------------------------- hooks a game takes whole
+# Hooks that are the same line in many games, written once: a game's hook module assigns them
+# (``n_players = sessions.param_hook(P_PLAYERS)``, ``end_chunk = sessions.end_chunk``).  The
+# ones made here are never compiled alone: numba inlines them into the game's kernels, where
+# ``slot`` and ``value`` are constants.
+
+def param_hook(slot):
+    """A hook ``(tb) -> tb.params[slot]`` (``session_length``, ``n_players``)."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb):
+        return tb.params[slot]
+    return hook
+
+
+def result_hook(w, slot):
+    """The ``seat_score`` hook ``(tb, work, seat) -> work[w][slot + seat]``: the round's
+    result array is ``work[w]``, its seats' scores from ``slot`` on."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb, work, seat):
+        return work[w][slot + seat]
+    return hook
+
+
+def one_game_over(session_length):
+    """The ``game_over`` hook of a game declared ``ONE_GAME``: :func:`whole_session` of the
+    game's ``session_length`` hook."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb, work, counts, r, n_rounds, totals):
+        return whole_session(r, n_rounds, session_length(tb))
+    return hook
+
+
+def constant_hook(value):
+    """A hook ``(tb) -> value`` (a game of a fixed number of players or rounds)."""
+    @njit(inline="always", _nrt=False)
+    def hook(tb):
+        return value
+    return hook
+
+
+@njit(inline="always", _nrt=False)
+def rows1(tb, counters, ch):
+    return (counters[0][ch],)
+
+
+@njit(inline="always", _nrt=False)
+def rows2(tb, counters, ch):
+    return counters[0][ch], counters[1][ch]
+
+
+@njit(inline="always", _nrt=False)
+def rows3(tb, counters, ch):
+    return counters[0][ch], counters[1][ch], counters[2][ch]
+
+
+@njit(inline="always", _nrt=False)
+def rows4(tb, counters, ch):
+    return counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch]
+
+
+@njit(inline="always", _nrt=False)
+def rows5(tb, counters, ch):
+    return (counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch],
+            counters[4][ch])
+
+
+def counter_rows(k):
+    """The ``chunk_counters`` hook of a game with ``k`` counter arrays: chunk ``ch``'s row of
+    each, in order."""
+    return {1: rows1, 2: rows2, 3: rows3, 4: rows4, 5: rows5}[k]
+
+
+@njit(inline="always", _nrt=False)
+def end_chunk(tb, counts, look):
+    """The ``end_chunk`` hook of a game that keeps no counts in its lookahead context."""
+    pass
+
+
+#: the two shapes of a session; a game's hook module declares one as ``LOOP``
+ONE_GAME, SERIES = play_sessions, play_series
+LOOPS = {ONE_GAME: "ONE_GAME (one game of the session's rounds)",
+         SERIES: "SERIES (games back to back, each with an end of its own)"}
 
 
 def check_game(module):
@@ -215,6 +328,15 @@ def check_game(module):
     missing = [h for h in (*HOOKS, "play_sessions", "run_chunks") if not hasattr(module, h)]
     if missing:
         raise TypeError(f"{name} lacks the engine hooks {', '.join(missing)}")
+    loop = getattr(module, "LOOP", None)
+    if not any(loop is known for known in LOOPS):
+        raise TypeError(f"{name} must declare LOOP = sessions.ONE_GAME or sessions.SERIES "
+                        f"(got {loop!r}): " + "; ".join(LOOPS.values()))
+    kernel = getattr(module.play_sessions, "py_func", module.play_sessions)
+    named = {"play_sessions", "play_series"} & set(kernel.__code__.co_names)
+    if named:
+        raise TypeError(f"{name}.play_sessions calls the engine's {min(named)} itself; call "
+                        "sessions.play, which runs the loop the game's LOOP declares")
     for h, args in HOOKS.items():
         fn = getattr(module, h)
         if getattr(fn, "targetoptions", {}).get("inline") != "always":

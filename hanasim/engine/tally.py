@@ -43,3 +43,12 @@ def hist_add(acc, base, x):
     elif i >= HIST_BINS:
         i = HIST_BINS - 1
     acc[base + i] += 1
+
+
+@hot(inline="always")
+def tally_total(scal, c_games, c_total, x):
+    """A whole game into ``scal``: one more game (slot ``c_games``), its total ``x`` (of the
+    first dealer, say) and the square (slots ``c_total``, ``c_total + 1``)."""
+    scal[c_games] += 1
+    scal[c_total] += x
+    scal[c_total + 1] += x * x

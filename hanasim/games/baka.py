@@ -42,13 +42,13 @@ from numba.extending import overload
 from ..reading import Line, Reading
 from ..decks import HANAFUDA
 from ..engine import state
-from ..engine.bits import bit, count, has_full_nibble
-from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
+from ..engine.bits import bit, count
+from ..engine.deal import deal, deal_until_clean, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
 from ..engine.lookahead import new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
-from ..engine.rng import partial_shuffle, shuffle_range
+from ..engine.rng import partial_shuffle, restart
 from ..engine import sessions
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
@@ -195,17 +195,7 @@ def deal_round(rng, order, groups, pattern):
     """Shuffle the dealt cards and deal into ``groups`` until the deal is not a misdeal (four
     cards of one month in any hand or on the field: seed, Baka "Distributing the Initial
     Cards"), then finish shuffling the draw pile; returns the number of misdeals."""
-    n_dealt = pattern.shape[0]
-    misdeals = 0
-    while True:
-        shuffle_range(rng, order, 0, n_dealt)
-        deal(order, pattern, groups)
-        if not (has_full_nibble(groups[0]) | has_full_nibble(groups[1])
-                | has_full_nibble(groups[2]) | has_full_nibble(groups[FIELD])):
-            break
-        misdeals += 1
-    shuffle_range(rng, order, n_dealt, order.shape[0])
-    return misdeals
+    return deal_until_clean(rng, order, groups, pattern, 0, FIELD + 1)  # three hands, the field
 
 
 @hot(inline="always")
@@ -690,6 +680,13 @@ def _tally_game(scal, d0, t0, t1, t2):
 # ``stream_state(seed, g)``: the first-dealer draw, then its rounds in turn, from the
 # unshuffled deck.
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
+chunk_counters = sessions.counter_rows(3)
+session_length = sessions.constant_hook(ROUNDS_PER_GAME)
+n_players = sessions.constant_hook(N_PLAYERS)
+seat_score = sessions.result_hook(4, R_SCORE)
+game_over = sessions.one_game_over(session_length)  # the game is the session
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 
 @njit(inline="always")
@@ -705,29 +702,11 @@ def look_context(tb, work, players):
 
 
 @hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return counters[0][ch], counters[1][ch], counters[2][ch]
-
-
-@hot(inline="always")
-def session_length(tb):
-    return ROUNDS_PER_GAME
-
-
-@hot(inline="always")
-def n_players(tb):
-    return N_PLAYERS
-
-
-@hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
     rng, order = work[0], work[1]
-    rng[0] = key
-    for i in range(order.shape[0]):
-        order[i] = i
-    if tb.params[P_FIXED_DEALER]:
-        return 0
-    return first_dealer(rng, order, tb.month, tb.params[P_FIRST_CARDS])
+    restart(rng, key, order)  # a game depends on nothing but its own stream
+    p = tb.params
+    return 0 if p[P_FIXED_DEALER] else first_dealer(rng, order, tb.month, p[P_FIRST_CARDS])
 
 
 @hot(inline="always")
@@ -754,11 +733,6 @@ def tally_round(tb, work, counts, dealer):
 
 
 @hot(inline="always")
-def seat_score(tb, work, seat):
-    return work[4][R_SCORE + seat]
-
-
-@hot(inline="always")
 def next_dealer(tb, work, dealer):
     # The 2nd round is dealt by the first dealer's right, the 3rd by his left, "regardless
     # of whoever wins" (seed, Baka "Choosing the Dealer"): the next seat each round.
@@ -768,28 +742,17 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    # the session is one game of its rounds
-    return sessions.whole_session(r, n_rounds, ROUNDS_PER_GAME)
-
-
-@hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     # game quantities are counted only for complete games (the engine calls this for those)
     _tally_game(counts[0], first, totals[0], totals[1], totals[2])
 
 
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass
-
-
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined): a kernel of its own, compiled without reference counting."""
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

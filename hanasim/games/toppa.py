@@ -28,13 +28,13 @@ from .. import decks, sources
 from ..decks import HANAFUDA
 from ..reading import Line, Reading
 from ..engine import state
-from ..engine.bits import bit, count, has_full_nibble
-from ..engine.deal import deal, is_misdeal  # noqa: F401  (deal: tests build deals with it)
+from ..engine.bits import bit, count
+from ..engine.deal import deal, deal_until_clean, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
-from ..engine.rng import partial_shuffle, shuffle_range
+from ..engine.rng import partial_shuffle, restart
 from ..engine import sessions
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
@@ -379,17 +379,7 @@ def deal_round(rng, order, groups, pattern):
     "Distributing the Initial Cards"): reshuffle and deal again.  Only the dealt cards are
     shuffled until the deal stands; then the draw pile's order is finished.
     """
-    n_dealt = pattern.shape[0]
-    misdeals = 0
-    while True:
-        shuffle_range(rng, order, 0, n_dealt)
-        deal(order, pattern, groups)
-        if not (has_full_nibble(groups[0]) | has_full_nibble(groups[1])
-                | has_full_nibble(groups[FIELD])):
-            break
-        misdeals += 1
-    shuffle_range(rng, order, n_dealt, order.shape[0])
-    return misdeals
+    return deal_until_clean(rng, order, groups, pattern, 0, FIELD + 1)  # both hands, the field
 
 
 @hot(inline="always")
@@ -562,6 +552,13 @@ C_N = C_HIST + 3 * HIST_BINS
 # state and the round's result.  One stream per session: the first-dealer draw and every round
 # of the session draw from ``stream_state(seed, s)`` in turn, from the unshuffled deck.
 GAME = sys.modules[__name__]
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
+chunk_counters = sessions.counter_rows(3)
+session_length = sessions.param_hook(P_SESSION)
+n_players = sessions.constant_hook(N_PLAYERS)
+seat_score = sessions.result_hook(4, R_SCORE)
+game_over = sessions.one_game_over(session_length)  # the game is the session
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 
 @njit(inline="always")
@@ -577,30 +574,11 @@ def look_context(tb, work, players):
 
 
 @hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return counters[0][ch], counters[1][ch], counters[2][ch]
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_SESSION]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return N_PLAYERS
-
-
-@hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
     rng, order = work[0], work[1]
-    rng[0] = key
-    # Reset the deck order so a session depends on nothing but its own stream.
-    for i in range(order.shape[0]):
-        order[i] = i
-    if tb.params[P_FIXED_DEALER]:
-        return 0
-    return first_dealer(rng, order, tb.month, tb.params[P_FIRST_CARDS])
+    restart(rng, key, order)  # a session depends on nothing but its own stream
+    p = tb.params
+    return 0 if p[P_FIXED_DEALER] else first_dealer(rng, order, tb.month, p[P_FIRST_CARDS])
 
 
 @hot(inline="always")
@@ -650,11 +628,6 @@ def tally_round(tb, work, counts, dealer):
 
 
 @hot(inline="always")
-def seat_score(tb, work, seat):
-    return work[4][R_SCORE + seat]
-
-
-@hot(inline="always")
 def next_dealer(tb, work, dealer):
     # The winner deals the next round (seed 000, "Choosing the Dealer").
     d = work[4][R_SCORE]
@@ -665,13 +638,7 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    # the session is one game of its rounds
-    return sessions.whole_session(r, n_rounds, tb.params[P_SESSION])
-
-
-@hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
     first_total = totals[first]  # the session total of the player who dealt first
     scal[C_SESSIONS] += 1
@@ -683,17 +650,12 @@ def tally_game(tb, counts, first, totals):
     hist_add(scal, C_HIST + HIST_BINS * H_SESSION, first_total)
 
 
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass
-
-
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined): a kernel of its own, compiled without reference counting."""
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

@@ -111,13 +111,26 @@ POLICY_TEXT = {
 }
 
 
+def policy_text(meta, policy: str) -> str:
+    """What every player playing ``policy`` does: the game's own words (its reading's), else
+    the common ones."""
+    from ..games import get_game
+    from ..reading import reading_of
+
+    try:
+        own = reading_of(get_game(meta.get("game"))).policy_text(policy)
+    except (ValueError, TypeError):
+        own = None
+    return own or POLICY_TEXT.get(policy, f"plays {policy}")
+
+
 def policy_finding(df: pd.DataFrame) -> tuple[str, bool]:
     """(the sentence saying which play the numbers assume, whether the pairing is lopsided)."""
     pols = [p.strip() for p in str(df.attrs.get("policies", "random")).split(",")]
     fixed = df.attrs.get("dealing") == "fixed"
     if len(set(pols)) == 1:
         p = pols[0]
-        return (f"These numbers assume that every player {POLICY_TEXT.get(p, f'plays {p}')} "
+        return (f"These numbers assume that every player {policy_text(df.attrs, p)} "
                 f"(policy '{p}'): they measure the rules under that play, not under expert "
                 "play.", False)
     who = ", ".join(f"player {i + 1} '{p}'" for i, p in enumerate(pols))
@@ -198,8 +211,16 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
                        f"scores, so a seat's own mean score is never negative): {verdict}.")
         else:
             verb = "scores" if rd.unit == "points" else "wins"
-            out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {_signed(r)} {rd.unit} a round "
-                       f"on average: {verdict}.")
+            ref = rd.edge_line(by)
+            if abs(ref) > 1e-9:  # not zero-sum (Bakappana's additive scoring): say against what
+                n = len(rd.seat_quantities(rd.edge_metric, by.index)) or len(rd.seats)
+                words = rd.reference(rd.edge_metric, by, n)[1]
+                out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {r.estimate:.2f} (99.9% CI "
+                           f"{r.ci_low:.2f} to {r.ci_high:.2f}) {rd.unit} a round on average, "
+                           f"against {words}: {verdict}.")
+            else:
+                out.append(f"{rd.edge_title}: {rd.edge_who} {verb} {_signed(r)} {rd.unit} a "
+                           f"round on average: {verdict}.")
     seats = [q for _, q in rd.seat_quantities(rd.edge_metric, by.index)]
     if len(seats) > 1:
         parts = [f"{_who(q, g, players).lower()} {by.loc[q, 'estimate']:+.2f}" for q in seats]
@@ -244,10 +265,15 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
     for seat in seat_names[:1]:
         qs = {k: row(f"round_score.{seat}.{k}") for k in ("q05", "q25", "q50", "q75", "q95")}
         if all(v is not None for v in qs.values()):
+            plays = row(f"seat.{seat}.play_rate")
+            out_share = "" if plays is None or not rd.sits_out_as_zero or plays.estimate >= 1 \
+                else (f" (counting as 0 the {1 - plays.estimate:.1%} of rounds the seat sits "
+                      "out; the chart draws the rounds it plays)")
             out.append(f"How swingy a round is ({seat_label(seat).lower()}): the median score is "
                        f"{qs['q50'].estimate:+g}; half the rounds end between "
                        f"{qs['q25'].estimate:+g} and {qs['q75'].estimate:+g}, nine in ten "
-                       f"between {qs['q05'].estimate:+g} and {qs['q95'].estimate:+g}.")
+                       f"between {qs['q05'].estimate:+g} and {qs['q95'].estimate:+g}"
+                       f"{out_share}.")
     game_findings = getattr(g, "findings", None)  # a game's own questions (koi-koi: koi-koi calls)
     if game_findings is not None:
         out += game_findings(by)
@@ -282,6 +308,16 @@ def _summary_table(df):
         "n": df["n"].map(fmt),
     })
     return t
+
+
+def _exact_note(cmp) -> str:
+    """What the exact rows are conditioned on: a game without teyaku (Bakappana) has only
+    the misdeal, and no sentence about teyaku."""
+    if cmp is not None and not cmp.empty and \
+            cmp["quantity"].astype(str).str.startswith("teyaku.").any():
+        return ("Teyaku are counted in played rounds, so the exact value is conditioned on no "
+                "misdeal; the misdeal rate is over all deals.")
+    return "The misdeal rate is over all deals (the only deal-time quantity under these rules)."
 
 
 def exact_comparison(df: pd.DataFrame, exact_df: pd.DataFrame) -> pd.DataFrame:
@@ -366,10 +402,8 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
     cmp = exact_comparison(df, exact_df)
     blocks += [Heading(3, f"{title}: exact vs simulated deal odds", f"{game}-exact-teyaku"),
                Para("Exact probabilities from combinatorics (`hanasim.exact`) next to the "
-                    "simulated estimates. " + getattr(
-                        g, "exact_note", "Teyaku are counted in played rounds, so the exact "
-                        "value is conditioned on no misdeal; the misdeal rate is over all "
-                        "deals.") + " z is (simulated - exact) / standard error."),
+                    "simulated estimates. " + getattr(g, "exact_note", _exact_note(cmp))
+                    + " z is (simulated - exact) / standard error."),
                Table(_exact_table(cmp), f"{title}: exact vs simulated",
                      f"{game}-exact-table", NUMERIC)]
     blocks.append(Heading(3, f"{title}: charts", f"{game}-charts"))
@@ -428,9 +462,12 @@ def skill_section(game, rounds, seed, rules, preset, threads, files_rel):
     png = plot.figure_bytes(fig, "png")
     title = g.title
     pairing_words = pairings_played(t)
+    deals = ("on the same deals" if t.attrs.get("same_deals", True) else
+             "from the same seed (a game of several rounds deals its later rounds from the "
+             "random stream its play draws from, so the pairings share only its first deal)")
     blocks = [Heading(3, f"{title}: does skill change the answer?", f"{game}-skill"),
               Para(f"Random, greedy and lookahead:16 play (`hanasim rules {game}` and the "
-                   f"README's Policies say how): {pairing_words} on the same deals, "
+                   f"README's Policies say how): {pairing_words} {deals}, "
                    f"{look_rounds:,} rounds a pairing; player 1 plays the first policy, every "
                    f"other seat the second. Then the key quantities with every seat greedy and "
                    f"every seat lookahead:16 ({look_rounds:,} rounds each)."),
@@ -457,11 +494,16 @@ def key_rows(rd, by_skill: dict) -> list[dict]:
     four) for every skill, as printed."""
     from ..readable import is_share, number
 
+    from ..reading import rules_dict
+
     rows = []
     for skill, d in by_skill.items():
-        for line in rd.headline[:4]:
-            if line.quantity not in d.index:
-                continue
+        # the lines true under the rules played (Bakappana's additive lines are not its
+        # zero-sum ones), each quantity once
+        lines = [x for x in rd.lines(rules_dict(d)) if x.quantity in d.index]
+        seen = set()
+        lines = [x for x in lines if not (x.quantity in seen or seen.add(x.quantity))]
+        for line in lines[:4]:
             r = d.loc[line.quantity]
             share = is_share(line.quantity)
             rows.append({"every seat plays": skill,
@@ -483,7 +525,9 @@ def skill_answer(rd, by_skill: dict, pairs: pd.DataFrame) -> str:
     from ..reading import value_text
 
     ra, rb = a.loc[q], b.loc[q]
-    line = next((x for x in rd.headline if x.quantity == q), None)
+    from ..reading import rules_dict
+
+    line = next((x for x in rd.lines(rules_dict(a)) if x.quantity == q), None)
     kind = line.kind if line else "signed"
     said = (line.text.format(value=value_text(ra, kind), unit=rd.unit) if line else
             f"{a.loc[q, 'label'] if 'label' in a.columns else q} is {value_text(ra, kind)}")

@@ -137,11 +137,23 @@ def distribution_chart(df: pd.DataFrame, title: str) -> Chart | None:
         return None
     fig, axes = plot.new_figure(8, 4.2)
     plot.score_distribution(df, ax=axes[0, 0])
-    axes[0, 0].set_title(f"{title}: how swingy is a round?", fontsize=11)
-    return Chart("distribution", "Distribution of a round's score",
-                 "The share of rounds ending at each score, by seat; dashed: the median, "
-                 "dotted: the 5th and 95th percentiles (their values and intervals are the "
-                 "round_score quantile rows of the table).", fig)
+    axes[0, 0].set_title(plot._wrap(f"{title}: how swingy is a round?", 75), fontsize=11)
+    from ..reading import reading_of
+
+    q = df.set_index("quantity")["estimate"]
+    sits_out = [k for k in q.index if k.startswith("seat.") and k.endswith(".play_rate")
+                and q[k] < 1]
+    # Ishikari Toppa: a seat not chosen to play scores 0 that round
+    if sits_out and reading_of(plot._game(df)).sits_out_as_zero:
+        text = ("The share of the rounds a seat plays ending at each score, by seat (a round "
+                "it sits out scores 0 and is left out here; the table's round_score rows count "
+                "it); dashed: the median, dotted: the 5th and 95th percentiles of the rounds "
+                "played.")
+    else:
+        text = ("The share of rounds ending at each score, by seat; dashed: the median, "
+                "dotted: the 5th and 95th percentiles (their values and intervals are the "
+                "round_score quantile rows of the table).")
+    return Chart("distribution", "Distribution of a round's score", text, fig)
 
 
 def rounds_chart(df: pd.DataFrame, title: str) -> Chart | None:

@@ -7,12 +7,12 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ...engine.bits import ONE, ZERO, bit, count, has_full_nibble, nth_card
-from ...engine.deal import deal
+from ...engine.bits import ONE, ZERO, bit, count, nth_card
+from ...engine.deal import deal_until_clean
 from ...engine.jit import hot
 from ...engine.lookahead import play_out, round_value
 from ...engine.play import capture, turn_word
-from ...engine.rng import GOLDEN, mix64, shuffle_range
+from ...engine.rng import GOLDEN, mix64
 from ...engine import state
 from ...engine.settle import pile_points
 from ...policies import GREEDY, take_high
@@ -31,16 +31,7 @@ def deal_round(rng, order, groups, pattern, n):
     cards of the same month are dealt to the table ... re-dealt'; four in a hand are no
     misdeal); returns the number of misdeals.  Only the dealt cards are shuffled until the deal
     stands, then the draw pile is finished (``engine.rng.shuffle_range``)."""
-    n_dealt = pattern.shape[0]
-    misdeals = 0
-    while True:
-        shuffle_range(rng, order, 0, n_dealt)
-        deal(order, pattern, groups)
-        if not has_full_nibble(groups[n]):
-            break
-        misdeals += 1
-    shuffle_range(rng, order, n_dealt, order.shape[0])
-    return misdeals
+    return deal_until_clean(rng, order, groups, pattern, n, n + 1)  # the field (group n) only
 
 
 @hot(inline="always")

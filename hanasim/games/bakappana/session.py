@@ -14,7 +14,7 @@ from ...decks import HANAFUDA
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
 from ...engine import sessions
-from ...engine.rng import below, shuffle_range
+from ...engine.rng import below, restart, shuffle_range
 from ...engine.tally import HIST_BINS, hist_add
 from .lower import P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM
 from .round import R_MISDEALS, R_N, R_PTS, R_SCORE, deal_round, play_dealt
@@ -110,32 +110,51 @@ def tally(scal, res, n, dealer, winner_seat, tied):
 
 
 @hot(inline="always")
-def tally_whole_game(scal, totals, n, first):
+def tally_game_totals(scal, totals, n, first, c_games, c_first, c_player, player_w, q_total,
+                      hist_at):
+    """A whole game of ``n`` players' ``totals`` (``first``: the first dealer): games and tied
+    games at ``c_games``, ``c_games + 1``; the first dealer's total, its square and a win at
+    ``c_first ..``, its histogram at ``hist_at``; per player ``q`` (block ``c_player +
+    player_w * q``) the total, its square, a win and having dealt first at ``q_total ..``.  A
+    win is the one highest total.  (Ishikari Toppa counts its games so, in its own layout.)"""
     best = totals[0]
     for q in range(1, n):
         best = max(best, totals[q])
     n_best = 0
     for q in range(n):
         n_best += totals[q] == best
-    scal[C_GAMES] += 1
-    scal[C_GAME_TIES] += n_best > 1
+    scal[c_games] += 1
+    scal[c_games + 1] += n_best > 1
     for q in range(n):
-        b = C_PLAYER + PLAYER_W * q
-        scal[b + Q_TOTAL] += totals[q]
-        scal[b + Q_TOTAL_SQ] += totals[q] * totals[q]
-        scal[b + Q_GAME_WINS] += n_best == 1 and totals[q] == best
-        scal[b + Q_FIRST] += q == first
+        b = c_player + player_w * q + q_total
+        scal[b] += totals[q]
+        scal[b + 1] += totals[q] * totals[q]
+        scal[b + 2] += n_best == 1 and totals[q] == best
+        scal[b + 3] += q == first
     t = totals[first]
-    scal[C_FIRST_TOTAL] += t
-    scal[C_FIRST_TOTAL_SQ] += t * t
-    scal[C_FIRST_WINS] += n_best == 1 and t == best
-    hist_add(scal, C_HIST + HIST_BINS * H_FIRST, t)
+    scal[c_first] += t
+    scal[c_first + 1] += t * t
+    scal[c_first + 2] += n_best == 1 and t == best
+    hist_add(scal, hist_at, t)
+
+
+@hot(inline="always")
+def tally_whole_game(scal, totals, n, first):
+    tally_game_totals(scal, totals, n, first, C_GAMES, C_FIRST_TOTAL, C_PLAYER, PLAYER_W, Q_TOTAL,
+                      C_HIST + HIST_BINS * H_FIRST)
 
 
 # ---------------------------------------------------------------- the engine's hooks
 # (engine.sessions, engine/ADDING_A_GAME.md).  A game is a session: one random stream per game,
 # the first-dealer draw then every round drawing from it in turn, from the unshuffled deck.
 GAME = sys.modules[__name__]
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
+chunk_counters = sessions.counter_rows(1)
+session_length = sessions.param_hook(P_GAME_ROUNDS)
+n_players = sessions.param_hook(P_PLAYERS)
+seat_score = sessions.result_hook(4, R_SCORE)
+game_over = sessions.one_game_over(session_length)  # the game is the session
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 
 @njit(inline="always")
@@ -153,26 +172,9 @@ def look_context(tb, work, players):
 
 
 @hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return (counters[0][ch],)
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_GAME_ROUNDS]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return tb.params[P_PLAYERS]
-
-
-@hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
     rng, order = work[0], work[1]
-    rng[0] = key
-    for c in range(order.shape[0]):
-        order[c] = c
+    restart(rng, key, order)  # a game depends on nothing but its own stream
     return 0 if tb.params[P_FIXED_DEALER] else first_dealer(rng, order, tb.params[P_PLAYERS])
 
 
@@ -206,11 +208,6 @@ def tally_round(tb, work, counts, dealer):
 
 
 @hot(inline="always")
-def seat_score(tb, work, seat):
-    return work[4][R_SCORE + seat]
-
-
-@hot(inline="always")
 def next_dealer(tb, work, dealer):
     if tb.params[P_FIXED_DEALER]:
         return dealer
@@ -220,25 +217,14 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    # a game is the whole session: rounds_per_game rounds (the last one cut off by the run's end)
-    return sessions.whole_session(r, n_rounds, tb.params[P_GAME_ROUNDS])
-
-
-@hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)
-
-
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass
 
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

@@ -14,7 +14,9 @@ from .session import (C_DEALS, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_
 #: scoring (``score_sum``); a round with a tied top score has no winner
 READING = Reading(
     unit="points", seats=SEATS,
-    seat_words="by seat relative to the round's dealer (the dealer plays first, then seat 1, to his right, then seat 2 ...)",
+    # said for any table: with 2 players the second seat is the opponent, not "seat 1"
+    seat_words="by seat relative to the round's dealer, in turn order (the dealer plays "
+               "first, then the player to his right, and so on round the table)",
     edge_metric="mean_score", edge_quantity="seat.dealer.mean_score",
     no_winner=("seat.tie_rate",), no_winner_words="tied for the top score",
     won_words="one player has the top score", score_sum="round.score_sum.mean",
@@ -22,16 +24,25 @@ READING = Reading(
     # read a par from a ``par`` rule or the game's one par; card_points.* are the fair pars
     headline=(
         Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
-             "signed", verdict=True),
+             "signed", verdict=True, when=("scoring", ("zero_sum",))),
+        # additive scores are card points, never negative: no sign, judged against an equal
+        # share of the round's points (the sentence says so)
+        Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
+             verdict=True, when=("scoring", ("additive",))),
         Line("seat.dealer.win_rate", "The dealer has the top score in {value} of rounds",
              "rate"),
         # a score is card points - par on every round: the mean card points are the fair par
+        # (additive scoring has no par)
         Line("card_points.dealer", "The dealer captures {value} card points a round, the par "
-             "that would make his mean score zero"),
+             "that would make his mean score zero", when=("scoring", ("zero_sum",))),
         Line("game.first_dealer.mean_total", "Over a game the first dealer totals {value} "
-             "{unit}", "signed"),
+             "{unit}", "signed", when=("scoring", ("zero_sum",))),
+        Line("game.first_dealer.mean_total", "Over a game the first dealer totals {value} "
+             "{unit}", when=("scoring", ("additive",))),
     ),
-    labels={"round.score_sum.mean": "Round: sum of the scores"})
+    labels={"round.score_sum.mean": "Round: sum of the scores"},
+    # no yaku: greedy weighs a capture by its card points alone
+    policy_words={"greedy": "always takes the capture worth the most card points now"})
 
 
 def histograms(c, rules) -> dict:

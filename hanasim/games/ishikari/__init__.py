@@ -6,7 +6,7 @@ deal kernel, first dealer and next dealer) plus teyaku paid by each other active
 chase multiplies the next round's payments.  Layout: ``rules`` (options), ``round`` (join/drop,
 teyaku, play, score), ``session`` (games, counters), this file (lowering, quantities, reading,
 the registry entry).  Policies are written as Taoshi's (``CARD[/JOIN[/CLAIM]]``, parsed by
-``games.taoshi``), whose join/drop this game shares.
+``engine.join``), whose join/drop this game shares.
 """
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import numpy as np
 
 from ... import sources
 from ...decks import HANAFUDA
+from ...engine.join import (CLAIM_FORM, JOIN_FORM, decode_card_join_claim,
+                            parse_card_join_claim)
 from ...engine.lookahead import uses_lookahead
 from ...reading import Line, Reading
 from ...rules import make_rules
@@ -24,7 +26,6 @@ from ..registry import register
 from ..bakappana import BakappanaRules
 from ..bakappana.lower import P_PAR as BK_P_PAR
 from ..bakappana.lower import lower as bakappana_tables
-from ..taoshi import decode_policies, parse_taoshi_policy
 from .rules import (ACTIVE, FIELD, HAND, MAX_PLAYERS, NAME, POSITIONS, SEATS,  # noqa: F401
                     IshikariRules, deal_pattern)
 from .round import (P_CHASE, P_CHECKED, P_COMBINE, P_DEALS_ONLY, P_FIXED_DEALER,  # noqa: F401
@@ -35,6 +36,12 @@ from . import hachihachi
 from . import session as S
 from .session import run_chunks  # noqa: F401  (the kernel the runner calls)
 
+# players as Taoshi's (engine.join): thresholdK joins when the hand's card points plus its
+# teyaku value reach K (round.wants_to_join), on Taoshi's scale and default
+JOIN_DEFAULT_K = 40
+JOIN_MAX_K = 300
+POLICY_FORMS = ("CARD[/JOIN[/CLAIM]]", "CARD: random, greedy, lookahead[:K]", JOIN_FORM,
+                CLAIM_FORM)
 TEYAKU_NAMES = {"hachihachi": hachihachi.NAMES, "toppa": toppa.TEYAKU, "none": ()}
 
 
@@ -72,22 +79,46 @@ READING = Reading(
                "that does not play scores 0",
     edge_metric="mean_score", edge_quantity="seat.dealer.mean_score",
     no_winner=("seat.tie_rate",), no_winner_words="tied for the top score",
-    won_words="one player has the top score",
+    won_words="one player has the top score", sits_out_as_zero=True,
     headline=(
         Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average",
-             "signed", verdict=True),
-        Line("seat.dealer.play_rate", "The dealer plays {value} of rounds", "rate"),
+             "signed", verdict=True, when=("players", (3,))),
+        # more than three at the table: the dealer's seat sits some rounds out (0 in them)
+        Line("seat.dealer.mean_score", "The dealer scores {value} {unit} a round on average "
+             "(0 in a round he sits out)", "signed", verdict=True, when=("players", (4, 5, 6))),
+        # with 3 at the table everyone plays: the dealer always, and he is the first to play
+        Line("seat.dealer.play_rate", "The dealer plays {value} of rounds", "rate",
+             when=("players", (4, 5, 6))),
         Line("position.first.mean_score", "The first active player to play scores {value} "
-             "{unit} a round", "signed"),
+             "{unit} a round", "signed", when=("players", (4, 5, 6))),
         Line("chase_rate", "Someone chases in {value} of rounds", "rate"),
         Line("multiplier.mean", "A round's payments are multiplied by {value} on average"),
     ),
+    # the join (and, once three have joined, the chase) is a decision of its own
+    policy_words={
+        "random": "plays every card and chooses every capture uniformly at random, and joins "
+                  "or drops (once three have joined: chases or not) at random",
+        "greedy": "takes the capture worth the most card points now, and joins (once three "
+                  "have joined: chases) when the hand's card points plus its teyaku value "
+                  "reach 40",
+        "greedy/threshold{k}": "takes the capture worth the most card points now, and joins "
+                               "(once three have joined: chases) when the hand's card points "
+                               "plus its teyaku value reach {k}"},
     labels={"chase_rate": "Rounds with a chase", "multiplier.mean": "Payment multiplier: mean",
             "multiplied_rate": "Rounds with doubled (or more) payments",
             **{f"position.{p}.{q}": f"{p.capitalize()} to play: {w}" for p in POSITIONS
                for q, w in (("mean_score", "mean score per round"), ("win_rate", "win rate"),
                             ("card_points", "card points"))},
-            "teyaku.claim_rate": "Teyaku claimed (share of active hands)"})
+            "teyaku.claim_rate": "Teyaku claimed (share of active hands)",
+            "round.score_sum.mean": "Round: sum of the scores",
+            # Hachi-hachi's teyaku as players write them (the Hachi-hachi rule page)
+            "teyaku.triplet_and_standing": "Teyaku: Triplet and Standing Triplet",
+            "teyaku.two_triplets": "Teyaku: Two Triplets",
+            "teyaku.four_of_a_kind": "Teyaku: Four of a Kind",
+            "teyaku.triplet_and_two_pairs": "Teyaku: Triplet and Two Pairs",
+            "teyaku.one_two_four": "Teyaku: One-Two-Four",
+            "teyaku.four_three": "Teyaku: Four-Three",
+            "teyaku.sanzokuichi": "Teyaku: Sanzokuichi (Three Pairs)"})
 
 
 class Ishikari:
@@ -117,7 +148,9 @@ class Ishikari:
         return int(rules.players)
 
     def policy_ids(self, names) -> np.ndarray:
-        return np.array([parse_taoshi_policy(x) for x in names], dtype=np.int64)
+        forms = "; ".join(POLICY_FORMS)
+        return np.array([parse_card_join_claim(x, JOIN_DEFAULT_K, JOIN_MAX_K, forms)
+                         for x in names], dtype=np.int64)
 
     def exact_table(self, rules):
         """Exact deal-time odds: the table misdeal and each teyaku per dealt hand (Hachi-hachi's
@@ -146,7 +179,7 @@ class Ishikari:
         policy, expose = list(policy), list(expose)
         policy = policy * rules.players if len(policy) == 1 else policy
         expose = expose * rules.players if len(expose) == 1 else expose
-        pol = decode_policies(policy, expose)
+        pol = decode_card_join_claim(policy, expose, MAX_PLAYERS)
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked, deals_only=deals_only)
         shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
         totals = run_batches(partial(play_kernel, tb, seed, rounds, pol),

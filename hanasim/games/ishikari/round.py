@@ -17,13 +17,13 @@ from ...engine.jit import hot
 from ...engine.lookahead import play_out, round_value
 from ...engine.rng import below, shuffle_range
 from ...engine.settle import pile_points
+from ...engine.join import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS, JOIN_RANDOM,
+                            PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM)
 from ...engine.teyaku import expose_step
 from ...engine.yaku import teyaku_by_nibbles
 from ..bakappana import round as bk_round
 from ..bakappana.round import deal_round
 from ...policies import choose_expose
-from ..taoshi import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS, JOIN_RANDOM,
-                      PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM)
 from . import hachihachi
 
 ACTIVE = 3
@@ -56,7 +56,7 @@ CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_CHASE = 0, 1, 2, 3,
 
 @hot(inline="always")
 def wants_to_join(pol_row, hand, tb, rng):
-    """The join decision (``taoshi`` policy rows: join, random, thresholdK): threshold and a
+    """The join decision (``engine.join`` policy rows: join, random, thresholdK): threshold and a
     lookahead player join when the hand's card points plus its teyaku value reach K."""
     j = pol_row[PC_JOIN]
     if j == JOIN_ALWAYS:

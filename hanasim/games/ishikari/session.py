@@ -8,10 +8,11 @@ from numba import njit
 
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
+from ...engine.rng import restart
 from ...engine import sessions
 from ...engine.tally import HIST_BINS, hist_add
 from ..bakappana.round import deal_round
-from ..bakappana.session import first_dealer, next_dealer_seat
+from ..bakappana.session import first_dealer, next_dealer_seat, tally_game_totals
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
                     P_DEALS_ONLY,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
@@ -118,33 +119,16 @@ def tally(scal, res, n, dealer, win_pos, tied):
     scal[C_SUM] += total
 
 
-@hot(inline="always")
-def tally_whole_game(scal, totals, n, first):
-    best = totals[0]
-    for q in range(1, n):
-        best = max(best, totals[q])
-    n_best = 0
-    for q in range(n):
-        n_best += totals[q] == best
-    scal[C_GAMES] += 1
-    scal[C_GAME_TIES] += n_best > 1
-    for q in range(n):
-        b = C_PLAYER + PLAYER_W * q
-        scal[b + Q_TOTAL] += totals[q]
-        scal[b + Q_TOTAL_SQ] += totals[q] * totals[q]
-        scal[b + Q_GAME_WINS] += n_best == 1 and totals[q] == best
-        scal[b + Q_FIRST] += q == first
-    t = totals[first]
-    scal[C_FIRST_TOTAL] += t
-    scal[C_FIRST_TOTAL_SQ] += t * t
-    scal[C_FIRST_WINS] += n_best == 1 and t == best
-    hist_add(scal, C_HIST + HIST_BINS * H_FIRST, t)
-
-
 # ---------------------------------------------------------------- the engine's hooks
 # (engine.sessions, engine/ADDING_A_GAME.md): a game is a session on one random stream; the
 # chase multiplier lives in the work arrays from round to round (1 at a game's start).
 GAME = sys.modules[__name__]
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
+chunk_counters = sessions.counter_rows(2)
+session_length = sessions.param_hook(P_GAME_ROUNDS)
+n_players = sessions.param_hook(P_PLAYERS)
+game_over = sessions.one_game_over(session_length)  # the game is the session
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 R_NEXT, R_TIED = R_N, R_N + 1  # the winning active position, and a tied top score
 
 
@@ -165,26 +149,9 @@ def look_context(tb, work, players):
 
 
 @hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return counters[0][ch], counters[1][ch]
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_GAME_ROUNDS]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return tb.params[P_PLAYERS]
-
-
-@hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
     rng, order, mult = work[0], work[1], work[9]
-    rng[0] = key
-    for c in range(48):
-        order[c] = c
+    restart(rng, key, order)  # a game depends on nothing but its own stream
     mult[0] = 1
     return 0 if tb.params[P_FIXED_DEALER] else first_dealer(rng, order, tb.params[P_PLAYERS])
 
@@ -245,27 +212,18 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    # a game is the whole session: rounds_per_game rounds (the last one cut off by the run's end)
-    return sessions.whole_session(r, n_rounds, tb.params[P_GAME_ROUNDS])
-
-
-@hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     if tb.params[P_DEALS_ONLY]:
         return
-    tally_whole_game(counts[0], totals, tb.params[P_PLAYERS], first)
-
-
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass
+    # Bakappana's whole game in this game's counter layout
+    tally_game_totals(counts[0], totals, tb.params[P_PLAYERS], first, C_GAMES, C_FIRST_TOTAL,
+                      C_PLAYER, PLAYER_W, Q_TOTAL, C_HIST + HIST_BINS * H_FIRST)
 
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

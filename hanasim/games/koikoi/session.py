@@ -31,7 +31,7 @@ from ...engine import lookahead as engine_lookahead
 from ...engine import sessions
 from ...engine.bits import count
 from ...engine.jit import hot
-from ...engine.rng import round_stream, stream_state
+from ...engine.rng import round_stream, round_streams
 from ...policies import split_policy
 from .deal import deal_round, first_dealer, lucky_bits
 from .layout import (FIELD, K_BRIGHTS, KS_N, P_DEALS_ONLY, P_DRAW_PASS, P_FIRST_EARLIER,
@@ -67,22 +67,6 @@ def look_context(tb, work, players):
 
 
 @hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    scal, tcount, ycount, hist = counters
-    return scal[ch], tcount[ch], ycount[ch], hist[ch]
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_SERIES]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return N_PLAYERS
-
-
-@hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
     """A game starts at the session's round ``i``: the first dealer's cut on stream 3i+2 (0
     with a fixed dealer).  A deals-only run has no games: every round stands alone."""
@@ -101,14 +85,13 @@ def play_round(tb, work, players, key, i, dealer, look):
     game (from 0) is month ``r mod 12 + 1``."""
     rng, drng, order, groups, st, res, game_round = work
     policy, decide, expose = players
-    round_stream(drng, key, 3 * i, order)
+    round_streams(drng, rng, key, i, order)
     mis = deal_round(drng, order, groups, tb.pattern, tb.params)
     if tb.params[P_DEALS_ONLY] != 0:
         res[R_LUCKY] = lucky_bits(groups[0])
         res[R_LUCKY + 1] = lucky_bits(groups[1])
         res[R_FIELD_BRIGHTS] = count(groups[FIELD] & tb.cards[K_BRIGHTS])
     else:
-        rng[0] = stream_state(key, np.uint64(3 * i + 1))
         r = game_round[0]
         month_mask = np.uint64(0xF) << np.uint64(4 * (r % 12))
         play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month_mask, res,
@@ -124,11 +107,6 @@ def tally_round(tb, work, counts, dealer):
     tally_deal(scal, tcount, hist, res, res[R_MISDEALS])
     if tb.params[P_DEALS_ONLY] == 0:
         tally_play(scal, ycount, hist, res, dealer)
-
-
-@hot(inline="always")
-def seat_score(tb, work, seat):
-    return work[5][R_SCORE + seat]
 
 
 @hot(inline="always")
@@ -159,18 +137,16 @@ def game_over(tb, work, counts, r, n_rounds, totals):
             or (stake > 0 and min(totals[0], totals[1]) + stake <= 0))
     if not done and r < MAX_GAME_ROUNDS:
         return 0
-    scal = counts[0]
-    scal[C_CAPPED] += not done
-    # the game's length is counted here: tally_game is not told it, and every game that ends
-    # here is tallied (1)
-    scal[C_GAME_ROUNDS] += r
-    scal[C_GAME_ROUNDS_SQ] += r * r
+    counts[0][C_CAPPED] += not done  # (every game that ends here is tallied: 1)
     return 1
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
+    r = work[6][0]  # the game's rounds (play_round)
+    scal[C_GAME_ROUNDS] += r
+    scal[C_GAME_ROUNDS_SQ] += r * r
     t0 = totals[0]
     t1 = totals[1]
     margin = t0 - t1 if first == 0 else t1 - t0
@@ -183,18 +159,19 @@ def tally_game(tb, counts, first, totals):
     scal[C_P0_GAME_WINS] += t0 > t1
 
 
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass
-
-
 GAME = sys.modules[__name__]  # the module whose hooks the engine inlines
+LOOP = sessions.SERIES  # games back to back (engine.sessions.play runs them)
+chunk_counters = sessions.counter_rows(4)
+session_length = sessions.param_hook(P_SERIES)
+n_players = sessions.constant_hook(N_PLAYERS)
+seat_score = sessions.result_hook(5, R_SCORE)
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                         look)
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.bits import ONE, ZERO, bit, count, has_full_nibble, lowest
+from ...engine.deal import draw_for_dealer
 from ...engine.jit import hot
 from ...engine.join import (CH_DROP, CH_FORCED_IN, CH_JOIN, CH_SEATED, JOIN_LOOKAHEAD,
                             forced_choice, join_by_policy)
@@ -298,23 +299,13 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     res[R_ASIDE] = np.int64(aside)
 
 
+#: the first dealer's draw: the earliest month deals (both texts, Choosing the Dealer)
+LATEST_DEALS = False
+
+
 @hot
 def first_dealer(drng, order, n):
     """The first dealer (both texts, Choosing the Dealer): each player draws one card, the
     earliest month deals.  Neither text settles two cards of one month: the tied players draw
-    again (all cards back in the deck, a fresh draw of one card each; the others' cards of the
-    redraw are not read), as the 1997 koi-koi text does for its cut."""
-    cand = (1 << n) - 1
-    while True:
-        shuffle_range(drng, order, 0, n)
-        best = 99
-        for q in range(n):
-            if (cand >> q) & 1:
-                best = min(best, order[q] >> 2)
-        new = 0
-        for q in range(n):
-            if (cand >> q) & 1 and (order[q] >> 2) == best:
-                new |= 1 << q
-        cand = new
-        if (cand & (cand - 1)) == 0:
-            return lowest(np.uint64(cand))
+    again (``engine.deal.draw_for_dealer``), as the 1997 koi-koi text does for its cut."""
+    return draw_for_dealer(drng, order, n, LATEST_DEALS)

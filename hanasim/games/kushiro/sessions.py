@@ -15,21 +15,24 @@ import numpy as np
 from numba import njit
 
 from ...engine import sessions as engine_sessions
+from ...engine.deal import cut_for_dealer
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
-from ...engine.rng import round_stream, stream_state
+from ...engine.rng import round_streams
+from ...engine.tally import tally_total
 from .lookahead import greedy_rows
 from .lower import P_DEALS_ONLY, P_FIXED_DEALER, P_PLAYERS, P_ROTATE, P_SESSION
 from .policy import PC_CARD, PC_N
-from .round import first_dealer
+from .round import LATEST_DEALS
 from .round import play_round as deal_and_play
 from .rules import MAX_PLAYERS
 from .slots import KS_N, PILE_N, R_CHIPS, R_N, R_WINNER
-from .tally import (C_FIRST_TIES, C_FIRST_TOTAL, C_FIRST_TOTAL_SQ, C_FIRST_WINS, C_SESSIONS,
+from .tally import (C_FIRST_TIES, C_FIRST_TOTAL, C_FIRST_WINS, C_SESSIONS,
                     tally_deal)
 from .tally import tally_round as tally_play
 
 GAME = sys.modules[__name__]  # the module whose hooks the engine inlines
+LOOP = engine_sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
 
 
 # ---------------------------------------------------------------- the hooks (engine.sessions)
@@ -51,36 +54,27 @@ def look_context(tb, work, players):
             greedy_rows(np.zeros((MAX_PLAYERS, PC_N), dtype=np.int64)))
 
 
-@hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return counters[0][ch], counters[1][ch], counters[2][ch]
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_SESSION]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return tb.params[P_PLAYERS]
+chunk_counters = engine_sessions.counter_rows(3)
+session_length = engine_sessions.param_hook(P_SESSION)
+n_players = engine_sessions.param_hook(P_PLAYERS)
+end_chunk = engine_sessions.end_chunk  # nothing kept in the lookahead context
+seat_score = engine_sessions.result_hook(6, R_CHIPS)  # 0 in a deals-only run (no session is counted there)
+game_over = engine_sessions.one_game_over(session_length)  # the game is the session
 
 
 @hot(inline="always")
 def start_game(tb, work, key, i, n_rounds):
-    # one game a session (i is 0): the first dealer's draw from the session's own stream
-    if tb.params[P_FIXED_DEALER] != 0:
-        return 0
-    drng, order = work[1], work[2]
-    round_stream(drng, key, 3 * n_rounds + 2, order)
-    return first_dealer(drng, order, tb.params[P_PLAYERS])
+    # one game a session (i is 0): the first dealer's draw (round.first_dealer) on the
+    # session's stream 3 * rounds + 2
+    p = tb.params
+    return 0 if p[P_FIXED_DEALER] else cut_for_dealer(work[1], work[2], key, 3 * n_rounds + 2,
+                                                       p[P_PLAYERS], LATEST_DEALS)
 
 
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
     rng, drng, order, pile, hands, ks, res = work
-    round_stream(drng, key, 3 * i, order)
-    rng[0] = stream_state(key, np.uint64(3 * i + 1))
+    round_streams(drng, rng, key, i, order)
     deal_and_play(drng, rng, order, pile, hands, ks, tb, players, dealer, res, look)
 
 
@@ -92,11 +86,6 @@ def tally_round(tb, work, counts, dealer):
     tally_deal(scal, tcount, res, n)
     if tb.params[P_DEALS_ONLY] == 0:
         tally_play(scal, ycount, res, dealer, n)
-
-
-@hot(inline="always")
-def seat_score(tb, work, seat):
-    return work[6][R_CHIPS + seat]  # 0 in a deals-only run (no session is counted there)
 
 
 @hot(inline="always")
@@ -115,37 +104,24 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    # a game is the whole session (the last one cut off by the run's end)
-    return engine_sessions.whole_session(r, n_rounds, tb.params[P_SESSION])
-
-
-@hot(inline="always")
-def tally_game(tb, counts, first, totals):
+def tally_game(tb, work, counts, first, totals):
     if tb.params[P_DEALS_ONLY] != 0:
         return  # deals only: no session
     scal = counts[0]
-    scal[C_SESSIONS] += 1
     ft = totals[first]
-    scal[C_FIRST_TOTAL] += ft
-    scal[C_FIRST_TOTAL_SQ] += ft * ft
+    tally_total(scal, C_SESSIONS, C_FIRST_TOTAL, ft)
     scal[C_FIRST_WINS] += ft > 0
     scal[C_FIRST_TIES] += ft == 0
-
-
-@hot(inline="always")
-def end_chunk(tb, counts, look):
-    pass  # nothing kept in the lookahead context
 
 
 # ---------------------------------------------------------------- the kernels
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined): a kernel of its own, compiled without reference counting."""
-    engine_sessions.play_sessions(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
-                                  totals, look)
+    engine_sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts,
+                         totals, look)
 
 
 @njit(cache=True, nogil=True)

@@ -19,6 +19,12 @@ from .tally import C_ROUNDS, count_deal
 from .yaku import yaku_bits
 
 DEALS = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
+LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
+chunk_counters = sessions.counter_rows(2)
+session_length = sessions.constant_hook(DEALS_PER_SESSION)
+n_players = sessions.constant_hook(N_PLAYERS)
+game_over = sessions.one_game_over(session_length)  # the game is the session
+end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 
 @njit(inline="always")
@@ -31,21 +37,6 @@ def new_work(tb):
 @njit(inline="always")
 def look_context(tb, work, players):
     return None  # no players, no lookahead
-
-
-@hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return counters[0][ch], counters[1][ch]
-
-
-@hot(inline="always")
-def session_length(tb):
-    return DEALS_PER_SESSION
-
-
-@hot(inline="always")
-def n_players(tb):
-    return N_PLAYERS
 
 
 @hot(inline="always")
@@ -96,26 +87,16 @@ def next_dealer(tb, work, dealer):
 
 
 @hot(inline="always")
-def game_over(tb, work, counts, r, n_rounds, totals):
-    return sessions.whole_session(r, n_rounds, DEALS_PER_SESSION)  # (not called: play_sessions)
-
-
-@hot(inline="always")
-def tally_game(tb, counts, first, totals):
-    pass
-
-
-@hot(inline="always")
-def end_chunk(tb, counts, look):
+def tally_game(tb, work, counts, first, totals):
     pass
 
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play_sessions``, this module's
+    """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined)."""
-    sessions.play_sessions(DEALS, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                           look)
+    sessions.play(DEALS, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
+                  look)
 
 
 @njit(cache=True, nogil=True)

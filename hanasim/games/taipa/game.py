@@ -23,7 +23,7 @@ quantities, never counted).  The game is played whole at its first round (``play
 :func:`play_game`: its rounds into ``work``'s rows) and each later session round of it hands
 out its next row: a game stepped a round per session round (its state in ``work``) gave the
 same tables at 8% fewer rounds a second.  ``tally_round`` counts a row, ``game_over`` says the
-game's rows are used up and counts the game (``tally_game`` gets no ``work``).  The engine's
+game's rows are used up, ``tally_game`` counts the game from ``work``.  The engine's
 dealer, its rotation and its totals are not used (the first player is drawn or follows the
 coins inside the game).  The lookahead's yaku_cards decisions are counted in its context's
 scratch and added to the counters once a chunk (``end_chunk``).
@@ -55,6 +55,10 @@ from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, H_N, RK_N, RK_REMOVED, RK_REMO
 from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
+LOOP = sessions.SERIES  # games back to back (engine.sessions.play runs them)
+chunk_counters = sessions.counter_rows(5)
+session_length = sessions.param_hook(P_SERIES)
+n_players = sessions.constant_hook(N_PLAYERS)
 
 # The game (``work[W_GAME]``, int64): its rounds (rows of ``out``), the next row to hand out,
 # the row this session round counts (-1: none), the game's end reason, each player's final
@@ -142,7 +146,6 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
     return r, reason, coins0, coins1, first1, turns
 
 
-
 # ---------------------------------------------------------------- the engine's hooks
 
 @njit(inline="always")
@@ -163,22 +166,6 @@ def look_context(tb, work, players):
     rdec[:, 0] = DEC_STOP
     return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
             np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
-
-
-@hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    return (counters[0][ch], counters[1][ch], counters[2][ch], counters[3][ch],
-            counters[4][ch])
-
-
-@hot(inline="always")
-def session_length(tb):
-    return tb.params[P_SERIES]
-
-
-@hot(inline="always")
-def n_players(tb):
-    return N_PLAYERS
 
 
 @hot(inline="always")
@@ -241,19 +228,17 @@ def next_dealer(tb, work, dealer):
 
 @hot(inline="always")
 def game_over(tb, work, counts, r, n_rounds, totals):
-    """1 when the game's rows are used up (the game counted here), else 0; never -1: a game cut
-    by the end of the run is finished past it."""
+    """1 when the game's rows are used up, else 0; never -1: a game cut by the end of the run
+    is finished past it."""
     g = work[W_GAME]
-    if g[G_NEXT] < g[G_R]:
-        return 0
-    count_game(counts[0], counts[4], g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1],
-               g[G_FIRST1], g[G_TURNS])
-    return 1
+    return 0 if g[G_NEXT] < g[G_R] else 1
 
 
 @hot(inline="always")
-def tally_game(tb, counts, first, totals):
-    pass  # counted by game_over: a game's quantities are in work, which this hook does not get
+def tally_game(tb, work, counts, first, totals):
+    g = work[W_GAME]  # the game's quantities (play_game), not the engine's totals
+    count_game(counts[0], counts[4], g[G_R], g[G_REASON], g[G_COINS0], g[G_COINS1],
+               g[G_FIRST1], g[G_TURNS])
 
 
 @hot(inline="always")
@@ -263,10 +248,9 @@ def end_chunk(tb, counts, look):
 
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
-    """Sessions ``s0 .. s1-1`` of a chunk, whole games back to back (``engine.sessions.
-    play_series``, this module's hooks inlined): compiled without reference counting."""
-    sessions.play_series(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
-                         look)
+    """Sessions ``s0 .. s1-1`` of a chunk, whole games back to back (``engine.sessions.play``
+    by ``LOOP``, this module's hooks inlined): compiled without reference counting."""
+    sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals, look)
 
 
 @njit(cache=True, nogil=True)

@@ -7,13 +7,13 @@ import numpy as np
 from numba import njit
 
 from ...engine import state
-from ...engine.bits import ZERO, has_full_nibble, lowest
-from ...engine.deal import deal
+from ...engine.bits import ZERO, has_full_nibble
+from ...engine.deal import deal, draw_for_dealer
 from ...engine.jit import hot
 from ...engine.join import (CH_DROP, CH_FORCED_OUT, CH_JOIN, CH_SEATED, JOIN_LOOKAHEAD,
                             forced_choice, join_by_policy)
 from ...engine.lookahead import choose_expose, new_scratch, play_out, samples
-from ...engine.rng import below, round_stream, shuffle_range, stream_state
+from ...engine.rng import below, round_streams, shuffle_range, stream_state
 from ...policies import EXPOSE_ALWAYS, EXPOSE_RANDOM
 from .lookahead import _look_join
 from .lower import (P_BAKE, P_DEALS_ONLY, P_DROP_FEE, P_FORCED_BOTTA, P_FORCED_PAY, P_ON_TOP,
@@ -201,27 +201,18 @@ def lookahead_round(tb, pol, dealer, seed):
     pol3 = np.zeros(ACTIVE, dtype=np.int64)
     res = np.zeros(R_N, dtype=np.int64)
     key = stream_state(np.uint64(seed), 0)
-    round_stream(drng, key, 0, order)
-    rng[0] = stream_state(key, np.uint64(1))
+    round_streams(drng, rng, key, 0, order)
     look = (tb, res, new_scratch(ST_N, PBUF, ACTIVE))
     play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, look)
     return hands, st, res
 
 
+#: the first dealer's draw: the highest number deals (Choosing the Dealer)
+LATEST_DEALS = True
+
+
 @hot
 def first_dealer(drng, order, n):
-    """Each player draws one card; the highest number deals; tied players draw again."""
-    cand = (1 << n) - 1
-    while True:
-        shuffle_range(drng, order, 0, n)
-        best = -1
-        for q in range(n):
-            if (cand >> q) & 1:
-                best = max(best, order[q] >> 2)
-        new = 0
-        for q in range(n):
-            if (cand >> q) & 1 and (order[q] >> 2) == best:
-                new |= 1 << q
-        cand = new
-        if (cand & (cand - 1)) == 0:
-            return lowest(np.uint64(cand))
+    """Each player draws one card; the highest number deals; tied players draw again
+    (``engine.deal.draw_for_dealer``)."""
+    return draw_for_dealer(drng, order, n, LATEST_DEALS)
