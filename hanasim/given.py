@@ -56,6 +56,7 @@ class Layout:
     extra_check: object = None
     month: np.ndarray = field(default=None)
     deck_mask: int = None  # the cards the rules deal (None: the whole deck)
+    where_refused: str = ""  # why --where is not taken (Taipa), "" where it is
 
     def size(self, group: int) -> int:
         return int((np.asarray(self.pattern) == group).sum())

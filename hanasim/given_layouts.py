@@ -129,7 +129,9 @@ def taipa(rules):
     names = {0: "first_player", 1: "second_player", 2: "field"}
     deck = int(_mod("taipa.lower").start_deck(rules))
     return Layout(pattern=pattern, seats=seats, names=names, four_checked=(), players=2,
-                  deck_mask=deck)
+                  deck_mask=deck,
+                  where_refused="Taipa's deck shrinks between a game's rounds, so a condition "
+                  "on a deal could become impossible; name the cards with --given instead")
 
 
 LAYOUTS = {"toppa": toppa, "baka": baka, "koikoi": koikoi, "bakappana": bakappana,

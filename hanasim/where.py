@@ -145,6 +145,8 @@ def _teyaku_clauses(spec, deck) -> list:
 def clauses(where: Where, layout: Layout, teyaku=None) -> tuple:
     """([(type, group, arg, op, value)], [words]) for ``layout``; GivenError on a seat the
     game (or its players) does not have or an unknown quantity."""
+    if layout.where_refused:
+        raise GivenError(f"--where: {layout.where_refused}")
     deck = _notation.for_game(where.game).deck
     out, words = [], []
     for text in where.texts:

@@ -160,7 +160,6 @@ def _brute(spec, given, names):
     from fractions import Fraction
     from itertools import combinations
 
-    from hanasim.stats.exact import _TeyakuPlan
 
     month, kind = np.asarray(spec.month), np.asarray(spec.kind)
     n = len(month)

@@ -170,7 +170,7 @@ class Ishikari:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
+                 cond=None, **run_options):
         from ...engine.runner import run_batches
 
         if int(session_rounds) not in (1, rules.rounds_per_game):
@@ -181,6 +181,8 @@ class Ishikari:
         expose = expose * rules.players if len(expose) == 1 else expose
         pol = decode_card_join_claim(policy, expose, MAX_PLAYERS)
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked, deals_only=deals_only)
+        if cond is not None:  # the conditioned deal (hanasim.conditions)
+            tb = tb._replace(cond=cond)
         shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
         totals = run_batches(partial(play_kernel, tb, seed, rounds, pol),
                              -(-rounds // rules.rounds_per_game), shapes,

@@ -189,12 +189,14 @@ class Taoshi:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
+                 cond=None, **run_options):
         from ...engine.runner import run_batches
         from ...policies import per_seat
 
         tb = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                    deals_only=deals_only)
+        if cond is not None:  # the conditioned deal (hanasim.conditions)
+            tb = tb._replace(cond=cond)
         policy, expose = per_seat(policy, expose, MAX_PLAYERS, rules.players)
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)
