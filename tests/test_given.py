@@ -160,7 +160,6 @@ def _brute(spec, given, names):
     from fractions import Fraction
     from itertools import combinations
 
-
     month, kind = np.asarray(spec.month), np.asarray(spec.kind)
     n = len(month)
     sizes = spec.group_sizes
