@@ -96,7 +96,7 @@ class Given:
         return (f"Conditional deals: {self.words()} (--given {self.text()}): every deal is drawn "
                 "uniformly among the deals consistent with these cards (they are placed and "
                 "the rest shuffled; a misdeal is redealt keeping them), so every rate is "
-                "conditional on them.")
+                "conditional on them")
 
     def array(self, layout: Layout, where_part=()) -> np.ndarray:
         """The kernels' int64 array (``engine.rng``, "conditional deals") for ``layout``,

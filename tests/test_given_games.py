@@ -102,3 +102,22 @@ def test_every_game_deals_the_given_cards(game):
     assert q in names, sorted(n for n in names if "mean" in n)[:20]
     assert _row(cond, q)[1] > _row(plain, q)[2], (q, _row(cond, q), _row(plain, q))
     assert "given" not in plain.attrs and cond.attrs["given"]
+
+
+def test_conditioned_runs_say_so_in_compare_sweep_and_the_store(tmp_path):
+    from hanasim import store
+
+    cmp = api.compare("toppa", rounds=2000, seed=1, rules={"par": [120, 110]},
+                      given={"dealer": "11b"}, threads=1)
+    assert cmp.attrs["given"] == "dealer=11b"
+    assert any("Conditional deals" in n for n in cmp.attrs["notes"])
+    sw = api.sweep("toppa", rules={"par.dealer": "110:120:10"}, rounds=2000, seed=1,
+                   where="dealer.brights>=2", threads=1)
+    assert sw.attrs["where"] == "dealer.brights>=2"
+    assert any("rejection sampling" in n and "27." in n for n in sw.attrs["notes"])
+    df = api.simulate("toppa", rounds=2000, seed=1, given=["dealer=rain-man"], threads=1)
+    run_id = store.save_run(df, tmp_path)
+    back = store.load_run(run_id, tmp_path)
+    assert back.attrs["given"] == "dealer=11b" and back.attrs.get("tags") == ["given"]
+    listed = store.list_runs(tmp_path).set_index("id")
+    assert listed.loc[run_id, "tags"] == "given"
