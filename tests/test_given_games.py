@@ -121,3 +121,16 @@ def test_conditioned_runs_say_so_in_compare_sweep_and_the_store(tmp_path):
     assert back.attrs["given"] == "dealer=11b" and back.attrs.get("tags") == ["given"]
     listed = store.list_runs(tmp_path).set_index("id")
     assert listed.loc[run_id, "tags"] == "given"
+
+
+def test_misdeal_rate_given_three_of_a_month_on_the_field():
+    """Bakappana (3 players: a field of 6) with three pine cards given to the field: the
+    fourth is among the field's 3 free places with probability 3/45, a misdeal; the
+    deals-only kernel's rate agrees with exact --given (1/15)."""
+    given = {"field": "1b,1r,1c1"}
+    ex = api.exact("bakappana", rules={"players": 3}, given=given).set_index("quantity")
+    assert ex.loc["misdeal_rate", "fraction"] == "1/15"
+    df = api.simulate("bakappana", rounds=60_000, seed=1, rules={"players": 3}, given=given,
+                      deals_only=True, threads=1)
+    est, lo, hi = _row(df, "misdeal_rate")
+    assert lo <= 1 / 15 <= hi
