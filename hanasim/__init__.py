@@ -106,6 +106,7 @@ _PUBLIC = {
     "available_games": (".api", "available_games"), "rules_table": (".api", "rules_table"),
     "distributions": (".stats.distribution", "table"),
     "tournament": (".tournament", "tournament"),
+    "advise": (".position.api", "advise"), "replay": (".position.api", "replay"),
     "plot": (".plot", None),  # matplotlib loads on first use, not with every command
 }
 
@@ -138,4 +139,4 @@ class _Package(_types.ModuleType):
 _sys.modules[__name__].__class__ = _Package
 
 __all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", "rules_table",
-           "distributions", "tournament", "plot", "__version__"]
+           "distributions", "tournament", "plot", "advise", "replay", "__version__"]

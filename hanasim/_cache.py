@@ -3,7 +3,9 @@
 numba re-validates a cached kernel only against the file that defines it, not against the
 helpers it inlines from other files (``engine/*.py``, ``policies.py``), so after an upgrade or an
 edit a stale kernel could run with old rules.  hanasim therefore keeps its cache in a directory
-named by a hash of all its kernel sources: any change to any of them starts a fresh cache.
+named by a hash of all its kernel sources and of the numba settings that change the compiled
+code (``NUMBA_OPT``, vectorisation, AVX: :data:`CODEGEN_SETTINGS`): any change to any of them
+starts a fresh cache.
 The directory is ``$NUMBA_CACHE_DIR/hanasim-<hash>`` if that variable is set, else
 ``$XDG_CACHE_HOME/hanasim/numba-<hash>`` (``~/.cache/...``), else a temporary directory.
 
@@ -36,9 +38,29 @@ TRAILER = b"\nhanasim-sha256:"
 _DIGEST = 32
 
 
+#: numba settings that change the machine code of a kernel but not numba's own cache key (which
+#: holds only the CPU's name and features): a kernel optimised at one level, or vectorised, must
+#: never be loaded by a process set to another (hanasim._env sets hanasim's defaults)
+CODEGEN_SETTINGS = ("OPT", "LOOP_VECTORIZE", "SLP_VECTORIZE", "ENABLE_AVX", "CPU_NAME",
+                    "CPU_FEATURES", "BOUNDSCHECK", "FASTMATH")
+
+
+def codegen_settings() -> str:
+    """The settings of :data:`CODEGEN_SETTINGS` as numba reads them now, ``OPT=3,...``."""
+    import numba
+
+    parts = []
+    for name in CODEGEN_SETTINGS:
+        value = getattr(numba.config, name, None)
+        value = getattr(value, "_raw_value", value)  # OPT: 0-3 or 'max'
+        parts.append(f"{name}={value!r}")
+    return ",".join(parts)
+
+
 def source_hash() -> str:
     root = Path(__file__).parent
     h = hashlib.sha256()
+    h.update(codegen_settings().encode())
     # _cache.py itself: its file format (the trailer) is part of what a cache holds
     # games/**: a large game is a package (games/kushiro/...), its kernels in several files
     for path in sorted([*root.glob("engine/*.py"), *root.glob("games/**/*.py"),

@@ -10,9 +10,9 @@ hanasim and numba versions, wall time) as JSON in the Parquet schema metadata, n
 store header (format version, run id, date saved).  Run ids sort by the time they were saved
 (UTC): ``20261122-114501-toppa-3f9a``.
 
-The store also keeps an index of its runs (``.hanasim-index``, a Parquet file; see
-:mod:`hanasim.store_index`): a cache checked against the files on every read, rebuilt from them
-when it is missing or damaged, so listing and loading one game's runs read only what they need.
+The store also keeps an index of its runs (``.hanasim-index3``; see :mod:`hanasim.store_index`):
+a cache checked against the files on every read, rebuilt from them when it is missing or
+damaged, so listing and loading one game's runs read only what they need.
 
 Seeds are exact: the ``seed`` column of every table read from or written to the store is
 ``uint64`` (pandas' nullable ``UInt64`` where a run has none), never a float, so 2**64-1
@@ -30,7 +30,6 @@ import json
 import os
 import re
 import secrets
-import time
 import warnings
 from pathlib import Path
 
@@ -38,9 +37,11 @@ import numpy as np
 import pandas as pd
 
 from .atomic import fsync_path, tmp_in, unwritable, why
+# where the store is, and its warning and error, live in a module without pandas (for
+# `runs list`); offered here as they always were
+from .store_place import (DEFAULT_STORE, PROJECT_MARKERS, STORE_ENV,  # noqa: F401
+                          StoreError, StoreWarning, _project_store, store_location, store_path)
 
-STORE_ENV = "HANASIM_STORE"
-DEFAULT_STORE = "hanasim-runs"
 #: The store format this hanasim writes; it reads this one and older ones.
 STORE_FORMAT = 1
 _ATTRS_KEY = b"hanasim"          # df.attrs as JSON (the same key write_table uses)
@@ -50,15 +51,6 @@ _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 LIST_COLUMNS = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s",
                 "expose", "session_rounds", "dealing", "game_version", "hanasim_version",
                 "numba_version", "run_type", "preset", "tags", "rows", "path"]
-
-
-class StoreWarning(UserWarning):
-    """A file in the results store was skipped (it is left where it is)."""
-
-
-class StoreError(ValueError):
-    """A saved run that is not there or cannot be read (no such run, an ambiguous prefix, a
-    damaged file): a failure of the store, not of the arguments (the CLI exits 1, not 2)."""
 
 
 def _json_default(value):
@@ -170,44 +162,6 @@ def _blocking_part(root: Path):
 # The results store
 
 
-#: files that mark the top folder of a project: the store of a project is next to them
-PROJECT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py")
-
-
-def _project_store(start: Path):
-    """(store, how it was found) from ``start`` upwards: the first folder that holds a
-    ``hanasim-runs`` folder, or else the first that holds a project marker; None if neither."""
-    for d in (start, *start.parents):
-        if (d / DEFAULT_STORE).is_dir():
-            return d / DEFAULT_STORE, f"the store found in {d}"
-        if any((d / m).exists() for m in PROJECT_MARKERS):
-            return d / DEFAULT_STORE, f"the store of the project in {d}"
-    return None
-
-
-def store_location(store=None) -> tuple[Path, str]:
-    """The store directory and how it was chosen: ``store`` if given (``--store``), else
-    ``$HANASIM_STORE``, else the project's store: from the working directory upwards, the
-    first ``hanasim-runs`` folder, or else one next to the project's top folder (``.git``,
-    ``pyproject.toml``...), so a notebook in ``notebooks/`` and a command at the top of the
-    project share one store; outside any project, ``./hanasim-runs``."""
-    if store is not None and str(store) != "":
-        return Path(os.path.expanduser(str(store))), "given with --store"
-    if os.environ.get(STORE_ENV):
-        return Path(os.path.expanduser(os.environ[STORE_ENV])), f"${STORE_ENV}"
-    cwd = Path(os.getcwd())
-    found = _project_store(cwd)
-    if found is not None:
-        path, how = found
-        return (Path(os.path.relpath(path)) if path.is_relative_to(cwd) else path), how
-    return Path(DEFAULT_STORE), "the working directory's store"
-
-
-def store_path(store=None) -> Path:
-    """The store directory (see :func:`store_location`)."""
-    return store_location(store)[0]
-
-
 def _now() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc)
 
@@ -268,11 +222,24 @@ def _save(df, game, root: Path) -> str:
             pq.write_table(_arrow_table(df, {_STORE_KEY: header}), tmp)
             fsync_path(tmp)
             if _place_no_clobber(tmp, target):
+                _index_new_run(root, target)
                 return run_id
         raise OSError(f"could not find a free run id in {root}")
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _index_new_run(root: Path, path: Path) -> None:
+    """Add a run just saved to the store's index (:func:`hanasim.store_index.record`), so the
+    next listing need not read its file; the run is saved whatever happens here."""
+    from . import store_index as ix
+
+    try:
+        attrs, header = _read_header(path)  # what a listing would read from the file
+        ix.record(root, path.name, attrs, header)
+    except (OSError, ValueError, TypeError):  # the index is a cache: the next listing reads it
+        pass
 
 
 def _condition_tags(attrs: dict) -> dict:
@@ -381,49 +348,17 @@ def _skip_text(path: Path, e: BaseException) -> str:
 
 
 def _scan(root: Path):
-    """``(runs, bad)``: the store's readable runs as index rows, oldest first (by save date,
-    then id), and ``[(path, message)]`` for each file that is not a readable run.
+    """``(runs, bad)``: the store's readable runs as index rows (a DataFrame), oldest first (by
+    save date, then id), and ``[(path, message)]`` for each file that is not a readable run.
 
     The index is trusted only for a file whose stats are those it recorded; every other file is
-    read (whole) now, and the index is brought up to date if the store can be written.
+    read (whole) now, and the index is brought up to date if the store can be written (see
+    :func:`hanasim.store_index.scan`).
     """
     from . import store_index as ix
 
-    disk = ix.disk_files(root)
-    old = ix.read(root) if root.is_dir() else None
-    if old is not None:
-        keep, fresh = ix.compare(old, disk)
-        known = old if keep.all() else ix.plain(old[keep].copy())
-    else:
-        known, fresh = ix.from_rows([]), np.ones(len(disk), dtype=bool)
-    stale = old is not None and len(known) != len(old)  # entries of changed or removed files
-    new = (list(disk[fresh].sort_values("name").itertuples(index=False, name=None))
-           if fresh.any() else [])  # (name, size, mtime_ns, ctime_ns, ino) of files to read
-    rows, bad = [], []
-    saved_at = time.monotonic()
-    for st in new:
-        if rows and time.monotonic() - saved_at > 20:  # a long first indexing keeps its work
-            known = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
-            rows, saved_at = [], time.monotonic()
-            ix.write(root, known)
-        path = root / st[0]
-        try:
-            attrs, header = _read_header(path)
-            _read_data(path, header)  # damaged pages show here, not later in load_runs
-        except FileNotFoundError:  # removed since the folder was listed: not there
-            continue
-        except (ValueError, OSError) as e:
-            bad.append((path, _skip_text(path, e)))
-            continue
-        rows.append(ix.entry(st, attrs, header))
-    runs = known
-    if rows:
-        runs = ix.tidy(pd.concat([ix.plain(known), ix.from_rows(rows)], ignore_index=True))
-    runs = ix.in_order(runs)  # written in order: the next listing need not sort
-    filled = ix.fill_shown(runs)  # words missing (another version's index): computed once
-    if rows or stale or filled or (old is None and len(runs)):
-        ix.write(root, runs)
-    return runs, bad
+    found = ix.scan(root)
+    return ix.to_frame(found.rows), found.bad
 
 
 def _latest(root: Path) -> Path:
@@ -544,9 +479,7 @@ def _listing(store=None, extra=(), stacklevel=3) -> pd.DataFrame:
     runs, bad = _scan(root)
     for _, message in bad:
         warnings.warn(message, StoreWarning, stacklevel=stacklevel)
-    from .store_index import plain
-
-    out = plain(runs.reindex(columns=LIST_COLUMNS + list(extra)))
+    out = runs.reindex(columns=LIST_COLUMNS + list(extra))
     ids = out["id"].to_numpy(dtype=object)  # joined in numpy: one C loop, not one per run
     out["path"] = np.add(np.add(os.path.join(str(root), ""), ids), _SUFFIX)
     out.attrs["store"] = str(root)

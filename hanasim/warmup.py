@@ -40,7 +40,8 @@ def warmup(games=None, lookahead: bool = False, out=print) -> list[dict]:
     ``lookahead``: also the lookahead kernel (the longest compile of each game).  Each kernel
     is reported on ``out`` (``print``; None says nothing) as it is done.  Returns one dict per
     kernel: ``game``, ``kernel`` (play, deals, lookahead), ``compiled`` (False: it was
-    already cached) and ``seconds`` (wall time, compiling or loading included)."""
+    already cached), ``seconds`` (wall time, compiling or loading included) and ``cpu`` (CPU
+    seconds of this process: on a shared machine, the work itself)."""
     from .api import simulate
     from .compiling import notice
     from .games import available_games, get_game
@@ -54,12 +55,13 @@ def warmup(games=None, lookahead: bool = False, out=print) -> list[dict]:
     for name in names:
         g = get_game(name)
         for kind in kinds_of(g, lookahead):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             with notice(name, say=False) as seen:
                 simulate(name, rounds=WARM_ROUNDS[kind], seed=1, policy=_policy(g, kind),
                          deals_only=kind == "deals", progress=False)
             seconds = time.perf_counter() - start
-            row = dict(game=name, kernel=kind, compiled=bool(seen.compiled), seconds=seconds)
+            row = dict(game=name, kernel=kind, compiled=bool(seen.compiled), seconds=seconds,
+                       cpu=time.process_time() - cpu)
             rows.append(row)
             if out is not None:
                 how = "compiled" if row["compiled"] else "already cached, loaded"

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 
@@ -30,3 +32,49 @@ def stat_rounds(full):
 def _results_store(tmp_path, monkeypatch):
     """Runs saved by the CLI in tests go to a temporary store, never into the repository."""
     monkeypatch.setenv("HANASIM_STORE", str(tmp_path / "hanasim-runs"))
+
+
+# --- which kernels each test compiles (opt-in: HANASIM_COMPILE_LOG=path.jsonl) -----------------
+# One JSON line per outermost numba compile in this process: the test, the kernel, its argument
+# types and the CPU seconds it took; used to find tests forcing compiles users never need
+# (another specialisation of one kernel, a lookahead kernel a smaller test could share).
+
+if os.environ.get("HANASIM_COMPILE_LOG"):
+    import json
+    import time
+
+    from numba.core import event
+
+    class _CompileLog(event.Listener):
+        test = "(collection)"
+
+        def __init__(self):
+            self.depth = 0
+            self.start = None
+
+        def on_start(self, ev):
+            self.depth += 1
+            if self.depth == 1:
+                d = ev.data.get("dispatcher")
+                self.start = (getattr(d, "py_func", None), ev.data.get("args"),
+                              time.process_time(), time.time())
+
+        def on_end(self, ev):
+            self.depth -= 1
+            if self.depth == 0 and self.start is not None:
+                fn, args, cpu0, t0 = self.start
+                row = dict(test=self.test, pid=os.getpid(), t=t0,
+                           kernel=f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__name__', '?')}",
+                           args=str(args)[:2000], cpu=time.process_time() - cpu0)
+                with open(os.environ["HANASIM_COMPILE_LOG"], "a") as f:
+                    f.write(json.dumps(row) + "\n")
+                self.start = None
+
+    _LOG = _CompileLog()
+    event.register("numba:compile", _LOG)
+
+    @pytest.fixture(autouse=True)
+    def _compile_log(request):
+        _LOG.test = request.node.nodeid
+        yield
+        _LOG.test = "(between tests)"

@@ -6,16 +6,17 @@ written directly from the files' stats (a first listing would read every file: m
 100,000 runs).  The index then matches the folder exactly, as it does after any listing, so a
 listing reads the index and the folder, nothing else.
 
-Run as a script to measure: ``python3 tests/store_scale.py 100000 /tmp/big-store``.
+Run as a script to measure: ``python3 tests/store_scale.py 100000 /tmp/big-store`` (add
+``--copies`` for a file of its own per run, as in a real store).
 """
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 GAMES = ("toppa", "koikoi")  # one run in ten is koikoi
@@ -51,8 +52,10 @@ def _kind(i: int) -> tuple[str, bool]:
     return (GAMES[1] if i % 10 == 0 else GAMES[0]), i % 3 == 0
 
 
-def build(root, n: int) -> Path:
-    """A store of ``n`` runs at ``root`` (a new folder), its index up to date."""
+def build(root, n: int, copies: bool = False) -> Path:
+    """A store of ``n`` runs at ``root`` (a new folder), its index up to date.  ``copies``:
+    every run a file of its own (as in a real store: each ``stat`` reads another inode),
+    not a hard link; slower to build."""
     from hanasim import store, store_index as ix
 
     root = Path(root)
@@ -75,32 +78,32 @@ def build(root, n: int) -> Path:
         src, row = files[(i // 30) % len(files)]
         name = (f"2026{i // 86400 // 28 % 12 + 1:02d}{i // 86400 % 28 + 1:02d}-"
                 f"{i // 3600 % 24:02d}{i // 60 % 60:02d}{i % 60:02d}-{kind[0]}-{i:08x}.parquet")
-        os.link(src, root / name)
+        if copies:
+            shutil.copyfile(src, root / name)
+        else:
+            os.link(src, root / name)
         names.append(name)
         rows.append(row)
     for files in sources.values():  # the real files' own names go: every run is a link
         for src, _ in files:
             os.unlink(src)
-    disk = ix.disk_files(root).set_index("name")
-    assert len(disk) == n, (len(disk), n)
-    stats = disk.loc[names, ix.STAT[1:]].to_numpy(dtype=np.int64)
-    cols = {"name": names}
-    for j, c in enumerate(ix.STAT[1:]):
-        cols[c] = stats[:, j]
-    for c in ix.FIELDS:
-        cols[c] = [r[c] for r in rows]
-    cols["id"] = [nm[: -len(".parquet")] for nm in names]
-    cols["date"] = [f"{nm[:4]}-{nm[4:6]}-{nm[6:8]}T{nm[9:11]}:{nm[11:13]}:{nm[13:15]}.000+00:00"
-                    for nm in names]
-    ix.write(root, ix.tidy(pd.DataFrame(cols)))
-    assert ix.read(root) is not None
+    disk = ix.disk_files(root)
+    assert len(disk.names) == n, (len(disk.names), n)
+    at = dict(zip(disk.names, zip(*disk.cols)))
+    entries = [{**row, **dict(zip(ix.STAT, [nm, *at[nm]])), "id": nm[: -len(".parquet")],
+                "date": f"{nm[:4]}-{nm[4:6]}-{nm[6:8]}T{nm[9:11]}:{nm[11:13]}:{nm[13:15]}"
+                        ".000+00:00"}
+               for nm, row in zip(names, rows)]
+    index = ix.in_order(ix.from_entries(entries))
+    index.disk_order = ix.disk_order(index, disk)  # as a listing writes it
+    assert ix.save(root, index) and ix.load(root)[0] is not None
     return root
 
 
 def main(argv):
     n, root = int(argv[1]), Path(argv[2])
     t = time.perf_counter()
-    build(root, n)
+    build(root, n, copies="--copies" in argv)
     print(f"built {n} runs in {time.perf_counter() - t:.1f} s", file=sys.stderr)
 
 

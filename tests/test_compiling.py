@@ -168,3 +168,25 @@ def test_the_text_bar_outside_a_notebook():
 
     assert compiling.in_notebook() is False
     assert compiling.progress_bar() is tqdm
+
+
+def test_kernels_compiled_at_one_optimisation_level_are_never_loaded_at_another(tmp_path):
+    """numba's own cache key holds only the CPU: hanasim's cache folder is also named by numba's
+    code-generation settings, so a kernel compiled under NUMBA_OPT=1 (or without vectorising)
+    is not loaded by a run under the default level, nor the other way round."""
+    code = "from hanasim._cache import cache_dir; print(cache_dir())"
+
+    def folder(**settings):
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("NUMBA_OPT", "NUMBA_LOOP_VECTORIZE", "NUMBA_ENABLE_AVX")}
+        env.update(settings, NUMBA_CACHE_DIR=str(tmp_path))
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=env, cwd=ROOT, timeout=300)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.strip()
+
+    default = folder()
+    assert folder(NUMBA_OPT="3") == default  # numba's default level, said or not
+    others = {folder(NUMBA_OPT="1"), folder(NUMBA_OPT="0"), folder(NUMBA_LOOP_VECTORIZE="0")}
+    assert default not in others and len(others) == 3
+    assert all(os.path.dirname(f) == str(tmp_path) for f in others | {default})

@@ -175,14 +175,19 @@ def test_new_runs_are_listed_from_their_files_without_loading_the_games(tmp_path
     """A run saved by hanasim carries its words (and the fingerprint of the rule definitions
     they come from) in its file: a store whose index is gone is indexed again from the files
     without loading a game."""
+    from hanasim import store_index as ix
+
     root = _varied_store(tmp_path)
-    os.unlink(root / ".hanasim-index")
+    os.unlink(root / ix.INDEX_NAME)
     out, modules = _list_in_a_new_python(root)  # every file read (dates from the files)
     assert _heavy(modules) == [], _heavy(modules)
     assert out == _lines_computed_now(root)
 
 
 def _rewrite_index(root, fmt, key, words):
+    """The index as another hanasim left it: formats 1 and 2 are the Parquet index of earlier
+    versions (``.hanasim-index``; format 1 without rules words), with no index of the current
+    format; format 3 is the current one, with words of the rule definitions ``key``."""
     import json
 
     import pyarrow as pa
@@ -190,7 +195,12 @@ def _rewrite_index(root, fmt, key, words):
 
     from hanasim import store_index as ix
 
-    t = pq.read_table(root / ix.INDEX_NAME)
+    if fmt == 3:
+        rows, _ = ix.load(root)
+        rows.cols[ix.SHOWN] = ix._objects([words] * rows.n)
+        (root / ix.INDEX_NAME).write_bytes(ix.encode(rows, key))
+        return
+    t = pa.Table.from_pandas(ix.read(root), schema=ix._legacy_schema(2), preserve_index=False)
     if words is None:
         t = t.drop_columns([ix.SHOWN])
     else:
@@ -198,12 +208,14 @@ def _rewrite_index(root, fmt, key, words):
                          pa.array([words] * len(t), pa.string()))
     meta = {"format": fmt} if key is None else {"format": fmt, "rules_key": key}
     pq.write_table(t.replace_schema_metadata({b"hanasim_index": json.dumps(meta).encode()}),
-                   root / ix.INDEX_NAME)
+                   root / ix.LEGACY_NAME)
+    os.unlink(root / ix.INDEX_NAME)
 
 
 @pytest.mark.parametrize("fmt, key, words", [
     (1, None, None),                     # an index written by the hanasim before the words
     (2, "0123456789abcdef", "WRONG"),    # words of other rule definitions (another version)
+    (3, "0123456789abcdef", "WRONG"),    # the same in the current format
 ])
 def test_an_older_index_has_its_words_computed_again(tmp_path, fmt, key, words):
     from hanasim import store_index as ix
@@ -214,9 +226,264 @@ def test_an_older_index_has_its_words_computed_again(tmp_path, fmt, key, words):
     _rewrite_index(root, fmt, key, words)
     out, _ = _list_in_a_new_python(root)
     assert out == expected and "WRONG" not in out
-    import pyarrow.parquet as pq
-
-    meta = pq.read_schema(root / ix.INDEX_NAME).metadata[b"hanasim_index"]
-    assert b'"format": 2' in meta and fingerprint().encode() in meta  # filled and rewritten
+    rows, key = ix.decode((root / ix.INDEX_NAME).read_bytes())  # upgraded, filled, rewritten
+    assert key == fingerprint() and None not in rows.values(ix.SHOWN)
     out, modules = _list_in_a_new_python(root)
     assert out == expected and _heavy(modules) == [], _heavy(modules)
+
+
+# ---- the listing without pandas, and the index never trusted over the files ------------------
+
+def _run_cli(root, *args, env=None):
+    """``hanasim runs list --store root ARGS`` in a fresh Python: (stdout, stderr, modules)."""
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=ROOT, **(env or {}))
+    r = subprocess.run([sys.executable, "-c", LIST_AND_MODULES, str(root), *args],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    err = r.stderr.splitlines()
+    modules = {m for m in err if not m.startswith("hanasim: ")}
+    return r.stdout, [m for m in err if m.startswith("hanasim: ")], modules
+
+
+def _tabular(modules):
+    return sorted(m for m in modules if m.split(".")[0] in ("pandas", "pyarrow", "numpy"))
+
+
+def test_runs_list_loads_neither_pandas_nor_pyarrow(tmp_path):
+    """With its index up to date, the whole listing (table, csv, --game, --tag) reads the index
+    and stats the files with the standard library: pandas, pyarrow and numpy (more than half a
+    second of every listing) are not imported; the lines are those computed the old way."""
+    root = _varied_store(tmp_path)
+    store.tag_run(store.list_runs(root)["id"].iloc[3], add=["keep"], store=root)
+    first, _, modules = _run_cli(root)  # the tagged run's file changed: read again
+    assert _tabular(modules)
+    expected = _lines_computed_now(root)
+    for args in [(), ("--game", "koikoi"), ("--tag", "keep"), ("--format", "csv"),
+                 ("--game", "toppa", "--tag", "nosuch")]:
+        out, err, modules = _run_cli(root, *args)
+        assert _tabular(modules) == [] and err == [], (args, _tabular(modules), err)
+        if not args:
+            assert out == first == expected
+
+
+def test_runs_list_csv_is_what_pandas_writes(tmp_path):
+    """``--format csv`` is written with the csv module: the same bytes as the DataFrame's CSV
+    (quoted policies, empty missing values, floats as Python writes them, exact seeds)."""
+    from store_scale import _tiny_run
+
+    root = _varied_store(tmp_path)
+    df = _tiny_run("toppa", "a=1", 2**64 - 1)
+    df.attrs.update(policies="greedy,random", wall_time_s=1e-05)
+    del df.attrs["rounds"]
+    store.tag_run(store.save_run(df, root), add=["x", "y.z"], store=root)
+
+    out, _, _ = _run_cli(root, "--format", "csv")
+    runs = store.list_runs(root)
+    assert out == runs[cli_extra.CSV_COLUMNS].to_csv(index=False)
+    assert str(2**64 - 1) in out and '"greedy,random"' in out and '"x,y.z"' in out
+
+
+def _index_rows(root):
+    from hanasim import store_index as ix
+
+    rows, problem = ix.load(root)
+    assert problem is None
+    return rows
+
+
+def test_a_run_changed_added_or_removed_behind_the_index_is_noticed(tmp_path):
+    """Whatever happens to the run files between two listings (a run added, one removed, one
+    rewritten in place with the same size and its modification time put back, one replaced by
+    another run's file under its name), the next ``runs list`` shows the files as they are,
+    not what the index recorded: the check against the folder is the same whether or not the
+    folder still lists its files in the order the index recorded."""
+    from store_scale import _tiny_run
+
+    root = build(tmp_path / "s", 300)
+    runs = store.list_runs(root)
+    gone, damaged, replaced = (runs["path"].iloc[i] for i in (5, 50, 100))
+    for path in (gone, damaged, replaced):  # files of their own, not links to a shared one
+        shutil.copyfile(path, tmp_path / "copy")
+        os.replace(tmp_path / "copy", path)
+    _run_cli(root)
+    assert _index_rows(root).disk_order is not None  # the fast check applies
+    added = store.save_run(_tiny_run("koikoi", "x=1", 77), root)
+    os.unlink(gone)
+    st = os.stat(damaged)
+    with open(damaged, "r+b") as f:  # garbled in place: same name, same size, same mtime
+        f.seek(100)
+        f.write(b"\xff" * 50)
+    os.utime(damaged, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(damaged).st_size == st.st_size
+    df = _tiny_run("toppa", "y=2", 4242)
+    df.attrs["rounds"] = 123
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copyfile(elsewhere / f"{store.save_run(df, elsewhere)}.parquet", tmp_path / "other")
+    os.replace(tmp_path / "other", replaced)
+    out, err, _ = _run_cli(root)
+    lines = out.splitlines()
+    assert lines[0].startswith("299 saved runs")  # 300 + 1 added - 1 gone - 1 damaged
+    ids = [x.split()[0] for x in lines[2:]]
+    name = os.path.basename
+    assert added in ids and name(gone)[:-8] not in ids and name(damaged)[:-8] not in ids
+    assert any(x.startswith(name(replaced)[:-8]) and " 4242 " in x and " 123 " in x
+               for x in lines)
+    assert len(err) == 1 and damaged in err[0], err  # the damaged file is named
+    again, err2, _ = _run_cli(root)
+    assert again == out and err2 == err  # the same next time (the damaged file is not indexed)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "truncated", "one byte changed",
+                                    "another format", "a folder"])
+def test_a_damaged_index_is_rebuilt_with_one_line_saying_so(tmp_path, damage):
+    from hanasim import store_index as ix
+
+    root = _varied_store(tmp_path)
+    index = root / ix.INDEX_NAME
+    os.unlink(index)  # indexed from the files (the built index has dates of its own)
+    expected, _, _ = _run_cli(root)
+    data = index.read_bytes()
+    if damage == "garbage":
+        index.write_bytes(os.urandom(len(data)))
+    elif damage == "empty":
+        index.write_bytes(b"")
+    elif damage == "truncated":
+        index.write_bytes(data[: len(data) // 2])
+    elif damage == "one byte changed":  # a bit flipped in the body: the checksum says so
+        at = len(data) // 2
+        index.write_bytes(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+    elif damage == "another format":
+        index.write_bytes(data.replace(b'"format": 3', b'"format": 9'))
+    else:
+        index.unlink()
+        index.mkdir()
+    out, err, _ = _run_cli(root)
+    assert out == expected
+    assert len(err) == 1 and str(index) in err[0] and "damaged" in err[0], err
+    if damage == "a folder":
+        assert "could not be rewritten" in err[0]
+        return
+    assert err[0].endswith("rebuilt from the run files"), err
+    out, err, modules = _run_cli(root)  # rebuilt: quiet and fast again
+    assert out == expected and err == [] and _tabular(modules) == []
+
+
+def test_a_missing_index_is_built_without_a_word(tmp_path):
+    from hanasim import store_index as ix
+
+    root = _varied_store(tmp_path)
+    os.unlink(root / ix.INDEX_NAME)  # indexed from the files (the built index has its own dates)
+    expected, _, _ = _run_cli(root)
+    os.unlink(root / ix.INDEX_NAME)
+    out, err, _ = _run_cli(root)
+    assert out == expected and err == [] and (root / ix.INDEX_NAME).is_file()
+
+
+def _plain_lines(rows, width=cli_extra.LIST_WIDTH):
+    """The listing's lines the plain way, one run at a time (what ``runs list`` printed before
+    it formatted whole columns): the reference the fast formatting must equal."""
+    def text(v):
+        return "" if v is None else str(v)
+
+    n = rows.n
+    cols = {"id": rows.ids(),
+            "game": [text(v) for v in rows.values("game")],
+            "rounds": [cli_extra._count(v) for v in rows.values("rounds")],
+            "seed": [text(v) for v in rows.values("seed")],
+            "policies": [cli_extra._policies_shown(v) for v in rows.values("policies")],
+            "rules": [text(v) for v in rows.values("rules_shown")]}
+    if any(isinstance(t, str) for t in rows.values("tags")):
+        cols["tags"] = [text(v) for v in rows.values("tags")]
+    widths = {c: max([len(c)] + [len(v) for v in vals]) for c, vals in cols.items()}
+    for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):
+        if c in widths:
+            over = sum(widths.values()) + 2 * (len(widths) - 1) - width
+            if over > 0:
+                widths[c] = max(least, widths[c] - over)
+    lines = []
+    for i in range(-1, n):
+        parts = []
+        for c, vals in cols.items():
+            v = c if i < 0 else vals[i]
+            w = widths[c]
+            if len(v) > w:
+                v = v[: w - 1] + "\u2026"
+            parts.append(v.rjust(w) if c in ("rounds", "seed") else v.ljust(w))
+        lines.append("  ".join(parts).rstrip())
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_fast_listing_equals_the_plain_one(seed):
+    """Random runs (ids of several lengths, missing seeds, rounds and games, long rules and
+    policies that are cut, tags on some runs or none): the same lines as formatted one by one."""
+    import random
+
+    from hanasim import store_index as ix
+
+    rnd = random.Random(seed)
+    n = rnd.choice([1, 2, 7, 300])
+
+    def maybe(v, p=0.2):
+        return None if rnd.random() < p else v
+
+    entries = []
+    for i in range(n):
+        rid = f"2026{i:04d}-{rnd.choice(['toppa', 'koikoi', 'x'])}-{'a' * rnd.randint(0, 3)}"
+        entries.append({
+            "name": f"{rid}-{i}.parquet", "size": 1, "mtime_ns": 1, "ctime_ns": 1, "ino": i,
+            "game": maybe(rnd.choice(["toppa", "koikoi", "kushiro_toppa"]), 0.05),
+            "rounds": maybe(rnd.choice([1000, 100_000, 1234, 2 * 10**9, 5]), 0.1),
+            "seed": maybe(rnd.choice([0, 7, 2**64 - 1, rnd.randrange(2**40)])),
+            "policies": maybe(rnd.choice(["random", "greedy,random", "random,random,random",
+                                          ",".join(["lookahead:16"] * 6)])),
+            "rules_shown": maybe(rnd.choice(["default", "", "modern + a=1",
+                                             "compare " + " ".join(["opt=1|2|3"] * 12)])),
+            "tags": maybe(rnd.choice(["keep", "a,b", "long-tag-" * 4]),
+                          rnd.choice([0.3, 1.0]))})
+    rows = ix.from_entries(entries)
+    assert cli_extra._list_lines(rows) == _plain_lines(rows)
+
+
+def test_a_run_saved_is_listed_without_reading_its_file(tmp_path):
+    """Saving a run adds it to a sound index: the listing after ``simulate`` reads no run file
+    and loads no pyarrow; without an index, the listing reads the file as before."""
+    from store_scale import _tiny_run
+
+    from hanasim import store_index as ix
+
+    root = build(tmp_path / "s", 50)
+    new = store.save_run(_tiny_run("koikoi", "x=1", 99), root)
+    out, err, modules = _run_cli(root)
+    assert _tabular(modules) == [] and err == []
+    assert out.startswith("51 saved runs") and out.splitlines()[-1].startswith(new)
+    assert _index_rows(root).disk_order is not None  # the folder's order: the fast check
+    os.unlink(root / ix.INDEX_NAME)
+    other = store.save_run(_tiny_run("toppa", "x=2", 98), root)
+    assert not (root / ix.INDEX_NAME).exists()  # no index to complete: the listing builds it
+    out, err, modules = _run_cli(root)
+    assert _tabular(modules) and out.startswith("52 saved runs") and other in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigterm_during_runs_list_is_one_line_without_the_runner(tmp_path, monkeypatch, capsys):
+    """`runs list` loads no engine runner (nor numpy); SIGTERM still ends it as Ctrl-C does:
+    one line, exit code 143."""
+    import signal
+    import time as _time
+
+    from hanasim import store_index as ix
+    from hanasim.cli import main
+
+    root = build(tmp_path / "s", 20)
+    monkeypatch.delitem(sys.modules, "hanasim.engine.runner", raising=False)
+
+    def terminated(*a, **k):
+        os.kill(os.getpid(), signal.SIGTERM)
+        _time.sleep(5)
+
+    monkeypatch.setattr(ix, "scan", terminated)
+    assert main(["runs", "list", "--store", str(root)]) == 143
+    assert capsys.readouterr().err == "hanasim: stopped by SIGTERM\n"

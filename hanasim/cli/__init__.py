@@ -18,7 +18,8 @@ import argparse
 import signal
 import sys
 
-from . import bench, cards, compare, report, rules, runs, simulate, sweep, tournament
+from . import (bench, cards, compare, position, report, rules, runs, simulate, sweep,
+               tournament)
 from .common import (EXIT_FAILURE, EXIT_USAGE, EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP,
                      Parser, run_handler, save_or_say, signals_stop_the_run)
 
@@ -29,7 +30,7 @@ __all__ = ["main", "build_parser", "run_handler", "save_or_say", "EXIT_USAGE", "
 #: the subcommands in the order ``hanasim --help`` lists them
 REGISTER = (simulate.register, compare.register, sweep.register, tournament.register,
             rules.register_rules, rules.register_games, runs.register, report.register,
-            rules.register_exact, cards.register, bench.register_bench,
+            rules.register_exact, cards.register, position.register, bench.register_bench,
             bench.register_warmup)
 
 

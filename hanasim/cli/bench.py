@@ -9,18 +9,32 @@ def register_bench(sub) -> None:
                    help="rounds per measurement (default 2,000,000)")
     p.add_argument("--games", default="all", help="comma-separated games (default all)")
     p.add_argument("--no-compile", action="store_true",
-                   help="skip measuring the cold compile times (a minute or two a game)")
+                   help="skip measuring the cold compile times (a minute or two a game for "
+                   "each of the --repeat runs)")
+    p.add_argument("--repeat", default="3", metavar="N",
+                   help="runs of every measurement, printed as median (lowest-highest) "
+                   "(default 3)")
+    p.add_argument("--reference", metavar="FILE",
+                   help="also Toppa side by side with this reference kernel file "
+                   "(reference_kernel.py): the ratio of the rates, one thread")
     p.set_defaults(handler=cmd_bench)
 
 
 def cmd_bench(a):
+    import os
+
     from ..bench import run_bench
 
     from ..games import available_games
 
     games = available_games() if a.games.strip() == "all" else [g.strip() for g in a.games.split(",")]
-    run_bench(games=games, rounds=a.rounds,
-              compile_time=not a.no_compile)
+    text = str(a.repeat).strip()
+    if not (text.isascii() and text.isdigit() and int(text) >= 1):
+        raise ValueError(f"--repeat {a.repeat!r}: give a whole number of runs, at least 1")
+    if a.reference is not None and not os.path.isfile(a.reference):
+        raise ValueError(f"--reference {a.reference!r}: no such file")
+    run_bench(games=games, rounds=a.rounds, compile_time=not a.no_compile,
+              repeat=int(text), reference=a.reference)
 
 
 def register_warmup(sub) -> None:

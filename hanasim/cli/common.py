@@ -253,15 +253,24 @@ def parse_grid(items, what="--rule", example="name=value1,value2") -> dict:
 
 
 
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP before the engine's runner is loaded (see signals_stop_the_run)."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
 @contextlib.contextmanager
 def signals_stop_the_run():
     """SIGTERM and SIGHUP end a command the way Ctrl-C does (finished batches kept, one line
     saying how to resume; exit code 128 + the signal), not silently.  A signal the caller
     ignores (``nohup`` ignores SIGHUP) stays ignored."""
-    from ..engine.runner import Stop
-
     def stop(signum, frame):
-        raise Stop(signum)
+        # the runner's Stop, which a run under way handles; a command that has not loaded the
+        # runner (and numpy: `runs list`) has no run under way, and ends as Ctrl-C ends it
+        runner = sys.modules.get("hanasim.engine.runner")
+        raise getattr(runner, "Stop", _Stopped)(signum)
 
     installed = {}
     for name in ("SIGTERM", "SIGHUP"):
@@ -290,13 +299,25 @@ def oserror(e: OSError) -> str:
     return text
 
 
+class _NeverRaised(Exception):
+    pass
+
+
+def _runner(name: str):
+    """The engine runner's exception class ``name`` if the runner was loaded, else a class
+    nothing raises: only code that loaded the runner raises its exceptions, and a command
+    that never needs it (``runs list``) is spared loading it (and numpy with it).  An except
+    clause names it when an exception is being handled, after the command ran."""
+    runner = sys.modules.get("hanasim.engine.runner")
+    return _NeverRaised if runner is None else getattr(runner, name)
+
+
 def run_handler(args, handler) -> int:
     """Run a subcommand: a bad argument is one line on stderr and exit code 2; a runtime
     failure (a saved run that is not there, a file that cannot be written, a damaged
     checkpoint, a Dask cluster that died) one line and exit code 1; Ctrl-C is 130, SIGTERM
     143, SIGHUP 129."""
-    from ..engine.runner import CheckpointError, ExecutorError, Interrupted
-    from ..store import StoreError
+    from ..store_place import StoreError  # no pandas: `runs list` may not need it
 
     pid = os.getpid()
     try:
@@ -307,7 +328,7 @@ def run_handler(args, handler) -> int:
     except OSError as e:  # the world, not the arguments: one line, exit 1
         sys.stderr.write(f"hanasim: error: {oserror(e)}\n")
         return EXIT_FAILURE
-    except (StoreError, CheckpointError, ExecutorError) as e:
+    except (StoreError, _runner("CheckpointError"), _runner("ExecutorError")) as e:
         sys.stderr.write(f"hanasim: error: {e}\n")
         return EXIT_FAILURE
     except (ValueError, TypeError) as e:  # bad input: one line, no traceback
@@ -320,7 +341,7 @@ def run_handler(args, handler) -> int:
         sys.stderr.write("hanasim: interrupted\n" if signum is None else
                          f"hanasim: stopped by {signal.Signals(signum).name}\n")
         return 128 + (signum or signal.SIGINT)
-    except Interrupted as e:
+    except _runner("Interrupted") as e:
         hint = ""
         if not e.kept and args.command == "simulate":  # only simulate can keep batches
             hint = " (give --checkpoint DIR to make a long run resumable)"

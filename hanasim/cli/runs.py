@@ -8,9 +8,11 @@ code 1).
 """
 from __future__ import annotations
 
+import collections
 import os
 import sys
 import warnings
+from itertools import repeat
 
 # pandas loads inside the handlers: `hanasim --version` and --help build this parser too
 from .common import add_store_option, emit
@@ -78,37 +80,66 @@ def _warn_lines(caught):
 
 
 def cmd_runs_list(a):
-    from .. import store
+    """The listing reads the store's index and stats the run files (see
+    :mod:`hanasim.store_index`); it loads neither pandas, pyarrow nor numpy unless a run file
+    has to be read (one the index does not describe), and formats whole columns, not one run
+    at a time."""
+    from .. import store_index as ix
+    from ..store_place import store_location
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", store.StoreWarning)
-        runs = store._listing(a.store, extra=["rules_shown"])  # words kept by the index
-    _warn_lines(caught)
-    root, how = store.store_location(a.store)
+    root, how = store_location(a.store)
+    found = ix.scan(root)
+    for _, message in found.bad:
+        sys.stderr.write(f"hanasim: warning: {message}\n")
+    if found.damaged:
+        sys.stderr.write(f"hanasim: warning: the store's index {root / ix.INDEX_NAME} was "
+                         f"damaged ({found.damaged}): "
+                         + ("rebuilt from the run files\n" if found.rewritten else
+                            "the runs were read from their files (it could not be rewritten)\n"))
     where = f"{os.path.abspath(root)} ({how})"
-    every = runs
+    every = runs = found.rows
+    games = every.cols["game"]
     if a.game:
-        runs = runs[runs["game"] == _game_name(a.game, every)]
+        name = _game_name(a.game, games)
+        runs = runs.take(list(map(name.__eq__, runs.cols["game"])))
     if a.tag:
-        runs = runs[[isinstance(t, str) and a.tag in t.split(",") for t in runs["tags"]]]
-    cols = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s", "tags"]
+        tags = runs.cols["tags"]
+        has = {t: isinstance(t, str) and a.tag in t.split(",") for t in set(tags)}
+        runs = runs.take(list(map(has.__getitem__, tags)))
     if a.format == "csv":
-        emit(lambda: runs[cols].to_csv(sys.stdout, index=False))
+        emit(lambda: _write_csv(runs, sys.stdout))
         return
-    if runs.empty:
-        if every.empty:
+    if not runs.n:
+        if not every.n:
             print(f"no saved runs in {where}")
         elif a.tag:
-            game = f"{_game_name(a.game, every)} " if a.game else ""
-            print(f"no saved {game}runs tagged {a.tag!r} in {where} ({len(every)} other "
-                  f"run{'s' * (len(every) != 1)})")
-        else:  # the store is not empty: say what it holds
-            games = ", ".join(f"{g} ({n})" for g, n in every["game"].value_counts().items())
-            print(f"no saved {_game_name(a.game, every)} runs in {where}; it holds "
-                  f"{len(every)} run{'s' * (len(every) != 1)} of other games: {games}")
+            game = f"{_game_name(a.game, games)} " if a.game else ""
+            print(f"no saved {game}runs tagged {a.tag!r} in {where} ({every.n} other "
+                  f"run{'s' * (every.n != 1)})")
+        else:  # the store is not empty: say what it holds (most runs first)
+            held = collections.Counter(g for g in games if g is not None)
+            shown = ", ".join(f"{g} ({n})" for g, n in held.most_common())
+            print(f"no saved {_game_name(a.game, games)} runs in {where}; it holds "
+                  f"{every.n} run{'s' * (every.n != 1)} of other games: {shown}")
         return
-    print(f"{len(runs)} saved run{'s' * (len(runs) != 1)} in {where}")
+    print(f"{runs.n} saved run{'s' * (runs.n != 1)} in {where}")
     emit(lambda: print("\n".join(_list_lines(runs))))
+
+
+#: the columns of ``runs list --format csv``
+CSV_COLUMNS = ["id", "game", "date", "rounds", "seed", "policies", "rules", "wall_time_s", "tags"]
+
+
+def _write_csv(runs, out) -> None:
+    """The listing as CSV, as pandas writes it (a missing value is empty, a float its repr)."""
+    import csv
+
+    cols = [_values(runs, c) for c in CSV_COLUMNS]
+    wall = CSV_COLUMNS.index("wall_time_s")
+    cols[wall] = ["" if v is None or v != v else repr(v) for v in cols[wall]]
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    w.writerows(zip(*cols))
 
 
 #: ``runs list`` lines are at most this wide: the policies column gives way first, then rules
@@ -118,41 +149,63 @@ LIST_WIDTH = 120
 def _policies_shown(p) -> str:
     """A run's policies in a few words: one name when every player plays it ("random" for a
     3-player "random,random,random", which the column cut to "random,rando...")."""
-    if p is None or (isinstance(p, float) and pd.isna(p)):
+    if p is None or (isinstance(p, float) and p != p):
         return ""
     parts = str(p).split(",")
     return parts[0] if len(set(parts)) == 1 else str(p)
 
 
-def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
-    """The readable listing, one line per run (formatted by hand: pandas takes seconds for
-    thousands of rows); rules are shown as the preset and what differs from it.  The id says
-    when the run was saved (UTC), so there is no date column."""
-    import pandas as pd
+def _missing(v) -> bool:
+    """None, NaN or pandas' NA (a listing built from a DataFrame)."""
+    return v is None or (isinstance(v, float) and v != v) or type(v).__name__ == "NAType"
 
-    if "rules_shown" in runs.columns:  # the index's words: no game module loaded
-        rules = runs["rules_shown"].fillna("").tolist()  # one C loop, not one per run
+
+def _values(runs, c) -> list:
+    """Column ``c`` of index rows (:class:`hanasim.store_index.Rows`) or of a DataFrame from
+    :func:`hanasim.store.list_runs`, as a list of Python values (None where missing)."""
+    if hasattr(runs, "cols"):
+        return runs.values(c)
+    col = runs[c]
+    values = col.tolist()
+    if col.dtype == object:  # None or NaN where missing (comprehensions: no call per run)
+        return [None if v is None or v != v else v for v in values]
+    if col.hasnans:  # pandas' nullable integers: NA where missing
+        return [None if m else v for v, m in zip(values, col.isna().tolist())]
+    return values
+
+
+def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
+    """The readable listing, one line per run: whole columns at a time (a value that repeats,
+    a game, a rules text, is turned into text and padded once), no Python step per run; rules
+    are shown as the preset and what differs from it.  The id says when the run was saved
+    (UTC), so there is no date column.  ``runs``: index rows, or a DataFrame from
+    :func:`hanasim.store.list_runs`."""
+    shown_col = runs.cols.get("rules_shown") if hasattr(runs, "cols") else (
+        runs["rules_shown"] if "rules_shown" in runs.columns else None)
+    if shown_col is not None:  # the index's words: no game module loaded
+        rules = _values(runs, "rules_shown")
+        rules_text = {v: "" if v is None else v for v in set(rules)}
     else:  # one rules table per game, rules string and preset, not one per run
-        keys = list(zip(runs["game"], runs["rules"], runs["preset"]))
-        shown_rules = {key: _rules_shown(*key) for key in set(keys)}
-        rules = [shown_rules[k] for k in keys]
-    counts = {r: _count(r) for r in set(runs["rounds"])}  # few distinct values
-    shown_pol = {p: _policies_shown(p) for p in set(runs["policies"])}
+        rules = list(zip(_values(runs, "game"), _values(runs, "rules"), _values(runs, "preset")))
+        rules_text = {key: _rules_shown(*key) for key in set(rules)}
+    games, rounds, policies = (_values(runs, c) for c in ("game", "rounds", "policies"))
+    seeds, tags = _values(runs, "seed"), _values(runs, "tags")
+    # the columns: (values, their text) for the few distinct values of most columns, the text
+    # itself for the two whose values nearly all differ
     cols = {
-        "id": list(runs["id"]),
-        "game": list(runs["game"]),
-        "rounds": [counts[r] for r in runs["rounds"]],
-        "seed": (list(map(str, runs["seed"].tolist())) if not runs["seed"].isna().any()
-                 else ["" if pd.isna(v) else str(v) for v in runs["seed"]]),
-        "policies": [shown_pol[p] if p in shown_pol else _policies_shown(p)
-                     for p in runs["policies"]],
-        "rules": rules,
+        "id": _values(runs, "id"),
+        "game": (games, {g: "" if g is None else str(g) for g in set(games)}),
+        "rounds": (rounds, {r: _count(r) for r in set(rounds)}),
+        "seed": list(map(str, seeds)) if None not in seeds else _text(seeds),
+        "policies": (policies, {p: _policies_shown(p) for p in set(policies)}),
+        "rules": (rules, rules_text),
     }
-    if runs["tags"].notna().any():
-        cols["tags"] = [t if isinstance(t, str) else "" for t in runs["tags"]]
+    if any(map(isinstance, tags, repeat(str))):
+        cols["tags"] = (tags, {t: t if isinstance(t, str) else "" for t in set(tags)})
     right = {"rounds", "seed"}
-    longest = {c: max(map(len, vals), default=0) for c, vals in cols.items()}
-    widths = {c: max(len(c), longest[c]) for c in cols}
+    lengths = {c: set(map(len, v)) if isinstance(v, list) else set(map(len, v[1].values()))
+               for c, v in cols.items()}
+    widths = {c: max([len(c), *lengths[c]]) for c in cols}
     for c, least in (("policies", 13), ("tags", 8), ("rules", 16)):  # until the line fits
         if c not in widths:
             continue
@@ -160,22 +213,29 @@ def _list_lines(runs, width=LIST_WIDTH) -> list[str]:
         if over > 0:
             widths[c] = max(least, widths[c] - over)
 
-    def fit(c, values):  # cut to the column's width (only a column that was narrowed)
-        w = widths[c]
-        if longest[c] <= w:
-            return values
-        return [v if len(v) <= w else v[: w - 1] + "\u2026" for v in values]
+    def shown(v, w):  # cut to the column's width (only a column that was narrowed)
+        return v if len(v) <= w else v[: w - 1] + "\u2026"
 
-    # one format string for every line: thousands of runs in a fraction of a second
-    line = "  ".join(f"{{:{'>' if c in right else '<'}{widths[c]}}}" for c in cols)
-    shown = [fit(c, [c, *vals]) for c, vals in cols.items()]
-    return [line.format(*row).rstrip() for row in zip(*shown)]
+    padded = []
+    for c, v in cols.items():
+        w, pad = widths[c], str.rjust if c in right else str.ljust
+        if isinstance(v, list):  # nearly every value differs (and is never cut)
+            same = lengths[c] == {w}  # ids are often all of one length: nothing to pad
+            padded.append([pad(c, w), *(v if same else map(pad, v, repeat(w)))])
+        else:  # few distinct values: each cut and padded once
+            values, text = v
+            done = {k: pad(shown(t, w), w) for k, t in text.items()}
+            padded.append([pad(c, w), *map(done.__getitem__, values)])
+    return list(map(str.rstrip, map("  ".join, zip(*padded))))
+
+
+def _text(values) -> list:
+    """Values as text ('' where missing)."""
+    return ["" if v is None else str(v) for v in values]
 
 
 def _count(n) -> str:
-    import pandas as pd
-
-    if n is None or pd.isna(n):
+    if _missing(n):
         return ""
     n = int(n)
     for unit, name in ((10**9, "G"), (10**6, "M"), (10**3, "k")):
@@ -191,10 +251,11 @@ def _rules_shown(game, rules, preset) -> str:
     return rules_shown(game, rules, preset)
 
 
-def _game_name(name, runs) -> str:
+def _game_name(name, held) -> str:
     """``--game``: a game hanasim knows (any spelling ``hanasim games`` accepts) or one the
-    store holds runs of; anything else is a usage error naming both lists."""
-    held = sorted(set(runs["game"].dropna()))
+    store holds runs of (``held``: the games of its runs); anything else is a usage error
+    naming both lists."""
+    held = sorted({g for g in held if isinstance(g, str)})
     if name.strip().lower() in held:  # before loading the games (a second)
         return name.strip().lower()
     from ..games import UnknownGame, available_games, get_game

@@ -1,0 +1,151 @@
+"""``hanasim replay`` and ``hanasim advise``: parsing and printing only (the work is
+``hanasim.position``).
+
+Exit codes: 2 a file or an argument that cannot be read (bad JSON, an unknown card, a position
+that cannot occur), 1 a record whose action the rules do not allow (one line: round, turn,
+player, card).
+"""
+from __future__ import annotations
+
+import sys
+
+from .common import EXIT_FAILURE, add_out_options, add_preset, check_output, emit, write_out
+
+REACHED_HELP = "toppa, baka, bakappana, ishikari_toppa, koikoi"
+
+
+def _add_rules(p):
+    add_preset(p)
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="house rule option, repeatable (see 'hanasim rules GAME'); on top of "
+                   "the record's own rules")
+
+
+def _add_lookahead(p, default=64):
+    p.add_argument("--samples", type=int, default=default, metavar="K",
+                   help=f"determinisations of what the player cannot see (default {default})")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the random seed of the determinisations (default 0)")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("replay", help="replay a recorded game: check every action, print each "
+                       "round's points and the totals")
+    p.add_argument("game", help=f"the game ({REACHED_HELP})")
+    p.add_argument("file", help="the record (JSON: hanasim/position/RECORD_FORMAT.md)")
+    _add_rules(p)
+    p.add_argument("--advise", action="store_true",
+                   help="value every recorded choice by the lookahead and mark those clearly "
+                   "below the best (99.9%% paired interval)")
+    _add_lookahead(p, 32)
+    add_out_options(p, "the points table")
+    p.set_defaults(handler=cmd_replay, no_save=True, store=None)
+
+    p = sub.add_parser("advise", help="the lookahead's value of every legal action at a "
+                       "position")
+    p.add_argument("game", help=f"the game ({REACHED_HELP})")
+    p.add_argument("--position", required=True, metavar="FILE",
+                   help="the position (JSON: a round's cards and the actions so far; "
+                   "hanasim/position/RECORD_FORMAT.md)")
+    _add_rules(p)
+    _add_lookahead(p)
+    add_out_options(p, "the advice table")
+    p.set_defaults(handler=cmd_advise, no_save=True, store=None)
+
+
+def _check_samples(a):
+    if not 2 <= a.samples <= 100_000:
+        raise ValueError(f"--samples {a.samples}: give 2 to 100000 determinisations")
+
+
+def cmd_replay(a):
+    from .. import rules as R
+    from ..position import record, replay
+
+    _check_samples(a)
+    fmt = check_output(a, None)
+    data = record.load(a.file)
+    try:
+        out = replay.replay(data, a.game, R.parse_assignments(a.rule), a.preset,
+                            advise=a.advise, samples=a.samples, seed=a.seed)
+    except replay.IllegalAction as e:
+        sys.stderr.write(f"hanasim: illegal action in {a.file}: {e}\n")
+        return EXIT_FAILURE
+    df = out.points
+    rc = 0
+    if a.out is not None:
+        rc = write_out(df, a, fmt, None)
+    elif a.format == "csv":
+        emit(lambda: df.to_csv(sys.stdout, index=False))
+    else:
+        emit(lambda: print(df.to_string(index=False)))
+    from .. import outputs
+
+    if out.advice is not None and (a.out is None or not outputs.is_stdout(a.out)):
+        adv = out.advice
+        marked = adv[adv["clearly_below"]] if len(adv) else adv
+
+        def show():
+            print(f"\nadvice: {len(adv)} recorded choices valued ({a.samples} "
+                  f"determinisations, seed {a.seed}); {len(marked)} clearly below the best:")
+            if len(marked):
+                cols = ["round", "at", "player", "action", "value", "best_action",
+                        "best_value", "vs_best_low", "vs_best_high"]
+                print(marked[cols].round(2).to_string(index=False))
+        emit(show)
+    return rc
+
+
+def cmd_advise(a):
+    import json
+    from pathlib import Path
+
+    from .. import rules as R
+    from ..position import game as make_game
+    from ..position.advice import advise
+    from ..position.record import RecordError
+    from ..position.replay import IllegalAction
+
+    _check_samples(a)
+    fmt = check_output(a, None)
+    try:
+        data = json.loads(Path(a.position).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"no such file: {a.position}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{a.position} is not JSON: {e.msg} at line {e.lineno}, column "
+                         f"{e.colno}") from None
+    from ..position.positions import position_from_json
+
+    try:
+        g, pos = position_from_json(data, a.game, R.parse_assignments(a.rule), a.preset,
+                                    make_game)
+    except IllegalAction as e:
+        sys.stderr.write(f"hanasim: illegal action in {a.position}: {e}\n")
+        return EXIT_FAILURE
+    except RecordError as e:
+        raise ValueError(str(e)) from None
+    if pos.is_over():
+        raise ValueError(f"{a.position}: the round is over; there is nothing to advise")
+    adv = advise(pos, samples=a.samples, seed=a.seed)
+    df = adv.table(g.code)
+    if a.out is not None:
+        return write_out(df, a, fmt, None)
+    if a.format == "csv":
+        emit(lambda: df.to_csv(sys.stdout, index=False))
+        return 0
+    seat = g.seat_names()[adv.seat]
+
+    def show():
+        print(f"{g.name}: the {seat} to {adv.phase}; values are the round's "
+              f"{_unit(g.name)} by lookahead, {a.samples} determinisations (seed {a.seed}), "
+              f"99.9% intervals")
+        print(df.round(2).to_string(index=False))
+        print(f"the lookahead would take: {adv.actions[adv.chosen].words(g.code)}")
+    emit(show)
+    return 0
+
+
+def _unit(name) -> str:
+    return ("points for the player less the opponent's" if name == "koikoi"
+            else "settled points for the player")

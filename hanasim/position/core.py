@@ -1,0 +1,176 @@
+"""A position of a round: explicit cards, its legal actions, an action applied, the result.
+
+A :class:`Position` is immutable: :meth:`Position.apply` returns the next position.  What a
+move does is the game's own kernel code, called from Python on the round's state array
+(``engine.state``): a position never re-states a rule (see each game's module in this
+package).  Plain-Python speed: about a millisecond an action.
+
+Seats are the round's, relative to its dealer: seat 0 deals and moves first, then turn order.
+
+Actions (:class:`Action`), in the order a player takes them:
+
+* ``join``: join the round or drop out (Ishikari Toppa, each seat the rules ask, in turn
+  from the dealer; after three have joined, joining is a chase), ``yes`` True or False;
+* ``expose``: show a teyaku held at the deal (Toppa, Baka) or declare a lucky hand
+  (koi-koi), ``yes`` True or False;
+* ``play``: a hand card, and ``take``, the field card it captures when it matches two
+  (None otherwise: the capture is then fixed by the rules);
+* ``turned``: the capture of the draw pile's top card when it matches two field cards
+  (``card`` the turned card, ``take`` the field card it captures); asked only then;
+* ``koikoi``: after a turn that makes a new yaku (koi-koi), ``yes`` True to call koi-koi and
+  play on, False to stop and collect.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+from typing import Optional
+
+import numpy as np
+
+
+class PositionError(ValueError):
+    """A position or an action that cannot be (one line, naming the problem)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str                    # expose, play, turned, koikoi
+    card: Optional[int] = None   # play: the hand card; turned: the turned card
+    take: Optional[int] = None   # the field card taken where the rules give a choice
+    yes: Optional[bool] = None   # expose, koikoi
+
+    def words(self, code) -> str:
+        """The action in the card notation (``code``: card id -> text)."""
+        if self.kind == "play":
+            return f"play {code(self.card)}" + (f" taking {code(self.take)}"
+                                                if self.take is not None else "")
+        if self.kind == "turned":
+            return f"turned {code(self.card)} taking {code(self.take)}"
+        if self.kind == "expose":
+            return "expose" if self.yes else "hide"
+        if self.kind == "join":
+            return "join" if self.yes else "drop"
+        return "koi-koi" if self.yes else "stop"
+
+    def to_json(self, code) -> dict:
+        if self.kind == "play":
+            d = {"play": code(self.card)}
+            if self.take is not None:
+                d["take"] = code(self.take)
+            return d
+        if self.kind == "turned":
+            return {"turned": code(self.card), "take": code(self.take)}
+        return {self.kind: bool(self.yes)}
+
+
+def expose(yes=True) -> Action:
+    return Action("expose", yes=bool(yes))
+
+
+def play(card, take=None) -> Action:
+    return Action("play", card=int(card), take=None if take is None else int(take))
+
+
+def turned(card, take) -> Action:
+    return Action("turned", card=int(card), take=int(take))
+
+
+def koikoi(yes=True) -> Action:
+    return Action("koikoi", yes=bool(yes))
+
+
+def bits(mask) -> list:
+    """The card ids of a mask, ascending."""
+    m = int(mask)
+    return [c for c in range(64) if m >> c & 1]
+
+
+def mask(cards) -> np.uint64:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return np.uint64(m)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A round's position.  Build one with :func:`hanasim.position.deal` (a fresh deal) or
+    :func:`hanasim.position.from_cards` (any moment); ``game`` is the game's adapter (this
+    package's per-game module), ``data`` its state (arrays, copied on every action)."""
+
+    game: object
+    data: dict = dc_field(repr=False)
+
+    # ---- what the game's adapter answers
+    @property
+    def seat(self) -> int:
+        """The seat to act (relative to the dealer), or -1 when the round is over."""
+        return self.game.to_act(self)
+
+    @property
+    def phase(self) -> str:
+        """``join``, ``expose``, ``play``, ``turned``, ``koikoi``, or ``over``."""
+        return self.game.phase(self)
+
+    @property
+    def turn(self) -> int:
+        """The round's turn being played, from 1 (all seats' turns counted together; 0 at
+        the deal's decisions)."""
+        return 0 if self.phase in ("join", "expose", "over") else self.game.turn(self)
+
+    def legal_actions(self) -> list:
+        return [] if self.phase == "over" else self.game.legal(self)
+
+    def apply(self, action: Action) -> "Position":
+        legal = self.legal_actions()
+        if action not in legal:
+            raise PositionError(self.illegal_words(action, legal))
+        return self.game.apply(self, action)
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def result(self) -> list:
+        """The round's points per seat (the game's unit, seats relative to the dealer)."""
+        if not self.is_over():
+            raise PositionError("the round is not over: " + self.phase + " is next")
+        return self.game.result(self)
+
+    # ---- views
+    def hands(self) -> list:
+        return [bits(h) for h in self.game.hands(self)]
+
+    def field(self) -> list:
+        return bits(self.game.field(self))
+
+    def piles(self) -> list:
+        return [bits(p) for p in self.game.piles(self)]
+
+    def pile_left(self) -> list:
+        """The undrawn pile, top first."""
+        return self.game.pile_left(self)
+
+    def illegal_words(self, action: Action, legal, seat_names=None) -> str:
+        code = self.game.code
+        who = seat_names[self.seat] if seat_names else f"seat {self.seat}"
+        if self.phase == "over":
+            return f"{action.words(code)}: the round is already over"
+        kinds = {a.kind for a in legal}
+        if action.kind not in kinds:
+            want = " or ".join(sorted(kinds))
+            return f"{action.words(code)} is not legal now: the {who} must {want}" \
+                if seat_names else f"{action.words(code)} is not legal now: {who} must {want}"
+        if action.kind == "play" and action.card not in {a.card for a in legal}:
+            hand = self.hands()[self.seat]
+            why = "is not in the hand" if action.card not in hand else \
+                "may not be played now (a card that captures must be played)"
+            return (f"{code(action.card)} {why} (hand: "
+                    + " ".join(code(c) for c in hand) + ")")
+        if action.kind == "turned" and action.card not in {a.card for a in legal}:
+            return (f"the turned card is {code(legal[0].card)}, not {code(action.card)}")
+        takes = [code(a.take) for a in legal if a.kind == action.kind and a.card == action.card
+                 and a.take is not None]
+        if takes:
+            return (f"{action.words(code)} is not legal: it takes one of "
+                    + " or ".join(takes))
+        return f"{action.words(code)} is not legal: its capture is fixed by the rules"

@@ -1,0 +1,121 @@
+"""Replaying a recorded game (``record``): every action played on positions, so every action
+is checked by the game's own kernel code; each round's points per player and the game's totals.
+
+With ``advise``, every recorded choice among two or more legal actions is valued by the
+lookahead (``advice``), and a choice whose value is below the best action's beyond the 99.9%
+paired interval is marked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .core import PositionError
+from . import record as R
+
+
+class IllegalAction(Exception):
+    """A recorded action the rules do not allow here (one line: round, turn, player, card)."""
+
+
+@dataclass
+class Replay:
+    points: object          # DataFrame: round, player, dealer, points (then the totals)
+    advice: object = None   # DataFrame of the recorded choices' values, with --advise
+
+
+def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=64, seed=0):
+    """Replay the record ``data`` (a dict, as ``record.load`` reads it)."""
+    import pandas as pd
+
+    from . import game as make_game
+
+    R.check(data)
+    name = game_name or data.get("game")
+    if not name:
+        raise R.RecordError("the record names no game: give GAME")
+    if game_name and data.get("game") and _norm(data["game"]) != _norm(game_name):
+        raise R.RecordError(f"the record is of {data['game']}, not {game_name}")
+    merged = {**(data.get("rules") or {}), **(rules or {})}
+    g = make_game(name, merged, preset if preset is not None else data.get("preset"))
+    players = R.player_names(data, g.n)
+    seat_names = g.seat_names()
+    rows, advice_rows = [], []
+    for i, r in enumerate(data["rounds"], 1):
+        dealer = R.dealer_index(r, players, i)
+        pos = _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed,
+                                 advice_rows)
+        pts = pos.result()
+        for s, p in enumerate(pts):
+            player = (dealer + s) % g.n
+            rows.append(dict(round=str(i), player=players[player], seat=seat_names[s],
+                             points=p))
+    df = pd.DataFrame(rows)
+    totals = df.groupby("player", sort=False)["points"].sum()
+    df = pd.concat([df, pd.DataFrame([dict(round="total", player=p, seat="", points=v)
+                                      for p, v in totals.items()])], ignore_index=True)
+    df.attrs["game"] = g.name
+    adv = pd.DataFrame(advice_rows) if advise else None
+    return Replay(df, adv)
+
+
+def _norm(name) -> str:
+    return str(name).strip().lower().replace("-", "_")
+
+
+def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, advice_rows):
+    where = f"round {i}"
+    try:
+        extra = {}
+        if g.name == "koikoi":
+            extra["round_number"] = int(r.get("month", i))
+        elif "month" in r:
+            raise PositionError("'month' is a koi-koi round's key")
+        if g.name == "ishikari_toppa":
+            extra["multiplier"] = r.get("multiplier", 1)
+        elif "multiplier" in r:
+            raise PositionError("'multiplier' is an Ishikari Toppa round's key")
+        pos = g.deal(r["hands"], r["field"], r["pile"], r.get("captured"), **extra)
+    except (PositionError, ValueError) as e:
+        raise R.RecordError(f"{where}: {e}") from None
+    for k, item in enumerate(r["actions"], 1):
+        try:
+            a = g.action(item)
+        except (PositionError, ValueError) as e:
+            raise R.RecordError(f"{where}, action {k}: {e}") from None
+        at = "the deal" if pos.phase == "expose" else f"turn {pos.turn}"
+        if pos.is_over():
+            raise IllegalAction(f"{where}, action {k}: {a.words(g.code)} comes after the "
+                                f"round ended (its last action is {k - 1})")
+        seat = pos.seat
+        who = f"{players[(dealer + seat) % g.n]}, the {seat_names[seat]}"
+        legal = pos.legal_actions()
+        if a not in legal:
+            raise IllegalAction(f"{where}, {at} ({who}): "
+                                + pos.illegal_words(a, legal, seat_names))
+        if advise and len(legal) > 1:
+            _advise_row(g, pos, a, i, at, players[(dealer + seat) % g.n], samples, seed,
+                        advice_rows)
+        pos = pos.apply(a)
+    if not pos.is_over():
+        seat = pos.seat
+        raise IllegalAction(f"{where} stops before the round ends: "
+                            f"{players[(dealer + seat) % g.n]}, the {seat_names[seat]}, "
+                            f"must {pos.phase} next (after action {len(r['actions'])})")
+    return pos
+
+
+def _advise_row(g, pos, a, i, at, player, samples, seed, rows):
+    from .advice import advise as run
+
+    try:
+        adv = run(pos, samples=samples, seed=seed)
+    except PositionError:  # a decision the advice does not reach (said in the notes)
+        return
+    j = adv.actions.index(a)
+    best = adv.best
+    lo, hi = adv.gain_interval(j)
+    rows.append(dict(round=i, at=at, player=player, action=a.words(g.code),
+                     value=adv.means[j], best_action=adv.actions[best].words(g.code),
+                     best_value=adv.means[best], vs_best=adv.means[j] - adv.means[best],
+                     vs_best_low=lo, vs_best_high=hi, clearly_below=hi < 0,
+                     lookahead_action=adv.actions[adv.chosen].words(g.code)))
