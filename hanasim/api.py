@@ -289,7 +289,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
              deals_only: bool = False, progress: bool | None = None, checkpoint: str | None = None,
              resume: bool = False, cluster: str | None = None,
              preset: str | None = None, threads: int | None = None,
-             precision=None) -> pd.DataFrame:
+             precision=None, given=None, where=None) -> pd.DataFrame:
     """Simulate ``rounds`` played rounds of ``game`` and return a tidy table.
 
     Parameters
@@ -329,6 +329,14 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         10,000 rounds, doubling, until the quantity's 99.9% interval is at most that
         half-width, with ``rounds`` as the cap; ``df.attrs["precision"]`` and a note say how
         many rounds it took, or that the cap came first (see :mod:`hanasim.precision`).
+    given : cards dealt to a seat or the field in every round: ``{"dealer": "11b,8b"}``
+        (or ``["dealer=11b,8b", "field=3b"]``), cards in the notation of
+        :mod:`hanasim.notation`, seats in the game's table words (``dealer``, ``opponent``,
+        ``seat1`` ..., ``field``).  Every deal is drawn uniformly among the deals consistent
+        with them (:mod:`hanasim.given`); the notes and ``df.attrs["given"]`` say so.
+    where : a condition on the deal, ``"dealer.brights>=2"`` (or a list, all to hold):
+        deals that fail are dealt again (:mod:`hanasim.where`); the notes give the
+        acceptance rate and the deals drawn.
 
     Every argument is checked before any work: ``TypeError`` or ``ValueError`` naming the
     argument and the accepted values.
@@ -356,6 +364,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         _check_flag(v, k) for k, v in [("fixed_dealer", fixed_dealer), ("checked", checked),
                                        ("deals_only", deals_only), ("resume", resume)])
     progress = _check_progress(progress)
+    cond = _condition(g, given, where, [rule_obj])
     inert = _rules.check_inert(rule_obj, _run(g, rule_obj, session_rounds, fixed_dealer),
                                rules if isinstance(rules, Mapping) else (),
                                *_preset_options(g, preset))
@@ -371,7 +380,7 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     goals = _precision.goals(precision)
     count = partial(g.counters, rule_obj, policy=pol_ids, expose=exp_ids,
                     session_rounds=session_rounds, fixed_dealer=fixed_dealer, checked=checked,
-                    progress=progress, deals_only=deals_only)
+                    progress=progress, deals_only=deals_only, **_cond_options(cond, rule_obj))
     if goals:  # the quantities are known before any lock or work
         per = _precision.check(goals, [(count, partial(g.quantities, rules=rule_obj))],
                                "simulate", sessions=session_rounds > 1)
@@ -391,7 +400,8 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         meta = provenance(g, rule_obj, rounds=rounds, seed=seed, policies=",".join(pol),
                           expose=",".join(exp), session_rounds=session_rounds,
                           dealing="fixed" if fixed_dealer else "winner", deals_only=deals_only,
-                          **({"preset": preset.strip()} if preset else {}))
+                          **({"preset": preset.strip()} if preset else {}),
+                          **(cond.meta() if cond else {}))
         if goals:  # rounds is the cap; the goal is part of the run (and of its checkpoint)
             meta["precision"] = ",".join(map(str, goals))
         run_options = {}
@@ -419,12 +429,28 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
     if cluster:
         meta["cluster"] = cluster
     meta["notes"] = (notes(g, rule_obj) + inert
-                     + whole_sessions_note(g, rounds, session_rounds, deals_only))
+                     + whole_sessions_note(g, rounds, session_rounds, deals_only)
+                     + (cond.notes(rule_obj, rounds) if cond else []))
     if goals:
         meta["notes"].append(_precision.note(meta["precision"]))
     if hasattr(g, "distributions"):
         meta["distributions"] = g.distributions(counters, rule_obj)
     return _table.build(g.name, g.quantities(counters, rule_obj), meta)
+
+
+def _condition(g, given, where, rule_objs):
+    """The run's condition on its deals (``given`` cards, ``where``), checked against every
+    rule set that will run (see :mod:`hanasim.conditions`); None without one."""
+    if given is None and where is None:
+        return None
+    from .conditions import check
+
+    return check(g, given, where, rule_objs)
+
+
+def _cond_options(cond, rule_obj) -> dict:
+    """The counters' keyword for a condition (none without one: the call is unchanged)."""
+    return {} if cond is None else {"cond": cond.array(rule_obj)}
 
 
 def _raw_values(name, values, sweep=False):
@@ -591,7 +617,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             blocks: int = 100, progress: bool | None = None,
             max_variants: int | None = None, preset: str | None = None,
             threads: int | None = None, negligible: float | None = None,
-            precision=None) -> pd.DataFrame:
+            precision=None, given=None, where=None) -> pd.DataFrame:
     """Run every combination of rule values and policies on the same deals and compare.
 
     ``rules`` maps an option to the values to try (``{"five_brights": [60, 40]}``, or the text
@@ -608,7 +634,8 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     ``precision`` (``{quantity: half-width}``): stages of rounds, doubling, until every
     difference row of the quantity has a 99.9% interval at most that half-width, ``rounds``
     being the cap (as in :func:`simulate`; ``blocks`` is then made even: a stage's blocks are
-    its predecessor's, merged in pairs).
+    its predecessor's, merged in pairs).  ``given``, ``where``: every variant is dealt under
+    the condition (as in :func:`simulate`), on the same deals.
     """
     import sys
 
@@ -659,6 +686,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
         [(_label(given) or "baseline", r, _run(g, r, session_rounds, fixed_dealer))
          for given, r in rule_objs], grid, *_preset_options(g, preset))
 
+    cond = _condition(g, given, where, [r for _, r in rule_objs])
     # policies and expose choices: for all players or one per seated player, in every variant
     policies, pol_settings = _policy_list(policies, g, rule_objs)
     exposes = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
@@ -669,7 +697,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
             counts.append((label or "baseline", rule_obj, partial(
                 g.counters, rule_obj, seed=seed, policy=pol_ids, expose=exp_ids,
                 session_rounds=session_rounds, fixed_dealer=fixed_dealer, progress=progress,
-                blocks=blocks)))
+                blocks=blocks, **_cond_options(cond, rule_obj))))
     if goals:
         per = _precision.check(goals, [(c, partial(g.quantities, rules=r))
                                        for _, r, c in counts], "compare",
@@ -708,6 +736,7 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     all_notes = (variant_notes(g, [(_label(given) or "baseline", r) for given, r in rule_objs])
                  + whole_sessions_note(g, rounds, session_rounds))
     all_notes += inert_notes
+    all_notes += _cond_notes(cond, rule_objs, rounds)
     if goals:
         df.attrs["precision"] = reached
         all_notes.append(_precision.note(reached))
@@ -719,9 +748,22 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          **({"preset": preset.strip()} if preset else {}),
                          session_rounds=session_rounds, hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
-                         negligible=negligible,
+                         negligible=negligible, **(cond.meta() if cond else {}),
                          wall_time_s=round(time.perf_counter() - start, 3)))
     return df
+
+
+def _cond_notes(cond, rule_objs, rounds) -> list:
+    """A condition's notes once for a grid (the same words for every variant seating the same
+    players; per variant otherwise)."""
+    if cond is None:
+        return []
+    out = []
+    for _, r in rule_objs:
+        for line in cond.notes(r, rounds):
+            if line not in out:
+                out.append(line)
+    return out
 
 
 def _negligible(value) -> float:
@@ -742,7 +784,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
           fixed_dealer: bool = False, solve: Mapping | str | None = None,
           progress: bool | None = None, max_variants: int | None = None,
           preset: str | None = None, threads: int | None = None,
-          precision=None, quantities=None) -> pd.DataFrame:
+          precision=None, quantities=None, given=None, where=None) -> pd.DataFrame:
     """Simulate every value of one or more rules on the same deals (common random numbers).
 
     ``rules``: ``{name: values}``; values are a list, a ``range``, or text ``"A:B:STEP"`` (A to
@@ -755,8 +797,8 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     interval of the quantity is at most that half-width, ``rounds`` (per value) being the
     cap.  ``quantities``: names the caller will read (``hanasim sweep --quantity``): like the
     ``solve`` quantities, a name the sweep would not have is refused before anything is played
-    or compiled (the names come from the tables of zero counters).  Other arguments as in
-    :func:`simulate`.
+    or compiled (the names come from the tables of zero counters).  Other arguments (``given``,
+    ``where`` too) as in :func:`simulate`.
 
     Returns a tidy table, one row per combination of values and quantity: one column per swept
     rule (its value), then game, quantity, seat, label, estimate, std_error, ci_low, ci_high, n
@@ -795,12 +837,13 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     inert_notes = _rules.grid_inert_notes(
         [(_label(given), r, _run(g, r, session_rounds, fixed_dealer)) for given, r in rule_objs],
         grid)
+    cond = _condition(g, given, where, [r for _, r in rule_objs])
     # the policy and expose choice: for all players or one per seated player, in every variant
     pols = _per_variant(lambda v, n: _policies(v, n, g), policy, g, rule_objs)
     exps = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
     counts = [partial(g.counters, rule_obj, seed=seed, policy=pol_ids, expose=exp_ids,
                       session_rounds=session_rounds, fixed_dealer=fixed_dealer,
-                      progress=progress)
+                      progress=progress, **_cond_options(cond, rule_obj))
               for (given, rule_obj), (pol, pol_ids), (exp, exp_ids) in zip(rule_objs, pols, exps)]
     probes = [(c, partial(g.quantities, rules=r)) for c, (_, r) in zip(counts, rule_objs)]
     if wanted or targets:  # a misspelt name must not cost the whole sweep
@@ -840,6 +883,7 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                                   for given, r in rule_objs])
     all_notes += inert_notes
     all_notes += whole_sessions_note(g, rounds, session_rounds)
+    all_notes += _cond_notes(cond, rule_objs, rounds)
     if goals:
         df.attrs["precision"] = reached
         all_notes.append(_precision.note(reached))
@@ -854,7 +898,8 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
                          session_rounds=session_rounds,
                          dealing="fixed" if fixed_dealer else "winner",
                          hanasim_version=__version__, numba_version=numba.__version__,
-                         notes=all_notes, wall_time_s=round(time.perf_counter() - start, 3)))
+                         notes=all_notes, **(cond.meta() if cond else {}),
+                         wall_time_s=round(time.perf_counter() - start, 3)))
     df.attrs["solved"] = [_solve(df, q, t) for q, t in targets.items()]
     return df
 
@@ -959,16 +1004,23 @@ __all__ = ["simulate", "compare", "sweep", "solve", "exact", "available_games", 
 
 
 def exact(game: str = "toppa", rules: Mapping | None = None,
-          preset: str | None = None) -> pd.DataFrame:
+          preset: str | None = None, given=None) -> pd.DataFrame:
     """Exact deal-time probabilities (misdeal, each teyaku) as fractions, by combinatorics.
 
     Columns: game, quantity, condition (``all_deals`` or ``no_misdeal``: the rounds actually
-    played, which is what :func:`simulate` measures), fraction, value.
+    played, which is what :func:`simulate` measures), fraction, value.  ``given`` (as in
+    :func:`simulate`): the odds conditional on the given cards, where the game's
+    combinatorics take them (Toppa, Baka, Bakappana; one line otherwise), with per-seat
+    teyaku rows ``teyaku.NAME.SEAT``.
     """
     from .stats.exact import exact_table
 
     g = get_game(game)
     rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
+    if given is not None:
+        from .conditions import exact_given
+
+        return exact_given(g, rule_obj, given)
     if hasattr(g, "exact_table"):  # a game with its own deal-time combinatorics (koi-koi)
         return g.exact_table(rule_obj)
     return exact_table(g.deal_spec(rule_obj), g.name)

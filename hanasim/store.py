@@ -209,7 +209,8 @@ def _save(df, game, root: Path) -> str:
     root.mkdir(parents=True, exist_ok=True)
     now = _now()
     header = dict(format=STORE_FORMAT, saved_at=now.isoformat(timespec="milliseconds"),
-                  rows=int(len(df)), **_rules_words(df.attrs, game))
+                  rows=int(len(df)), **_rules_words(df.attrs, game),
+                  **_condition_tags(df.attrs))
     tmp = tmp_in(str(root))
     try:
         for _ in range(100):
@@ -241,6 +242,14 @@ def _index_new_run(root: Path, path: Path) -> None:
         pass
 
 
+def _condition_tags(attrs: dict) -> dict:
+    """A run on conditioned deals (``--given``, ``--where``) is tagged ``given`` / ``where``,
+    so ``runs list`` shows it on its row whatever the rules words; the condition itself is in
+    the run's attrs and notes."""
+    tags = [k for k in ("given", "where") if attrs.get(k)]
+    return {"tags": tags} if tags else {}
+
+
 def _rules_words(attrs: dict, game: str) -> dict:
     """The run's rules in a few words, as ``runs list`` shows them, with the fingerprint of
     the rule definitions they were computed with: the store's index takes them from the file,
@@ -252,6 +261,9 @@ def _rules_words(attrs: dict, game: str) -> dict:
         text = rules_shown(attrs.get("game", game), attrs.get("rules"), attrs.get("preset"))
     except (ValueError, TypeError, KeyError, AttributeError):
         return {}
+    cond = " ".join(f"--{k} {attrs[k]}" for k in ("given", "where") if attrs.get(k))
+    if cond:  # conditioned deals: said beside the rules
+        text = f"{text} {cond}"
     return {"rules_shown": text, "rules_key": fingerprint()}
 
 

@@ -28,9 +28,9 @@ def fishing_round(game, seed, policy, expose):
     order = np.arange(game.n_cards).astype(np.int8)
     groups = np.zeros(n + 1, dtype=np.uint64)
     if game.teyaku:
-        m.deal_round(rng, order, groups, tb.pattern)
+        m.deal_round(rng, order, groups, tb.pattern, tb.cond)
     else:
-        m.deal_round(rng, order, groups, tb.pattern, n)
+        m.deal_round(rng, order, groups, tb.pattern, n, tb.cond)
     start_rng = rng.copy()
     st = np.zeros(3 * n + 3, dtype=np.uint64)
     res = np.zeros(m.R_N, dtype=np.int64)
@@ -220,7 +220,7 @@ def ishikari_round(game, seed, policy, join, expose, mult=1):
         kernel[int(res[R.R_ACT_SEAT + k])] = int(res[R.R_SCORE + k])
     # the same steps up to the play on a copy: the play's random stream
     rng2, order2, order32, groups2, g32, st2, pol32, exp32, res2 = work()
-    R.deal_round(rng2, order2, groups2, tb.pattern, n)
+    R.deal_round(rng2, order2, groups2, tb.pattern, n, tb.cond)
     R.join_phase(groups2, tb, pol, 0, rng2, res2)
     R.active_round(rng2, order2, groups2, g32, order32, st2, tb, pol, pol32, exp32, 0, res2)
     if a.hachihachi and any(R.has_full_nibble(g32[k]) for k in range(R.ACTIVE)):

@@ -331,7 +331,7 @@ def test_deal_round_redeals_misdeals():
     total_mis = 0
     for _ in range(3000):
         replay_rng, replay = rng.copy(), order.copy()
-        mis = B.deal_round(rng, order, groups, tb.pattern)
+        mis = B.deal_round(rng, order, groups, tb.pattern, tb.cond)
         want = 0
         while True:  # shuffle the 27 dealt cards until the deal stands, then the pile
             shuffle_range(replay_rng, replay, 0, 27)
@@ -374,7 +374,7 @@ def replay_game(tb, seed, g, policy, expose, n_rounds=3):
     d0 = B.first_dealer(rng, order, tb.month, 1)
     totals = [0, 0, 0]
     for dealer in NB.game_dealers(d0)[:n_rounds]:
-        B.deal_round(rng, order, groups, tb.pattern)
+        B.deal_round(rng, order, groups, tb.pattern, tb.cond)
         B.play_dealt(rng, order, groups, np.zeros(B.ST_N, np.uint64), tb,
                  policy, expose, dealer, res, None)
         for s in range(3):

@@ -84,7 +84,7 @@ def test_deal_round_redeals_only_field_fours():
     hand_fours = 0
     for _ in range(4000):
         replay_rng, replay = rng.copy(), order.copy()
-        mis = R.deal_round(rng, order, groups, tb.pattern, 3)
+        mis = R.deal_round(rng, order, groups, tb.pattern, 3, tb.cond)
         want = 0
         while True:
             shuffle_range(replay_rng, replay, 0, 27)

@@ -46,7 +46,7 @@ def run(tb, n, pol_rows, dealer, seed, mult=1):
     rng = np.array([seed], np.uint64)
     order = np.arange(48, dtype=np.int8)
     replay_rng, replay = rng.copy(), order.copy()
-    deal_round(replay_rng, replay, np.zeros(n + 1, np.uint64), tb.pattern, n)
+    deal_round(replay_rng, replay, np.zeros(n + 1, np.uint64), tb.pattern, n, tb.cond)
     res = np.zeros(R.R_N, np.int64)
     pol = np.zeros((6, 4), np.int64)
     pol[:n] = pol_rows
@@ -199,7 +199,7 @@ def test_reference_rounds_with_a_four_dealt():
         seed = int(gen.integers(2**63))
         rng = np.array([seed], np.uint64)
         order = np.arange(48, dtype=np.int8)
-        deal_round(rng, order, np.zeros(4, np.uint64), tb.pattern, 3)
+        deal_round(rng, order, np.zeros(4, np.uint64), tb.pattern, 3, tb.cond)
         hands, _ = NI.split(order, 3)
         if not any(max(NI.months(h).count(m) for m in range(1, 13)) == 4 for h in hands):
             continue

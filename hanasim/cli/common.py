@@ -80,6 +80,28 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
                    help="player 1 deals every round (measure a policy pairing by seat)")
 
 
+GIVEN_HELP = ("cards a seat is dealt in every round, repeatable: SEAT=CARD,CARD,... (SEAT: dealer, "
+              "opponent, right, left, seat1..., field, as the game's tables name them; cards as "
+              "'hanasim cards GAME --list' writes them, e.g. dealer=11b,8b or field=3b); every "
+              "deal is drawn uniformly among those consistent with the given cards")
+WHERE_HELP = ("a condition on the deal, repeatable (all must hold): SEAT.WHAT OP N, e.g. "
+              "dealer.brights>=2, field.brights>=1, opponent.cards(11b,8b)==0, or a teyaku "
+              "SEAT.NAME (dealer.triplet); deals that fail are dealt again, and the table's "
+              "notes give the acceptance rate")
+
+
+def add_condition_options(p):
+    """--given and --where (simulate, compare, sweep, report)."""
+    p.add_argument("--given", action="append", default=[], metavar="SEAT=CARDS", help=GIVEN_HELP)
+    p.add_argument("--where", action="append", default=[], metavar="CONDITION",
+                   help=WHERE_HELP)
+
+
+def condition_args(a) -> dict:
+    """The API's ``given=`` and ``where=`` from the parsed options (none when not given)."""
+    return dict(given=list(a.given) or None, where=list(a.where) or None)
+
+
 def add_preset(p):
     p.add_argument("--preset", default=None, metavar="NAME",
                    help="a named set of rule options ('hanasim rules GAME' lists them); --rule "

@@ -4,8 +4,9 @@ from __future__ import annotations
 import sys
 
 from . import precision
-from .common import (EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP, add_preset, add_store_option,
-                     add_threads_option, emit, parse_grid, print_notes, save_or_say, with_players)
+from .common import (EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP, add_condition_options,
+                     add_preset, add_store_option, add_threads_option, condition_args, emit,
+                     parse_grid, print_notes, save_or_say, with_players)
 
 
 def register(sub) -> None:
@@ -23,6 +24,7 @@ def register(sub) -> None:
     p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
     p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L")
+    add_condition_options(p)
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
     p.add_argument("--negligible", default=None, metavar="SD",
                    help="a significant difference smaller than SD standard deviations of one "
@@ -52,7 +54,7 @@ def cmd_compare(a):
                      policies=a.policy or ["random"], expose=a.expose,
                      session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,
                      max_variants=max_variants, negligible=a.negligible,
-                     precision=precision.goal(a),
+                     precision=precision.goal(a), **condition_args(a),
                      progress=not a.no_progress and sys.stderr.isatty())
     precision.say(df)
     emit(lambda: print_comparison(df, a))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import (PLAYERS_HELP, POLICY_FORMS_HELP, add_store_option, add_threads_option,
-                     save_or_say, with_players)
+from .common import (PLAYERS_HELP, POLICY_FORMS_HELP, add_condition_options, add_store_option,
+                     add_threads_option, condition_args, save_or_say, with_players)
 
 
 def register(sub) -> None:
@@ -34,6 +34,7 @@ def register(sub) -> None:
     p.add_argument("--preset", default=None, metavar="NAME",
                    help="one game's named set of rule options ('hanasim rules GAME' lists them); "
                    "--rule options apply on top")
+    add_condition_options(p)
     add_threads_option(p)
     add_store_option(p)
     p.set_defaults(handler=cmd_report)
@@ -57,7 +58,8 @@ def cmd_report(a):
                              rules=with_players(rules.parse_assignments(a.rule), a.players),
                              out=a.out,
                              progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset,
-                             skill=not a.no_skill, store=a.store, on_run=keep)
+                             skill=not a.no_skill, store=a.store, on_run=keep,
+                             **condition_args(a))
     except OSError as e:
         if any(saved):  # say what was kept, in the same one line
             raise OSError(f"{e} (the simulated runs are saved: 'hanasim runs list' shows "

@@ -30,6 +30,9 @@ def register_exact(sub) -> None:
                         "removed_* rules")
     add_preset(p)
     p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
+    p.add_argument("--given", action="append", default=[], metavar="SEAT=CARDS",
+                   help="cards a seat or the field is dealt (as simulate --given): the odds "
+                   "conditional on them, where the game's combinatorics take them")
     p.add_argument("--format", choices=("table", "csv"), default="table")
     p.set_defaults(handler=cmd_exact)
 
@@ -98,7 +101,7 @@ def cmd_exact(a):
             raise ValueError(f"--removed sets the removed_* rules, so it contradicts --rule "
                              f"{both[0]}={given[both[0]]}: give one of them")
         given.update(removed)
-    df = api.exact(a.game, rules=given, preset=a.preset)
+    df = api.exact(a.game, rules=given, preset=a.preset, given=list(a.given) or None)
     if a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:  # four significant digits, in plain decimals (1/139449 is 0.000007171, not 0.000007)
@@ -106,3 +109,5 @@ def cmd_exact(a):
 
         shown = df.assign(value=[number(v) for v in df["value"]]) if "value" in df else df
         emit(lambda: print(shown.to_string(index=False)))
+        for line in df.attrs.get("notes", ()):  # what the odds are conditioned on
+            emit(lambda: print(line))

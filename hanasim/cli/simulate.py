@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 
 from . import precision
-from .common import (add_out_options, add_run_options, add_store_option, add_threads_option,
-                     changed_rules, check_output, emit, print_notes, save_or_say, with_players,
+from .common import (add_condition_options, add_out_options, add_run_options, add_store_option,
+                     add_threads_option, changed_rules, condition_args, check_output, emit, print_notes, save_or_say, with_players,
                      write_out)
 
 
@@ -15,6 +15,7 @@ def register(sub) -> None:
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="house rule option, repeatable (see 'hanasim rules GAME'); "
                    "par=104,136 sets one par per seat, par.dealer=104 one seat's")
+    add_condition_options(p)
     add_out_options(p)
     p.add_argument("--all", action="store_true",
                    help="print every quantity by its code name with standard errors and n (the "
@@ -53,7 +54,7 @@ def cmd_simulate(a):
                       checked=a.checked, deals_only=a.deals_only,
                       checkpoint=a.checkpoint, resume=a.resume, cluster=a.cluster,
                       preset=a.preset, threads=a.threads,
-                      precision=precision.goal(a),
+                      precision=precision.goal(a), **condition_args(a),
                       progress=not a.no_progress and sys.stderr.isatty())
     precision.say(df)
     rc = 0

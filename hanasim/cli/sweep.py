@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 
 from . import precision
-from .common import (add_out_options, add_run_options, add_store_option, add_threads_option,
-                     check_output, emit, parse_grid, print_notes, save_or_say, with_players,
+from .common import (add_condition_options, add_out_options, add_run_options, add_store_option,
+                     add_threads_option, check_output, condition_args, emit, parse_grid, print_notes, save_or_say, with_players,
                      write_chart, write_out)
 
 
@@ -24,6 +24,7 @@ def register(sub) -> None:
         "target (--solve), with a 99.9% interval.  Example: hanasim sweep toppa --rule "
         "par.dealer=100:140:5 --solve dealer.mean_score=0 --chart par.png")
     add_run_options(p, 200_000, per="played rounds per value")
+    add_condition_options(p)
     p.add_argument("--rule", action="append", default=[], metavar="NAME=A:B:STEP",
                    help="a rule and its values: A:B:STEP (A to B by STEP) or a list v1,v2,...; "
                    "one value holds it fixed; repeatable (several swept rules make a grid)")
@@ -64,7 +65,7 @@ def cmd_sweep(a):
                    max_variants=None if a.max_variants is None else
                    api.check_rounds(a.max_variants, "--max-variants"),
                    precision=precision.goal(a), quantities=list(a.quantity) or None,
-                   progress=not a.no_progress and sys.stderr.isatty())
+                   **condition_args(a), progress=not a.no_progress and sys.stderr.isatty())
     precision.say(df)
     known = set(df["quantity"])
     wanted = list(dict.fromkeys(a.quantity or list(solve) or

@@ -143,12 +143,12 @@ def print_cards(df, shown, out=None):
         from ..stats.card_values import change_headline
 
         print(change_headline(df), file=out)
-        cols = dict(dealt_to="dealt to", seat="seat", card="card", month="month", kind="kind",
+        cols = dict(dealt_to="dealt to", seat="seat", code="code", card="card", month="month", kind="kind",
                     value_a="value", value_b="value vs", difference="change",
                     ci_low="low", ci_high="high")
     else:
         print(m.get("headline", ""), file=out)
-        cols = dict(dealt_to="dealt to", seat="seat", card="card", month="month", kind="kind",
+        cols = dict(dealt_to="dealt to", seat="seat", code="code", card="card", month="month", kind="kind",
                     share="share dealt", value="value", ci_low="low", ci_high="high", n="n")
     print(f"value: the seat's mean round score when dealt the card less its mean, in {unit} "
           "a round; low, high: 99.9% interval", file=out)

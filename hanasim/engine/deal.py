@@ -3,7 +3,8 @@ import numpy as np
 
 from .bits import ZERO, bit, count, has_full_nibble, lowest
 from .jit import hot
-from .rng import _LOW32, _S32, GOLDEN, mix64, round_stream, shuffle_range
+from .rng import _LOW32, _S32, GOLDEN, deal_shuffle, mix64, round_stream, shuffle_range
+from .where import where_ok
 
 
 @hot
@@ -33,23 +34,27 @@ def deal(order, pattern, groups):
 
 
 @hot(inline="always")
-def deal_until_clean(rng, order, groups, pattern, lo, hi):
+def deal_until_clean(rng, order, groups, pattern, lo, hi, cond):
     """Shuffle the dealt cards and deal into ``groups`` until none of groups ``lo .. hi-1``
     holds four cards of a month (the Toppa family's misdeal: the game says which groups count),
     then finish shuffling the draw pile; returns the number of misdeals.  Only the dealt cards
-    are shuffled until the deal stands (``rng.shuffle_range``)."""
+    are shuffled until the deal stands (``rng.shuffle_range``).  ``cond``: the run's
+    conditioned deal (``rng.deal_shuffle``: given cards stay; ``where.where_ok``: a deal that
+    fails ``--where`` is dealt again, not counted as a misdeal); empty, the draws of old."""
     n_dealt = pattern.shape[0]
+    n = order.shape[0]
     misdeals = 0
     while True:
-        shuffle_range(rng, order, 0, n_dealt)
+        deal_shuffle(rng, order, n, 0, n_dealt, cond)
         deal(order, pattern, groups)
         four = False
         for g in range(lo, hi):
             four |= has_full_nibble(groups[g])
-        if not four:
+        if four:
+            misdeals += 1
+        elif where_ok(order, cond):
             break
-        misdeals += 1
-    shuffle_range(rng, order, n_dealt, order.shape[0])
+    deal_shuffle(rng, order, n, n_dealt, n, cond)
     return misdeals
 
 

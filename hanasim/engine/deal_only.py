@@ -6,9 +6,10 @@ import numpy as np
 from numba import njit
 
 from .bits import has_full_nibble
-from .deal import sample_deal
+from .deal import deal, sample_deal
 from .jit import hot
-from .rng import stream_state
+from .rng import deal_shuffle, stream_state
+from .where import where_ok
 from .tally import tally_hits
 from .yaku import teyaku_by_nibbles
 
@@ -17,10 +18,11 @@ DEALS_PER_SESSION = 64
 
 @njit(cache=True, nogil=True)
 def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_masks, kind_masks,
-                    tey, pattern, combine, n_hands, n_checked, slots, scal, tcount):
+                    tey, pattern, combine, n_hands, n_checked, slots, scal, tcount, cond):
     """``pattern`` deals groups 0..n_hands-1 (hands) then the field; the first ``n_checked``
     groups are checked for four of a month (the Toppa rule page: either hand or the field).
-    ``slots`` holds the counter indices of (deals, misdeals, rounds) in ``scal``."""
+    ``slots`` holds the counter indices of (deals, misdeals, rounds) in ``scal``.  ``cond``:
+    the run's conditioned deal (``engine.rng``, "conditional deals"; empty: none)."""
     n_groups = 0
     for i in range(pattern.shape[0]):
         n_groups = max(n_groups, pattern[i] + 1)
@@ -36,22 +38,32 @@ def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_
                 order[i] = i
             n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
             _deal_only_session(rng, order, groups, month_masks, kind_masks, tey, pattern,
-                               combine, n_hands, n_checked, slots, n_rounds, scal[ch], tcount[ch])
+                               combine, n_hands, n_checked, slots, n_rounds, scal[ch], tcount[ch],
+                               cond)
 
 
 @hot
 def _deal_only_session(rng, order, groups, month_masks, kind_masks, tey, pattern, combine,
-                       n_hands, n_checked, slots, n_rounds, scal, tcount):
+                       n_hands, n_checked, slots, n_rounds, scal, tcount, cond):
+    plain = cond.shape[0] == 0
     for _ in range(n_rounds):
         while True:
-            sample_deal(rng, order, pattern, groups)
-            scal[slots[0]] += 1
+            if plain:
+                sample_deal(rng, order, pattern, groups)
+            else:
+                deal_shuffle(rng, order, order.shape[0], 0, pattern.shape[0], cond)
+                deal(order, pattern, groups)
             mis = False
             for g in range(n_checked):
                 mis = mis or has_full_nibble(groups[g])
-            if not mis:
+            if mis:
+                scal[slots[0]] += 1
+                scal[slots[1]] += 1
+                continue
+            # a deal failing --where is dealt again, counted nowhere
+            if where_ok(order, cond):
+                scal[slots[0]] += 1
                 break
-            scal[slots[1]] += 1
         scal[slots[2]] += 1
         h0 = teyaku_by_nibbles(groups[0], tey, month_masks, kind_masks, combine)[1]
         h1 = teyaku_by_nibbles(groups[1], tey, month_masks, kind_masks, combine)[1]

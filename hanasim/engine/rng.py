@@ -139,3 +139,103 @@ def round_stream(rng, key, index, order):
     same seed (stop against continue, one house rule against another) play the same deals
     round by round even where their games end at different rounds (common random numbers)."""
     restart(rng, stream_state(key, np.uint64(index)), order)
+
+
+# ---------------------------------------------------------------- conditional deals
+# A conditioned deal (``hanasim.given``) is one int64 array ``cond`` (empty: no condition):
+#   cond[0] k, the given cards; cond[1] f, the free positions (those no given card takes);
+#   cond[2] s, the entries of ``within``; cond[3] the offset of the ``--where`` part
+#   (``engine.where``; 0: none); then pos[k], card[k], free[f] (ascending), within[s].
+# ``within`` lists, group by group, every dealt position of each group holding a given card,
+# each group's run preceded by its length: after the free positions are shuffled, each such
+# group's positions are shuffled among themselves, so the order inside a hand is uniform too
+# (Taoshi puts dropped hands on the draw pile in dealt order).
+G_K, G_F, G_S, G_W, G_HEAD = 0, 1, 2, 3, 4
+NO_GIVEN = np.zeros(0, dtype=np.int64)
+
+
+@hot
+def shuffle_given(rng, cards, n, start, stop, gv):
+    """:func:`shuffle_first` for a conditional deal: the steps of positions ``start .. stop-1``
+    over the free positions only (positions below ``n``), the given cards standing where
+    ``gv`` puts them.  A step from position 0 first moves every given card to its position
+    (from any order of the deck), and after its steps shuffles the positions of each hand
+    holding a given card among themselves.  Fisher-Yates over the free positions from any
+    starting order is a uniform permutation of the free cards, so the deal is uniform among
+    the deals consistent with the given cards: exact, no rejection; a misdeal's redeal draws
+    again from position 0 and keeps the given cards.  A deck that does not hold every given
+    card (Taipa's, shrunk by earlier rounds) is dealt unconditioned."""
+    k = gv[G_K]
+    f = gv[G_F]
+    s = gv[G_S]
+    pos0 = G_HEAD
+    card0 = pos0 + k
+    free0 = card0 + k
+    within0 = free0 + f
+    placed = True
+    if start == 0:
+        for t in range(k):
+            p = gv[pos0 + t]
+            c = cards[p]
+            want = gv[card0 + t]
+            if c != want:
+                placed = False
+                for j in range(n):
+                    if cards[j] == want:
+                        cards[j] = c
+                        cards[p] = want
+                        placed = True
+                        break
+            if not placed:
+                break
+    else:
+        for t in range(k):
+            placed = placed and cards[gv[pos0 + t]] == gv[card0 + t]
+    if not placed:
+        # a deck without a given card (a Taipa round after the card left play): the deal
+        # is not conditioned
+        shuffle_first(rng, cards, n, start, stop)
+        return
+    # free positions below n (the deck may be smaller than its array: Taipa)
+    nf = 0
+    a0 = 0
+    a1 = 0
+    for a in range(f):
+        q = gv[free0 + a]
+        if q < n:
+            nf += 1
+        if q < start:
+            a0 += 1
+        if q < stop:
+            a1 += 1
+    a1 = min(a1, nf)
+    for a in range(a0, a1):
+        j = a + below(rng, nf - a)
+        p = gv[free0 + a]
+        q = gv[free0 + j]
+        t = cards[p]
+        cards[p] = cards[q]
+        cards[q] = t
+    if start == 0:
+        i = within0
+        while i < within0 + s:
+            m = gv[i]
+            for a in range(m - 1):
+                j = a + below(rng, m - a)
+                p = gv[i + 1 + a]
+                q = gv[i + 1 + j]
+                t = cards[p]
+                cards[p] = cards[q]
+                cards[q] = t
+            i += m + 1
+
+
+@hot(inline="always")
+def deal_shuffle(rng, cards, n, start, stop, gv):
+    """The deal's shuffle: :func:`shuffle_first` with no given cards (``gv`` empty, or a
+    ``--where`` condition only: the same draws, so an unconditioned table is unchanged),
+    :func:`shuffle_given` with some.  One branch a call."""
+    if gv.shape[0] == 0 or gv[G_K] == 0:
+        shuffle_first(rng, cards, n, start, stop)
+    else:
+        shuffle_given(rng, cards, n, start, stop, gv)

@@ -48,7 +48,7 @@ from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.jit import hot
 from ..engine.lookahead import new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
-from ..engine.rng import partial_shuffle, restart
+from ..engine.rng import NO_GIVEN, partial_shuffle, restart
 from ..engine import card_tally, sessions
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
@@ -122,6 +122,7 @@ class Tables(NamedTuple):
     weights: np.ndarray      # float64[48], greedy's card weights
     gscore: np.ndarray       # float64[48 * 16], greedy's hand-card table (policies.greedy_tables)
     ghigh: np.ndarray        # uint64[12 * 16], greedy's two-way choice table
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
 
 
 # params slots
@@ -191,11 +192,12 @@ ST_N = state.size(N_PLAYERS)
 
 
 @hot(inline="always")
-def deal_round(rng, order, groups, pattern):
+def deal_round(rng, order, groups, pattern, cond):
     """Shuffle the dealt cards and deal into ``groups`` until the deal is not a misdeal (four
     cards of one month in any hand or on the field: seed, Baka "Distributing the Initial
-    Cards"), then finish shuffling the draw pile; returns the number of misdeals."""
-    return deal_until_clean(rng, order, groups, pattern, 0, FIELD + 1)  # three hands, the field
+    Cards"), then finish shuffling the draw pile; returns the number of misdeals.  ``cond``:
+    the run's given cards and ``--where`` (``engine.rng``, "conditional deals"; empty: none)."""
+    return deal_until_clean(rng, order, groups, pattern, 0, FIELD + 1, cond)  # hands, field
 
 
 @hot(inline="always")
@@ -713,7 +715,7 @@ def start_game(tb, work, key, i, n_rounds):
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, groups, st, res = work
     policy, expose = players
-    mis = deal_round(rng, order, groups, tb.pattern)
+    mis = deal_round(rng, order, groups, tb.pattern, tb.cond)
     play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
     res[R_MISDEALS] = mis
 
@@ -789,7 +791,8 @@ def deal_kernel(tb, seed, rounds, first, n, chunk, out):
     # groups 0-2 are the hands, 3 the field; all four are checked for a misdeal
     run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks, tb.kind_masks,
                     tb.teyaku, tb.pattern, tb.params[P_COMBINE], 3, 4,
-                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"])
+                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"],
+                    tb.cond)
 
 
 # ---------------------------------------------------------------- public layer
@@ -865,7 +868,7 @@ class Baka:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 card_values=False, **run_options):
+                 card_values=False, cond=None, **run_options):
         """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks;
         ``card_values``: also ``cards`` (``engine.card_tally``) and ``cards_scale``.
 
@@ -883,6 +886,8 @@ class Baka:
             raise ValueError("baka is played in games of 3 rounds with a fixed dealer rotation; "
                              "session_rounds does not apply (leave it at 1)")
         tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+        if cond is not None:  # the conditioned deal (hanasim.conditions)
+            tb = tb._replace(cond=cond)
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
 

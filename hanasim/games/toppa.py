@@ -34,7 +34,7 @@ from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
-from ..engine.rng import partial_shuffle, restart
+from ..engine.rng import NO_GIVEN, partial_shuffle, restart
 from ..engine import card_tally, sessions
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
@@ -171,6 +171,7 @@ class Tables(NamedTuple):
     weights: np.ndarray      # float64[48], greedy's card weights
     gscore: np.ndarray       # float64[48 * 16], greedy's hand-card table (policies.greedy_tables)
     ghigh: np.ndarray        # uint64[12 * 16], greedy's two-way choice table
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
 
 
 # params slots
@@ -372,14 +373,15 @@ ST_N = state.size(N_PLAYERS)
 
 
 @hot(inline="always")
-def deal_round(rng, order, groups, pattern):
+def deal_round(rng, order, groups, pattern, cond):
     """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.
 
     Misdeal: four cards of one month in either hand or on the field (the rule page,
     "Distributing the Initial Cards"): reshuffle and deal again.  Only the dealt cards are
-    shuffled until the deal stands; then the draw pile's order is finished.
+    shuffled until the deal stands; then the draw pile's order is finished.  ``cond``: the
+    run's given cards and ``--where`` (``engine.rng``, "conditional deals"; empty: none).
     """
-    return deal_until_clean(rng, order, groups, pattern, 0, FIELD + 1)  # both hands, the field
+    return deal_until_clean(rng, order, groups, pattern, 0, FIELD + 1, cond)  # hands, field
 
 
 @hot(inline="always")
@@ -585,7 +587,7 @@ def start_game(tb, work, key, i, n_rounds):
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, groups, st, res = work
     policy, expose = players
-    res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern)
+    res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, tb.cond)
     play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
 
 
@@ -703,7 +705,8 @@ def play_kernel(tb, seed, rounds, policy, expose, first, n, chunk, out):
 def deal_kernel(tb, seed, rounds, first, n, chunk, out):
     run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, tb.month_masks, tb.kind_masks,
                     tb.teyaku, tb.pattern, tb.params[P_COMBINE], 2, 3,
-                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"])
+                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"],
+                    tb.cond)
 
 
 #: how Toppa's numbers are read (hanasim.reading): points, zero-sum with the default pars, so
@@ -757,16 +760,19 @@ class Toppa:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 card_values=False, **run_options):
+                 card_values=False, cond=None, **run_options):
         """Integer counters of ``rounds`` played rounds (dict of arrays), summed over chunks;
         ``card_values``: also ``cards`` (``engine.card_tally``: each seat's scores by dealt card).
 
+        ``cond``: the conditioned deal's array (``hanasim.conditions``), None for none.
         ``run_options`` go to :func:`engine.runner.run_batches` (chunk, blocks, checkpoint,
         executor)."""
         from ..engine.runner import run_batches
 
         tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                           checked=checked)
+        if cond is not None:
+            tb = tb._replace(cond=cond)
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
 

@@ -64,7 +64,7 @@ def _who(quantity: str, g, players) -> str:
     return label_of(quantity, g, players).split(":")[0]
 
 
-def _reproduce(game_arg, rounds, seed, policy, rules, preset=None) -> str:
+def _reproduce(game_arg, rounds, seed, policy, rules, preset=None, cond=None) -> str:
     parts = ["hanasim", "report", game_arg, "--rounds", str(rounds), "--seed", str(seed)]
     if policy != "random":
         parts += ["--policy", policy]
@@ -72,10 +72,15 @@ def _reproduce(game_arg, rounds, seed, policy, rules, preset=None) -> str:
         parts += ["--preset", preset]
     for k, v in rules.items():
         parts += ["--rule", f"{k}={v}"]
+    if cond:  # the condition as parsed: the cards in the notation's own codes
+        if cond.given:
+            parts += [x for spec in cond.given.text().split() for x in ("--given", spec)]
+        if cond.where:
+            parts += [x for t in cond.where.texts for x in ("--where", t)]
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def _python_calls(games, rounds, seed, policy, rules, preset=None) -> str:
+def _python_calls(games, rounds, seed, policy, rules, preset=None, cond=None) -> str:
     args = [f"rounds={rounds:_}", f"seed={seed}"]
     if policy != "random":
         args.append(f"policy={policy!r}")
@@ -85,6 +90,11 @@ def _python_calls(games, rounds, seed, policy, rules, preset=None) -> str:
     if preset:
         args.append(f"preset={preset!r}")
         exact_args += f", preset={preset!r}"
+    if cond and cond.given:
+        args.append(f"given={cond.given.text().split()!r}")
+        exact_args += f", given={cond.given.text().split()!r}"
+    if cond and cond.where:
+        args.append(f"where={list(cond.where.texts)!r}")
     lines = ["import hanasim", ""]
     for g in games:
         lines.append(f"{g} = hanasim.simulate({g!r}, {', '.join(args)})")
@@ -540,7 +550,8 @@ def skill_answer(rd, by_skill: dict, pairs: pd.DataFrame) -> str:
 def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, policy="random",
                  rules=None, out="reports", progress: bool = False,
                  threads: int | None = None, preset: str | None = None,
-                 skill: bool = True, store=None, on_run=None) -> dict:
+                 skill: bool = True, store=None, on_run=None, given=None,
+                 where=None) -> dict:
     """Simulate ``game`` (or every game, ``"all"``) and write the report folder
     ``<out>/<game>/``: ``<game>.html`` and ``<game>.md`` with charts and tables, the charts and
     the table in ``<game>-files/``, and ``hanasim-report.json`` (what the folder holds).
@@ -554,7 +565,8 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     into a hidden folder next to it and swapped in, so a failure (a full disk, Ctrl-C,
     ``kill -9``) leaves the earlier report as it was.  ``on_run``: called with each simulated
     table as soon as it is made (the CLI saves it in the store), so a report that cannot be
-    written still keeps its runs."""
+    written still keeps its runs.  ``given``, ``where``: the deals are conditioned (as in
+    :func:`hanasim.simulate`; one game only), and the report says on what."""
     from .. import __version__, api
     from .. import rules as _rules
     from ..engine.rng import normalize_seed
@@ -570,9 +582,14 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     if preset is not None and game_arg == "all":
         raise ValueError("a preset belongs to one game: give the game (e.g. 'hanasim report "
                          "koikoi --preset modern'), not 'all'")
+    if (given or where) and game_arg == "all":
+        raise ValueError("given cards and conditions belong to one game's deal: name the game "
+                         "(e.g. 'hanasim report toppa --given dealer=11b'), not 'all'")
+    cond = None
     for name in games:  # fail on a bad option before simulating anything (or making folders)
         g = get_game(name)
         rule_obj = _rules.make_rules(g.Rules, api._with_preset(g, rules, preset))
+        cond = api._condition(g, given, where, [rule_obj])
         _rules.check_inert(rule_obj, api._run(g, rule_obj), rules)  # as simulate will refuse
         # one policy for all players or one per seated player (api.seated), as simulate
         names, _ = api._policies(policy, api.seated(g, rule_obj), g)
@@ -580,13 +597,13 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
         policy = ",".join(names)
     stem = game_arg
     folder = check_folder(out, stem, store)  # before the work: a report that cannot be written
-    command = _reproduce(game_arg, rounds, seed, policy, rules, preset)
+    command = _reproduce(game_arg, rounds, seed, policy, rules, preset, cond)
     staging = Staging(folder, dict(report=stem, games=games, rounds=rounds, seed=seed,
                                    policy=policy, preset=preset, rules=rules, command=command,
                                    hanasim_version=__version__))
     try:
         paths = _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
-                              threads, progress, skill, on_run, command)
+                              threads, progress, skill, on_run, command, cond)
         paths["replaced"] = staging.commit()
     except BaseException:
         staging.discard()  # the earlier report, if any, stays as it was
@@ -598,8 +615,32 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     return paths
 
 
+def _rules_of(games, rules, preset):
+    from .. import api, rules as _rules
+    from ..games import get_game
+
+    g = get_game(games[0])
+    return _rules.make_rules(g.Rules, api._with_preset(g, rules, preset))
+
+
+def _exact(api, name, rules, preset, cond):
+    """The exact deal odds beside the table: conditioned on the given cards where the game's
+    combinatorics take them; with ``--where``, or where they do not, the unconditioned odds
+    would mislead, so none (an empty table)."""
+    import pandas as pd
+
+    if cond is None:
+        return api.exact(name, rules=rules, preset=preset)
+    if cond.where:
+        return pd.DataFrame(columns=["game", "quantity", "condition", "fraction", "value"])
+    try:
+        return api.exact(name, rules=rules, preset=preset, given=cond.given.text().split())
+    except ValueError:
+        return pd.DataFrame(columns=["game", "quantity", "condition", "fraction", "value"])
+
+
 def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset, threads,
-                  progress, skill, on_run, command) -> dict:
+                  progress, skill, on_run, command, cond=None) -> dict:
     """Simulate and write every file of the report into ``staging`` (paths relative to it)."""
     import numba
 
@@ -619,6 +660,8 @@ def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
                    + (f", preset {preset}" if preset else "")
                    + (", rule options " + ", ".join(f"{k}={v}" for k, v in rules.items())
                       if rules else ", default rule options" if not preset else "")
+                   + (f". Every deal is conditioned: {cond.words(_rules_of(games, rules, preset))}"
+                      if cond else "")
                    + ". Every interval is 99.9%."),
               Heading(2, "Reproduce", "reproduce"),
               Para(f"This exact command (hanasim {version}) writes this report again with the "
@@ -626,18 +669,24 @@ def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
                    "count or chunking."),
               Code(command),
               Para("The same tables from Python:"),
-              Code(_python_calls(games, rounds, seed, policy, rules, preset))]
+              Code(_python_calls(games, rounds, seed, policy, rules, preset, cond))]
     paths = dict(charts=[], data=[], tables=[])
     for name in games:
+        cargs = {} if cond is None else dict(
+            given=cond.given.text().split() if cond.given else None,
+            where=list(cond.where.texts) if cond.where else None)
         df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,
-                          progress=progress, threads=threads, preset=preset)
+                          progress=progress, threads=threads, preset=preset, **cargs)
         paths["tables"].append(df)
         if on_run is not None:  # kept (saved) before anything can go wrong with the files
             on_run(df)
-        exact_df = api.exact(name, rules=rules, preset=preset)
+        exact_df = _exact(api, name, rules, preset, cond)
         rules_df = api.rules_table(name)
         section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
-        if skill and getattr(get_game(name), "lookahead", False):
+        if skill and cond is not None:  # a tournament deals unconditioned: leave it out
+            section.append(Para("The section on skill (a tournament with the lookahead policy) "
+                                "is left out: its deals would not be conditioned like these."))
+        elif skill and getattr(get_game(name), "lookahead", False):
             extra, more, t = skill_section(name, rounds, seed, rules, preset, threads,
                                            files_rel)
             at = next(i for i, b in enumerate(section) if isinstance(b, Heading)

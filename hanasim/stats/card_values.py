@@ -30,7 +30,7 @@ from scipy import stats as _stats
 from . import intervals
 
 WHERE = ("hand", "field")
-COLUMNS = ["game", "dealt_to", "seat", "card", "month", "kind", "share", "mean_score", "value",
+COLUMNS = ["game", "dealt_to", "seat", "code", "card", "month", "kind", "share", "mean_score", "value",
            "std_error", "ci_low", "ci_high", "n", "rounds_seat"]
 
 
@@ -108,6 +108,9 @@ def rows(acc: np.ndarray, g, field: bool | None = None, scale: int = 1) -> list[
     acc = np.asarray(acc, dtype=np.int64)
     deck = deck_of(g)
     labels = card_labels(deck)
+    from ..notation import notation_of
+
+    codes = notation_of(deck).codes  # the card notation every command reads (--given ...)
     n_seats, n_cards = acc.shape[1], acc.shape[2] - 1
     if n_cards != deck.n:
         raise ValueError(f"card counters for {n_cards} cards, but the {deck.name} deck has "
@@ -126,7 +129,7 @@ def rows(acc: np.ndarray, g, field: bool | None = None, scale: int = 1) -> list[
                 if scale != 1:
                     for k in ("mean_score", "value", "std_error", "ci_low", "ci_high"):
                         st[k] = st[k] / scale
-                out.append(dict(game=g.name, dealt_to=where, seat=seats[seat], card=card,
+                out.append(dict(game=g.name, dealt_to=where, seat=seats[seat], code=codes[c], card=card,
                                 month=month, kind=kind, **st, rounds_seat=int(n)))
     return out
 
@@ -187,7 +190,7 @@ def difference(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     seat, card): columns value_a, value_b, difference, std_error, ci_low, ci_high.  The two runs'
     errors are added as if independent; runs on the same seed share their deals, which
     correlates them positively, so the interval is then conservative."""
-    keys = ["dealt_to", "seat", "card"]
+    keys = ["dealt_to", "seat", "code", "card"]
     m = a.merge(b, on=keys, suffixes=("_a", "_b"), how="inner", validate="one_to_one")
     out = m[["game_a", *keys, "month_a", "kind_a"]].rename(
         columns={"game_a": "game", "month_a": "month", "kind_a": "kind"})

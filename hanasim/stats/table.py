@@ -72,8 +72,8 @@ def build(game: str, rows, metadata: dict) -> pd.DataFrame:
     df = pd.DataFrame([dict(game=game, quantity=q, **s) for q, s in rows], columns=COLUMNS)
     df["n"] = df["n"].astype("int64")
     add_labels(df, game, players_of(metadata))
-    for key in ("rounds", "seed", "policies", "rules"):
-        if key in metadata:
+    for key in ("rounds", "seed", "policies", "rules", "given", "where"):
+        if key in metadata:  # given, where: only a run on conditioned deals has them
             df[key] = metadata[key]
     if "seed" in metadata:  # uint64 for every seed, so tables of any seeds concatenate exactly
         df["seed"] = np.uint64(metadata["seed"])

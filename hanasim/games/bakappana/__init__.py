@@ -38,7 +38,8 @@ def deal_kernel(tb, seed, rounds, first, n, chunk, out):
     pattern = np.where(tb.pattern == n_players, 0, tb.pattern + 1).astype(np.int8)
     run_deal_chunks(np.uint64(seed), first, n, chunk, rounds, HANAFUDA.month_masks(),
                     tb.kind_masks, np.zeros((0, 7), np.int64), pattern, 0, 2, 1,
-                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"])
+                    np.array([C_DEALS, C_MISDEALS, C_ROUNDS]), out["scal"], out["tcount"],
+                    tb.cond)
 
 
 class Bakappana:
@@ -83,7 +84,7 @@ class Bakappana:
 
     def counters(self, rules, *, rounds, seed, policy, expose=None, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 card_values=False, **run_options):
+                 card_values=False, cond=None, **run_options):
         """Integer counters of ``rounds`` rounds, played in games of ``rounds_per_game``
         (``ceil(rounds / rounds_per_game)`` games, the last cut short when it does not divide);
         ``session_rounds`` does not apply (the game's length is the ``rounds_per_game`` rule).
@@ -95,6 +96,8 @@ class Bakappana:
             raise ValueError("bakappana is played in games of rounds_per_game rounds; "
                              "session_rounds does not apply (set the rounds_per_game rule)")
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+        if cond is not None:  # the conditioned deal (hanasim.conditions)
+            tb = tb._replace(cond=cond)
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(1, 2))
             totals = run_batches(partial(deal_kernel, tb, seed, rounds),

@@ -6,6 +6,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...decks import HANAFUDA
+from ...engine.rng import NO_GIVEN
 from .rules import deal_pattern, deal_sizes, draws_out, par
 
 
@@ -18,6 +19,7 @@ class Tables(NamedTuple):
     params: np.ndarray       # int64[P_LEN]
     gscore: np.ndarray       # float64[48 * 16]: greedy's hand-card table (policies.greedy_tables)
     ghigh: np.ndarray        # uint64[12 * 16]: greedy's two-way choice table
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
 
 
 # params slots

@@ -26,12 +26,13 @@ ALL = np.uint64(0xFFFFFFFFFFFF)  # the 48 cards
 
 
 @hot(inline="always")
-def deal_round(rng, order, groups, pattern, n):
+def deal_round(rng, order, groups, pattern, n, cond):
     """Shuffle and deal until the field does not hold four cards of a month (Misdeals: 'If 4
     cards of the same month are dealt to the table ... re-dealt'; four in a hand are no
     misdeal); returns the number of misdeals.  Only the dealt cards are shuffled until the deal
-    stands, then the draw pile is finished (``engine.rng.shuffle_range``)."""
-    return deal_until_clean(rng, order, groups, pattern, n, n + 1)  # the field (group n) only
+    stands, then the draw pile is finished (``engine.rng.shuffle_range``).  ``cond``: the run's
+    given cards and ``--where`` (``engine.rng``, "conditional deals"; empty: none)."""
+    return deal_until_clean(rng, order, groups, pattern, n, n + 1, cond)  # the field only
 
 
 @hot(inline="always")

@@ -186,7 +186,7 @@ R_NEXT, R_TIED = R_N, R_N + 1
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, groups, st, res = work
     n = tb.params[P_PLAYERS]
-    mis = deal_round(rng, order, groups, tb.pattern, n)
+    mis = deal_round(rng, order, groups, tb.pattern, n, tb.cond)
     res[R_MISDEALS] = mis
     play_dealt(rng, order, groups, st, tb, players, dealer, res, look)
     # the next dealer is drawn here, after the play (a random pick among a tied top score)

@@ -172,7 +172,7 @@ class Ishikari:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 card_values=False, **run_options):
+                 card_values=False, cond=None, **run_options):
         """Integer counters of ``rounds`` rounds; ``card_values``: also ``cards``
         (``engine.card_tally``: each table seat's scores by dealt card)."""
         from ...engine.runner import run_batches
@@ -185,6 +185,8 @@ class Ishikari:
         expose = expose * rules.players if len(expose) == 1 else expose
         pol = decode_card_join_claim(policy, expose, MAX_PLAYERS)
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked, deals_only=deals_only)
+        if cond is not None:  # the conditioned deal (hanasim.conditions)
+            tb = tb._replace(cond=cond)
         shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
         if card_values:
             shapes["cards"] = card_tally.shape(rules.players, 48)

@@ -15,7 +15,7 @@ from ...engine import state
 from ...engine.bits import ZERO, bit, count, has_full_nibble, lowest
 from ...engine.jit import hot
 from ...engine.lookahead import play_out, round_value
-from ...engine.rng import below, shuffle_range
+from ...engine.rng import NO_GIVEN, below, shuffle_range
 from ...engine.settle import pile_points
 from ...engine.join import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS, JOIN_RANDOM,
                             PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM)
@@ -38,6 +38,7 @@ class Tables(NamedTuple):
     params: np.ndarray       # int64[P_LEN]
     gscore: np.ndarray       # float64[48 * 16]
     ghigh: np.ndarray        # uint64[12 * 16]
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
 
 
 (P_PLAYERS, P_PAR, P_CHASE, P_TIE_RANDOM, P_FIXED_DEALER, P_GAME_ROUNDS, P_CHECKED,
@@ -178,7 +179,7 @@ def play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, 
     """Deal, join/drop, teyaku and play one round; scores (times ``mult``, the chase
     multiplier) into ``res`` by active position."""
     n = tb.params[P_PLAYERS]
-    res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, n)
+    res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, n, tb.cond)
     res[R_CHASERS] = join_phase(groups, tb, pol, dealer, rng, res)
     res[R_MULT] = mult
     active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer, res)

@@ -160,7 +160,8 @@ def start_game(tb, work, key, i, n_rounds):
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, order3, groups, g3, st, res, pol3, exp3, mult, _ = work
     if tb.params[P_DEALS_ONLY]:  # the deal and its teyaku only (tally_round)
-        res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, tb.params[P_PLAYERS])
+        res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, tb.params[P_PLAYERS],
+                                     tb.cond)
         return
     play_round_dealt(rng, order, order3, groups, g3, st, tb, players, pol3, exp3, dealer,
                      mult[0], res, look)

@@ -6,7 +6,8 @@ import numpy as np
 from ...engine.bits import ONE, ZERO, bit, count, has_full_nibble, pairs_only
 from ...engine.deal import deal
 from ...engine.jit import hot
-from ...engine.rng import partial_shuffle, shuffle_range
+from ...engine.rng import deal_shuffle, partial_shuffle
+from ...engine.where import where_ok
 from .layout import (END_FIELD, FIELD, FIELD4_MISDEAL, FIELD4_WIN, P_FIELD_FOUR, P_HAND,
                      P_MIS_FIELD_FOUR, P_MIS_FIELD_PAIRS, P_MIS_HAND_FOUR, P_MIS_HAND_PAIRS,
                      P_SHUFFLE_STOP, P_ZERO_SUM, R_END, R_POINTS, R_WINNER)
@@ -28,18 +29,22 @@ def is_misdeal(groups, p):
 
 
 @hot
-def deal_round(rng, order, groups, pattern, params):
+def deal_round(rng, order, groups, pattern, params, cond):
     """Shuffle and deal until the deal is not a misdeal; returns the number of misdeals.  Only
-    the dealt cards are shuffled until the deal stands, then the cards the round may draw."""
+    the dealt cards are shuffled until the deal stands, then the cards the round may draw.
+    ``cond``: the run's given cards and ``--where`` (``engine.rng``, "conditional deals";
+    empty: none): a deal failing ``--where`` is dealt again, not counted as a misdeal."""
     n_dealt = pattern.shape[0]
+    n = order.shape[0]
     misdeals = 0
     while True:
-        shuffle_range(rng, order, 0, n_dealt)
+        deal_shuffle(rng, order, n, 0, n_dealt, cond)
         deal(order, pattern, groups)
-        if not is_misdeal(groups, params):
+        if is_misdeal(groups, params):
+            misdeals += 1
+        elif where_ok(order, cond):
             break
-        misdeals += 1
-    shuffle_range(rng, order, n_dealt, params[P_SHUFFLE_STOP])
+    deal_shuffle(rng, order, n, n_dealt, params[P_SHUFFLE_STOP], cond)
     return misdeals
 
 

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...engine import state
+from ...engine.rng import NO_GIVEN
 from .rules import N_PLAYERS
 
 FIELD = 2  # the deal's groups: 0 the dealer's hand, 1 the opponent's, 2 the field
@@ -32,6 +33,7 @@ class Tables(NamedTuple):
     weights: np.ndarray      # float64[48], greedy's card weights
     gscore: np.ndarray       # float64[48 * 16], greedy's hand-card table
     ghigh: np.ndarray        # uint64[12 * 16], greedy's two-way choice table
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
 
 # params slots
 (P_SAKE_EITHER, P_VIEWING, P_VIEW_PTS, P_VIEW_CALLED, P_MONTH_YAKU, P_COUNTING, P_FIELD_MULT,

@@ -86,7 +86,7 @@ def play_round(tb, work, players, key, i, dealer, look):
     rng, drng, order, groups, st, res, game_round = work
     policy, decide, expose = players
     round_streams(drng, rng, key, i, order)
-    mis = deal_round(drng, order, groups, tb.pattern, tb.params)
+    mis = deal_round(drng, order, groups, tb.pattern, tb.params, tb.cond)
     if tb.params[P_DEALS_ONLY] != 0:
         res[R_LUCKY] = lucky_bits(groups[0])
         res[R_LUCKY + 1] = lucky_bits(groups[1])
@@ -207,7 +207,7 @@ def decode_policies(packed) -> tuple:
 
 def counters(rules, *, rounds, seed, policy, expose, session_rounds=1,
              fixed_dealer=False, checked=False, progress=False, deals_only=False,
-             card_values=False, **run_options):
+             cond=None, card_values=False, **run_options):
     """Integer counters of ``rounds`` counted rounds (dict of arrays), summed over chunks;
     ``card_values``: also ``cards`` (``engine.card_tally``: each seat's scores by dealt card).
 
@@ -220,6 +220,8 @@ def counters(rules, *, rounds, seed, policy, expose, session_rounds=1,
                          "its rules); session_rounds does not apply (leave it at 1)")
     tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked,
                       deals_only=deals_only)
+    if cond is not None:  # the conditioned deal (hanasim.conditions)
+        tb = tb._replace(cond=cond)
     card, decide = decode_policies(policy)
     expose = np.ascontiguousarray(expose, dtype=np.int64)
     n_sessions = -(-rounds // SERIES_ROUNDS)

@@ -148,15 +148,18 @@ class Kushiro:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 card_values=False, **run_options):
+                 card_values=False, cond=None, **run_options):
         """Integer counters of ``rounds`` rounds (dict of arrays), summed over chunks;
-        ``card_values``: also ``cards`` (``engine.card_tally``: each seat's chips by dealt card)."""
+        ``card_values``: also ``cards`` (``engine.card_tally``: each seat's chips by dealt card);
+        ``cond``: the conditioned deal's array (``hanasim.conditions``), None for none."""
         from ...engine import card_tally
         from ...engine.runner import run_batches
         from ...policies import per_seat
 
         tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                           deals_only=deals_only)
+        if cond is not None:
+            tb = tb._replace(cond=cond)
         policy, expose = per_seat(policy, expose, MAX_PLAYERS, rules.players)
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)

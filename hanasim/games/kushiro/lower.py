@@ -6,6 +6,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...decks import HANAFUDA
+from ...engine.rng import NO_GIVEN
 from ...policies import card_weights, greedy_tables
 from .. import toppa
 from .rules import KushiroRules, _toppa_values
@@ -18,6 +19,7 @@ class Tables(NamedTuple):
     params: np.ndarray       # int64[P_N]
     gscore: np.ndarray       # greedy's tables (policies.greedy_tables)
     ghigh: np.ndarray
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
 
 
 (P_PLAYERS, P_READING, P_PAIRS, P_TEY_VALUE, P_TEY_ENDS, P_DROPPED, P_UNDECIDED,

@@ -11,7 +11,8 @@ from ...engine.jit import hot
 from ...engine.join import (CH_DROP, CH_FORCED_IN, CH_JOIN, CH_SEATED, JOIN_LOOKAHEAD,
                             forced_choice, join_by_policy)
 from ...engine.lookahead import samples
-from ...engine.rng import below, shuffle_range
+from ...engine.rng import below, deal_shuffle
+from ...engine.where import where_ok
 from ...policies import choose_expose
 from .lookahead import SWAP_MAX_SAMPLES, SWAP_SAMPLES_PER_K, _look_expose, _look_join, _look_swap
 from .lower import (DROP_ASIDE, DROP_SHUFFLED, DROP_UNDER, P_DEALS_ONLY, P_DROPPED,
@@ -32,20 +33,24 @@ from .turn import settle, start_play
 
 
 @hot
-def deal_round(drng, order, n):
+def deal_round(drng, order, n, cond):
     """Shuffle and deal 10 per seated player and 8 to the field until the field holds no four
-    of a month; returns the misdeals.  Seat s holds order[10s:10s+10], the field the next 8."""
+    of a month; returns the misdeals.  Seat s holds order[10s:10s+10], the field the next 8.
+    ``cond``: the run's given cards and ``--where`` (``engine.rng``, "conditional deals";
+    empty: none): a deal failing ``--where`` is dealt again, not counted as a misdeal."""
     n_dealt = HAND_SIZE * n + FIELD_SIZE
+    size = order.shape[0]
     misdeals = 0
     while True:
-        shuffle_range(drng, order, 0, n_dealt)
+        deal_shuffle(drng, order, size, 0, n_dealt, cond)
         f = ZERO
         for i in range(HAND_SIZE * n, n_dealt):
             f |= bit(order[i])
-        if not has_full_nibble(f):
+        if has_full_nibble(f):
+            misdeals += 1
+        elif where_ok(order, cond):
             break
-        misdeals += 1
-    shuffle_range(drng, order, n_dealt, order.shape[0])
+    deal_shuffle(drng, order, size, n_dealt, size, cond)
     return misdeals
 
 
@@ -86,7 +91,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     top = HAND_SIZE * n + FIELD_SIZE
     field = ZERO
     while True:
-        misdeals += deal_round(drng, order, n)
+        misdeals += deal_round(drng, order, n, tb.cond)
         top = HAND_SIZE * n + FIELD_SIZE
         field = ZERO
         for i in range(HAND_SIZE * n, top):

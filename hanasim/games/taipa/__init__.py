@@ -105,12 +105,12 @@ class Taipa:
 
     def counters(self, rules, *, rounds, seed, policy, expose=None, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 **run_options):
+                 cond=None, **run_options):
         """The run's counters (``game.counters``)."""
         return counters(rules, rounds=rounds, seed=seed, policy=policy, expose=expose,
                         session_rounds=session_rounds, fixed_dealer=fixed_dealer,
                         checked=checked, progress=progress, deals_only=deals_only,
-                        **run_options)
+                        cond=cond, **run_options)
 
     def quantities(self, c, rules):
         """The table's quantities (``table.quantities``)."""

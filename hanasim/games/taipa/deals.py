@@ -12,7 +12,7 @@ from numba import njit
 from ...engine import sessions
 from ...engine.bits import ONE, ZERO, bit, count, lowest
 from ...engine.jit import hot
-from ...engine.rng import shuffle_first
+from ...engine.rng import deal_shuffle
 from .lower import P_DECK
 from .rules import DEALS_PER_SESSION, DEALT, HAND, N_PLAYERS
 from .tally import C_ROUNDS, count_deal
@@ -55,7 +55,7 @@ def start_game(tb, work, key, i, n_rounds):
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, bits = work
-    shuffle_first(rng, order, count(np.uint64(tb.params[P_DECK])), 0, DEALT)
+    deal_shuffle(rng, order, count(np.uint64(tb.params[P_DECK])), 0, DEALT, tb.cond)
     h0 = ZERO
     h1 = ZERO
     field = ZERO

@@ -38,7 +38,7 @@ from ...engine import card_tally, sessions
 from ...engine.bits import ONE, ZERO, count, lowest
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
-from ...engine.rng import below, shuffle_first, stream_state
+from ...engine.rng import below, deal_shuffle, stream_state
 from ...policies import DEC_STOP
 from .coins import dealable, next_first, payment
 from .deals import run_deal_chunks
@@ -107,7 +107,8 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
             m &= m - ONE
             j += 1
         rng[0] = stream_state(key, np.uint64(3 * i))
-        shuffle_first(rng, order, n, 0, min(n, FULL_ROUND))
+        # the given cards (tb.cond) stand where given while the deck holds them all
+        deal_shuffle(rng, order, n, 0, min(n, FULL_ROUND), tb.cond)
         rng[0] = stream_state(key, np.uint64(3 * i + 1))
         set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
         deal_and_play(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
@@ -284,7 +285,7 @@ def deal_kernel(tb, seed, rounds, first, n, chunk, out):
 
 def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
              fixed_dealer=False, checked=False, progress=False, deals_only=False,
-             card_values=False, **run_options):
+             card_values=False, cond=None, **run_options):
     """The run's counters; ``card_values``: also ``cards`` (``engine.card_tally``: each
     seat's coins by the cards dealt it, seat 0 the round's first player)."""
     from ...engine.runner import run_batches
@@ -293,6 +294,8 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
         raise ValueError("taipa plays whole games (three rounds on a shrinking deck); "
                          "session_rounds does not apply (leave it at 1)")
     tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
+    if cond is not None:  # the given cards (hanasim.conditions)
+        tb = tb._replace(cond=cond)
     if deals_only:
         shapes = dict(scal=(C_N,), dcount=(len(YAKU) + 1, 2))
         totals = run_batches(partial(deal_kernel, tb, seed, rounds),

@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import decks
 from ...decks import TAIPA
+from ...engine.rng import NO_GIVEN
 from .rules import N_PLAYERS, SERIES_ROUNDS, YAKU_POINTS, TaipaRules
 
 _D = TAIPA
@@ -66,6 +67,7 @@ class Tables(NamedTuple):
     kinds: np.ndarray        # uint64[4]: brights, animals, ribbons, chaff
     weights: np.ndarray      # float64[48]: greedy's card weights
     params: np.ndarray       # int64[P_N]
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's given cards (engine.rng; empty: none)
 
 
 (P_COINS, P_ROUNDS, P_UNCAPPED, P_TIE, P_YAKU_MODE, P_KEEP_EXH, P_SHORT_END, P_LAST_STOP,

@@ -191,7 +191,7 @@ class Taoshi:
 
     def counters(self, rules, *, rounds, seed, policy, expose, session_rounds=1,
                  fixed_dealer=False, checked=False, progress=False, deals_only=False,
-                 card_values=False, **run_options):
+                 card_values=False, cond=None, **run_options):
         """Integer counters of ``rounds`` rounds; ``card_values``: also ``cards``
         (``engine.card_tally``: each table seat's scores by dealt card) and ``cards_scale``."""
         from ...engine import card_tally
@@ -200,6 +200,8 @@ class Taoshi:
 
         tb = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                    deals_only=deals_only)
+        if cond is not None:  # the conditioned deal (hanasim.conditions)
+            tb = tb._replace(cond=cond)
         policy, expose = per_seat(policy, expose, MAX_PLAYERS, rules.players)
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)

@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...decks import BAKEFUDA, RED
+from ...engine.rng import NO_GIVEN
 from ...policies import greedy_tables
 from .rules import (BAKEFUDA_READINGS, DECK, DECK_POINTS, DEKIYAKU_NUMBERS, TEYAKU_VALUES,
                     TIE_READINGS, TaoshiRules, burden_unit, burdens_of)
@@ -22,6 +23,7 @@ class Tables(NamedTuple):
     params: np.ndarray     # int64[P_N]
     gscore: np.ndarray
     ghigh: np.ndarray
+    cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
 
 
 (P_PLAYERS, P_READING, P_OVERLAP_NO, P_ON_TOP, P_DROP_FEE, P_FORCED_PAY, P_UNIT,

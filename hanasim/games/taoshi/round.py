@@ -13,7 +13,8 @@ from ...engine.jit import hot
 from ...engine.join import (CH_DROP, CH_FORCED_OUT, CH_JOIN, CH_SEATED, JOIN_LOOKAHEAD,
                             forced_choice, join_by_policy)
 from ...engine.lookahead import choose_expose, new_scratch, play_out, samples
-from ...engine.rng import below, round_streams, shuffle_range, stream_state
+from ...engine.rng import below, deal_shuffle, round_streams, shuffle_range, stream_state
+from ...engine.where import where_ok
 from ...policies import EXPOSE_ALWAYS, EXPOSE_RANDOM
 from .lookahead import _look_join
 from .lower import (P_BAKE, P_DEALS_ONLY, P_DROP_FEE, P_FORCED_BOTTA, P_FORCED_PAY, P_ON_TOP,
@@ -30,17 +31,21 @@ from .teyaku import best_teyaku, shown_cards, teyaku_formed
 def deal_round(drng, order, tb, hands):
     """Shuffle and deal until the field holds no four of a number; hands[s] and hands[n] (the
     field) are filled; returns the misdeals.  Only the dealt cards are shuffled until the deal
-    stands; then the draw pile's order is finished (as every game here)."""
+    stands; then the draw pile's order is finished (as every game here).  ``tb.cond``: the
+    run's given cards and ``--where`` (``engine.rng``, "conditional deals"; empty: none): a
+    deal failing ``--where`` is dealt again, not counted as a misdeal."""
     n = tb.params[P_PLAYERS]
+    size = order.shape[0]
     misdeals = 0
     while True:
-        shuffle_range(drng, order, 0, tb.deal_to.shape[0])
+        deal_shuffle(drng, order, size, 0, tb.deal_to.shape[0], tb.cond)
         deal(order, tb.deal_to, hands)
-        if not has_full_nibble(hands[n]):
+        if has_full_nibble(hands[n]):
+            misdeals += 1
+        elif where_ok(order, tb.cond):
             break
-        misdeals += 1
     if tb.params[P_DEALS_ONLY] == 0:
-        shuffle_range(drng, order, tb.deal_to.shape[0], order.shape[0])
+        deal_shuffle(drng, order, size, tb.deal_to.shape[0], size, tb.cond)
     return misdeals
 
 

@@ -1,0 +1,171 @@
+"""A run's condition on its deals: given cards (``hanasim.given``) and ``--where``
+(``hanasim.where``), checked once at the edge and lowered per rule set to the kernels'
+``cond`` array (``engine.rng``, "conditional deals")."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import given as _given, where as _where
+from .given import GivenError
+
+
+def layout_of(g, rules) -> _given.Layout:
+    """The game's deal for placing given cards (``game.given_layout`` or
+    :mod:`hanasim.given_layouts`)."""
+    from .given_layouts import LAYOUTS
+
+    f = getattr(g, "given_layout", None) or LAYOUTS.get(g.name)
+    if f is None:
+        raise GivenError(f"{g.name} does not take conditioned deals (--given, --where)")
+    return f(rules)
+
+
+def _teyaku(g, rules):
+    lay = layout_of(g, rules)
+    if getattr(lay, "teyaku", None):
+        return lay.teyaku
+    spec = getattr(g, "deal_spec", None)
+    return spec(rules).teyaku if spec is not None else None
+
+
+@dataclass
+class Condition:
+    """``given`` (:class:`hanasim.given.Given` or None), ``where``
+    (:class:`hanasim.where.Where` or None) and, per layout, the pilot's acceptance."""
+
+    game: object
+    given: object = None
+    where: object = None
+    pilot: dict = field(default_factory=dict)  # layout key -> (misdeals, played, accepted)
+
+    def __bool__(self):
+        return bool(self.given) or bool(self.where)
+
+    def _where_part(self, rules):
+        if not self.where:
+            return ()
+        lay = layout_of(self.game, rules)
+        cl, _ = _where.clauses(self.where, lay, _teyaku(self.game, rules))
+        deck = _given._notation.for_game(self.game).deck
+        return _where.array_part(cl, lay, _where.stride_of(deck))
+
+    def array(self, rules) -> np.ndarray:
+        """The kernels' ``cond`` array under ``rules``."""
+        lay = layout_of(self.game, rules)
+        return _given.cond_array(self.given, lay, self._where_part(rules))
+
+    def meta(self) -> dict:
+        out = {}
+        if self.given:
+            out["given"] = self.given.text()
+        if self.where:
+            out["where"] = self.where.text()
+        return out
+
+    def words(self, rules=None) -> str:
+        parts = []
+        if self.given:
+            parts.append(self.given.words())
+        if self.where:
+            lay = layout_of(self.game, rules) if rules is not None else None
+            if lay is not None:
+                parts.append("; ".join(_where.clauses(self.where, lay,
+                                                      _teyaku(self.game, rules))[1]))
+            else:
+                parts.append(self.where.text())
+        return "; ".join(parts)
+
+    def notes(self, rules, rounds) -> list:
+        """The table's notes: what the deals are conditioned on, in words, and (``--where``)
+        the pilot's acceptance rate and the deals the run drew."""
+        out = []
+        if self.given:
+            out.append(self.given.note())
+        if self.where:
+            lay = layout_of(self.game, rules)
+            words = "; ".join(_where.clauses(self.where, lay, _teyaku(self.game, rules))[1])
+            mis, played, ok = self.pilot[_key(lay)]
+            rate = ok / played
+            out.append(
+                f"Conditioned on the deal: {words} (--where {self.where.text()}). Deals that do "
+                f"not meet it are dealt again (rejection sampling): {_pct(rate)} of the "
+                f"deals played met it in a pilot of {played:,} deals, so the "
+                f"{rounds:,} rounds took about {round(rounds / rate):,} deals; every rate is "
+                "among the deals that meet the condition (the misdeal rate is the misdeals "
+                "beside the deals played, the rejected deals counted in neither)")
+        return out
+
+
+def _pct(rate):
+    return f"{100 * rate:.3g}%"
+
+
+def _key(lay) -> tuple:
+    return tuple(int(p) for p in np.asarray(lay.pattern)), tuple(sorted(lay.seats.items()))
+
+
+def check(g, given, where, rule_objs, seed=0) -> Condition | None:
+    """Parse and check ``given`` and ``where`` against every rule set that will run (one line
+    each problem: :class:`GivenError`, a ValueError); with ``where``, run the pilot per
+    layout and refuse a condition met too rarely to finish."""
+    gv = _given.parse(g, given) if given is not None else None
+    wh = _where.parse(g, where)
+    cond = Condition(g, gv or None, wh)
+    if not cond:
+        return None
+    from .engine.where import pilot
+
+    deck = _given._notation.for_game(g).deck
+    for rules in rule_objs:
+        lay = layout_of(g, rules)
+        if cond.given:
+            _given.resolve(cond.given, lay)
+        if not wh:
+            continue
+        cl, words = _where.clauses(wh, lay, _teyaku(g, rules))
+        if _key(lay) in cond.pilot:
+            continue
+        arr = _given.cond_array(cond.given, lay, _where.array_part(cl, lay,
+                                                                   _where.stride_of(deck)))
+        stats = pilot(np.uint64(seed), _where.PILOT_DEALS, arr, lay.deck_size,
+                      np.array(lay.four_checked, dtype=np.int64), _where.stride_of(deck))
+        mis, played, ok = (int(x) for x in stats)
+        if ok < _where.MIN_ACCEPTED:
+            rate = ok / played if played else 0.0
+            raise GivenError(
+                f"--where {wh.text()}: met by {ok} of {played:,} deals in a pilot "
+                f"(acceptance {_pct(rate)}), too rare to finish a run by redealing"
+                + ("" if not cond.given else " (with the given cards)"))
+        cond.pilot[_key(lay)] = (mis, played, ok)
+    return cond
+
+
+def exact_given(g, rules, given):
+    """The exact deal odds of ``g`` under ``rules`` given cards (``hanasim exact --given``): a
+    tidy table as :func:`hanasim.exact`, with per-seat teyaku rows.  Games whose deal odds
+    are a :class:`hanasim.stats.exact.DealSpec` whose groups are the deal's (Toppa, Baka,
+    Bakappana); for the others one line says the combinatorics do not take given cards."""
+    from .stats.exact import rows_table
+    from .stats.exact_given import given_probabilities
+
+    gv = _given.parse(g, given)
+    lay = layout_of(g, rules)
+    groups = _given.resolve(gv, lay)
+    spec_of = getattr(g, "deal_spec", None)
+    spec = spec_of(rules) if spec_of is not None and getattr(g, "exact_given", True) else None
+    pattern = np.asarray(lay.pattern)
+    n_groups = int(pattern.max()) + 1
+    if spec is None or len(spec.group_sizes) != n_groups + 1 or any(
+            spec.group_sizes[k] != lay.size(k) for k in range(n_groups)):
+        raise GivenError(f"exact --given: {g.name}'s exact deal odds are not computed with "
+                         "given cards (its combinatorics track no single seat's cards); "
+                         f"'hanasim simulate {g.name} --given ... --deals-only' measures them")
+    rows = given_probabilities(spec, groups, dict(lay.names))
+    df = rows_table(rows, g.name)
+    df.attrs["given"] = gv.text()
+    df.attrs["notes"] = [f"Conditional on the deal: {gv.words()} (--given {gv.text()}); a "
+                         "teyaku rate is per dealt hand (the mean over the hands, as simulate "
+                         "pools them), and per seat in the rows teyaku.NAME.SEAT."]
+    return df

@@ -1,0 +1,133 @@
+"""``--where``: conditions on a deal that cannot be placed (a seat's teyaku, a number of brights
+on the field), checked after each deal; a deal that fails is dealt again (rejection sampling,
+so the deals played are uniform among the deals that meet the condition).
+
+The condition is the ``--where`` part of a game's ``cond`` array (``engine.rng``, "conditional
+deals"), at offset ``cond[G_W]`` (0: none):
+    n_dealt, stride (cards a month: 4; Taipa's suits 8), n_clauses, pattern[n_dealt], then
+    ``W_N`` ints a clause: (type, group, arg, op, value).
+A clause ``W_COUNT`` holds when ``count(group & arg) op value`` (``arg`` a card mask);
+``W_MONTHS`` when the number of months of which the group holds exactly ``arg`` cards ``op
+value``.  Every clause must hold.
+"""
+import numpy as np
+from numba import njit
+
+from .bits import ZERO, count
+from .jit import hot
+from .rng import G_W, deal_shuffle, stream_state
+
+W_COUNT, W_MONTHS = 0, 1
+OP_GE, OP_LE, OP_EQ, OP_NE, OP_GT, OP_LT = range(6)
+W_N = 5
+MAX_GROUPS = 8
+
+
+@hot
+def _holds(x, op, v):
+    if op == OP_GE:
+        return x >= v
+    if op == OP_LE:
+        return x <= v
+    if op == OP_EQ:
+        return x == v
+    if op == OP_NE:
+        return x != v
+    if op == OP_GT:
+        return x > v
+    return x < v
+
+
+@hot
+def where_ok(cards, cond):
+    """True when the dealt ``cards`` (the deck order after the deal's shuffle) meet the
+    ``--where`` part of ``cond`` (always, when there is none).  One branch without one."""
+    if cond.shape[0] == 0 or cond[G_W] == 0:
+        return True
+    w = cond[G_W]
+    n_dealt = cond[w]
+    stride = cond[w + 1]
+    n_clauses = cond[w + 2]
+    pat = w + 3
+    g0 = ZERO
+    g1 = ZERO
+    g2 = ZERO
+    g3 = ZERO
+    g4 = ZERO
+    g5 = ZERO
+    g6 = ZERO
+    g7 = ZERO
+    for i in range(n_dealt):
+        b = np.uint64(1) << np.uint64(cards[i])
+        p = cond[pat + i]
+        if p == 0:
+            g0 |= b
+        elif p == 1:
+            g1 |= b
+        elif p == 2:
+            g2 |= b
+        elif p == 3:
+            g3 |= b
+        elif p == 4:
+            g4 |= b
+        elif p == 5:
+            g5 |= b
+        elif p == 6:
+            g6 |= b
+        else:
+            g7 |= b
+    c0 = pat + n_dealt
+    n_groups = 64 // stride
+    for c in range(n_clauses):
+        q = c0 + c * W_N
+        g = cond[q + 1]
+        m = (g0 if g == 0 else g1 if g == 1 else g2 if g == 2 else g3 if g == 3
+             else g4 if g == 4 else g5 if g == 5 else g6 if g == 6 else g7)
+        if cond[q] == W_COUNT:
+            x = count(m & np.uint64(cond[q + 2]))
+        else:
+            x = 0
+            full = (np.uint64(1) << np.uint64(stride)) - np.uint64(1)
+            for month in range(n_groups):
+                k = count((m >> np.uint64(month * stride)) & full)
+                if k == cond[q + 2]:
+                    x += 1
+        if not _holds(x, cond[q + 3], cond[q + 4]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def pilot(seed, n_deals, cond, n_deck, checked, stride):
+    """Deal ``n_deals`` times under ``cond`` (given cards and ``--where``) from a fresh deck:
+    (misdeals, deals that are played, of them those meeting the condition).  ``checked``: the
+    groups where four cards of a month are a misdeal (the acceptance rate is among the deals
+    that are played)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = stream_state(np.uint64(seed), np.uint64(0))
+    order = np.arange(n_deck).astype(np.int8)
+    w = cond[G_W]
+    n_dealt = cond[w]
+    pat = w + 3
+    masks = np.zeros(MAX_GROUPS, dtype=np.uint64)
+    full = (np.uint64(1) << np.uint64(stride)) - np.uint64(1)
+    mis = 0
+    played = 0
+    ok = 0
+    for _ in range(n_deals):
+        deal_shuffle(rng, order, n_deck, 0, n_dealt, cond)
+        masks[:] = 0
+        for i in range(n_dealt):
+            masks[cond[pat + i]] |= np.uint64(1) << np.uint64(order[i])
+        bad = False
+        for g in checked:
+            for m in range(n_deck // stride):
+                if count((masks[g] >> np.uint64(m * stride)) & full) >= 4:
+                    bad = True
+        if bad:
+            mis += 1
+            continue
+        played += 1
+        if where_ok(order, cond):
+            ok += 1
+    return mis, played, ok
