@@ -1,6 +1,7 @@
 import contextlib
 import os
 import signal
+import threading
 
 import pytest
 
@@ -68,6 +69,9 @@ def _time_limit(seconds, args):
     def expired(signum, frame):
         raise CliTimeout(f"hanasim {' '.join(map(str, args))} took over {seconds} s")
 
+    if threading.current_thread() is not threading.main_thread():  # signals need the main one
+        yield
+        return
     old = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
