@@ -82,7 +82,8 @@ def test_rules_and_games_list(run_cli):
     ((), ["required"]),
 ])
 def test_bad_input_is_one_clear_line(args, words, run_cli):
-    r = run_cli(*args, "--rounds", "100000000000") if args[:1] in (("sweep",), ("compare",)) else run_cli(*args)
+    huge = ("--rounds", "100000000000") if args[:1] in (("sweep",), ("compare",)) else ()
+    r = run_cli(*args, *huge)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     lines = [line for line in r.stderr.splitlines() if line.strip()]
@@ -146,7 +147,8 @@ def test_out_parquet_is_parquet_by_its_extension(tmp_path, run_cli):
     import pyarrow.parquet as pq
 
     out = tmp_path / "t.parquet"
-    r = run_cli("simulate", "toppa", "--rounds", "3000", "--seed", "3", "--out", str(out), "--no-save")
+    r = run_cli("simulate", "toppa", "--rounds", "3000", "--seed", "3", "--out", str(out),
+                "--no-save")
     assert r.returncode == 0, r.stderr
     assert out.read_bytes()[:4] == b"PAR1"  # Parquet's magic number, not CSV text
     df = pq.read_table(out).to_pandas()
@@ -194,8 +196,8 @@ def test_runs_show_of_a_comparison_keeps_its_variants(tmp_path, cli_in):
 
 def test_compare_says_when_nothing_differs(run_cli):
     # with one-round sessions nobody deals a next round: who deals after a tie changes nothing
-    r = run_cli("compare", "toppa", "--rounds", "3000", "--seed", "1", "--rule", "tie_dealer=keep,pass",
-            "--no-save")
+    r = run_cli("compare", "toppa", "--rounds", "3000", "--seed", "1", "--rule",
+                "tie_dealer=keep,pass", "--no-save")
     assert r.returncode == 0, r.stderr
     assert "nothing differs" in r.stdout
 
