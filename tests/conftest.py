@@ -1,4 +1,7 @@
+import contextlib
 import os
+import signal
+import threading
 
 import pytest
 
@@ -32,6 +35,78 @@ def stat_rounds(full):
 def _results_store(tmp_path, monkeypatch):
     """Runs saved by the CLI in tests go to a temporary store, never into the repository."""
     monkeypatch.setenv("HANASIM_STORE", str(tmp_path / "hanasim-runs"))
+
+
+# --- the CLI run in-process ----------------------------------------------------------------------
+# A `python -m hanasim` subprocess costs 1.5-3 s before any work (numpy, pandas, numba imported,
+# the kernels loaded from the cache); a test that checks only a command's output and exit code
+# runs the same entry point, hanasim.cli.main, in the test process instead.  Tests of what only a
+# process shows (signals, Ctrl-C, stdout as a pipe or /dev/fd/1, environment read at start-up
+# such as NUMBA_NUM_THREADS, another process holding a lock) keep their subprocess.
+
+
+class CliResult(tuple):
+    """``(code, out, err)``; also ``returncode``/``stdout``/``stderr`` like a CompletedProcess,
+    so checks written for subprocess results (tests/one_line.py) take it unchanged."""
+
+    def __new__(cls, code, out, err):
+        return super().__new__(cls, (code, out, err))
+
+    returncode = code = property(lambda self: self[0])
+    stdout = out = property(lambda self: self[1])
+    stderr = err = property(lambda self: self[2])
+
+
+class CliTimeout(BaseException):
+    """Not an Exception: the CLI's own handlers must not turn it into an exit code."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds, args):
+    # a subprocess's timeout= for an in-process run: a command that should be refused before
+    # the work but starts it (1e11 rounds) fails the test instead of hanging it.  The runner
+    # returns to Python between chunks, where the alarm's handler runs.
+    def expired(signum, frame):
+        raise CliTimeout(f"hanasim {' '.join(map(str, args))} took over {seconds} s")
+
+    if threading.current_thread() is not threading.main_thread():  # signals need the main one
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.fixture
+def run_cli(capsys, monkeypatch):
+    """``run_cli(*args, env=None, cwd=None) -> (code, out, err)``: ``hanasim ARGS`` in this
+    process.  Environment variables and the working directory are set for the one call and
+    restored after it (monkeypatch), and the store is the test's temporary one (the autouse
+    fixture below) unless the test names another: nothing leaks from one test to the next."""
+    from hanasim.cli import main
+
+    def run(*args, env=None, cwd=None, timeout=300):
+        capsys.readouterr()  # only this command's output
+        with monkeypatch.context() as m, _time_limit(timeout, args):
+            # stdout is a pipe for a subprocess: help text wrapped at 80 columns whatever the
+            # terminal pytest runs in (argparse asks for the terminal's size)
+            m.setenv("COLUMNS", os.environ.get("COLUMNS", "80"))
+            for k, v in (env or {}).items():
+                m.setenv(k, v)
+            if cwd is not None:
+                m.chdir(cwd)
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:  # argparse: --help, --version, usage errors
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        out, err = capsys.readouterr()
+        return CliResult(code, out, err)
+
+    return run
 
 
 # --- which kernels each test compiles (opt-in: HANASIM_COMPILE_LOG=path.jsonl) -----------------

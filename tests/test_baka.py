@@ -684,11 +684,8 @@ def test_bad_arguments():
         hanasim.simulate("baka", rounds=30, policy="greedy,random")
 
 
-def test_cli(capsys):
-    import subprocess
-    import sys
-    r = subprocess.run([sys.executable, "-m", "hanasim", "simulate", "baka", "--rounds", "3000",
-                        "--seed", "1", "--all"], capture_output=True, text=True, timeout=300)
+def test_cli(capsys, run_cli):
+    r = run_cli("simulate", "baka", "--rounds", "3000", "--seed", "1", "--all")
     assert r.returncode == 0, r.stderr
     assert "seat.left.mean_score" in r.stdout and "low_man_out_rate" in r.stdout
     assert cli_main(["rules", "baka"]) == 0

@@ -35,6 +35,9 @@ def run_py(code, env=None, timeout=300):
 
 
 def cli_run(*args, env=None, timeout=300):
+    """``python -m hanasim ARGS`` in a process of its own: for what only a fresh process shows
+    (NUMBA_CACHE_DIR and DASK_* read at start-up, signals); a test that checks a command's output
+    and exit code alone runs it in-process (the ``run_cli`` fixture, tests/conftest.py)."""
     e = dict(os.environ, **(env or {}))
     return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
                           text=True, env=e, timeout=timeout)
@@ -286,11 +289,11 @@ def _zeroed_middle(p):
     (lambda p: p.write_text('{"format": 3,'), "manifest.json", "unreadable"),
 ])
 def test_a_damaged_checkpoint_file_is_a_runtime_failure_naming_it(kept_run, tmp_path, damage,
-                                                                  file, words):
+                                                                  file, words, run_cli):
     ck = tmp_path / "ck"
     shutil.copytree(kept_run[0], ck)
     damage(ck / file)
-    r = cli_run(*CK_RUN, "--checkpoint", str(ck))
+    r = run_cli(*CK_RUN, "--checkpoint", str(ck))
     (line,) = lines_of(r.stderr)
     assert r.returncode == 1, r.stderr
     assert str(ck / file) in line and words in line and "Traceback" not in line, line
@@ -561,6 +564,7 @@ def test_a_bad_no_worker_timeout_is_refused_before_the_work(monkeypatch):
 
 def test_a_cluster_that_cannot_start_is_one_line(tmp_path):
     pytest.importorskip("dask.distributed")
+    # a subprocess: dask reads DASK_* variables into its config when it is imported
     r = cli_run("simulate", "toppa", "--rounds", "1000", "--seed", "1", "--no-save",
                 "--cluster", "local:1", env={"DASK_TEMPORARY_DIRECTORY": "/proc/no-such-folder"},
                 timeout=180)

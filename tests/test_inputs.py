@@ -12,6 +12,9 @@ from hanasim.numtext import decimal, is_digits, is_whole
 
 
 def run(*args, timeout=300):
+    """``python -m hanasim ARGS`` in a process of its own: only where a failure could take the
+    test process down with it (a grid built before it is counted); the other tests run the CLI
+    in-process (``run_cli``, tests/conftest.py)."""
     return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
                           text=True, timeout=timeout)
 
@@ -47,8 +50,8 @@ def test_a_cut_off_last_session_is_not_counted_as_a_session(game):
     assert note and "2 whole sessions of 7 rounds" in note[0] and "last 3 rounds" in note[0]
 
 
-def test_the_cut_off_session_is_said_on_the_command_line():
-    r = run("simulate", "toppa", "--rounds", "10", "--session-rounds", "7", "--seed", "1",
+def test_the_cut_off_session_is_said_on_the_command_line(run_cli):
+    r = run_cli("simulate", "toppa", "--rounds", "10", "--session-rounds", "7", "--seed", "1",
             "--no-save", "--no-progress", "--threads", "1", "--all")
     assert r.returncode == 0, r.stderr
     assert "note: session quantities count the 1 whole session of 7 rounds" in r.stdout
@@ -114,11 +117,11 @@ def test_the_seated_players_are_one_function():
 
 # ---- compare reports the blocks it used -----------------------------------------------------
 
-def test_compare_reports_the_blocks_it_used():
+def test_compare_reports_the_blocks_it_used(run_cli):
     df = hanasim.compare("toppa", rounds=150, seed=3, rules={"five_brights": [60, 40]},
                          threads=1)
     assert df.attrs["blocks"] == 75  # 150 sessions in batches of 2: 75 blocks, not 100
-    r = run("compare", "toppa", "--rounds", "150", "--seed", "3", "--rule",
+    r = run_cli("compare", "toppa", "--rounds", "150", "--seed", "3", "--rule",
             "five_brights=60,40", "--no-save", "--no-progress", "--threads", "1")
     assert r.returncode == 0, r.stderr
     assert "75 blocks" in r.stdout and "100 blocks" not in r.stdout
@@ -150,6 +153,8 @@ def test_a_huge_grid_is_refused_before_it_is_built(fn, kwargs):
 
 
 def test_a_huge_range_on_the_command_line_is_one_line():
+    # a subprocess: a sweep that built its grid before counting it would exhaust the memory
+    # of the process running it, which must not be the test process
     r = run("sweep", "toppa", "--rule", "par.dealer=0:999999999999:1", "--no-save",
             timeout=120)
     one_line(r, "1,000,000,000,000 variants", "more than the limit of 64")
@@ -172,12 +177,12 @@ def test_the_variant_limit_suggests_only_what_can_be_allowed():
     ("sweep", "taoshi", "--players", "4", "--rule", "players=5", "--rule", "drop_fee=0,2"),
     ("exact", "taipa", "--removed", "ribbons", "--rule", "removed_ribbons=2"),
 ])
-def test_a_flag_that_contradicts_a_rule_is_refused(args):
-    one_line(run(*args, "--no-save") if args[0] != "exact" else run(*args), "contradicts")
+def test_a_flag_that_contradicts_a_rule_is_refused(args, run_cli):
+    one_line(run_cli(*args, "--no-save") if args[0] != "exact" else run_cli(*args), "contradicts")
 
 
-def test_a_flag_that_agrees_with_the_rule_is_fine():
-    r = run("simulate", "kushiro_toppa", "--players", "3", "--rule", "players=3", "--rounds",
+def test_a_flag_that_agrees_with_the_rule_is_fine(run_cli):
+    r = run_cli("simulate", "kushiro_toppa", "--players", "3", "--rule", "players=3", "--rounds",
             "20", "--seed", "1", "--no-save", "--no-progress", "--threads", "1")
     assert r.returncode == 0, r.stderr
     assert "players=3" in r.stdout
@@ -244,5 +249,5 @@ def test_numbers_are_ascii_digits_everywhere():
     (("exact", "taipa", "--removed", "ribbons*²"), ["--removed", "whole number"]),
     (("simulate", "toppa", "--policy", "lookahead:١٦"), ["lookahead:K", "whole number"]),
 ])
-def test_a_number_in_other_digits_is_one_clear_line(args, words):
-    one_line(run(*args, "--no-save") if args[0] != "exact" else run(*args), *words)
+def test_a_number_in_other_digits_is_one_clear_line(args, words, run_cli):
+    one_line(run_cli(*args, "--no-save") if args[0] != "exact" else run_cli(*args), *words)

@@ -28,6 +28,9 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def cli_run(*args, env=None, timeout=300, **kw):
+    """``python -m hanasim ARGS`` in a process of its own: only where the test is about the
+    process's own stdout (/dev/fd/1, /proc/self/fd/1, /dev/stdout); the other tests run the CLI
+    in-process (the ``run_cli`` fixture, tests/conftest.py)."""
     e = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
                           text=True, env=e, timeout=timeout, **kw)
@@ -67,7 +70,7 @@ def small_fs(tmp_path):
 
 # ---- sweep --preset is applied and recorded ---------------------------------------------------
 
-def test_sweep_applies_the_preset_and_records_it(tmp_path):
+def test_sweep_applies_the_preset_and_records_it(tmp_path, run_cli):
     sw = hanasim.sweep("koikoi", {"koikoi_min": "0,2"}, rounds=2000, seed=4,
                        preset="modern")
     sim = hanasim.simulate("koikoi", rounds=2000, seed=4, preset="modern",
@@ -80,7 +83,7 @@ def test_sweep_applies_the_preset_and_records_it(tmp_path):
     assert sw.attrs["preset"] == "modern" and "preset=modern" in sw.attrs["rules"]
     # the command line: the same table, and the saved run says which preset
     st = tmp_path / "st"
-    r = cli_run("sweep", "koikoi", "--preset", "modern", "--rule", "koikoi_min=0,2",
+    r = run_cli("sweep", "koikoi", "--preset", "modern", "--rule", "koikoi_min=0,2",
                 "--rounds", "2000", "--seed", "4", "--format", "csv", "--store", str(st))
     assert r.returncode == 0, r.stderr
     got = pd.read_csv(io.StringIO(r.stdout))
@@ -119,9 +122,9 @@ sys.exit(main({REPORT + ["--seed", str(seed), "--out", str(out), "--store", str(
                           env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
 
 
-def test_a_report_killed_mid_write_leaves_the_old_one_whole(tmp_path):
+def test_a_report_killed_mid_write_leaves_the_old_one_whole(tmp_path, run_cli):
     out, st = tmp_path / "reports", tmp_path / "st"
-    r = cli_run(*REPORT, "--seed", "1", "--out", str(out), "--store", str(st))
+    r = run_cli(*REPORT, "--seed", "1", "--out", str(out), "--store", str(st))
     assert r.returncode == 0, r.stderr
     before = tree(out)
     assert any(name.endswith(".md") for name in before)
@@ -130,7 +133,7 @@ def test_a_report_killed_mid_write_leaves_the_old_one_whole(tmp_path):
     assert tree(out) == before  # the old report, every file of it: never half old, half new
     assert runs_in(st) == 2  # the killed report's run was saved before its files
     # the next report replaces it whole and clears what the killed one left behind
-    r = cli_run(*REPORT, "--seed", "3", "--out", str(out), "--store", str(st))
+    r = run_cli(*REPORT, "--seed", "3", "--out", str(out), "--store", str(st))
     assert r.returncode == 0, r.stderr
     assert "replaced the earlier one" in r.stderr
     md = (out / "toppa" / "toppa.md").read_text()
@@ -138,16 +141,16 @@ def test_a_report_killed_mid_write_leaves_the_old_one_whole(tmp_path):
     assert [p.name for p in out.iterdir()] == ["toppa"]  # no hidden work folder left
 
 
-def test_a_full_disk_keeps_the_old_report_and_the_run(tmp_path, small_fs):
+def test_a_full_disk_keeps_the_old_report_and_the_run(tmp_path, small_fs, run_cli):
     probe, st = tmp_path / "probe", tmp_path / "st"
-    r = cli_run(*REPORT, "--seed", "1", "--out", str(probe), "--no-save")
+    r = run_cli(*REPORT, "--seed", "1", "--out", str(probe), "--no-save")
     assert r.returncode == 0, r.stderr
     pages = sum(-(-len(b) // 4096) + 1 for b in tree(probe).values())
     disk = small_fs("disk", f"{pages * 4096 * 3 // 2}")  # one report fits, not two
-    r = cli_run(*REPORT, "--seed", "1", "--out", str(disk), "--no-save")
+    r = run_cli(*REPORT, "--seed", "1", "--out", str(disk), "--no-save")
     assert r.returncode == 0, r.stderr
     before = tree(disk)
-    r = cli_run(*REPORT, "--seed", "2", "--out", str(disk), "--store", str(st))
+    r = run_cli(*REPORT, "--seed", "2", "--out", str(disk), "--store", str(st))
     line = [x for x in r.stderr.splitlines() if x.startswith("hanasim: error")]
     assert r.returncode == 1 and len(line) == 1, r.stderr
     assert str(disk / "toppa") in line[0] and "No space left" in line[0]
@@ -156,25 +159,26 @@ def test_a_full_disk_keeps_the_old_report_and_the_run(tmp_path, small_fs):
     assert runs_in(st) == 1  # the simulated run is kept
 
 
-def test_a_report_that_cannot_be_written_is_refused_before_the_work(tmp_path, small_fs):
+def test_a_report_that_cannot_be_written_is_refused_before_the_work(tmp_path, small_fs,
+                                                                     run_cli):
     st = tmp_path / "st"
     mine = tmp_path / "mine" / "toppa"
     mine.mkdir(parents=True)
     (mine / "notes.txt").write_text("my notes")
-    r = cli_run("report", "toppa", "--rounds", HUGE, "--out", str(tmp_path / "mine"),
+    r = run_cli("report", "toppa", "--rounds", HUGE, "--out", str(tmp_path / "mine"),
                 "--store", str(st), timeout=60)
     one_line(r, str(mine), "not a hanasim report", code=1)
     assert (mine / "notes.txt").read_text() == "my notes" and not st.exists()
     # the results store is never a report folder, nor inside one
-    r = cli_run("report", "toppa", "--rounds", HUGE, "--out", str(st / "r"), "--store",
+    r = run_cli("report", "toppa", "--rounds", HUGE, "--out", str(st / "r"), "--store",
                 str(st), timeout=60)
     one_line(r, "results store")
-    r = cli_run("report", "toppa", "--rounds", HUGE, "--out", str(tmp_path),
+    r = run_cli("report", "toppa", "--rounds", HUGE, "--out", str(tmp_path),
                 "--store", str(tmp_path / "toppa" / "runs"), timeout=60)
     one_line(r, "results store")
     assert not st.exists() and not (tmp_path / "toppa").exists()
     ro = small_fs("ro", ro=True)
-    r = cli_run("report", "toppa", "--rounds", HUGE, "--out", str(ro / "reports"),
+    r = run_cli("report", "toppa", "--rounds", HUGE, "--out", str(ro / "reports"),
                 "--store", str(st), timeout=60)
     one_line(r, str(ro / "reports" / "toppa"), code=1)
 
@@ -227,6 +231,7 @@ def test_a_tournament_chart_error_names_the_path_and_the_problem(tmp_path, monke
 
 
 def test_a_tournament_piped_into_head_still_writes_its_chart(tmp_path):
+    # a subprocess: stdout is a real pipe whose reader leaves
     chart = tmp_path / "t.png"
     cmd = (f"{sys.executable} -m hanasim tournament toppa --policy random --policy greedy "
            f"--rounds 2000 --seed 1 --chart {chart} | head -1; exit ${{PIPESTATUS[0]}}")
@@ -237,10 +242,10 @@ def test_a_tournament_piped_into_head_still_writes_its_chart(tmp_path):
     assert chart.read_bytes().startswith(PNG)
 
 
-def test_a_sweep_chart_writes_through_a_symlink_and_a_fifo(tmp_path):
+def test_a_sweep_chart_writes_through_a_symlink_and_a_fifo(tmp_path, run_cli):
     link = tmp_path / "link.png"
     link.symlink_to("target.png")
-    r = cli_run(*SWEEP, "--chart", str(link), "--no-save", "--format", "csv", cwd=tmp_path)
+    r = run_cli(*SWEEP, "--chart", str(link), "--no-save", "--format", "csv", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert link.is_symlink() and (tmp_path / "target.png").read_bytes().startswith(PNG)
     fifo = tmp_path / "pipe.png"
@@ -253,7 +258,7 @@ def test_a_sweep_chart_writes_through_a_symlink_and_a_fifo(tmp_path):
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    r = cli_run(*SWEEP, "--chart", str(fifo), "--no-save", "--format", "csv")
+    r = run_cli(*SWEEP, "--chart", str(fifo), "--no-save", "--format", "csv")
     reader.join(60)
     assert r.returncode == 0, r.stderr
     assert got["data"].startswith(PNG) and stat.S_ISFIFO(os.stat(fifo).st_mode)
@@ -261,27 +266,27 @@ def test_a_sweep_chart_writes_through_a_symlink_and_a_fifo(tmp_path):
 
 # ---- one check for every output, before the work ----------------------------------------------
 
-def test_two_outputs_of_one_command_are_never_the_same_file(tmp_path):
+def test_two_outputs_of_one_command_are_never_the_same_file(tmp_path, run_cli):
     c = tmp_path / "c.png"
-    r = cli_run(*SWEEP[:-1], HUGE, "--out", str(c), "--chart", str(c), timeout=60)
+    r = run_cli(*SWEEP[:-1], HUGE, "--out", str(c), "--chart", str(c), timeout=60)
     one_line(r, "--out", "--chart", "same file")
     link = tmp_path / "t.csv"
     link.symlink_to(c)
-    r = cli_run(*SWEEP[:-1], HUGE, "--out", str(link), "--chart", str(c), timeout=60)
+    r = run_cli(*SWEEP[:-1], HUGE, "--out", str(link), "--chart", str(c), timeout=60)
     one_line(r, "same file")
     assert not c.exists()
 
 
-def test_outputs_in_the_checkpoint_folder_or_the_store_are_refused(tmp_path):
+def test_outputs_in_the_checkpoint_folder_or_the_store_are_refused(tmp_path, run_cli):
     ck, st = tmp_path / "ck", tmp_path / "st"
-    r = cli_run(*SIM[:4], "--rounds", HUGE, "--checkpoint", str(ck), "--out",
+    r = run_cli(*SIM[:4], "--rounds", HUGE, "--checkpoint", str(ck), "--out",
                 str(ck / "t.csv"), "--no-save", timeout=60)
     one_line(r, str(ck / "t.csv"), "checkpoint folder")
     st.mkdir()
     env = {"HANASIM_STORE": str(st)}
-    r = cli_run(*SWEEP[:-1], HUGE, "--chart", str(st / "c.png"), env=env, timeout=60)
+    r = run_cli(*SWEEP[:-1], HUGE, "--chart", str(st / "c.png"), env=env, timeout=60)
     one_line(r, "results store")
-    r = cli_run("tournament", "toppa", "--policy", "random", "--policy", "greedy", "--rounds",
+    r = run_cli("tournament", "toppa", "--policy", "random", "--policy", "greedy", "--rounds",
                 HUGE, "--chart", str(st / "t.png"), env=env, timeout=60)
     one_line(r, "results store")
     assert list(st.iterdir()) == [] and not ck.exists()
@@ -289,6 +294,7 @@ def test_outputs_in_the_checkpoint_folder_or_the_store_are_refused(tmp_path):
 
 @pytest.mark.parametrize("out", ["/dev/fd/1", "/proc/self/fd/1"])
 def test_stdout_as_the_output_holds_the_table_alone(out):
+    # a subprocess: these paths are the process's own file descriptor 1
     r = cli_run(*SIM, "--out", out, "--no-save")
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(io.StringIO(r.stdout))  # CSV and nothing after it
@@ -298,17 +304,18 @@ def test_stdout_as_the_output_holds_the_table_alone(out):
 
 
 def test_sweep_to_dev_stdout_holds_the_table_alone():
+    # a subprocess: /dev/stdout is the process's own file descriptor 1
     r = cli_run(*SWEEP, "--out", "/dev/stdout", "--no-save")
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(io.StringIO(r.stdout))
     assert set(df["par.dealer"]) == {100, 110} and "estimate [" not in r.stdout
 
 
-def test_force_keeps_the_files_permission_mode(tmp_path):
+def test_force_keeps_the_files_permission_mode(tmp_path, run_cli):
     out = tmp_path / "t.csv"
     out.write_text("old\n")
     out.chmod(0o600)
-    r = cli_run(*SIM, "--out", str(out), "--force", "--no-save")
+    r = run_cli(*SIM, "--out", str(out), "--force", "--no-save")
     assert r.returncode == 0, r.stderr
     assert stat.S_IMODE(out.stat().st_mode) == 0o600 and out.read_text() != "old\n"
     ro = tmp_path / "ro.bin"
@@ -322,6 +329,7 @@ def test_force_keeps_the_files_permission_mode(tmp_path):
 
 def test_out_to_a_stdout_nobody_reads_is_quiet():
     """``--out - | head -1``: the reader leaving is not an error (no errno text, exit 0)."""
+    # a subprocess: file descriptor 1 is made a pipe with no reader
     code = f"""
 import os, sys
 from hanasim import cli

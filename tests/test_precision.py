@@ -3,8 +3,6 @@ half-width it promises and no more rounds than the first stage that meets it, th
 plain run's of the rounds it reports (stages append whole sessions), on any thread count, and
 bad goals are refused before any work."""
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -299,13 +297,8 @@ def test_compare_and_sweep_refuse_an_unknown_quantity():
 
 # ------------------------------------------------------------------ the command line
 
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
-                          text=True, timeout=600)
-
-
-def test_cli_says_how_many_rounds_it_took(tmp_path):
-    r = run("simulate", "toppa", "--precision", "dealer.mean_score=2", "--seed", "3",
+def test_cli_says_how_many_rounds_it_took(tmp_path, run_cli):
+    r = run_cli("simulate", "toppa", "--precision", "dealer.mean_score=2", "--seed", "3",
             "--format", "csv", "--threads", "1")
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(__import__("io").StringIO(r.stdout))
@@ -327,15 +320,15 @@ def test_cli_says_how_many_rounds_it_took(tmp_path):
     (("sweep", "toppa", "--rule", "par.dealer=110:130:20", "--precision", "x=-2"),
      "positive number"),
 ])
-def test_cli_refuses_bad_goals_in_one_line(args, words):
-    r = run(*args, "--no-save")
+def test_cli_refuses_bad_goals_in_one_line(args, words, run_cli):
+    r = run_cli(*args, "--no-save")
     lines = [x for x in r.stderr.splitlines() if x.strip() and "compiling" not in x]
     assert r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     assert words in lines[0]
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare", "sweep"])
-def test_help_names_the_option(command):
-    r = run(command, "--help")
+def test_help_names_the_option(command, run_cli):
+    r = run_cli(command, "--help")
     assert r.returncode == 0 and "--precision QUANTITY=HALFWIDTH" in r.stdout, r.stderr
     assert "the cap" in r.stdout

@@ -28,16 +28,19 @@ SIM = ["simulate", "toppa", "--seed", "5", "--rounds", "2000", "--format", "csv"
 
 
 def cli_run(*args, env=None, timeout=300, **kw):
+    """``python -m hanasim ARGS`` in a process of its own: only for what a process shows (two
+    processes on one checkpoint, stdout as /dev/fd/1, numba's environment read at start-up);
+    the other tests run the CLI in-process (the ``run_cli`` fixture, tests/conftest.py)."""
     e = dict(os.environ, **(env or {}))
     return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
                           text=True, env=e, timeout=timeout, **kw)
 
 
 
-@pytest.fixture(scope="module")
-def reference():
-    """The CSV table of SIM (computed once)."""
-    r = cli_run(*SIM, "--no-save")
+@pytest.fixture
+def reference(run_cli):
+    """The CSV table of SIM (in-process: a few milliseconds once the kernel is loaded)."""
+    r = run_cli(*SIM, "--no-save")
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -48,7 +51,8 @@ CK_ARGS = ["simulate", "toppa", "--policy", "greedy,random", "--session-rounds",
            "--format", "csv", "--no-save", "--rounds", "1500000"]
 
 
-def test_1_two_runs_started_together_on_one_checkpoint(tmp_path):
+def test_1_two_runs_started_together_on_one_checkpoint(tmp_path, run_cli):
+    # two processes, as two users would start them: the lock is between processes
     ck = tmp_path / "cpX"
     procs = {seed: subprocess.Popen([sys.executable, "-m", "hanasim", *CK_ARGS, "--seed", seed,
                                      "--checkpoint", str(ck)], stdout=subprocess.PIPE,
@@ -62,44 +66,44 @@ def test_1_two_runs_started_together_on_one_checkpoint(tmp_path):
     assert done[loser][1] == 2 and "Traceback" not in err
     assert ("is in use by another run (pid" in err or "belongs to another run: seed" in err), err
     # resuming the winner gives the winner's numbers, bit for bit
-    again = cli_run(*CK_ARGS, "--seed", ok[0], "--checkpoint", str(ck), "--resume")
+    again = run_cli(*CK_ARGS, "--seed", ok[0], "--checkpoint", str(ck), "--resume")
     assert again.returncode == 0, again.stderr
     assert again.stdout == done[ok[0]][0][0]
     assert (ck / "lock").exists() and json.loads((ck / "manifest.json").read_text())["seed"] == int(ok[0])
 
 
-def test_1_a_held_lock_refuses_a_second_run_with_its_pid(tmp_path):
+def test_1_a_held_lock_refuses_a_second_run_with_its_pid(tmp_path, run_cli):
     ck = tmp_path / "held"
-    with Checkpoint(str(ck)):
+    with Checkpoint(str(ck)):  # held by this process: the run that is refused is another one
         r = cli_run(*SIM, "--checkpoint", str(ck), "--no-save")
     one_line(r, f"checkpoint {ck} is in use by another run (pid {os.getpid()})")
     assert not (ck / "manifest.json").exists()
-    r = cli_run(*SIM, "--checkpoint", str(ck), "--no-save")  # released: free again
+    r = run_cli(*SIM, "--checkpoint", str(ck), "--no-save")  # released: free again
     assert r.returncode == 0, r.stderr
 
 
-def test_1_batch_files_carry_the_run_identity(tmp_path, reference):
+def test_1_batch_files_carry_the_run_identity(tmp_path, reference, run_cli):
     a, b = tmp_path / "a", tmp_path / "b"
-    assert cli_run(*SIM, "--checkpoint", str(a), "--no-save").returncode == 0
+    assert run_cli(*SIM, "--checkpoint", str(a), "--no-save").returncode == 0
     other = [*SIM[:2], "--seed", "6", *SIM[4:]]
-    assert cli_run(*other, "--checkpoint", str(b), "--no-save").returncode == 0
+    assert run_cli(*other, "--checkpoint", str(b), "--no-save").returncode == 0
     manifest = json.loads((a / "manifest.json").read_text())
     assert manifest["seed"] == 5 and manifest["rounds"] == 2000  # identity written
     # a batch of run b slipped into a's folder is refused, never summed
     (a / "batch-00000000.npz").write_bytes((b / "batch-00000000.npz").read_bytes())
-    r = cli_run(*SIM, "--checkpoint", str(a), "--resume", "--no-save")
+    r = run_cli(*SIM, "--checkpoint", str(a), "--resume", "--no-save")
     one_line(r, "batch-00000000.npz", "belongs to another run", code=1)  # the folder, not the command
     # a foreign folder is never used as a checkpoint
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "notes.txt").write_text("mine")
-    r = cli_run(*SIM, "--checkpoint", str(tmp_path / "docs"), "--no-save")
+    r = run_cli(*SIM, "--checkpoint", str(tmp_path / "docs"), "--no-save")
     one_line(r, "not a checkpoint folder", "notes.txt")
     assert sorted(p.name for p in (tmp_path / "docs").iterdir()) == ["notes.txt"]
 
 
 # ---- 2. --out writes through special files and symlinks -------------------------------------
 
-def test_2_out_to_a_fifo_writes_through(tmp_path, reference):
+def test_2_out_to_a_fifo_writes_through(tmp_path, reference, run_cli):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got = {}
@@ -110,17 +114,17 @@ def test_2_out_to_a_fifo_writes_through(tmp_path, reference):
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    r = cli_run(*SIM, "--out", str(fifo), "--no-save")
+    r = run_cli(*SIM, "--out", str(fifo), "--no-save")
     reader.join(30)
     assert r.returncode == 0, r.stderr
     assert got["text"] == reference
     assert os.path.exists(fifo) and not os.path.isfile(fifo)  # still a FIFO
 
 
-def test_2_out_through_a_symlink_replaces_the_target_not_the_link(tmp_path, reference):
+def test_2_out_through_a_symlink_replaces_the_target_not_the_link(tmp_path, reference, run_cli):
     link = tmp_path / "link.csv"
     link.symlink_to("target.csv")
-    r = cli_run(*SIM, "--out", str(link), "--no-save", cwd=tmp_path)
+    r = run_cli(*SIM, "--out", str(link), "--no-save", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert link.is_symlink() and (tmp_path / "target.csv").read_text() == reference
 
@@ -128,14 +132,16 @@ def test_2_out_through_a_symlink_replaces_the_target_not_the_link(tmp_path, refe
 # /dev/fd/1 is /dev/stdout without its risk: code that replaces the path (as before the fix)
 # fails on /dev/fd/1 instead of replacing the machine's /dev/stdout with a regular file.
 @pytest.mark.parametrize("out", ["/dev/fd/1", "-"])
-def test_2_out_to_stdout(out, reference):
-    r = cli_run(*SIM, "--out", out, "--no-save")
+def test_2_out_to_stdout(out, reference, run_cli):
+    # /dev/fd/1 is the process's real file descriptor 1: only a process of its own has it
+    run = cli_run if out == "/dev/fd/1" else run_cli
+    r = run(*SIM, "--out", out, "--no-save")
     assert r.returncode == 0, r.stderr
     assert r.stdout == reference
 
 
-def test_2_out_to_a_character_device_is_written_through():
-    r = cli_run(*SIM, "--out", "/dev/null", "--no-save")
+def test_2_out_to_a_character_device_is_written_through(run_cli):
+    r = run_cli(*SIM, "--out", "/dev/null", "--no-save")
     assert r.returncode == 0, r.stderr
     assert r.stdout == "" and re.search(r"wrote \d+ rows to /dev/null", r.stderr)
     import stat
@@ -144,13 +150,13 @@ def test_2_out_to_a_character_device_is_written_through():
 
 # ---- 3. no silent overwrite, never into the store --------------------------------------------
 
-def test_3_out_refuses_to_overwrite_without_force_and_the_store(tmp_path, reference):
+def test_3_out_refuses_to_overwrite_without_force_and_the_store(tmp_path, reference, run_cli):
     out = tmp_path / "t.csv"
     out.write_text("my data\n")
-    r = cli_run(*SIM[:4], "--rounds", HUGE, "--out", str(out), timeout=60)
+    r = run_cli(*SIM[:4], "--rounds", HUGE, "--out", str(out), timeout=60)
     one_line(r, str(out), "exists", "--force")
     assert out.read_text() == "my data\n"
-    r = cli_run(*SIM, "--out", str(out), "--force", "--no-save")
+    r = run_cli(*SIM, "--out", str(out), "--force", "--no-save")
     assert r.returncode == 0 and "replaced the existing file" in r.stderr, r.stderr
     assert out.read_text() == reference
     # a saved run is never overwritten by an export or a simulate --out
@@ -158,36 +164,36 @@ def test_3_out_refuses_to_overwrite_without_force_and_the_store(tmp_path, refere
     rid = store.save_run(hanasim.simulate("toppa", rounds=2000, seed=5), st)
     run_file = st / f"{rid}.parquet"
     before = run_file.read_bytes()
-    r = cli_run("runs", "export", rid, "--store", str(st), "--out", str(run_file), "--force")
+    r = run_cli("runs", "export", rid, "--store", str(st), "--out", str(run_file), "--force")
     one_line(r, "inside the results store")
-    r = cli_run(*SIM[:4], "--rounds", HUGE, "--out", str(run_file), "--force",
+    r = run_cli(*SIM[:4], "--rounds", HUGE, "--out", str(run_file), "--force",
                 env={"HANASIM_STORE": str(st)}, timeout=60)
     one_line(r, "inside the results store")
     assert run_file.read_bytes() == before
-    r = cli_run("runs", "export", rid, "--store", str(st), "--out", "-")
+    r = run_cli("runs", "export", rid, "--store", str(st), "--out", "-")
     assert r.returncode == 0 and "quantity" in r.stdout.splitlines()[0]
 
 
 # ---- 4. a run without --seed can be resumed --------------------------------------------------
 
-def test_4_checkpoint_without_seed_keeps_the_drawn_seed(tmp_path):
+def test_4_checkpoint_without_seed_keeps_the_drawn_seed(tmp_path, run_cli):
     ck = tmp_path / "noseed"
     args = ["simulate", "toppa", "--rounds", "2000", "--format", "csv", "--no-save",
             "--checkpoint", str(ck)]
-    first = cli_run(*args)
+    first = run_cli(*args)
     assert first.returncode == 0, first.stderr
     manifest = json.loads((ck / "manifest.json").read_text())
     assert manifest["seed_source"] == "drawn"
-    again = cli_run(*args)  # the same command: same drawn seed, read back from the batches
+    again = run_cli(*args)  # the same command: same drawn seed, read back from the batches
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout
     assert set(pd.read_csv(pd.io.common.StringIO(first.stdout))["seed"]) == {manifest["seed"]}
-    r = cli_run(*args, "--resume")
+    r = run_cli(*args, "--resume")
     assert r.returncode == 0 and r.stdout == first.stdout
     # a run that was given a seed is not resumed by a command without one
     ck2 = tmp_path / "seeded"
-    assert cli_run(*args[:-1], str(ck2), "--seed", "9").returncode == 0
-    one_line(cli_run(*args[:-1], str(ck2)), "belongs to another run", "--seed 9")
+    assert run_cli(*args[:-1], str(ck2), "--seed", "9").returncode == 0
+    one_line(run_cli(*args[:-1], str(ck2)), "belongs to another run", "--seed 9")
 
 
 # ---- 5. one bad store file is skipped with a warning, everywhere -----------------------------
@@ -209,7 +215,7 @@ def _odd_header(table, path):
     pq.write_table(tbl.replace_schema_metadata(meta), path)
 
 
-def test_5_a_damaged_file_never_breaks_the_store(tmp_path, monkeypatch):
+def test_5_a_damaged_file_never_breaks_the_store(tmp_path, monkeypatch, run_cli):
     st = tmp_path / "store"
     table = hanasim.simulate("toppa", rounds=2000, seed=5)
     good = store.save_run(table, st)
@@ -228,10 +234,10 @@ def test_5_a_damaged_file_never_breaks_the_store(tmp_path, monkeypatch):
         assert str(corrupt) in text and str(odd) in text
     monkeypatch.setenv("HANASIM_STORE", str(st))
     for args in (["runs", "list"], ["runs", "show", "latest"]):
-        r = cli_run(*args)
+        r = run_cli(*args)
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
         assert good in r.stdout
-    r = cli_run("runs", "list")
+    r = run_cli("runs", "list")
     assert str(corrupt) in r.stderr and str(odd) in r.stderr and "warning" in r.stderr
     assert all(p.read_bytes() == b for p, b in damaged.items())  # nothing deleted or rewritten
 
@@ -249,18 +255,18 @@ def test_5_a_damaged_file_never_breaks_the_store(tmp_path, monkeypatch):
     (["sweep", "toppa", "--rule", "par.dealer=100:140:5", "--out", "nodir/x.csv"],
      ["nodir", "does not exist"], 1),
 ])
-def test_6_refused_before_the_work(args, words, code, tmp_path):
+def test_6_refused_before_the_work(args, words, code, tmp_path, run_cli):
     start = time.time()
-    r = cli_run(*args, "--rounds", HUGE, cwd=tmp_path, timeout=120)
+    r = run_cli(*args, "--rounds", HUGE, cwd=tmp_path, timeout=120)
     one_line(r, *words, code=code)
     assert time.time() - start < 100
     assert not (tmp_path / "hanasim-runs").exists()
 
 
-def test_6_a_store_that_cannot_be_made_is_refused_before_the_run(tmp_path):
+def test_6_a_store_that_cannot_be_made_is_refused_before_the_run(tmp_path, run_cli):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    r = cli_run(*SIM, env={"HANASIM_STORE": str(blocker / "store")})
+    r = run_cli(*SIM, env={"HANASIM_STORE": str(blocker / "store")})
     assert r.returncode == 1, r.stderr
     assert r.stdout == ""  # checked before simulating (a store that fails later: test_store)
     line = one_line(r, "is not a folder", str(blocker), code=1)
@@ -298,7 +304,7 @@ class Listener:
 
 
 @pytest.mark.parametrize("reply", [b"", b"\xff" * 64, b"HTTP/1.0 400 Bad Request\r\n\r\n" * 4])
-def test_7_not_a_dask_scheduler_fails_fast_with_one_line(reply, monkeypatch):
+def test_7_not_a_dask_scheduler_fails_fast_with_one_line(reply, monkeypatch, run_cli):
     pytest.importorskip("dask.distributed")
     srv = Listener(reply)
     try:
@@ -308,26 +314,26 @@ def test_7_not_a_dask_scheduler_fails_fast_with_one_line(reply, monkeypatch):
             hanasim.simulate("toppa", rounds=2000, seed=1, cluster=srv.address)
         assert time.time() - start < 10
         assert srv.address in str(e.value) and "\n" not in str(e.value)
-        r = cli_run(*SIM, "--cluster", srv.address, "--no-save",
+        r = run_cli(*SIM, "--cluster", srv.address, "--no-save",
                     env={"HANASIM_CLUSTER_TIMEOUT": "1.5"}, timeout=60)
         one_line(r, srv.address)
     finally:
         srv.close()
 
 
-def test_7_nobody_listening():
+def test_7_nobody_listening(run_cli):
     pytest.importorskip("dask.distributed")
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    r = cli_run(*SIM, "--cluster", f"tcp://127.0.0.1:{port}", "--no-save", timeout=60)
+    r = run_cli(*SIM, "--cluster", f"tcp://127.0.0.1:{port}", "--no-save", timeout=60)
     one_line(r, f"tcp://127.0.0.1:{port}")
 
 
 # ---- 8. compare: enough blocks, a bounded number of variants --------------------------------
 
-def test_8_compare_needs_blocks_and_limits_variants():
+def test_8_compare_needs_blocks_and_limits_variants(run_cli):
     with pytest.raises(ValueError, match="at least 2 sessions"):
         hanasim.compare("toppa", rounds=100, session_rounds=1000, seed=1,
                         rules={"five_brights": [60, 40]})
@@ -339,7 +345,7 @@ def test_8_compare_needs_blocks_and_limits_variants():
     assert n > 64
     with pytest.raises(ValueError, match=f"{n} variants.*limit of 64.*max_variants={n}"):
         hanasim.compare("toppa", rounds=int(HUGE), rules=grid)
-    r = cli_run("compare", "toppa", "--rounds", HUGE,
+    r = run_cli("compare", "toppa", "--rounds", HUGE,
                 *[x for k, v in grid.items() for x in ("--rule", f"{k}={','.join(v)}")],
                 "--max-variants", "3", timeout=120)
     one_line(r, f"{n} variants", "limit of 3", "--max-variants")
@@ -349,6 +355,7 @@ def test_8_compare_needs_blocks_and_limits_variants():
 
 @pytest.mark.parametrize("value", ["0", "-1", "two"])
 def test_9_bad_numba_num_threads_is_one_line(value):
+    # numba reads NUMBA_NUM_THREADS when it is imported: only a fresh process shows it
     r = cli_run("games", env={"NUMBA_NUM_THREADS": value}, timeout=120)
     one_line(r, "NUMBA_NUM_THREADS", value)
 
@@ -356,11 +363,11 @@ def test_9_bad_numba_num_threads_is_one_line(value):
 # ---- 10. a checkpoint manifest of the wrong shape --------------------------------------------
 
 @pytest.mark.parametrize("content", ["[1, 2]", '"text"', "{not json"])
-def test_10_wrong_manifest_is_one_line(tmp_path, content):
+def test_10_wrong_manifest_is_one_line(tmp_path, content, run_cli):
     ck = tmp_path / "ck"
     ck.mkdir()
     (ck / "manifest.json").write_text(content)
-    one_line(cli_run(*SIM, "--checkpoint", str(ck), "--no-save"), str(ck / "manifest.json"),
+    one_line(run_cli(*SIM, "--checkpoint", str(ck), "--no-save"), str(ck / "manifest.json"),
              code=1)  # a damaged file is a runtime failure
     assert (ck / "manifest.json").read_text() == content
 
@@ -435,22 +442,22 @@ def test_11_rule_values_are_recorded_canonically():
     (["--seed", "²"], ["seed", "²"], ["invalid literal"]),
     (["--checkpoint", ""], ["checkpoint", "empty"], []),
 ])
-def test_12_messages_name_the_problem(args, words, absent):
-    r = cli_run("simulate", "toppa", "--rounds", HUGE, *args, timeout=120)
+def test_12_messages_name_the_problem(args, words, absent, run_cli):
+    r = run_cli("simulate", "toppa", "--rounds", HUGE, *args, timeout=120)
     line = one_line(r, *words)
     assert not any(a in line for a in absent), line
 
 
-def test_12_files_where_folders_belong(tmp_path):
+def test_12_files_where_folders_belong(tmp_path, run_cli):
     f = tmp_path / "afile"
     f.write_text("x")
-    line = one_line(cli_run(*SIM, "--checkpoint", str(f), "--no-save"), str(f), "not a directory")
+    line = one_line(run_cli(*SIM, "--checkpoint", str(f), "--no-save"), str(f), "not a directory")
     assert "Errno" not in line
-    line = one_line(cli_run(*SIM, env={"HANASIM_STORE": str(f)}), str(f), "not a directory")
+    line = one_line(run_cli(*SIM, env={"HANASIM_STORE": str(f)}), str(f), "not a directory")
     assert "Errno" not in line
     # the store is not a checkpoint folder, even before its first run
     st = tmp_path / "hanasim-runs"
-    line = one_line(cli_run(*SIM, "--checkpoint", str(st), env={"HANASIM_STORE": str(st)}),
+    line = one_line(run_cli(*SIM, "--checkpoint", str(st), env={"HANASIM_STORE": str(st)}),
                     "results store")
     assert not st.exists()
 
@@ -490,8 +497,8 @@ def test_12_interrupt_hints_only_where_the_option_exists(capsys):
     assert "--checkpoint" in capsys.readouterr().err
 
 
-def test_12_report_with_a_bad_policy_leaves_nothing(tmp_path):
-    r = cli_run("report", "toppa", "--policy", "bogus", "--out", str(tmp_path / "r"), timeout=120)
+def test_12_report_with_a_bad_policy_leaves_nothing(tmp_path, run_cli):
+    r = run_cli("report", "toppa", "--policy", "bogus", "--out", str(tmp_path / "r"), timeout=120)
     one_line(r, "unknown policy 'bogus'")
     assert not (tmp_path / "r").exists()
 

@@ -26,6 +26,9 @@ ARGS = ["simulate", "toppa", "--seed", "31", "--policy", "greedy,random", "--ses
 
 
 def cli(*args, env=None, **kw):
+    """``python -m hanasim ARGS`` in a process of its own: for NUMBA_NUM_THREADS (read when
+    numba is imported); other runs whose output alone is checked use ``run_cli`` (in-process,
+    tests/conftest.py); the run that is killed is a process of its own (_start)."""
     e = dict(os.environ, **(env or {}))
     return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
                           text=True, env=e, timeout=600, **kw)
@@ -68,9 +71,9 @@ def _wait_for_batches(proc, ck, n, timeout=300):
 
 
 @pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
-def test_killed_run_resumes_to_the_identical_table(tmp_path, how):
+def test_killed_run_resumes_to_the_identical_table(tmp_path, how, run_cli):
     rounds = 3_000_000  # about 23 batches of 131,072 rounds (3-round sessions)
-    ref = cli(*ARGS, "--rounds", str(rounds))
+    ref = run_cli(*ARGS, "--rounds", str(rounds))
     assert ref.returncode == 0, ref.stderr
     ck = tmp_path / "run"
     proc = _start(ck, rounds)
@@ -86,24 +89,24 @@ def test_killed_run_resumes_to_the_identical_table(tmp_path, how):
     kept = len(list(ck.glob("batch-*.npz")))
     assert 2 <= kept < 23
     assert not list(ck.glob(".tmp-*")) or how == "kill -9"  # ctrl-c leaves no partial file
-    again = cli(*ARGS, "--rounds", str(rounds), "--checkpoint", str(ck), "--resume")
+    again = run_cli(*ARGS, "--rounds", str(rounds), "--checkpoint", str(ck), "--resume")
     assert again.returncode == 0, again.stderr
     assert again.stdout == ref.stdout
     assert f"resuming {ck}: {kept} of " in again.stderr  # says what it found first
 
 
-def test_checkpoint_errors_are_one_line(tmp_path):
+def test_checkpoint_errors_are_one_line(tmp_path, run_cli):
     ck = tmp_path / "run"
-    assert cli(*ARGS, "--rounds", "1000", "--checkpoint", str(ck)).returncode == 0
-    r = cli(*ARGS, "--rounds", "2000", "--checkpoint", str(ck))
+    assert run_cli(*ARGS, "--rounds", "1000", "--checkpoint", str(ck)).returncode == 0
+    r = run_cli(*ARGS, "--rounds", "2000", "--checkpoint", str(ck))
     assert r.returncode == 2 and "belongs to another run: rounds" in r.stderr
     (ck / "batch-00000000.npz").write_bytes(b"not a zip")
-    r = cli(*ARGS, "--rounds", "1000", "--checkpoint", str(ck))
+    r = run_cli(*ARGS, "--rounds", "1000", "--checkpoint", str(ck))
     assert r.returncode == 1 and "damaged" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert (ck / "batch-00000000.npz").exists()  # nothing is deleted
-    r = cli(*ARGS, "--rounds", "1000", "--checkpoint", str(tmp_path / "nothing"), "--resume")
+    r = run_cli(*ARGS, "--rounds", "1000", "--checkpoint", str(tmp_path / "nothing"), "--resume")
     assert r.returncode == 2 and "nothing to resume" in r.stderr
-    r = cli(*ARGS, "--rounds", "1000", "--cluster", "udp://x")
+    r = run_cli(*ARGS, "--rounds", "1000", "--cluster", "udp://x")
     assert r.returncode == 2 and "local:N" in r.stderr
 
 
