@@ -95,10 +95,15 @@ class Game:
     def seat_names(self) -> tuple:
         from ..games import get_game
 
+        from ..stats.labels import seat_label
+
         g = get_game(self.name)
         seats = getattr(g, "seats", None) or getattr(g.reading, "seats", None)
-        return tuple(seats)[:self.n] if seats else ("dealer",) + tuple(
-            f"seat {s}" for s in range(1, self.n))
+        if not seats:
+            return ("dealer",) + tuple(f"seat {s}" for s in range(1, self.n))
+        # in words, as the game's tables label them ("first player", "dealer's right (seat 1)")
+        words = [seat_label(t, g.name, self.n) for t in tuple(seats)[:self.n]]
+        return tuple(w[:1].lower() + w[1:] for w in words)
 
 
 def game(name: str, rules: dict | None = None, preset: str | None = None) -> Game:

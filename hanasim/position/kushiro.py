@@ -35,7 +35,7 @@ from ..games.kushiro.teyaku import teyaku_bits
 from ..policies import GREEDY
 from .core import Action, Position, PositionError, bits, koikoi, mask, play, swap, turned
 from .fishing import _forced_tables, _high, _two_way
-from .koikoi import _check_partition
+from .koikoi_game import _check_partition
 
 # the modules (the package exports functions of the same names)
 KL = import_module("hanasim.games.kushiro.lower")
