@@ -364,7 +364,7 @@ def kushiro_round(game, seed, rows):
         pol[q, :len(row)] = row
     res = np.zeros(R_N, dtype=np.int64)
     dealt = np.arange(48).astype(np.int8)
-    KR.deal_round(drng.copy(), dealt, 2)  # the deal as dealt (a swap changes order)
+    KR.deal_round(drng.copy(), dealt, 2, tb.cond)  # the deal as dealt (a swap changes order)
     KR.play_round(drng, rng, order, pile, hands, ks, tb, pol, 0, res, None)
     o = [int(c) for c in dealt]
     deal = ([o[:10], o[10:20]], o[20:28], o[28:])
