@@ -18,7 +18,7 @@ DESCRIPTION = (
     "less its mean round score in all rounds, in the game's unit, with a 99.9% interval; the "
     "same for the cards dealt to the field where the game has one. One run; printed as a tidy "
     "table after a sentence naming the dealer's most and least valuable cards. --vs-rule "
-    "compares a second rule set (the first one's rules with these changed) on the same seed: "
+    "compares a second rule set (the first one's rules with these changed) on the same random seed, "
     "the change of each card's value. Example: hanasim cards toppa --policy greedy --vs-rule "
     "five_brights=40")
 
