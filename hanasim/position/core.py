@@ -187,3 +187,22 @@ class Position:
             return (f"{action.words(code)} is not legal: it takes one of "
                     + " or ".join(takes))
         return f"{action.words(code)} is not legal: its capture is fixed by the rules"
+
+
+def card_places(code, hands, field, pile, captured, n_cards=None) -> dict:
+    """Where each card is (``{card: place}``), refusing a card in two places; with ``n_cards``
+    also a card of the deck in no place.  ``code`` writes a card for the message."""
+    places = [("hand of seat %d" % s, h) for s, h in enumerate(hands)]
+    places += [("field", field), ("draw pile", pile)]
+    places += [("captured pile of seat %d" % s, c) for s, c in enumerate(captured)]
+    seen = {}
+    for where, cards in places:
+        for c in cards:
+            if c in seen:
+                raise PositionError(f"{code(c)} is in two places ({seen[c]} and {where})")
+            seen[c] = where
+    if n_cards is not None:
+        missing = [c for c in range(n_cards) if c not in seen]
+        if missing:
+            raise PositionError("cards in no place: " + " ".join(code(c) for c in missing))
+    return seen

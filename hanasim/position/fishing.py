@@ -30,7 +30,7 @@ from ..engine.deal import is_misdeal
 from ..engine.teyaku import expose_step
 from ..engine.yaku import teyaku_by_nibbles
 from ..policies import EXPOSE_ALWAYS, EXPOSE_NEVER, GREEDY
-from .core import Action, Position, PositionError, bits, mask, play, turned
+from .core import Action, Position, PositionError, bits, card_places, mask, play, turned
 
 ZERO = np.uint64(0)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -101,19 +101,7 @@ class FishingGame:
         if len(hands) != n or len(captured) != n:
             raise PositionError(f"{self.name} has {n} seats: give {n} hands and {n} "
                                 f"captured piles (dealer first)")
-        places = [("hand of seat %d" % s, h) for s, h in enumerate(hands)]
-        places += [("field", field), ("draw pile", pile)]
-        places += [("captured pile of seat %d" % s, c) for s, c in enumerate(captured)]
-        seen = {}
-        for where, cards in places:
-            for c in cards:
-                if c in seen:
-                    raise PositionError(f"{self.code(c)} is in two places ({seen[c]} and "
-                                        f"{where})")
-                seen[c] = where
-        missing = [c for c in range(self.n_cards) if c not in seen]
-        if missing:
-            raise PositionError("cards in no place: " + " ".join(self.code(c) for c in missing))
+        card_places(self.code, hands, field, pile, captured, self.n_cards)
         sizes = [len(h) for h in hands]
         k = max(sizes)
         dealt_pile = self.n_cards - self.n_dealt

@@ -26,7 +26,7 @@ import numpy as np
 from ..engine.bits import count
 from ..games import koikoi as K
 from ..policies import DEC_CONTINUE, DEC_STOP, FORCED, GREEDY
-from .core import Action, Position, PositionError, bits, mask, play, turned
+from .core import Action, Position, PositionError, bits, card_places, mask, play, turned
 
 ZERO = np.uint64(0)
 
@@ -314,15 +314,4 @@ def forced_turn(pending) -> int:
 
 
 def _check_partition(code, hands, field, pile, captured, n_cards=48):
-    places = [("hand of seat %d" % s, h) for s, h in enumerate(hands)]
-    places += [("field", field), ("draw pile", pile)]
-    places += [("captured pile of seat %d" % s, c) for s, c in enumerate(captured)]
-    seen = {}
-    for where, cards in places:
-        for c in cards:
-            if c in seen:
-                raise PositionError(f"{code(c)} is in two places ({seen[c]} and {where})")
-            seen[c] = where
-    missing = [c for c in range(n_cards) if c not in seen]
-    if missing:
-        raise PositionError("cards in no place: " + " ".join(code(c) for c in missing))
+    card_places(code, hands, field, pile, captured, n_cards)

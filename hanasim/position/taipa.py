@@ -30,7 +30,7 @@ from ..games.taipa.lower import P_COINS, lower
 from ..games.taipa.rules import DEALT, HAND
 from ..games.taipa.yaku import yaku_points
 from ..policies import LEGAL_STOP
-from .core import Action, Position, PositionError, bits, koikoi, mask, play, turned
+from .core import Action, Position, PositionError, bits, card_places, koikoi, mask, play, turned
 
 ZERO = np.uint64(0)
 
@@ -58,16 +58,7 @@ class TaipaGame:
         if len(hands) != n or len(captured) != n:
             raise PositionError(f"taipa has {n} seats: give {n} hands and {n} captured piles "
                                 f"(the first player's first)")
-        places = [("hand of seat %d" % s, h) for s, h in enumerate(hands)]
-        places += [("field", field), ("draw pile", pile)]
-        places += [("captured pile of seat %d" % s, c) for s, c in enumerate(captured)]
-        seen = {}
-        for where, cards in places:
-            for c in cards:
-                if c in seen:
-                    raise PositionError(f"{self.code(c)} is in two places ({seen[c]} and "
-                                        f"{where})")
-                seen[c] = where
+        seen = card_places(self.code, hands, field, pile, captured)
         deck = len(seen)  # the round's deck: the cards out of play are in no place
         if deck < DEALT:
             raise PositionError(f"a round's deck holds at least {DEALT} cards (6 to each hand "

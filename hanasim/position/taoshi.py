@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine import state
 from ..engine.bits import has_full_nibble
-from .core import Action, Position, PositionError, bits, mask
+from .core import Action, Position, PositionError, bits, card_places, mask
 from .fishing import FishingGame
 
 TR = import_module("hanasim.games.taoshi.round")
@@ -74,19 +74,7 @@ class TaoshiGame(FishingGame):
         if len(hands) != n or len(captured) != n:
             raise PositionError("Taoshi has 3 active seats: give 3 hands and 3 captured piles "
                                 "(the dealer's first)")
-        places = [("hand of seat %d" % s, h) for s, h in enumerate(hands)]
-        places += [("field", field), ("draw pile", pile)]
-        places += [("captured pile of seat %d" % s, c) for s, c in enumerate(captured)]
-        seen = {}
-        for where, cards in places:
-            for c in cards:
-                if c in seen:
-                    raise PositionError(f"{self.code(c)} is in two places ({seen[c]} and "
-                                        f"{where})")
-                seen[c] = where
-        missing = [c for c in range(48) if c not in seen]
-        if missing:
-            raise PositionError("cards in no place: " + " ".join(self.code(c) for c in missing))
+        card_places(self.code, hands, field, pile, captured, 48)
         sizes = [len(h) for h in hands]
         k = max(sizes)
         turns = SL.PBUF - len(pile)
