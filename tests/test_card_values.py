@@ -115,7 +115,9 @@ def test_a_card_that_scores_is_worth_more():
     six, seven = names[6][0], names[7][0]
     assert hand.loc[six, "ci_low"] > 0 > hand.loc[seven, "ci_high"]
     best, worst = hand["value"].idxmax(), hand["value"].idxmin()
-    assert best in df.attrs["headline"] and worst in df.attrs["headline"]
+    for card in (best, worst):  # named in words with its code ("pine crane '1b'")
+        said = f"{card.replace('.', ' ').replace('_', ' ')} '{hand.loc[card, 'code']}'"
+        assert said in df.attrs["headline"], (said, df.attrs["headline"])
     assert int(cv.deck_of(_Game()).names.index(best)) % 7 == 6
 
 

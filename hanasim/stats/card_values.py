@@ -175,7 +175,7 @@ def headline(df: pd.DataFrame, seat: str | None = None) -> str:
     worst = hand.loc[hand["value"].idxmin()]
 
     def say(r):
-        return (f"{r['card']} ({_fmt(r['value'])} {unit} a round, 99.9% interval "
+        return (f"{_named(r)} ({_fmt(r['value'])} {unit} a round, 99.9% interval "
                 f"{_fmt(r['ci_low'])} to {_fmt(r['ci_high'])})")
 
     from .labels import seat_label
@@ -226,7 +226,14 @@ def change_headline(diff: pd.DataFrame, seat: str | None = None) -> str:
 
     who = seat_label(seat, diff.attrs.get("game"), diff.attrs.get("players"))
     sure = r["ci_low"] > 0 or r["ci_high"] < 0
-    return (f"{who}: the card whose value changes most is {r['card']}, "
+    return (f"{who}: the card whose value changes most is {_named(r)}, "
             f"{_fmt(r['value_a'])} to {_fmt(r['value_b'])} {unit} a round (change "
             f"{_fmt(r['difference'])}, 99.9% interval {_fmt(r['ci_low'])} to "
             f"{_fmt(r['ci_high'])}{'' if sure else ': not distinguishable from no change'})")
+
+
+def _named(r) -> str:
+    """A card in a sentence: the deck's name in words and its code ("willow rain man '11b'")."""
+    name = str(r["card"]).replace(".", " ").replace("_", " ")
+    code = r.get("code") if hasattr(r, "get") else None
+    return f"{name} '{code}'" if isinstance(code, str) and code else name
