@@ -61,6 +61,18 @@ EXPOSE_HELP = ("expose held teyaku: always, never, random; or one per player (de
 
 def add_run_options(p, rounds_default, per="played rounds to simulate"):
     """The options every simulating command shares (simulate, sweep)."""
+    add_play_options(p, rounds_default, per)
+    p.add_argument("--session-rounds", default=1, metavar="L",
+                   help="rounds per session: the winner deals the next round (default 1); "
+                   "session quantities count whole sessions only (a cut-off last session's "
+                   "rounds count per round, and the table says so)")
+    p.add_argument("--fixed-dealer", action="store_true",
+                   help="player 1 deals every round (measure a policy pairing by seat)")
+
+
+def add_play_options(p, rounds_default, per):
+    """The game and how it is played: rounds, seed, policies, preset, expose, players (every
+    command that plays rounds, the card values' included)."""
     p.add_argument("game", help="game name (see 'hanasim games')")
     p.add_argument("--rounds", default=rounds_default, metavar="N",
                    help=f"{per} (default {rounds_default:,})")
@@ -72,12 +84,6 @@ def add_run_options(p, rounds_default, per="played rounds to simulate"):
     add_preset(p)
     p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
     p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
-    p.add_argument("--session-rounds", default=1, metavar="L",
-                   help="rounds per session: the winner deals the next round (default 1); "
-                   "session quantities count whole sessions only (a cut-off last session's "
-                   "rounds count per round, and the table says so)")
-    p.add_argument("--fixed-dealer", action="store_true",
-                   help="player 1 deals every round (measure a policy pairing by seat)")
 
 
 GIVEN_HELP = ("cards a seat is dealt in every round, repeatable: SEAT=CARD,CARD,... (SEAT: dealer, "

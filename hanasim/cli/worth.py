@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import (EXPOSE_HELP, PLAYERS_HELP, POLICY_FORMS_HELP, add_out_options, add_preset,
-                     add_threads_option, changed_rules, check_output, emit, print_notes,
+from .common import (add_out_options, add_play_options, add_threads_option, changed_rules, check_output, emit, print_notes,
                      with_players, write_chart, write_out)
 
 DEFAULT_ROUNDS = 200_000  # hanasim.worth.DEFAULT_ROUNDS (not imported: --help stays quick)
@@ -25,17 +24,7 @@ DESCRIPTION = (
 
 def add_options(p) -> None:
     """The options of the card-values view (``game`` included)."""
-    p.add_argument("game", help="game name (see 'hanasim games')")
-    p.add_argument("--rounds", default=DEFAULT_ROUNDS, metavar="N",
-                   help=f"played rounds (default {DEFAULT_ROUNDS:,})")
-    p.add_argument("--seed", default=None, metavar="S",
-                   help="whole number; the same seed gives the same table (default: fresh, printed)")
-    p.add_argument("--policy", default="random", metavar="P",
-                   help="one policy for every player, or one per seated player (greedy,random); "
-                   "default random. Forms: " + POLICY_FORMS_HELP)
-    add_preset(p)
-    p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
-    p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
+    add_play_options(p, DEFAULT_ROUNDS, "played rounds")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="house rule option, repeatable (see 'hanasim rules GAME')")
     p.add_argument("--vs-rule", action="append", default=[], metavar="NAME=VALUE",
