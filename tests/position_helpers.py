@@ -336,22 +336,27 @@ def taipa_round(game, seed, policy, decide, deck_size=48, first=0):
 
 
 def kushiro_round(game, seed, rows):
-    """(kernel's chips by seat, the final position, its actions, the deal) of one two-player
-    Kushiro Toppa round played by ``games.kushiro.round.play_round`` (dealer player 0),
-    ``rows`` each player's policy row (PC_* columns; swap never, always or random; expose
-    always or never)."""
+    """(kernel's chips by seat, the final position, its actions, the deal) of one Kushiro
+    Toppa round played by ``games.kushiro.round.play_round`` (dealer player 0) at the game's
+    table (2-4 players), ``rows`` each player's policy row (PC_* columns; swap never, always
+    or random; join always, random or a threshold; expose always or never).  The deal is
+    (hands, field, stock[, the draw pile after the drop]); None when the kernel redealt (a
+    void deal under ``undecided=redeal``: the kernel deals again within its round)."""
     from hanasim.engine.play import capture
     from importlib import import_module
     KR = import_module("hanasim.games.kushiro.round")
+    from hanasim.engine.join import JOIN_ALWAYS, JOIN_RANDOM
     from hanasim.engine.rng import below
     from hanasim.games.kushiro.lower import P_PICK_LOWEST
-    from hanasim.games.kushiro.policy import (PC_CARD, PC_DEC, PC_DPARAM, PC_EXPOSE, PC_N,
-                                              PC_SWAP)
-    from hanasim.games.kushiro.policy import cards_missing
-    from hanasim.games.kushiro.slots import K_FIELD, K_PA, KS_N, PILE_N, R_CHIPS, R_N
+    from hanasim.games.kushiro.policy import (PC_CARD, PC_DEC, PC_DPARAM, PC_EXPOSE, PC_JOIN,
+                                              PC_JPARAM, PC_N, PC_SWAP, cards_missing,
+                                              join_strength)
+    from hanasim.games.kushiro.slots import (K_FIELD, K_PA, KS_N, PILE_N, R_CHIPS,
+                                             R_END_PILE, R_N, R_REDEALS)
     from hanasim.policies import CONTINUE, DEC_THRESHOLD, LEGAL_BOTH, choose_continue
 
     tb = game.tb
+    n = game.table
     drng = np.array([np.uint64(seed * 104729 + 3)], dtype=np.uint64)
     rng = np.array([np.uint64(seed * 7919 + 5)], dtype=np.uint64)
     rng0 = rng.copy()
@@ -360,16 +365,23 @@ def kushiro_round(game, seed, rows):
     hands = np.zeros(4, dtype=np.uint64)
     ks = np.zeros(KS_N, dtype=np.uint64)
     pol = np.zeros((4, PC_N), dtype=np.int64)
-    for q, row in enumerate(rows):
+    for q, row in enumerate(rows[:n]):
         pol[q, :len(row)] = row
     res = np.zeros(R_N, dtype=np.int64)
     dealt = np.arange(48).astype(np.int8)
-    KR.deal_round(drng.copy(), dealt, 2, tb.cond)  # the deal as dealt (a swap changes order)
+    KR.deal_round(drng.copy(), dealt, n, tb.cond)  # the deal as dealt (a swap changes order)
     KR.play_round(drng, rng, order, pile, hands, ks, tb, pol, 0, res, None)
+    if res[R_REDEALS]:
+        return None
     o = [int(c) for c in dealt]
-    deal = ([o[:10], o[10:20]], o[20:28], o[28:])
-    kernel = [int(res[R_CHIPS]), int(res[R_CHIPS + 1])]
-    pos = game.from_cards(*deal)
+    top = 10 * n + 8
+    deal = ([o[10 * s:10 * s + 10] for s in range(n)], o[10 * n:top], o[top:])
+    play_pile = None
+    if n > 2 and game.dropped != "aside":
+        play_pile = [int(c) for c in pile[:int(res[R_END_PILE])]]
+        deal = deal + (play_pile,)
+    kernel = [int(res[R_CHIPS + s]) for s in range(n)]
+    pos = game.from_cards(*deal[:3], play_pile=play_pile)
     rng = rng0
     actions = []
     r = ZERO
@@ -383,9 +395,20 @@ def kushiro_round(game, seed, rows):
                 a = core.swap(None)
             else:
                 a = core.swap(c0 + (0 if tb.params[P_PICK_LOWEST] else int(below(rng, 4))))
+        elif pos.phase == "join":
+            jp = int(pol[seat, PC_JOIN])
+            if jp == JOIN_ALWAYS:
+                yes = True
+            elif jp == JOIN_RANDOM:
+                yes = below(rng, 2) == 1
+            else:
+                yes = join_strength(d["groups"][seat], d["field"], tb.kind_masks[3]) \
+                    >= pol[seat, PC_JPARAM]
+            a = core.Action("join", yes=bool(yes))
         elif pos.phase == "expose":
             a = core.expose(pol[seat, PC_EXPOSE] == 1)
         elif pos.phase == "play":
+            k = game.inner_seat(pos)
             cp = int(pol[seat, PC_CARD])
             r = ZERO
             if cp == RANDOM:
@@ -393,7 +416,7 @@ def kushiro_round(game, seed, rows):
                 r = np.uint64(mix64(rng[0]))
             ks_ = d["ks"]
             field = ks_[K_FIELD]
-            card = int(hand_card(cp, ks_[seat], field, r, tb.gscore))
+            card = int(hand_card(cp, ks_[k], field, r, tb.gscore))
             two = two_way(card, field)
             a = core.play(card, two[1] if int(take_high(cp, card, field, r, tb.ghigh))
                           else two[0]) if two else core.play(card)
@@ -406,13 +429,14 @@ def kushiro_round(game, seed, rows):
             a = core.turned(drawn, two[1] if int(take_high(cp, drawn, f, r >> np.uint64(1),
                                                              tb.ghigh)) else two[0])
         else:
+            k = game.inner_seat(pos)
             ks_ = d["ks"]
             v, h = d["decision"]
             dec = int(pol[seat, PC_DEC])
             om = 99
             if dec == DEC_THRESHOLD:
-                om = cards_missing(ks_[K_PA + 1 - seat], tb.yaku_masks, tb.yaku_ints)
-            left = bin(int(ks_[seat])).count("1")
+                om = cards_missing(ks_[K_PA + 1 - k], tb.yaku_masks, tb.yaku_ints)
+            left = bin(int(ks_[k])).count("1")
             a = core.koikoi(choose_continue(dec, int(pol[seat, PC_DPARAM]), LEGAL_BOTH, left,
                                             v, om, rng) == CONTINUE)
         actions.append(a)
@@ -420,20 +444,24 @@ def kushiro_round(game, seed, rows):
     return kernel, pos, actions, deal
 
 
-def taoshi_round(game, seed, cards, claims):
+def taoshi_round(game, seed, cards, claims, joins=None):
     """(kernel's scores by seat in points, the final position, its actions, the deal) of one
-    three-player Taoshi round played by ``games.taoshi.round.play_round`` (dealer player 0):
-    ``cards`` each player's card policy (random, greedy), ``claims`` each one's claim choice
-    (always, never); the same round through positions, the random stream replayed."""
+    Taoshi round played by ``games.taoshi.round.play_round`` (dealer player 0) at the game's
+    table: ``cards`` each player's card policy (random, greedy), ``claims`` each one's claim
+    choice (always, never), ``joins`` (4-6 players) each one's join threshold (0: always);
+    the same round through positions, the random stream replayed.  The deal is (hands in
+    dealt order, field, stock[, the draw pile after the drop])."""
     from importlib import import_module
 
+    from hanasim.engine.join import JOIN_ALWAYS, JOIN_THRESHOLD
     from hanasim.engine.play import capture
-    from hanasim.games.taoshi.policy import PC_CARD, PC_EXPOSE, PC_N
+    from hanasim.games.taoshi.policy import PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM, PC_N
     from hanasim.games.taoshi.slots import PBUF, R_N, R_SCORE, ST_N
 
     TR = import_module("hanasim.games.taoshi.round")
     TL = import_module("hanasim.games.taoshi.lower")
     tb = game.tb
+    n = game.table
     drng = np.array([np.uint64(seed * 104729 + 7)], dtype=np.uint64)
     rng = np.array([np.uint64(seed * 7919 + 11)], dtype=np.uint64)
     r_rng = rng.copy()
@@ -443,36 +471,54 @@ def taoshi_round(game, seed, cards, claims):
     st = np.zeros(ST_N, dtype=np.uint64)
     pol3 = np.zeros(3, dtype=np.int64)
     pol = np.zeros((6, PC_N), dtype=np.int64)
-    for q in range(3):
+    for q in range(n):
         pol[q, PC_CARD] = cards[q]
         pol[q, PC_EXPOSE] = claims[q]
+        if joins is not None:
+            pol[q, PC_JOIN] = JOIN_ALWAYS if joins[q] == 0 else JOIN_THRESHOLD
+            pol[q, PC_JPARAM] = joins[q]
     res = np.zeros(R_N, dtype=np.int64)
     TR.play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, 0, res, None)
     unit = int(tb.params[TL.P_UNIT])
-    kernel = [int(res[R_SCORE + s]) / unit for s in range(3)]
-    deal = ([core.bits(h) for h in hands[:3]], core.bits(hands[3]), [int(c) for c in pbuf])
-    pos = game.from_cards(*deal)
+    kernel = [int(res[R_SCORE + s]) / unit for s in range(n)]
+    if n == 3:
+        deal = ([core.bits(h) for h in hands[:3]], core.bits(hands[3]), [int(c) for c in pbuf])
+        pos = game.from_cards(*deal)
+    else:
+        nd = 7 * n + 6
+        dealt = [[int(order[i]) for i in range(nd) if tb.deal_to[i] == s] for s in range(n)]
+        deal = (dealt, core.bits(hands[n]), [int(c) for c in order[nd:]],
+                [int(c) for c in pbuf])
+        pos = game.from_cards(*deal[:3], play_pile=deal[3])
     actions = []
     s = int(r_rng[0])
     r = ZERO
     while not pos.is_over():
         seat = pos.seat
         d = pos.data
-        st_ = d["st"]
         p = int(cards[seat])
-        if pos.phase == "expose":
+        if pos.phase == "join":
+            from hanasim.games.taoshi.score import hand_points
+
+            v = hand_points(np.uint64(core.mask(d["hands"][seat])), tb.pmask) + \
+                game.teyaku_value(core.mask(d["hands"][seat]))
+            a = core.Action("join", yes=bool(v >= joins[seat]))
+        elif pos.phase == "expose":
             a = core.expose(claims[seat] == 1)
         elif pos.phase == "play":
+            st_ = d["st"]
+            k = game.inner_seat(pos)
             r = ZERO
             if p == RANDOM:
                 s = (s + int(GOLDEN)) % 2**64
                 r = np.uint64(mix64(np.uint64(s)))
             field = st_[3]
-            card = int(hand_card(p, st_[seat], field, r, tb.gscore))
+            card = int(hand_card(p, st_[k], field, r, tb.gscore))
             two = two_way(card, field)
             a = core.play(card, two[1] if int(take_high(p, card, field, r, tb.ghigh))
                           else two[0]) if two else core.play(card)
         else:
+            st_ = d["st"]
             card, high = d["pending"]
             f = np.uint64(capture(card, st_[3], high)[0])
             drawn = pos.legal_actions()[0].card

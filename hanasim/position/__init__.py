@@ -57,6 +57,8 @@ class Game:
         hands = [self.cards(h, f"hand of seat {s}") for s, h in enumerate(hands)]
         captured = (None if captured is None else
                     [self.cards(c, f"captured pile of seat {s}") for s, c in enumerate(captured)])
+        if more.get("play_pile") is not None:
+            more["play_pile"] = self.cards(more["play_pile"], "the draw pile after the drop")
         return self.adapter.from_cards(hands, self.cards(field, "field"),
                                        self.cards(pile, "draw pile"), captured, **more)
 

@@ -10,7 +10,8 @@ COMMON = {"game", "preset", "rules", "hands", "field", "pile", "captured", "acti
           "players", "note"}
 BY_GAME = {"koikoi": {"month", "calls", "last_yaku", "field_multiplier", "wild"},
            "toppa": {"exposed", "teyaku_points"}, "baka": {"exposed", "teyaku_points"},
-           "taoshi": {"exposed", "teyaku_points"},
+           "taoshi": {"exposed", "teyaku_points", "play_pile"},
+           "kushiro_toppa": {"play_pile"},
            "ishikari_toppa": {"multiplier"}, "taipa": {"calls", "coins"}}
 
 
@@ -71,6 +72,11 @@ def position_from_json(data, game_name, rules, preset, make_game):
                                   f"{g.n} numbers")
             extra["teyaku_points"] = t
             extra.setdefault("exposed", [[] for _ in range(g.n)])
+    if "play_pile" in data:
+        if not isinstance(data["play_pile"], list):
+            raise RecordError("'play_pile' is a list: the draw pile after the join or drop, "
+                              "top first")
+        extra["play_pile"] = data["play_pile"]
     try:
         pos = g.deal(data["hands"], data["field"], data["pile"], data.get("captured"), **extra)
     except PositionError as e:
@@ -90,7 +96,10 @@ def position_from_json(data, game_name, rules, preset, make_game):
         if a not in legal:
             raise IllegalAction(f"action {k}, the {seats[pos.seat]}: "
                                 + pos.illegal_words(a, legal, seats))
-        pos = pos.apply(a)
+        try:
+            pos = pos.apply(a)
+        except PositionError as e:  # what the position gives cannot follow this action
+            raise RecordError(f"action {k} ({a.words(g.code)}): {e}") from None
     return g, pos
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from .core import PositionError
 
 FORMAT = "hanasim-record-1"
-ROUND_KEYS = {"dealer", "hands", "field", "pile", "actions", "captured", "month", "multiplier"}
+ROUND_KEYS = {"dealer", "hands", "field", "pile", "actions", "captured", "month", "multiplier",
+              "play_pile"}
 TOP_KEYS = {"format", "game", "preset", "rules", "players", "rounds", "note"}
 
 
@@ -72,8 +73,8 @@ def check(data) -> None:
         if not isinstance(r["hands"], list) or not all(isinstance(h, list) for h in r["hands"]):
             raise RecordError(f"{where}: 'hands' is a list of hands (lists of cards), the "
                               f"dealer's first")
-        for key in ("field", "pile", "actions"):
-            if not isinstance(r[key], list):
+        for key in ("field", "pile", "actions", "play_pile"):
+            if key in r and not isinstance(r[key], list):
                 raise RecordError(f"{where}: '{key}' is a list")
 
 
@@ -97,8 +98,10 @@ def dealer_index(r, players, i) -> int:
                       f"or a name of 'players')")
 
 
-def round_json(game, dealer: int, hands, field, pile, actions, month=None) -> dict:
-    """One round of a record (cards as codes; ``dealer`` a player number from 1)."""
+def round_json(game, dealer: int, hands, field, pile, actions, month=None,
+               play_pile=None) -> dict:
+    """One round of a record (cards as codes; ``dealer`` a player number from 1;
+    ``play_pile``: the draw pile after the join or drop, where the record gives it)."""
     code = game.code
     out = {"dealer": dealer,
            "hands": [[code(c) for c in h] for h in hands],
@@ -107,6 +110,8 @@ def round_json(game, dealer: int, hands, field, pile, actions, month=None) -> di
            "actions": [a.to_json(code) for a in actions]}
     if month is not None:
         out["month"] = month
+    if play_pile is not None:
+        out["play_pile"] = [code(c) for c in play_pile]
     return out
 
 

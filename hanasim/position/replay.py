@@ -13,6 +13,10 @@ from .core import PositionError
 from . import record as R
 
 
+#: the games whose records give the draw pile after the join or drop (``play_pile``)
+JOIN_DROP = ("kushiro_toppa", "taoshi")
+
+
 class IllegalAction(Exception):
     """A recorded action the rules do not allow here (one line: round, turn, player, card)."""
 
@@ -83,6 +87,11 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
             extra["multiplier"] = r.get("multiplier", 1)
         elif "multiplier" in r:
             raise PositionError("'multiplier' is an Ishikari Toppa round's key")
+        if g.name in JOIN_DROP:
+            extra["play_pile"] = r.get("play_pile")
+        elif "play_pile" in r:
+            raise PositionError("'play_pile' is a Kushiro Toppa or Taoshi round's key (the "
+                                "draw pile after the join or drop)")
         pos = g.deal(r["hands"], r["field"], r["pile"], r.get("captured"), **extra)
     except (PositionError, ValueError) as e:
         raise R.RecordError(f"{where}: {e}") from None
@@ -91,7 +100,7 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
             a = g.action(item)
         except (PositionError, ValueError) as e:
             raise R.RecordError(f"{where}, action {k}: {e}") from None
-        at = "the deal" if pos.phase in ("expose", "swap") else f"turn {pos.turn}"
+        at = "the deal" if pos.phase in ("join", "expose", "swap") else f"turn {pos.turn}"
         if pos.is_over():
             raise IllegalAction(f"{where}, action {k}: {a.words(g.code)} comes after the "
                                 f"round ended (its last action is {k - 1})")
@@ -104,7 +113,11 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
         if advise and len(legal) > 1:
             _advise_row(g, pos, a, i, at, players[(dealer + seat) % g.n], samples, seed,
                         advice_rows)
-        pos = pos.apply(a)
+        try:
+            pos = pos.apply(a)
+        except PositionError as e:  # what the record gives cannot follow this action
+            raise R.RecordError(f"{where}, {at}, action {k} ({a.words(g.code)}): {e}") \
+                from None
     if not pos.is_over():
         seat = pos.seat
         raise IllegalAction(f"{where} stops before the round ends: "
