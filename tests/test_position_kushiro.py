@@ -102,9 +102,8 @@ def test_bad_kushiro_positions_are_one_line():
     assert pile[0] in [g.code(c) for c in after.hands()[0]]
     with pytest.raises(P.PositionError, match="four cards of one month on the field"):
         g.deal([cards[4:14], cards[14:24]], cards[:4] + cards[24:28], cards[28:])
-    with pytest.raises(P.PositionError, match="not reached"):
-        P.game("kushiro_toppa", {"players": 3}).deal([cards[:10]] * 3, cards[20:28],
-                                                     cards[28:])
+    with pytest.raises(P.PositionError, match="3 hands at a table of 3"):
+        P.game("kushiro_toppa", {"players": 3}).deal([cards[:10], cards[10:20]], field, pile)
     with pytest.raises(P.PositionError, match="each hand holds 10"):
         g.deal([cards[:9], cards[10:20]], cards[20:28], cards[28:])
 

@@ -90,7 +90,7 @@ def test_taoshi_cards_and_bad_positions():
         g.deal(hands, cards[24:30], cards[21:24] + cards[30:])  # 7co..8cl: four 7s
     with pytest.raises(P.PositionError, match="not a card of the mekurifuda deck"):
         g.deal(hands, cards[21:27], cards[27:] + ["11b"])
-    with pytest.raises(P.PositionError, match="join or drop is not reached"):
+    with pytest.raises(P.PositionError, match="the stock 14 at the deal"):
         P.game("taoshi", {"players": 4}).deal(hands, cards[21:27], cards[27:])
 
 

@@ -100,7 +100,9 @@ class Game:
         from ..stats.labels import seat_label
 
         g = get_game(self.name)
-        seats = getattr(g, "seats", None) or getattr(g.reading, "seats", None)
+        # a table wider than a round's seats (Taoshi's four to six): the table's seats
+        seats = (getattr(g, "table_seats", None) if self.n > len(getattr(g, "seats", ()) or ())
+                 else None) or getattr(g, "seats", None) or getattr(g.reading, "seats", None)
         if not seats:
             return ("dealer",) + tuple(f"seat {s}" for s in range(1, self.n))
         # in words, as the game's tables label them ("first player", "dealer's right (seat 1)")

@@ -64,10 +64,16 @@ class Advice:
         half = Z999 * d.std(ddof=1) / np.sqrt(len(d))
         return d.mean() - half, d.mean() + half
 
+    def index(self, action: Action) -> int:
+        """The row of ``action`` (a swap of any card of the four: the swap's row, when the
+        card is the other player's pick)."""
+        if action not in self.actions and action.kind == "swap" and action.yes:
+            action = Action("swap", yes=True)
+        return self.actions.index(action)
+
     def clearly_below(self, action: Action) -> bool:
         """Whether ``action``'s value is below the best action's beyond the 99.9% interval."""
-        j = self.actions.index(action)
-        return self.gain_interval(j)[1] < 0
+        return self.gain_interval(self.index(action))[1] < 0
 
     def table(self, code):
         """A tidy table: one row per action."""
@@ -102,6 +108,8 @@ def advise(position, samples: int = 64, seed: int = 0) -> Advice:
         actions, values = _taipa(position, seat, samples, seed)
     elif g.name == "kushiro_toppa":
         actions, values = _kushiro(position, seat, samples, seed)
+    elif g.name == "taoshi" and g.inner_seat(position) < 0:  # join, a forced-out botta
+        actions, values = _taoshi_table(position, seat, samples, seed)
     else:  # the seat in the round's state (Ishikari Toppa: the active player's place)
         actions, values = _fishing(position, g.inner_seat(position), samples, seed)
     sc = L.new_scratch(1, 1, 1)
@@ -296,17 +304,19 @@ def _kushiro(pos, seat, k, seed):
     from . import advise_kushiro as AK
     from .kushiro import KR, KT
 
-    if pos.phase == "swap":
-        raise PositionError("advice on the four-in-hand swap is not reached (its lookahead "
-                            "deals the whole table again)")
     g, d = pos.game, pos.data
+    if pos.phase == "swap":
+        return _kushiro_swap(pos, seat, k, seed)
+    if pos.phase == "join":
+        return _kushiro_join(pos, seat, k, seed)
     tb, ks, pile = g.tb, d["ks"], d["pile"]
     out = np.zeros((k, 2))
+    seat = g.inner_seat(pos)  # the play's slot: 0 the first mover
     if pos.phase == "expose":
         res = d["res"]
         opp = -1
         if seat == 1:  # the first mover has decided: its claim is known
-            opp = int(res[KR.R_TEY_CLAIMED])
+            opp = int(res[KR.R_TEY_CLAIMED + d["active"][0]])
         mine = int(KR.claim(ks.copy(), res.copy(), np.int64(seat), np.int64(seat), ks[seat],
                             np.int64(d["tey"][seat]), tb.params))  # the claim's chips
         AK.kushiro_expose(tb, ks, pile, seed, np.int64(seat), np.int64(mine), np.int64(opp),
@@ -339,3 +349,100 @@ def _kushiro(pos, seat, k, seed):
     out = np.zeros((k, m))
     AK.kushiro_play(tb, ks, pile, seed, cards, highs, out)
     return actions, out
+
+
+def _kushiro_swap(pos, seat, k, seed):
+    """The four-in-hand swap valued as ``lookahead._look_swap`` values it
+    (``advise_kushiro.kushiro_swap``): swapping (greedy's own) first.  The card that goes is
+    the other player's pick, so the swap's row stands for any of them (under
+    ``swap_pick=lowest``, the lowest)."""
+    from . import advise_kushiro as AK
+    from .kushiro import KL
+
+    g, d = pos.game, pos.data
+    done = len(d["swapped"])
+    c0 = d["swaps"][done][1]
+    # the seat's later fours (after c0's, as the deal offers them), and the pile's top when
+    # the seat's own earlier swap put it there (round.play_round's ``known``)
+    fm = 0
+    for s, c in d["swaps"][done + 1:]:
+        if s == seat:
+            fm |= 1 << c
+    known = -1
+    for (s, _c), put in zip(d["swaps"][:done], d["swapped"]):
+        if s == seat and put is not None:
+            known = put
+    out = np.zeros((k, 2))
+    AK.kushiro_swap(g.tb, d["groups"], d["field"], np.int64(seat), np.int64(c0),
+                    np.uint64(fm), np.int64(known), np.uint64(seed), out)
+    lowest = bool(g.tb.params[KL.P_PICK_LOWEST])
+    return [Action("swap", card=c0 if lowest else None, yes=True),
+            Action("swap", yes=False)], out
+
+
+def _kushiro_join(pos, seat, k, seed):
+    """Join or drop valued as ``lookahead._look_join`` values them
+    (``advise_kushiro.kushiro_join``): greedy's own choice (its join threshold) first."""
+    from ..engine.join import CH_FORCED_IN, CH_JOIN
+    from ..games.kushiro.policy import JOIN_DEFAULT_K, join_strength
+    from ..games.kushiro.slots import R_PLAYS
+    from . import advise_kushiro as AK
+
+    g, d = pos.game, pos.data
+    n = g.table
+    choices, _ = g._join(d)
+    res = np.zeros(d["res"].shape[0], dtype=np.int64)
+    for s, ch in choices.items():
+        res[R_PLAYS + s] = ch in (CH_JOIN, CH_FORCED_IN)
+    j = (seat - 1) % n  # the seats speak from the dealer's right round to the dealer
+    out = np.zeros((k, 2))
+    AK.kushiro_join(g.tb, d["groups"], d["field"], np.int64(seat), np.int64(j), res,
+                    np.uint64(seed), out)
+    greedy = join_strength(d["groups"][seat], d["field"], g.tb.kind_masks[3]) >= JOIN_DEFAULT_K
+    acts = [Action("join", yes=True), Action("join", yes=False)]
+    return (acts, out) if greedy else (acts[::-1], out[:, ::-1].copy())
+
+
+def _taoshi_table(pos, seat, k, seed):
+    """Taoshi's decisions outside the play's seats: join or drop, valued as
+    ``lookahead._look_join`` values them (``advise_taoshi.taoshi_join``; greedy's threshold's
+    choice first), and a forced-out player's botta claim (``forced_out_botta=claimed``),
+    whose values are exact: the round settled (``score.settle_botta``) with the claim, and
+    without it (the other bottas claimed so far, or the fees of a seat out of the round)."""
+    from . import advise_taoshi as AT
+    from .taoshi import SL, TS
+
+    g, d = pos.game, pos.data
+    tb = g.tb
+    if pos.phase == "join":
+        from ..games.taoshi.policy import JOIN_DEFAULT_K
+        from ..games.taoshi.score import hand_points
+
+        choices, _ = g._join(d)
+        res = np.zeros(SL.R_N, dtype=np.int64)
+        for s, ch in choices.items():
+            res[SL.R_CHOICE + s] = ch
+        hands = np.zeros(7, dtype=np.uint64)
+        for s, h in enumerate(d["hands"]):
+            hands[s] = int(np.uint64(sum(1 << c for c in h)))
+        hands[g.table] = d["field"]
+        out = np.zeros((k, 2))
+        AT.taoshi_join(tb, hands, np.int64(seat), res, np.uint64(seed), out)
+        mine = hands[seat]
+        greedy = hand_points(mine, tb.pmask) + g.teyaku_value(mine) >= JOIN_DEFAULT_K
+        acts = [Action("join", yes=True), Action("join", yes=False)]
+        return (acts, out) if greedy else (acts[::-1], out[:, ::-1].copy())
+    # a forced-out player's botta: both values settled exactly
+    n = g.table
+    vals = []
+    for yes in (True, False):
+        dd = dict(d, shown=d["shown"] + (yes,) + (False,) * (
+            len(d["ask"]) + len(d["ask_out"]) - len(d["shown"]) - 1))
+        _st, res = g._expose(dd)
+        if dd["botta"]:
+            TS.settle_botta(res, np.int64(n), tb)
+        else:  # the round plays on: a seat out of it scores its fees whatever the play
+            TS.settle_play(d["st"], res, np.int64(n), tb)
+        vals.append(float(res[SL.R_SCORE + seat]))  # in 1/unit points, as the lookahead's
+    out = np.tile(np.array(vals), (k, 1))
+    return [Action("expose", yes=True), Action("expose", yes=False)], out

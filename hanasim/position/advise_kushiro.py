@@ -4,16 +4,19 @@ determinisations (``engine.lookahead.determinise``: the opponent's hand less its
 cards and the rest of the pile dealt again from the set of unseen cards) and the same
 rollouts (``play._rest_of_turn``, ``play.rollout``: greedy cards, Yoroshii at once), the
 value the seat's dekiyaku chips (``turn.play_value``; a claim's chips are added where the
-choice is the claim), on a stream of its own (``seed``)."""
+choice is the claim), on a stream of its own (``seed``).  The choices before the play (join
+or drop, the four-in-hand swap) deal the whole table again, as ``lookahead._look_join`` and
+``lookahead._look_swap`` do, and value the round as ``lookahead._dealt_value`` plays it."""
 from importlib import import_module
 
 import numpy as np
 from numba import njit
 
-from ..engine.bits import ZERO, bit, count
-from ..engine.lookahead import determinise, new_scratch
+from ..engine.bits import ONE, ZERO, bit, count, lowest
+from ..engine.lookahead import deal_others, determinise, gather, new_scratch, shuffle
+from ..engine.rng import GOLDEN
 from ..engine.play import capture
-from ..games.kushiro.rules import MAX_PLAYERS
+from ..games.kushiro.rules import HAND_SIZE, MAX_PLAYERS
 from ..games.kushiro.slots import K_CUR, K_FIELD, K_N_ALL, K_TOP, KS_N, PILE_N, R_N
 
 KP = import_module("hanasim.games.kushiro.play")
@@ -125,4 +128,86 @@ def kushiro_expose(tb, ks, pile, seed, cur, mine, opp, out):
         out[i, 1] = play if ends else play - oc
 
 
-__all__ = ["kushiro_play", "kushiro_turned", "kushiro_call", "kushiro_expose"]
+
+
+@njit(cache=True)
+def kushiro_join(tb, hands, field, s, j, res, seed, out):
+    """``out[i, 0]`` joining, ``out[i, 1]`` dropping (0 chips) for seat ``s``, the ``j``-th
+    to speak (``res``: the earlier seats' R_PLAYS), as ``lookahead._look_join`` values them:
+    the round dealt again from the cards the seat cannot see (the other hands and the draw
+    pile), the later seats speaking by greedy's threshold, both teyaku claimed, the play by
+    greedy/stop (``lookahead._dealt_value``)."""
+    _t, _r, sc, gpol = _look(tb)
+    n = tb.params[KLO.P_PLAYERS]
+    mine = hands[s]
+    m = gather(sc.cards, ~(mine | field) & np.uint64(0xFFFFFFFFFFFF))
+    st = np.uint64(seed)
+    for i in range(out.shape[0]):
+        st = shuffle(sc.cards, m, st)
+        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND_SIZE)
+        out[i, 0] = KLA._dealt_value(sc, tb, gpol, n, s, j, res, field, x, m)
+        out[i, 1] = 0.0
+
+
+@njit(cache=True)
+def kushiro_swap(tb, hands, field, s, c0, fm, known, seed, out):
+    """``out[i, 0]`` swapping (a card of the four of ``c0``'s month, picked as ``swap_pick``
+    says, for the pile's top), ``out[i, 1]`` keeping the four, for seat ``s`` right after the
+    deal, as ``lookahead._look_swap`` values them: the other hands and the pile dealt again
+    from what the seat cannot see (``known``: the pile's top when the seat's own earlier swap
+    put it there, else -1), the seat's later fours (``fm``) and the later seats' swapped by
+    greedy, then the round as ``lookahead._dealt_value`` plays it.  The same deals and picks
+    serve both choices."""
+    _t, res, sc, gpol = _look(tb)
+    n = tb.params[KLO.P_PLAYERS]
+    lowest_pick = tb.params[KLO.P_PICK_LOWEST] != 0
+    mine = hands[s]
+    seen = mine | field
+    if known >= 0:
+        seen |= bit(known)
+    m = gather(sc.cards, ~seen & np.uint64(0xFFFFFFFFFFFF))
+    st = np.uint64(seed)
+    for i in range(out.shape[0]):
+        st = shuffle(sc.cards, m, st)
+        x = deal_others(sc.cards, sc.high, 8, n, s, mine, HAND_SIZE)
+        mm = m
+        if known >= 0:  # the top of the pile is the card the seat put there
+            sc.cards[m] = sc.cards[x]
+            sc.cards[x] = known
+            mm = m + 1
+        top0 = sc.cards[x]
+        pk0 = np.int64(0)
+        if not lowest_pick:
+            st, pk0 = KLA._draw4(st)
+        ps = st  # the later swaps' picks: the same for both choices
+        st += GOLDEN
+        for j in range(2):
+            for o in range(n):
+                sc.high[o] = sc.high[8 + o]
+            sc.cards[x] = top0
+            pst = ps
+            if j == 0:
+                c = c0 + pk0
+                sc.high[s] = (sc.high[s] & ~bit(c)) | bit(sc.cards[x])
+                sc.cards[x] = c
+            for o in range(s, n):
+                h = sc.high[o]
+                f = fm if o == s else (h & (h >> ONE) & (h >> np.uint64(2))
+                                       & (h >> np.uint64(3)) & np.uint64(0x111111111111))
+                while f != ZERO:
+                    c1 = lowest(f)
+                    f &= f - ONE
+                    pk = np.int64(0)
+                    if not lowest_pick:
+                        pst, pk = KLA._draw4(pst)
+                    c = c1 + pk
+                    sc.high[o] = (sc.high[o] & ~bit(c)) | bit(sc.cards[x])
+                    sc.cards[x] = c
+            out[i, j] = KLA._dealt_value(sc, tb, gpol, n, s, -1, res, field, x, mm)
+        sc.cards[x] = top0
+        if known >= 0:
+            sc.cards[x] = sc.cards[m]  # the unseen set again in sc.cards[:m]
+
+
+__all__ = ["kushiro_play", "kushiro_turned", "kushiro_call", "kushiro_expose", "kushiro_join",
+           "kushiro_swap"]

@@ -51,6 +51,8 @@ class Action:
         if self.kind == "join":
             return "join" if self.yes else "drop"
         if self.kind == "swap":
+            if self.yes and self.card is None:  # advice: the card is the other player's pick
+                return "swap (a card of the four, the other player's pick)"
             return f"swap {code(self.card)} for the pile's top" if self.yes else "keep the four"
         return "koi-koi" if self.yes else "stop"
 
@@ -63,7 +65,7 @@ class Action:
         if self.kind == "turned":
             return {"turned": code(self.card), "take": code(self.take)}
         if self.kind == "swap" and self.yes:
-            return {"swap": code(self.card)}
+            return {"swap": code(self.card) if self.card is not None else True}
         return {self.kind: bool(self.yes)}
 
 

@@ -133,7 +133,7 @@ def _advise_row(g, pos, a, i, at, player, samples, seed, rows):
         adv = run(pos, samples=samples, seed=seed)
     except PositionError:  # a decision the advice does not reach (said in the notes)
         return
-    j = adv.actions.index(a)
+    j = adv.index(a)
     best = adv.best
     lo, hi = adv.gain_interval(j)
     rows.append(dict(round=i, at=at, player=player, action=a.words(g.code),
