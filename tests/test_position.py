@@ -111,12 +111,10 @@ def test_koikoi_option_not_reached_is_one_line():
         P.game("koikoi", {"after_hands": "draw_pile"})
 
 
-def test_unreached_tables_are_one_line():
-    with pytest.raises(P.PositionError, match="with 3 players the join or drop is not "
-                                              "reached"):
+def test_join_tables_want_every_seat_s_hand_in_one_line():
+    with pytest.raises(P.PositionError, match="3 hands at a table of 3"):
         P.game("kushiro_toppa", {"players": 3}).deal([[]] * 3, [], [])
-    with pytest.raises(P.PositionError, match="with 5 players the join or drop is not "
-                                              "reached"):
+    with pytest.raises(P.PositionError, match=r"\(5 hands, the dealer's first\)"):
         P.game("taoshi", {"players": 5}).deal([[]] * 3, [], [])
 
 
