@@ -11,8 +11,8 @@ import sys
 
 from .common import EXIT_FAILURE, add_out_options, add_preset, check_output, emit, write_out
 
-REACHED_HELP = ("toppa, baka, bakappana, ishikari_toppa, koikoi, taipa, kushiro_toppa (two "
-                "players), taoshi (three players)")
+REACHED_HELP = ("toppa, baka, bakappana, ishikari_toppa, koikoi, taipa, kushiro_toppa, "
+                "taoshi")
 
 
 def _add_rules(p):

@@ -7,9 +7,9 @@ lookahead's advice on a position.
 >>> pos.legal_actions(); pos = pos.apply(pos.legal_actions()[0]); ...; pos.result()
 
 Games reached: Toppa, Baka, Bakappana, Ishikari Toppa, koi-koi (see ``koikoi``), Taipa (its
-result in coins; see ``taipa``), Kushiro Toppa at two-player tables (in chips; see
-``kushiro``), Taoshi at three-player tables (see ``taoshi``).  Larger Kushiro Toppa and Taoshi
-tables (join or drop) are refused in one line.
+result in coins; see ``taipa``), Kushiro Toppa at tables of two to four (in chips; see
+``kushiro``), Taoshi at tables of three to six (see ``taoshi``); at the tables with join or
+drop the decisions are ``join`` actions and the draw pile after the drop is ``play_pile``.
 """
 from __future__ import annotations
 

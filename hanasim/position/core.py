@@ -9,8 +9,11 @@ Seats are the round's, relative to its dealer: seat 0 deals and moves first, the
 
 Actions (:class:`Action`), in the order a player takes them:
 
-* ``join``: join the round or drop out (Ishikari Toppa, each seat the rules ask, in turn
-  from the dealer; after three have joined, joining is a chase), ``yes`` True or False;
+* ``join``: join the round or drop out (Ishikari Toppa, Kushiro Toppa with three or four
+  players, Taoshi with four to six: each seat the rules ask, in the game's speaking order;
+  Ishikari Toppa: after three have joined, joining is a chase), ``yes`` True or False;
+* ``swap``: Kushiro Toppa's four-in-hand swap, ``card`` (of the four) onto the pile's top,
+  or None to keep the four;
 * ``expose``: show a teyaku held at the deal (Toppa, Baka) or declare a lucky hand
   (koi-koi), ``yes`` True or False;
 * ``play``: a hand card, and ``take``, the field card it captures when it matches two
