@@ -163,6 +163,7 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
     a = game.adapter
     rounds, points = [], []
     seed = seeds[0]
+    mult = 1  # Ishikari Toppa's chase multiplier, carried as its session carries it
     while len(rounds) < len(seeds):
         i = len(rounds)
         if game.name == "koikoi":
@@ -171,7 +172,7 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
             t = a.table
             out = ishikari_round(a, seed, [(seed >> s) & 1 for s in range(t)],
                                  [0 if (seed >> s) & 2 else 10**6 for s in range(t)],
-                                 [1] * t)
+                                 [1] * t, mult=mult)
         else:
             out = fishing_round(a, seed, (list(policy) + [0] * a.n)[:a.n],
                                 (list(expose) + [1] * a.n)[:a.n])
@@ -183,6 +184,14 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
         dealer = i % n
         rounds.append(R.round_json(game, dealer + 1, *deal, actions,
                                    month=i + 1 if game.name == "koikoi" else None))
+        if game.name == "ishikari_toppa":
+            from hanasim.position.ishikari import R as IR
+
+            rounds[-1]["multiplier"] = mult
+            chased = a.tb.params[IR.P_CHASE] and a.chasers(pos) > 0
+            mult = mult + 1 if chased else 1
+            if (i + 1) % int(a.tb.params[IR.P_GAME_ROUNDS]) == 0:
+                mult = 1
         pts = [0] * n
         for s, v in enumerate(kernel):
             pts[(dealer + s) % n] = v

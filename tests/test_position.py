@@ -409,3 +409,30 @@ def test_the_koikoi_call_action_stays_a_function_after_a_koikoi_game():
     from hanasim import position as P
     P.game("koikoi")
     assert P.koikoi(True) == P.Action("koikoi", yes=True)
+
+
+def test_ishikari_replay_takes_the_chase_multiplier_from_the_rounds(tmp_path, capsys):
+    """The multiplier follows from the record's rounds (a chase doubles the next round's
+    payments, a second in a row triples them; a round without resets it): a record without
+    it replays to the kernel's points played with the session's multiplier, and a round
+    giving another is refused in one line."""
+    g = P.game("ishikari_toppa", {"players": 5, "rounds_per_game": 6})
+    rec, points = H.kernel_record(g, list(range(59, 67)))  # four or five seats join: chases
+    mults = [r["multiplier"] for r in rec["rounds"]]
+    assert max(mults) >= 2 and mults[6] == 1  # a chase met; a new game at round 7
+    bare = json.loads(json.dumps(rec))
+    for r in bare["rounds"]:
+        del r["multiplier"]
+    df = replay(bare).points
+    for i, pts in enumerate(points, 1):
+        got = df[df["round"] == str(i)].set_index("player")["points"]
+        assert [got[f"player {k + 1}"] for k in range(5)] == pts
+    k = next(i for i, m in enumerate(mults) if m >= 2)
+    bad = json.loads(json.dumps(rec))
+    bad["rounds"][k]["multiplier"] = 1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    assert main(["replay", "ishikari_toppa", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert (f"round {k + 1}: the chase multiplier is {mults[k]} (round {k} had a chase"
+            in err and err.endswith(", not 1\n") and err.count("\n") == 1)

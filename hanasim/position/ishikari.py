@@ -35,6 +35,8 @@ NEVER = 10 ** 9  # a join threshold no hand reaches: the seat drops
 
 
 class IshikariGame(FishingGame):
+    R = R  # the kernel module (its slots and params), for the replay's multiplier
+
     def __init__(self, name, rules, code):
         from ..games import ishikari
 
@@ -164,6 +166,11 @@ class IshikariGame(FishingGame):
                           np.full(R.ACTIVE, GREEDY, dtype=np.int64), exp3, res, R.R_TEY_HELD,
                           R.R_TEY_SCORED, tb.gscore, tb.ghigh, None)
         return st, res
+
+    def chasers(self, p) -> int:
+        """The round's chasers (``round.join_phase``): a chase multiplies the next round's
+        payments (the session's rule, ``session.play_round``)."""
+        return int(p.data["res"][R.R_CHASERS]) if p.data["stage"] != "join" else 0
 
     def inner_seat(self, p):
         if p.data["stage"] == "join":

@@ -48,11 +48,16 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     # what the payer holds)
     start = getattr(g.adapter, "start_coins", None)
     coins = None if start is None else [start] * g.n
+    mult = None  # Ishikari Toppa: the chase multiplier the last round leaves (None: a game's start)
     for i, r in enumerate(data["rounds"], 1):
         dealer = R.dealer_index(r, players, i)
         held = None if coins is None else [coins[(dealer + s) % g.n] for s in range(g.n)]
+        if g.name == "ishikari_toppa":
+            r = dict(r, multiplier=_multiplier(g.adapter, r, i, mult))
         pos = _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed,
                           advice_rows, held)
+        if g.name == "ishikari_toppa":
+            mult = (r["multiplier"], g.adapter.chasers(pos))
         pts = pos.result()
         if coins is not None:
             for s, p in enumerate(pts):
@@ -68,6 +73,34 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     df.attrs["game"] = g.name
     adv = pd.DataFrame(advice_rows) if advise else None
     return Replay(df, adv)
+
+
+def _multiplier(game, r, i, last):
+    """Ishikari Toppa's chase multiplier of round ``i`` as the rules make it (the rule page,
+    "Chasing"; ``session.play_round``): 1 at a game's start (the record's first round, then
+    every ``rounds_per_game`` rounds), else one more than the last round's after a round with
+    a chase and 1 after one without (``chase=off``: always 1).  The record's first round may
+    give its own (a record starting within a game); a later round's ``multiplier``, if given,
+    must be the rules'."""
+    given = r.get("multiplier")
+    if given is not None and (not isinstance(given, int) or isinstance(given, bool)
+                              or given < 1):
+        raise R.RecordError(f"round {i}: 'multiplier' is a whole number from 1, not {given!r}")
+    if last is None:
+        return 1 if given is None else given
+    per_game = int(game.tb.params[game.R.P_GAME_ROUNDS])
+    prev, chasers = last
+    if (i - 1) % per_game == 0:
+        want, why = 1, f"a game of {per_game} rounds starts"
+    elif not game.tb.params[game.R.P_CHASE]:
+        want, why = 1, "chase=off"
+    elif chasers:
+        want, why = prev + 1, f"round {i - 1} had a chase at {prev}"
+    else:
+        want, why = 1, f"round {i - 1} had no chase"
+    if given is not None and given != want:
+        raise R.RecordError(f"round {i}: the chase multiplier is {want} ({why}), not {given}")
+    return want
 
 
 def _norm(name) -> str:
