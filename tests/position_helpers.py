@@ -325,6 +325,8 @@ def taipa_round(game, seed, policy, decide, deck_size=48, first=0):
             legal = pos.legal_actions()
             a = core.play(card, take if core.play(card, take) in legal else None)
             word = r
+        elif pos.phase == "leave":  # yaku_cards=choice after the round: greedy's way
+            a = pos.legal_actions()[0]
         elif pos.phase == "turned":
             f, _ = game._capture(d["pending"][0], st_[TR.S_FIELD], d["pending"][1])
             drawn = pos.legal_actions()[0].card

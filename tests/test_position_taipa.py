@@ -247,3 +247,149 @@ def test_advise_cli_taipa(tmp_path, capsys):
     assert main(["advise", "taipa", "--position", str(path), "--samples", "8"]) == 0
     out = capsys.readouterr().out
     assert "the lookahead would take" in out
+
+
+# ------------------------------------------------------------ yaku_cards=choice
+def _leave_round(g, seed, deck_size=48):
+    """A kernel-played Taipa round (greedy players) under ``yaku_cards=choice``: (the
+    kernel's result slots, the final position, its actions, the deal, the deck mask)."""
+    res, pos, actions, dealt = H.taipa_round(g.adapter, seed, (1, 1), ((1, 0), (2, 3)),
+                                             deck_size, first=seed % 2)
+    deck = int(core.mask([c for h in dealt[0] for c in h] + list(dealt[1]) + list(dealt[2])))
+    return res, pos, actions, dealt, deck
+
+
+@pytest.mark.parametrize("rules", [{"yaku_cards": "choice"},
+                                   {"yaku_cards": "choice", "exhausted_removal": "remove"}])
+def test_the_cards_that_leave_play_are_the_kernels(rules):
+    """Greedy's way at each leave decision gives the next deck the kernel's removals
+    (``removals.round_removals``, greedy players) leave; a seat with one way is not asked."""
+    from hanasim.games.taipa.removals import round_removals
+
+    g = P.game("taipa", rules)
+    a = g.adapter
+    asked = checked = 0
+    for seed in range(150):
+        res, pos, actions, dealt, deck = _leave_round(g, seed, (48, 42, 36)[seed % 3])
+        nd = a.next_deck(pos)
+        asked += sum(x.kind == "leave" for x in actions)
+        if nd is None:  # the game ends with the round (a player without coins)
+            continue
+        if res[TR.R_WINNER] < 0 and "exhausted_removal" not in rules:
+            assert nd == deck
+            continue
+        removed = round_removals(np.uint64(deck), res, a.tb, np.array([1, 1], np.int64),
+                                 np.int64(seed % 2), np.zeros(1, np.uint64),
+                                 np.zeros(48, np.int64), np.zeros(64, np.int64))
+        assert nd == deck & ~int(np.uint64(removed)), seed
+        checked += 1
+    assert asked > 20 and checked > 100
+
+
+def _leave_record(g, seed):
+    """Two rounds: a kernel-played one ending in a leave decision (its second way taken),
+    and the next round dealt from the deck that leaves, played by the first legal action."""
+    for s in range(seed, seed + 200):
+        _, _, actions, dealt, _ = _leave_round(g, s)
+        if any(x.kind == "leave" for x in actions):
+            break
+    k = next(i for i, x in enumerate(actions) if x.kind == "leave")
+    p = g.adapter.from_cards(*dealt)
+    for x in actions[:k]:
+        p = p.apply(x)
+    other = p.legal_actions()[1]
+    acts = actions[:k] + [other]
+    p = p.apply(other)
+    while not p.is_over():
+        acts.append(p.legal_actions()[0])
+        p = p.apply(acts[-1])
+    nd = [c for c in range(48) if g.adapter.next_deck(p) >> c & 1]
+    order = [int(c) for c in np.random.default_rng(s).permutation(nd)]
+    d2 = ([order[:6], order[6:12]], order[12:18], order[18:])
+    p2 = g.adapter.from_cards(*d2, round_number=2)
+    acts2 = []
+    while not p2.is_over():
+        acts2.append(p2.legal_actions()[0])
+        p2 = p2.apply(acts2[-1])
+    rounds = [R.round_json(g, 1, *dealt, acts), R.round_json(g, 1, *d2, acts2)]
+    return R.record_json(g, rounds, g.rules_given), other
+
+
+def test_a_record_names_the_cards_that_leave_play(tmp_path, capsys):
+    g = P.game("taipa", {"yaku_cards": "choice"})
+    rec, other = _leave_record(g, 5)
+    assert {"leave": [g.code(c) for c in other.cards]} in rec["rounds"][0]["actions"]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(rec))
+    assert main(["replay", "taipa", str(path)]) == 0
+    capsys.readouterr()
+    # a card kept that left play: the next round's cards are not what round 1 left
+    bad = json.loads(json.dumps(rec))
+    leave = next(x for x in bad["rounds"][0]["actions"] if "leave" in x)["leave"]
+    r2 = bad["rounds"][1]
+    r2["pile"][-1] = leave[0]
+    path.write_text(json.dumps(bad))
+    assert main(["replay", "taipa", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"round 2: its cards are not the ones round 1 left in play: {leave[0]} left play" \
+        in err and err.count("\n") == 1
+    # a card not in the pile: illegal, exit 1
+    bad = json.loads(json.dumps(rec))
+    acts = bad["rounds"][0]["actions"]
+    k = next(i for i, x in enumerate(acts) if "leave" in x)
+    stranger = next(c for c in bad["rounds"][1]["hands"][0])
+    acts[k] = {"leave": [stranger] + acts[k]["leave"][1:]}
+    path.write_text(json.dumps(bad))
+    assert main(["replay", "taipa", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "round 1, the round's end" in err and "the yaku take" in err
+    # the decision left out: the round stops before its end
+    del acts[k]
+    path.write_text(json.dumps(bad))
+    assert main(["replay", "taipa", str(path)]) == 1
+    assert "must leave next" in capsys.readouterr().err
+
+
+def test_leave_advice_never_reads_the_unplayed_cards(tmp_path, capsys):
+    """At the decision the values are each way's coins at the game's end (greedy's way
+    first); the cards still unplayed (a hand, the pile) permuted among their places give the
+    same values: the next deck is a set."""
+    from hanasim.position.core import Position, bits, mask
+
+    g = P.game("taipa", {"yaku_cards": "choice"})
+    for seed in range(300):
+        res, pos, actions, dealt, deck = _leave_round(g, seed)
+        if any(x.kind == "leave" for x in actions):
+            break
+    p = g.adapter.from_cards(*dealt)
+    for x in actions:
+        if p.phase == "leave":
+            break
+        p = p.apply(x)
+    want = P.advise(p, samples=12, seed=4)
+    assert want.actions == p.legal_actions() and len(want.actions) > 1
+    assert want.values.min() >= 0
+    d = p.data
+    st, order = d["st"], d["order"]
+    top = int(st[TR.S_TOP])
+    hidden = bits(st[0]) + bits(st[1]) + [int(c) for c in order[top:d["n"]]]
+    assert len(hidden) > 1
+    rng = np.random.default_rng(seed)
+    for _ in range(2):  # the unplayed cards relabelled among themselves, wherever they lie
+        swap = dict(zip(hidden, (int(c) for c in rng.permutation(hidden))))
+        st2 = st.copy()
+        st2[0], st2[1] = (mask([swap[c] for c in bits(st[s])]) for s in range(2))
+        order2 = np.array([swap.get(int(c), int(c)) for c in order], dtype=order.dtype)
+        got = P.advise(Position(p.game, dict(d, st=st2, order=order2)), samples=12, seed=4)
+        assert got.actions == want.actions
+        np.testing.assert_array_equal(got.values, want.values)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(dict(game="taipa", rules={"yaku_cards": "choice"},
+                                    hands=[[g.code(c) for c in h] for h in dealt[0]],
+                                    field=[g.code(c) for c in dealt[1]],
+                                    pile=[g.code(c) for c in dealt[2]],
+                                    actions=[x.to_json(g.code) for x in actions
+                                             if x.kind != "leave"])))
+    assert main(["advise", "taipa", "--position", str(path), "--samples", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "to leave" in out and "game's end" in out and "out of play" in out

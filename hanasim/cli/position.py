@@ -138,19 +138,20 @@ def cmd_advise(a):
     seat = g.seat_names()[adv.seat]
 
     def show():
-        print(f"{g.name}: the {seat} to {adv.phase}; values are the round's "
-              f"{_unit(g.name)} by lookahead, {a.samples} determinisations (seed {a.seed}), "
-              f"99.9% intervals")
+        print(f"{g.name}: the {seat} to {adv.phase}; values are {_unit(g.name, adv.phase)} "
+              f"by lookahead, {a.samples} determinisations (seed {a.seed}), 99.9% intervals")
         print(df.round(2).to_string(index=False))
         print(f"the lookahead would take: {adv.actions[adv.chosen].words(g.code)}")
     emit(show)
     return 0
 
 
-def _unit(name) -> str:
+def _unit(name, phase="") -> str:
+    if name == "taipa" and phase == "leave":
+        return "the coins the player holds at the game's end (the rest of the game by greedy)"
     if name == "taipa":
-        return "coins won (+) or paid (-) by the player"
+        return "the round's coins won (+) or paid (-) by the player"
     if name == "kushiro_toppa":
-        return "dekiyaku chips won (+) or paid (-) by the player"
-    return ("points for the player less the opponent's" if name == "koikoi"
-            else "settled points for the player")
+        return "the round's chips won (+) or paid (-) by the player"
+    return ("the round's points for the player less the opponent's" if name == "koikoi"
+            else "the round's settled points for the player")

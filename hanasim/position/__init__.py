@@ -78,6 +78,9 @@ class Game:
                 raise PositionError("a turned action names the field card it takes: "
                                     "{\"turned\": CARD, \"take\": CARD}")
             return turned(self.card(item["turned"]), self.card(item["take"]))
+        if keys == {"leave"}:
+            return Action("leave", cards=tuple(sorted(self.cards(item["leave"],
+                                                                 "the cards that leave play"))))
         if keys == {"swap"}:
             v = item["swap"]
             if v is False:
@@ -92,7 +95,7 @@ class Game:
                     raise PositionError(f"{word} takes true or false, not {item[word]!r}")
                 return Action(word, yes=item[word])
         raise PositionError(f"unknown action {item!r}: actions are play (with take), turned "
-                            f"(with take), expose, koikoi, join, swap")
+                            f"(with take), expose, koikoi, join, swap, leave")
 
     def seat_names(self) -> tuple:
         from ..games import get_game

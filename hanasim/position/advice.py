@@ -255,6 +255,8 @@ def _taipa(pos, seat, k, seed):
     from . import advise_taipa as AT
 
     g, d = pos.game, pos.data
+    if pos.phase == "leave":
+        return _taipa_leave(pos, seat, k, seed)
     tb, st, order, n = g.tb, d["st"], d["order"], np.int64(d["n"])
     coins = np.array(d["coins"], dtype=np.int64)
     field = st[TR.S_FIELD]
@@ -446,3 +448,37 @@ def _taoshi_table(pos, seat, k, seed):
         vals.append(float(res[SL.R_SCORE + seat]))  # in 1/unit points, as the lookahead's
     out = np.tile(np.array(vals), (k, 1))
     return [Action("expose", yes=True), Action("expose", yes=False)], out
+
+
+def _taipa_leave(pos, seat, k, seed):
+    """Which ribbons and chaff leave play (``yaku_cards=choice``) valued as
+    ``yaku_choice._eval_removals`` values them (``advise_taipa.taipa_leave``): the seat's
+    coins at the game's end; the other pile's cards as its owner chose them, or greedy's
+    until it has (``yaku_choice._look_removals``); greedy's way first."""
+    from ..games.taipa import round as TR
+    from ..games.taipa.removals import set_yaku_cards
+    from . import advise_taipa as AT
+
+    g, d = pos.game, pos.data
+    tb = g.tb
+    res = g.settled(pos)
+    legal = pos.legal_actions()
+    p0, p1 = np.uint64(res[TR.R_PILE]), np.uint64(res[TR.R_PILE + 1])
+    deck = np.uint64(sum(1 << int(c) for c in d["order"][:d["n"]]))
+    sets = np.uint64(set_yaku_cards(p0, tb)) | np.uint64(set_yaku_cards(p1, tb))
+    chose = dict(zip(g._leavers(pos), d["left"]))
+    other = 1 - seat
+    if other in chose:
+        rem = chose[other]
+    elif other in g._leavers(pos):
+        rem = g._greedy_leave(pos, res, other)
+    else:
+        rem = g._ways(res, other)[0]
+    base = deck & ~sets & ~np.uint64(rem)
+    after = [c + v for c, v in zip(d["coins"], g.result(pos))]
+    ways = np.array([sum(1 << c for c in a.cards) for a in legal], dtype=np.uint64)
+    out = np.zeros((k, len(legal)))
+    AT.taipa_leave(tb, base, p0 if seat == 0 else p1, ways, np.int64(seat),
+                   np.int64(after[0]), np.int64(after[1]), np.int64(0), np.int64(d["round"]),
+                   np.uint64(seed), out)
+    return legal, out

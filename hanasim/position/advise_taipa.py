@@ -3,17 +3,24 @@ choice (``games.taipa.lookahead`` keeps only their sums): the same determinisati
 (``engine.lookahead.determinise``: the opponent's hand and the rest of the round's deck dealt
 again from the set of unseen cards) and the same rollouts (``lookahead._rollout``: the turn
 finished, the round played out by greedy cards and greedy's agari with Taipa's own round), the
-value the seat's coins won or paid (``lookahead._value``), on a stream of its own (``seed``)."""
+value the seat's coins won or paid (``lookahead._value``), on a stream of its own (``seed``).
+Which ribbons and chaff leave play (``yaku_cards=choice``) is valued as ``yaku_choice`` values
+it: the player's coins at the game's end, the rest of the game played by greedy."""
+from importlib import import_module
+
 import numpy as np
 from numba import njit
 
 from ..engine import lookahead as L
-from ..engine.bits import ZERO, bit
+from ..engine.bits import ONE, ZERO, bit, lowest
+from ..engine.rng import GOLDEN, mix64
 from ..engine.match import capture_one
 from ..games.taipa import lookahead as TL
 from ..games.taipa.game import look_context
 from ..games.taipa.round import S_CALLS, S_FIELD, S_PILE, S_SEAT, S_TOP, ST_N, rollout_from
 from ..games.taipa.rules import N_PLAYERS
+
+YC = import_module("hanasim.games.taipa.yaku_choice")
 
 
 @njit(inline="always")
@@ -93,4 +100,35 @@ def taipa_call(tb, st, order, n, seat, seed, coins, out):
         out[i, 1] = TL._value(x, over, seat, tb, sc.aux)
 
 
-__all__ = ["taipa_play", "taipa_turned", "taipa_call", "S_PILE"]
+__all__ = ["taipa_play", "taipa_turned", "taipa_call", "taipa_leave", "S_PILE"]
+
+
+@njit(cache=True)
+def taipa_leave(tb, base, pile, ways, q, c0, c1, first, played, seed, out):
+    """``out[i, j]``: player ``q``'s coins at the game's end when ``pile``'s ribbons and chaff
+    ``ways[j]`` leave play (``base``: the next deck before them), the rest of the game played
+    by greedy from random deals of its deck, the same deals for every way
+    (``yaku_choice._eval_removals``' loop: the deck laid out as the cards every way keeps,
+    then the pile's kept cards; ``yaku_choice._rest_of_game``); ``c0``, ``c1`` the coins
+    after the round, ``first`` its first player, ``played`` the rounds played."""
+    look = look_context(tb, None, None)
+    sc = look[2]
+    tmp = np.zeros(64, dtype=np.int64)
+    v_all = pile & (tb.kinds[2] | tb.kinds[3])
+    common = base & ~v_all
+    s = np.uint64(seed)
+    for i in range(out.shape[0]):
+        s += GOLDEN
+        sd = mix64(s)
+        for j in range(ways.shape[0]):
+            kept = v_all & ~ways[j]
+            k = 0
+            for part in (common, kept):
+                x = part
+                while x:
+                    sc.order[k] = lowest(x)
+                    x &= x - ONE
+                    k += 1
+            sc.rng[0] = sd
+            out[i, j] = float(YC._rest_of_game(common | kept, c0, c1, first, played, q, look,
+                                               tmp))

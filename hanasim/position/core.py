@@ -41,6 +41,7 @@ class Action:
     card: Optional[int] = None   # play: the hand card; turned: the turned card
     take: Optional[int] = None   # the field card taken where the rules give a choice
     yes: Optional[bool] = None   # expose, koikoi
+    cards: tuple = ()            # leave: the ribbons and chaff that leave play (Taipa)
 
     def words(self, code) -> str:
         """The action in the card notation (``code``: card id -> text)."""
@@ -53,6 +54,8 @@ class Action:
             return "expose" if self.yes else "hide"
         if self.kind == "join":
             return "join" if self.yes else "drop"
+        if self.kind == "leave":
+            return "leave " + " ".join(code(c) for c in self.cards) + " out of play"
         if self.kind == "swap":
             if self.yes and self.card is None:  # advice: the card is the other player's pick
                 return "swap (a card of the four, the other player's pick)"
@@ -67,6 +70,8 @@ class Action:
             return d
         if self.kind == "turned":
             return {"turned": code(self.card), "take": code(self.take)}
+        if self.kind == "leave":
+            return {"leave": [code(c) for c in self.cards]}
         if self.kind == "swap" and self.yes:
             return {"swap": code(self.card) if self.card is not None else True}
         return {self.kind: bool(self.yes)}
@@ -136,9 +141,18 @@ class Position:
     def legal_actions(self) -> list:
         return [] if self.phase == "over" else self.game.legal(self)
 
+    def is_legal(self, action: Action, legal=None) -> bool:
+        """Whether ``action`` is legal here: one of ``legal_actions``, or (Taipa's cards
+        leaving play) the same as one up to identical cards."""
+        legal = self.legal_actions() if legal is None else legal
+        if action in legal:
+            return True
+        same = getattr(self.game, "same_as_legal", None)
+        return same is not None and same(self, action, legal) is not None
+
     def apply(self, action: Action) -> "Position":
         legal = self.legal_actions()
-        if action not in legal:
+        if not self.is_legal(action, legal):
             raise PositionError(self.illegal_words(action, legal))
         return self.game.apply(self, action)
 
@@ -181,6 +195,8 @@ class Position:
                 "may not be played now (a card that captures must be played)"
             return (f"{code(action.card)} {why} (hand: "
                     + " ".join(code(c) for c in hand) + ")")
+        if action.kind == "leave":
+            return f"{action.words(code)} is not legal: " + self.game.leave_words(self)
         if action.kind == "swap":
             return (f"{action.words(code)} is not legal: the four's card that goes is one of "
                     + " ".join(code(a.card) for a in legal if a.yes))

@@ -12,7 +12,7 @@ BY_GAME = {"koikoi": {"month", "calls", "last_yaku", "field_multiplier", "wild"}
            "toppa": {"exposed", "teyaku_points"}, "baka": {"exposed", "teyaku_points"},
            "taoshi": {"exposed", "teyaku_points", "play_pile"},
            "kushiro_toppa": {"play_pile"},
-           "ishikari_toppa": {"multiplier"}, "taipa": {"calls", "coins"}}
+           "ishikari_toppa": {"multiplier"}, "taipa": {"calls", "coins", "round"}}
 
 
 def position_from_json(data, game_name, rules, preset, make_game):
@@ -55,6 +55,7 @@ def position_from_json(data, game_name, rules, preset, make_game):
     elif g.name == "ishikari_toppa":
         extra["multiplier"] = _int(data, "multiplier", 1, 1, 99)
     elif g.name == "taipa":
+        extra["round_number"] = _int(data, "round", 1, 1, 99)
         for key in ("calls", "coins"):
             if key in data:
                 c = data[key]
@@ -93,7 +94,7 @@ def position_from_json(data, game_name, rules, preset, make_game):
         if pos.is_over():
             raise IllegalAction(f"action {k} ({a.words(g.code)}) comes after the round ended")
         legal = pos.legal_actions()
-        if a not in legal:
+        if not pos.is_legal(a, legal):
             raise IllegalAction(f"action {k}, the {seats[pos.seat]}: "
                                 + pos.illegal_words(a, legal, seats))
         try:

@@ -49,13 +49,16 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     start = getattr(g.adapter, "start_coins", None)
     coins = None if start is None else [start] * g.n
     mult = None  # Ishikari Toppa: the chase multiplier the last round leaves (None: a game's start)
+    deck = None  # Taipa: the cards the last round left in play, where the record says which
     for i, r in enumerate(data["rounds"], 1):
         dealer = R.dealer_index(r, players, i)
         held = None if coins is None else [coins[(dealer + s) % g.n] for s in range(g.n)]
         if g.name == "ishikari_toppa":
             r = dict(r, multiplier=_multiplier(g.adapter, r, i, mult))
         pos = _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed,
-                          advice_rows, held)
+                          advice_rows, held, deck)
+        if g.name == "taipa":
+            deck = g.adapter.next_deck(pos)
         if g.name == "ishikari_toppa":
             mult = (r["multiplier"], g.adapter.chasers(pos))
         pts = pos.result()
@@ -108,10 +111,10 @@ def _norm(name) -> str:
 
 
 def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, advice_rows,
-                coins=None):
+                coins=None, deck=None):
     where = f"round {i}"
     try:
-        extra = {} if coins is None else {"coins": coins}
+        extra = {} if coins is None else {"coins": coins, "round_number": i}
         if g.name == "koikoi":
             extra["round_number"] = int(r.get("month", i))
         elif "month" in r:
@@ -128,19 +131,30 @@ def _play_round(g, r, i, players, dealer, seat_names, advise, samples, seed, adv
         pos = g.deal(r["hands"], r["field"], r["pile"], r.get("captured"), **extra)
     except (PositionError, ValueError) as e:
         raise R.RecordError(f"{where}: {e}") from None
+    if deck is not None:  # Taipa: the deck is what the last round's yaku left in play
+        d = pos.data
+        have = sum(1 << int(c) for c in d["order"][:d["n"]])
+        if have != deck:
+            extra_ = [c for c in range(48) if have >> c & 1 and not deck >> c & 1]
+            gone = [c for c in range(48) if deck >> c & 1 and not have >> c & 1]
+            raise R.RecordError(
+                f"{where}: its cards are not the ones round {i - 1} left in play: "
+                + (f"{g.code(extra_[0])} left play after round {i - 1}" if extra_ else
+                   f"{g.code(gone[0])} is in no place"))
     for k, item in enumerate(r["actions"], 1):
         try:
             a = g.action(item)
         except (PositionError, ValueError) as e:
             raise R.RecordError(f"{where}, action {k}: {e}") from None
-        at = "the deal" if pos.phase in ("join", "expose", "swap") else f"turn {pos.turn}"
+        at = ("the deal" if pos.phase in ("join", "expose", "swap") else
+              "the round's end" if pos.phase == "leave" else f"turn {pos.turn}")
         if pos.is_over():
             raise IllegalAction(f"{where}, action {k}: {a.words(g.code)} comes after the "
                                 f"round ended (its last action is {k - 1})")
         seat = pos.seat
         who = f"{players[(dealer + seat) % g.n]}, the {seat_names[seat]}"
         legal = pos.legal_actions()
-        if a not in legal:
+        if not pos.is_legal(a, legal):
             raise IllegalAction(f"{where}, {at} ({who}): "
                                 + pos.illegal_words(a, legal, seat_names))
         if advise and len(legal) > 1:
@@ -166,6 +180,9 @@ def _advise_row(g, pos, a, i, at, player, samples, seed, rows):
         adv = run(pos, samples=samples, seed=seed)
     except PositionError:  # a decision the advice does not reach (said in the notes)
         return
+    same = getattr(g.adapter, "same_as_legal", None)
+    if a not in adv.actions and same is not None:  # Taipa: an identical card named instead
+        a = same(pos, a, adv.actions) or a
     j = adv.index(a)
     best = adv.best
     lo, hi = adv.gain_interval(j)

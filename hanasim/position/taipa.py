@@ -12,7 +12,10 @@ Every step is Taipa's own kernel code, called from Python on the round's state a
   (``last_turn``); koi-koi or agari: ``round.call_or_stop``;
 * the result: ``round.settle`` (the round's loop's own settlement), then the coins the agari
   takes: ``coins.payment`` (``coin_cap``), from the coins each seat holds (``coins``, by
-  default ``start_coins`` each).
+  default ``start_coins`` each);
+* under ``yaku_cards=choice``, after the round, which of its ribbons and chaff each seat's
+  yaku take out of play (``leave``; the ways: ``yaku_choice._removal_options``, greedy's:
+  ``removals._take``), when the game goes on; ``next_deck`` is then the next round's deck.
 
 The deck is whatever the places hold: a later round's deck, smaller after the cards that left
 play (``yaku_cards``), is given by its cards; the rest of the 48 are out of play.  Seats are
@@ -26,7 +29,10 @@ from ..engine.bits import count
 from ..engine.match import capture_one
 from ..games.taipa import coins as C
 from ..games.taipa import round as TR
-from ..games.taipa.lower import P_COINS, lower
+from ..games.taipa.lower import (P_COINS, P_KEEP_EXH, P_ROUNDS, P_YAKU_MODE, YC_CHOICE,
+                                  YC_GREEDY, lower)
+from ..games.taipa.removals import _take, set_yaku_cards
+from ..games.taipa.yaku_choice import MAX_KEEPS, _removal_options, _same_suits
 from ..games.taipa.rules import DEALT, HAND
 from ..games.taipa.yaku import yaku_points
 from ..policies import LEGAL_STOP
@@ -48,11 +54,17 @@ class TaipaGame:
         self.start_coins = int(self.tb.params[P_COINS])  # each player's coins at the start
 
     # ---------------------------------------------------------------- building
-    def from_cards(self, hands, field, pile, captured=None, calls=None, coins=None):
+    def from_cards(self, hands, field, pile, captured=None, calls=None, coins=None,
+                   round_number=1):
         """A position from explicit cards (card ids): ``hands`` by seat from the first player,
         the ``field``, the undrawn ``pile`` top first, ``captured`` piles by seat; ``calls``:
         each seat's koi-koi calls so far this round; ``coins``: each seat's coins (what a
-        capped agari can take)."""
+        capped agari can take); ``round_number``: the round's place in the game (whether the
+        game goes on after it: the cards that leave play are then chosen)."""
+        if not isinstance(round_number, int) or isinstance(round_number, bool) \
+                or not 1 <= round_number:
+            raise PositionError(f"the round's place in the game is a whole number from 1, "
+                                f"not {round_number!r}")
         n = self.n
         captured = captured if captured is not None else [[] for _ in range(n)]
         if len(hands) != n or len(captured) != n:
@@ -98,11 +110,17 @@ class TaipaGame:
         st[TR.S_SEAT] = mover
         st[TR.S_TURNS] = turns
         d = dict(st=st, order=order, n=deck, pending=None, decision=False, over=0,
-                 coins=tuple(have))
+                 coins=tuple(have), round=round_number, left=())
         return Position(self, d)
 
     # ---------------------------------------------------------------- the round
     def phase(self, p) -> str:
+        ph = self._play_phase(p)
+        if ph == "over" and len(p.data["left"]) < len(self._leavers(p)):
+            return "leave"
+        return ph
+
+    def _play_phase(self, p) -> str:
         d = p.data
         if d["over"]:
             return "over"
@@ -114,7 +132,102 @@ class TaipaGame:
         return "play" if st[int(st[TR.S_SEAT])] != ZERO else "over"
 
     def to_act(self, p) -> int:
-        return -1 if self.phase(p) == "over" else int(p.data["st"][TR.S_SEAT])
+        ph = self.phase(p)
+        if ph == "leave":
+            return self._leavers(p)[len(p.data["left"])]
+        return -1 if ph == "over" else int(p.data["st"][TR.S_SEAT])
+
+    # ---------------------------------------------------------------- yaku_cards=choice
+    def _leavers(self, p) -> tuple:
+        """The seats that choose which of their ribbons and chaff leave play, in seat order
+        (``yaku_cards=choice``: the Taipa rule page, "Ending the round", has both players put
+        their yaku aside): as ``game.play_game`` removes cards (a round with a winner, or any
+        under ``exhausted_removal=remove``) when the game goes on (rounds left, both players
+        with coins: the lookahead decides only then, ``yaku_choice._look_removals``), each
+        seat whose pile leaves play more than one way up to identical cards
+        (``yaku_choice._removal_options``)."""
+        prm = self.tb.params
+        if prm[P_YAKU_MODE] != YC_CHOICE or self._play_phase(p) != "over":
+            return ()
+        res = self.settled(p)
+        if res[TR.R_WINNER] < 0 and prm[P_KEEP_EXH] != 0:
+            return ()
+        if not self._goes_on(p):
+            return ()
+        return tuple(s for s in range(2) if len(self._ways(res, s)) > 1)
+
+    def _goes_on(self, p) -> bool:
+        """Whether the game goes on after this round (``game.play_game``): rounds left and
+        both players with coins."""
+        after = [c + v for c, v in zip(p.data["coins"], self.result(p))]
+        return min(after) > 0 and p.data["round"] < self.tb.params[P_ROUNDS]
+
+    def _ways(self, res, s) -> list:
+        """Every way seat ``s``'s ribbons and chaff can leave play, up to identical cards."""
+        tb = self.tb
+        pile = np.uint64(res[TR.R_PILE + s])
+        out = np.zeros(2 * MAX_KEEPS, dtype=np.uint64)
+        nr = int(_removal_options(pile & tb.kinds[2], tb, out, 0))
+        nc = int(_removal_options(pile & tb.kinds[3], tb, out, MAX_KEEPS))
+        return [int(out[i]) | int(out[MAX_KEEPS + j]) for i in range(nr) for j in range(nc)]
+
+    def _greedy_leave(self, p, res, s) -> int:
+        """Greedy's choice (``removals._take``, ``YC_GREEDY``: it keeps the cards whose suits
+        hold the most bright and animal points left in play; the other pile's bright and
+        animal yaku gone too)."""
+        tb = self.tb
+        d = p.data
+        p0, p1 = np.uint64(res[TR.R_PILE]), np.uint64(res[TR.R_PILE + 1])
+        deck = mask(int(c) for c in d["order"][:d["n"]])
+        sets = np.uint64(set_yaku_cards(p0, tb)) | np.uint64(set_yaku_cards(p1, tb))
+        nxt = deck & ~sets & (tb.kinds[0] | tb.kinds[1])
+        pile = p0 if s == 0 else p1
+        tmp = np.zeros(64, dtype=np.int64)
+        cap = np.zeros(48, dtype=np.int64)
+        rng = np.zeros(1, dtype=np.uint64)
+        g = ZERO
+        for kd in (2, 3):
+            k = 3 * (count(pile & tb.kinds[kd]) // 3)
+            g |= np.uint64(_take(pile & tb.kinds[kd], np.int64(k), rng, np.int64(YC_GREEDY),
+                                 cap, tmp, tb, nxt))
+        return int(g)
+
+    def _same(self, a, b) -> bool:
+        return bool(_same_suits(np.uint64(a), np.uint64(b), self.tb))
+
+    def same_as_legal(self, p, action, legal):
+        """The legal action ``action`` stands for (the same ribbons and chaff of each suit
+        leaving play from the seat's pile: identical cards), or None."""
+        if action.kind != "leave" or self.phase(p) != "leave":
+            return None
+        res = self.settled(p)
+        s = self.to_act(p)
+        pile = int(res[TR.R_PILE + s])
+        tb = self.tb
+        m = int(mask(action.cards))
+        if m & ~pile & int(tb.kinds[2] | tb.kinds[3]) or m & int(tb.kinds[0] | tb.kinds[1]):
+            return None
+        for a in legal:
+            if self._same(m, mask(a.cards)) and \
+                    all(bin(m & int(tb.kinds[k])).count("1") == len([c for c in a.cards
+                                                                      if tb.kinds[k] >> c & 1])
+                        for k in (2, 3)):
+                return a
+        return None
+
+    def leave_words(self, p) -> str:
+        res = self.settled(p)
+        s = self.to_act(p)
+        tb = self.tb
+        pile = np.uint64(res[TR.R_PILE + s])
+        code = self.code
+        parts = []
+        for kd, word in ((2, "ribbons"), (3, "chaff")):
+            have = bits(pile & tb.kinds[kd])
+            k = 3 * (len(have) // 3)
+            if have:
+                parts.append(f"{k} of its {word} ({' '.join(map(code, have))})")
+        return "the yaku take " + " and ".join(parts) + " out of play"
 
     def _matches(self, card, field) -> list:
         tb = self.tb
@@ -135,6 +248,12 @@ class TaipaGame:
         ph = self.phase(p)
         d = p.data
         st = d["st"]
+        if ph == "leave":  # greedy's first, then every other way up to identical cards
+            res = self.settled(p)
+            s = self.to_act(p)
+            g = self._greedy_leave(p, res, s)
+            ways = [g] + [w for w in self._ways(res, s) if not self._same(w, g)]
+            return [Action("leave", cards=tuple(bits(w))) for w in ways]
         if ph == "koikoi":
             return [koikoi(True), koikoi(False)]
         field = st[TR.S_FIELD]
@@ -151,6 +270,9 @@ class TaipaGame:
 
     def apply(self, p, a: Action):
         d = dict(p.data)
+        if a.kind == "leave":  # the cards as the record names them (identical cards differ)
+            d["left"] = d["left"] + (int(mask(a.cards)),)
+            return Position(self, d)
         st = d["st"].copy()
         d["st"] = st
         seat = int(st[TR.S_SEAT])
@@ -209,6 +331,29 @@ class TaipaGame:
             out[w] = paid
             out[w ^ 1] = -paid
         return out
+
+    def next_deck(self, p) -> int:
+        """The cards left in play for the next round (``game.play_game``): the round's deck
+        less what its yaku take out (``removals.set_yaku_cards`` and the ribbons and chaff:
+        the choices made, a seat without a choice its only way), or the whole deck after an
+        exhausted round under ``exhausted_removal=keep``.  None when the game ends with the round,
+        and under the other ``yaku_cards`` readings (the ribbons and chaff that leave are not
+        in the record)."""
+        d = p.data
+        tb = self.tb
+        if tb.params[P_YAKU_MODE] != YC_CHOICE or not self._goes_on(p):
+            return None
+        deck = int(mask(int(c) for c in d["order"][:d["n"]]))
+        res = self.settled(p)
+        if res[TR.R_WINNER] < 0 and tb.params[P_KEEP_EXH] != 0:
+            return deck
+        out = 0
+        chose = dict(zip(self._leavers(p), d["left"]))
+        for s in range(2):
+            pile = np.uint64(res[TR.R_PILE + s])
+            out |= int(set_yaku_cards(pile, tb))
+            out |= chose[s] if s in chose else self._ways(res, s)[0]
+        return deck & ~out
 
     # ---------------------------------------------------------------- views
     def hands(self, p):
