@@ -48,7 +48,7 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     # what the payer holds)
     start = getattr(g.adapter, "start_coins", None)
     coins = None if start is None else [start] * g.n
-    mult = None  # Ishikari Toppa: the chase multiplier the last round leaves (None: a game's start)
+    mult = None  # Ishikari Toppa: the last round's chase multiplier (None: a game's start)
     deck = None  # Taipa: the cards the last round left in play, where the record says which
     for i, r in enumerate(data["rounds"], 1):
         dealer = R.dealer_index(r, players, i)
