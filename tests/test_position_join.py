@@ -326,3 +326,47 @@ def test_replay_advise_marks_swaps_and_joins(tmp_path):
     out = replay(rec, advise=True, samples=8)
     kinds = set(out.advice["action"].str.split().str[0])
     assert {"join", "drop"} & kinds
+
+
+@pytest.mark.parametrize("rules", [{"players": 3, "dropped_cards": "aside"},
+                                   {"players": 4}])
+def test_kushiro_play_advice_at_join_tables_never_reads_the_hidden_cards(rules):
+    """In the play of a three- or four-player table the hidden cards are the other player's
+    hand, the undrawn pile (the dropped hands in it) and any cards set aside: permuted among
+    their places, the advice is the same; it is the play's seat that acts."""
+    g = P.game("kushiro_toppa", rules)
+    a = g.adapter
+    for seed in range(50):
+        out = H.kushiro_round(a, seed, _kushiro_rows(seed, a.table))
+        if out is None:
+            continue
+        _, _, actions, deal = out
+        pos = a.from_cards(*deal[:3], play_pile=deal[3] if len(deal) > 3 else None)
+        for act in actions:
+            if pos.phase == "play" and pos.data["active"] != (0, 1) and pos.turn > 2:
+                break
+            pos = pos.apply(act)
+        else:
+            continue
+        want = P.advise(pos, samples=16, seed=7)
+        assert want.seat == pos.seat and pos.seat in pos.data["active"]
+        d = pos.data
+        ks, pile = d["ks"], d["pile"]
+        me = a.inner_seat(pos)
+        top, end, n_all = int(ks[5]), int(ks[22]), int(ks[23])
+        known = int(ks[7 + 1 - me])
+        hidden = [c for c in bits(ks[1 - me]) if not known >> c & 1]
+        k = len(hidden)
+        hidden += [int(c) for c in pile[top:n_all]]
+        rng = np.random.default_rng(seed)
+        for _ in range(3):
+            perm = _hidden_perm(hidden, rng)
+            ks2, pile2 = ks.copy(), pile.copy()
+            ks2[1 - me] = mask(perm[:k] + [c for c in bits(ks[1 - me]) if known >> c & 1])
+            pile2[top:n_all] = perm[k:]
+            got = P.advise(Position(a, dict(d, ks=ks2, pile=pile2)), samples=16, seed=7)
+            assert got.actions == want.actions
+            np.testing.assert_array_equal(got.values, want.values)
+        assert end <= n_all
+        return
+    raise AssertionError("no play by a non-dealer pair in 50 rounds")
