@@ -21,7 +21,9 @@ Actions (:class:`Action`), in the order a player takes them:
 * ``turned``: the capture of the draw pile's top card when it matches two field cards
   (``card`` the turned card, ``take`` the field card it captures); asked only then;
 * ``koikoi``: after a turn that makes a new yaku (koi-koi), ``yes`` True to call koi-koi and
-  play on, False to stop and collect.
+  play on, False to stop and collect;
+* ``leave``: Taipa under ``yaku_cards=choice``, after the round: ``cards``, the ribbons and
+  chaff of the seat's pile that leave play (cards of one suit and kind stand for each other).
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ class PositionError(ValueError):
 
 @dataclass(frozen=True)
 class Action:
-    kind: str                    # expose, play, turned, koikoi
+    kind: str                    # join, swap, expose, play, turned, koikoi, leave
     card: Optional[int] = None   # play: the hand card; turned: the turned card
     take: Optional[int] = None   # the field card taken where the rules give a choice
     yes: Optional[bool] = None   # expose, koikoi
