@@ -393,3 +393,43 @@ def test_leave_advice_never_reads_the_unplayed_cards(tmp_path, capsys):
     assert main(["advise", "taipa", "--position", str(path), "--samples", "6"]) == 0
     out = capsys.readouterr().out
     assert "to leave" in out and "game's end" in out and "out of play" in out
+
+
+def test_an_identical_card_may_stand_for_another_that_leaves():
+    """Cards of one suit and kind are identical in play: a leave naming one kept in place of
+    one leaving is the same choice (legal, the same advice row); a bright never leaves so."""
+    g = P.game("taipa", {"yaku_cards": "choice"})
+    a = g.adapter
+    tb = a.tb
+    for seed in range(400):
+        _, _, actions, dealt, _ = _leave_round(g, seed)
+        if not any(x.kind == "leave" for x in actions):
+            continue
+        p = a.from_cards(*dealt)
+        for x in actions:
+            if p.phase == "leave":
+                break
+            p = p.apply(x)
+        pile = int(a.settled(p)[TR.R_PILE + p.seat])
+        for act in p.legal_actions():
+            gone = set(act.cards)
+            kept = [c for c in core.bits(pile & int(tb.kinds[2] | tb.kinds[3]))
+                    if c not in gone]
+            for c in kept:
+                twin = next((x for x in gone if tb.group_of[x] == tb.group_of[c]
+                             and any(tb.kinds[k] >> x & 1 and tb.kinds[k] >> c & 1
+                                     for k in (2, 3))), None)
+                if twin is None:
+                    continue
+                other = core.Action("leave", cards=tuple(sorted(gone - {twin} | {c})))
+                assert other not in p.legal_actions() and p.is_legal(other)
+                assert a.same_as_legal(p, other, p.legal_actions()) == act
+                bright = core.bits(pile & int(tb.kinds[0]))
+                if bright:
+                    bad = core.Action("leave", cards=tuple(sorted(gone - {twin} | {bright[0]})))
+                    assert not p.is_legal(bad)
+                    with pytest.raises(P.PositionError, match="the yaku take"):
+                        p.apply(bad)
+                p.apply(other)
+                return
+    raise AssertionError("no leave with a card of a suit both kept and leaving")
