@@ -26,7 +26,7 @@ import numpy as np
 
 from . import decks, notation as _notation
 from .engine import where as W
-from .given import GivenError, Layout
+from .given import GivenError, Layout, seat_list, seat_phrase
 
 OPS = {">=": W.OP_GE, "<=": W.OP_LE, "==": W.OP_EQ, "=": W.OP_EQ, "!=": W.OP_NE,
        ">": W.OP_GT, "<": W.OP_LT}
@@ -71,8 +71,9 @@ def parse(game, value) -> Where | None:
     for t in texts:
         for part in _split(t):
             if not _CLAUSE.fullmatch(part.lower()):
-                raise GivenError(f"--where {t!r}: write SEAT.WHAT OP N (e.g. dealer.brights>=2, "
-                                 "field.brights>=1) or SEAT.TEYAKU (e.g. dealer.triplet)")
+                raise GivenError(f"--where {t!r}: write 'SEAT.WHAT OP N' in quotes (e.g. "
+                                 "--where 'dealer.brights>=2') or SEAT.TEYAKU (e.g. "
+                                 "dealer.triplet)")
     return Where(g.name, texts) if texts else None
 
 
@@ -156,9 +157,9 @@ def clauses(where: Where, layout: Layout, teyaku=None) -> tuple:
             g = layout.seats.get(seat)
             if g is None:
                 raise GivenError(f"--where {part}: {where.game} has no seat {seat!r} (its seats: "
-                                 f"{', '.join(layout.names.values())})")
+                                 f"{seat_list(layout)})")
             q, said = _quantity(what, deck, teyaku)
-            who = "the field" if layout.names[g] == "field" else f"the {layout.names[g]}"
+            who = seat_phrase(layout, g, where.game)
             if q == "teyaku":
                 if op is not None:
                     raise GivenError(f"--where {part}: a teyaku is held or not: write "
@@ -168,7 +169,9 @@ def clauses(where: Where, layout: Layout, teyaku=None) -> tuple:
                 words.append(f"{who} holds the teyaku {said.replace('_', ' ')}")
                 continue
             if op is None:
-                raise GivenError(f"--where {part}: say how many, e.g. {seat}.{what}>=1")
+                raise GivenError(f"--where {part}: say how many, e.g. --where "
+                                 f"'{seat}.{what}>=1' (in quotes: the shell reads > and < as "
+                                 "redirections)")
             out.append((q[0], g, q[1], OPS[op], int(value)))
             if int(value) == 1 and said in ("brights", "animals", "ribbons"):
                 said = said[:-1]

@@ -1,0 +1,201 @@
+"""Journeys 9 and 10 walked as a new user, game by game: what puzzled or misled, pinned.
+
+Each test here failed on the code before its fix: the seat words of the conditioned notes,
+the --where quoting the shell needs, koi-koi's seats in the card values, the headline of
+--seat, a "most valuable" card whose interval holds 0, Taipa's identical copies, the chart's
+labels, and a per-player --expose measured on a seat that changes hands."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hanasim import conditions, given as G, where as W
+from hanasim.games import get_game
+from hanasim.given_layouts import LAYOUTS
+from hanasim.notation import for_game, words
+from hanasim.stats import card_values as CV
+
+
+def _rules(game, **opts):
+    from hanasim import rules
+
+    g = get_game(game)
+    return g, rules.make_rules(g.Rules, opts)
+
+
+# --- the seats of a conditioned run's notes, as the game's tables name them ---------------------
+
+def test_given_note_names_taoshi_seats_as_its_tables():
+    g, r = _rules("taoshi")
+    cond = conditions.check(g, ["left=1co", "seat1=2co"], None, [r])
+    note = cond.notes(r, 100)[0]
+    assert "the dealer's left (seat 2) holds dragon (1) of coins" in note
+    assert "the dealer's right (seat 1) holds 2 of coins" in note
+    assert "'s hand" not in note and "1st right" not in note
+
+
+def test_given_note_at_a_larger_table_names_the_seat_by_its_place():
+    g, r = _rules("bakappana", players=4)
+    cond = conditions.check(g, ["seat2=11b"], None, [r])
+    assert "opposite the dealer (seat 2) holds willow rain man (bright)" in cond.notes(r, 10)[0]
+
+
+def test_where_words_name_the_seat_not_its_code():
+    g, r = _rules("bakappana")
+    lay = LAYOUTS["bakappana"](r)
+    _, said = W.clauses(W.parse(g, "seat1.brights>=1"), lay)
+    assert said == ["the dealer's right (seat 1) holds at least 1 bright"]
+
+
+def test_unknown_seat_lists_the_words_the_tables_use(run_cli):
+    res = run_cli("simulate", "taoshi", "--given", "foo=1co", "--rounds", "100", "--no-save")
+    assert res.code == 2
+    assert "dealer, seat1 or right, seat2 or left, field" in res.err
+
+
+# --- --where: the shell reads > and < ----------------------------------------------------------
+
+def test_where_without_a_count_says_to_quote(run_cli):
+    # what bash leaves of `--where dealer.brights>=2` (the rest went to a file named '=2')
+    res = run_cli("simulate", "toppa", "--where", "dealer.brights", "--rounds", "100",
+                  "--no-save")
+    assert res.code == 2
+    assert "'dealer.brights>=1'" in res.err and "quotes" in res.err
+
+
+def test_where_help_writes_conditions_in_quotes(run_cli):
+    res = run_cli("simulate", "--help")
+    assert "'dealer.brights>=2'" in " ".join(res.out.split())
+
+
+# --- card values: seats, headline, copies, chart --------------------------------------------------
+
+def test_koikoi_card_values_seats_are_dealer_and_opponent():
+    assert CV.seat_tokens(get_game("koikoi"), 2) == ["dealer", "opponent"]
+
+
+def _table(game, values, seats=("dealer", "opponent"), half=0.5, unit="points"):
+    """A card-values table of ``game``'s deck: ``values`` {code: value} (0 elsewhere), each
+    interval value +- ``half``."""
+    g = get_game(game)
+    deck = CV.deck_of(g)
+    codes = for_game(g).codes
+    rows = []
+    for seat in seats:
+        for (card, month, kind), code in zip(CV.card_labels(deck), codes):
+            v = values.get(code, 0.0) * (1 if seat == seats[0] else -1)
+            rows.append(dict(game=g.name, dealt_to="hand", seat=seat, code=code, card=card,
+                             month=month, kind=kind, share=0.2, mean_score=v, value=v,
+                             std_error=half / 3.29, ci_low=v - half, ci_high=v + half, n=100,
+                             rounds_seat=500))
+    df = pd.DataFrame(rows)
+    df.attrs.update(game=g.name, unit=unit, rounds=20_000, policies="greedy,greedy")
+    return df
+
+
+def test_headline_is_about_the_seat_asked_for():
+    df = _table("koikoi", {"11b": 2.0, "5r": -1.0}, seats=("dealer", "opponent"))
+    assert CV.headline(df).startswith("Dealer: ")
+    line = CV.headline(df, "opponent")
+    assert line.startswith("Opponent: the most valuable card to be dealt is iris ribbon '5r'")
+    assert "'11b'" in line.split("the least valuable")[1]
+
+
+def test_cards_seat_prints_that_seats_headline():
+    from hanasim.cli.worth import print_cards
+    import io
+
+    df = _table("toppa", {"11b": 5.0, "2a": -4.0})
+    out = io.StringIO()
+    print_cards(df, df[df.seat == "opponent"], out=out, seat="opponent")
+    assert "Opponent: the most valuable card to be dealt is plum bush warbler '2a'" \
+        in out.getvalue()
+
+
+def test_headline_says_when_the_best_card_is_within_the_noise():
+    df = _table("toppa", {"11b": 0.3, "2a": -0.2}, half=0.5)
+    line = CV.headline(df)
+    assert line.count("not distinguishable from 0") == 2
+    sure = CV.headline(_table("toppa", {"11b": 3.0, "2a": -2.0}, half=0.5))
+    assert "not distinguishable" not in sure
+
+
+def test_taipa_headline_pools_the_identical_copies():
+    # one crane copy high by chance, the moons high together: the moon is the answer
+    vals = {"1b3": 0.9, "3b1": 0.6, "3b2": 0.6, "3b3": 0.6, "3b4": 0.6}
+    df = _table("taipa", vals, seats=("first_player", "second_player"), half=0.1,
+                unit="coins")
+    line = CV.headline(df)
+    assert "susuki moon '3b' (each of its 4 copies, +0.60 coins a round" in line
+    assert "crane3" not in line and "copies of a card" in line
+    pooled = CV.pooled(df[df.seat == "first_player"]).set_index("code")
+    assert pooled.loc["1b", "value"] == pytest.approx(0.9 / 4)
+    assert pooled.loc["1b", "ci_high"] - pooled.loc["1b", "value"] == pytest.approx(0.1)
+
+
+def _texts(ax):
+    return [t.get_text() for t in ax.texts]
+
+
+def test_chart_cells_carry_the_code_and_the_axes_say_what_they_are():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from hanasim import plot
+
+    ax = plot.card_values(_table("toppa", {"11b": 5.0}))
+    texts = _texts(ax)
+    assert "11b rain man\n+5.0" in texts and "1c1\n+0.0" in texts
+    assert ax.get_xlabel() == "month"
+    assert "Toppa" in ax.get_title() and "bold: the 99.9% interval excludes 0" in ax.get_title()
+    assert "20,000 rounds" in ax.get_title()
+    ax = plot.card_values(_table("taoshi", {"1cl": 20.0}, seats=("dealer", "right", "left")))
+    assert ax.get_xlabel() == "number" and "1cl\n+20.0" in _texts(ax)
+    matplotlib.pyplot.close("all")
+
+
+def test_taipa_chart_shows_pooled_copies_in_hundredths():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from hanasim import plot
+
+    df = _table("taipa", {"1b3": 0.12}, seats=("first_player", "second_player"), half=0.05,
+                unit="coins")
+    texts = _texts(plot.card_values(df))
+    assert "1b1 crane\n+0.03" in texts and "1b3 crane\n+0.03" in texts
+    matplotlib.pyplot.close("all")
+
+
+def test_card_words_do_not_repeat_the_kind():
+    deck = for_game("toppa").deck
+    code = list(for_game("toppa").codes)
+    assert words(deck, code.index("1r")) == "pine poetry ribbon"
+    assert words(deck, code.index("11b")) == "willow rain man (bright)"
+
+
+# --- a per-player setting measured on a conditioned seat ---------------------------------------
+
+def test_player_mix_note_only_where_the_seat_changes_hands():
+    meta = {"policies": "random,random", "expose": "never,always", "dealing": "winner"}
+    note = conditions.player_mix_note(meta, None, ["dealer.triplet"], 0.5)
+    assert "--expose differs by player" in note and "--fixed-dealer" in note
+    assert "player 1 dealt 50.0% of the rounds" in note
+    assert conditions.player_mix_note(dict(meta, dealing="fixed"), None,
+                                      ["dealer.triplet"]) is None
+    assert conditions.player_mix_note(meta, ["field=11b"], None) is None
+    same = dict(meta, expose="always,always")
+    assert conditions.player_mix_note(same, ["dealer=11b"], None) is None
+
+
+def test_triplet_question_without_fixed_dealer_is_noted(run_cli):
+    res = run_cli("simulate", "toppa", "--where", "dealer.triplet", "--expose", "never,always",
+                  "--rounds", "2000", "--seed", "1", "--no-save", "--no-progress")
+    assert res.code == 0
+    flat = " ".join(res.out.split())
+    assert "add --fixed-dealer to seat player 1 as the dealer in every round" in flat
+    res = run_cli("simulate", "toppa", "--where", "dealer.triplet", "--expose", "never,always",
+                  "--fixed-dealer", "--rounds", "2000", "--seed", "1", "--no-save",
+                  "--no-progress")
+    assert res.code == 0 and "--fixed-dealer to seat" not in res.out
