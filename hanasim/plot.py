@@ -679,7 +679,8 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
     finite = grid[np.isfinite(grid)]
     top = float(np.max(np.abs(finite))) if finite.size else 1.0
     top = top or 1.0
-    digits = 1 if top >= 1 else 2  # a game of small units (Taipa's coins) shows hundredths
+    # a tenth at most, finer for small units (Taipa's coins, a change of a few hundredths)
+    digits = max(1, 1 - math.floor(math.log10(top)))
     for x, y, v, text, sure in cells:  # white on the darkest cells
         text += "\n" + ("" if math.isnan(v) else f"{v:+.{digits}f}")
         ax.text(x, y, text, ha="center", va="center", fontsize=6.5,

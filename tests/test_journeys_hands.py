@@ -155,7 +155,7 @@ def test_chart_cells_carry_the_code_and_the_axes_say_what_they_are():
     matplotlib.pyplot.close("all")
 
 
-def test_taipa_chart_shows_pooled_copies_in_hundredths():
+def test_taipa_chart_shows_pooled_copies_in_fine_digits():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -164,7 +164,7 @@ def test_taipa_chart_shows_pooled_copies_in_hundredths():
     df = _table("taipa", {"1b3": 0.12}, seats=("first_player", "second_player"), half=0.05,
                 unit="coins")
     texts = _texts(plot.card_values(df))
-    assert "1b1 crane\n+0.03" in texts and "1b3 crane\n+0.03" in texts
+    assert "1b1 crane\n+0.030" in texts and "1b3 crane\n+0.030" in texts  # two digits of the top
     matplotlib.pyplot.close("all")
 
 
@@ -199,3 +199,39 @@ def test_triplet_question_without_fixed_dealer_is_noted(run_cli):
                   "--fixed-dealer", "--rounds", "2000", "--seed", "1", "--no-save",
                   "--no-progress")
     assert res.code == 0 and "--fixed-dealer to seat" not in res.out
+
+
+# --- the words of the deck: mekurifuda numbers, its cards --------------------------------------
+
+def test_where_on_the_mekurifuda_deck_speaks_of_numbers():
+    g, r = _rules("taoshi")
+    lay = LAYOUTS["taoshi"](r)
+    _, said = W.clauses(W.parse(g, "dealer.triplets>=1"), lay)
+    assert said == ["the dealer holds at least 1 number with exactly 3 cards"]
+    _, said = W.clauses(W.parse(get_game("toppa"), "dealer.pairs>=2"),
+                        LAYOUTS["toppa"](_rules("toppa")[1]))
+    assert said == ["the dealer holds at least 2 months with exactly 2 cards"]
+
+
+def test_where_unknown_quantity_gives_this_decks_example(run_cli):
+    res = run_cli("simulate", "taoshi", "--where", "dealer.foo", "--rounds", "10", "--no-save")
+    assert res.code == 2 and "cards(1cl,12cl)" in res.err and "11b" not in res.err
+    assert "dealer.pairs>=3" in res.err  # no teyaku named: counts say a hand
+
+
+def test_field_headline_and_fine_digits():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from hanasim import plot
+
+    df = _table("toppa", {"5r": 3.0})
+    field = df.assign(dealt_to="field")
+    both = pd.concat([df, field], ignore_index=True)
+    both.attrs.update(df.attrs)
+    line = CV.headline(both, dealt_to="field")
+    assert line.startswith("Dealer: the card worth most to this seat when dealt to the field is "
+                           "iris ribbon '5r'")
+    small = _table("kushiro_toppa", {"1c1": -0.0093}, half=0.01, unit="chips")
+    assert "1c1\n-0.0093" in _texts(plot.card_values(small))
+    matplotlib.pyplot.close("all")

@@ -69,7 +69,7 @@ def cmd_values(a):
     if a.format == "csv" and a.out is None:
         emit(lambda: shown.to_csv(sys.stdout, index=False))
     elif a.format in (None, "table") and not outputs.is_stdout(a.out):
-        emit(lambda: print_cards(df, shown, seat=a.seat))
+        emit(lambda: print_cards(df, shown, seat=a.seat, dealt_to=a.dealt_to))
     if chart:
         where = "field" if a.dealt_to == "field" else "hand"
         rc = write_chart(a.chart, chart, lambda: _figure(df, a.seat, where),
@@ -113,7 +113,7 @@ def _rules_words(game, rules) -> str:
     return "the defaults" if changed == "default" else f"{changed} (the rest default)"
 
 
-def print_cards(df, shown, out=None, seat=None):
+def print_cards(df, shown, out=None, seat=None, dealt_to="both"):
     from ..readable import columns_text
 
     out = sys.stdout if out is None else out
@@ -131,7 +131,7 @@ def print_cards(df, shown, out=None, seat=None):
     if vs:
         from ..stats.card_values import change_headline
 
-        print(change_headline(df, seat), file=out)
+        print(change_headline(df, seat, "field" if dealt_to == "field" else "hand"), file=out)
         cols = dict(dealt_to="dealt to", seat="seat", code="code", card="card", month="month", kind="kind",
                     value_a="value", value_b="value vs", difference="change",
                     ci_low="low", ci_high="high")
@@ -139,7 +139,8 @@ def print_cards(df, shown, out=None, seat=None):
         from ..stats.card_values import headline
 
         # the headline is about the seat printed (--seat), else the dealer's
-        print(headline(df, seat) if seat is not None else m.get("headline", ""), file=out)
+        print(headline(df, seat, "field") if dealt_to == "field" else
+              headline(df, seat) if seat is not None else m.get("headline", ""), file=out)
         cols = dict(dealt_to="dealt to", seat="seat", code="code", card="card", month="month", kind="kind",
                     share="share dealt", value="value", ci_low="low", ci_high="high", n="n")
     print(f"value: the seat's mean round score when dealt the card less its mean, in {unit} "

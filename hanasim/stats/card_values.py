@@ -204,12 +204,13 @@ def _sure(r) -> bool:
     return bool(r["ci_low"] > 0 or r["ci_high"] < 0)
 
 
-def headline(df: pd.DataFrame, seat: str | None = None) -> str:
+def headline(df: pd.DataFrame, seat: str | None = None, dealt_to: str = "hand") -> str:
     """The most and the least valuable card dealt to ``seat`` (default: the dealer, the first
-    seat), in the game's unit, with their 99.9% intervals; a value whose interval holds 0 says
-    so (the ranking is then the noise's).  Taipa's copies are pooled (:func:`pooled`)."""
+    seat; ``dealt_to="field"``: dealt to the field), in the game's unit, with their 99.9%
+    intervals; a value whose interval holds 0 says so (the ranking is then the noise's).
+    Taipa's copies are pooled (:func:`pooled`)."""
     unit = df.attrs.get("unit", "points")
-    hand = df[(df["dealt_to"] == "hand") & df["value"].notna()]
+    hand = df[(df["dealt_to"] == dealt_to) & df["value"].notna()]
     if seat is None and len(hand):
         seat = hand["seat"].iloc[0]
     hand = hand[hand["seat"] == seat]
@@ -231,6 +232,9 @@ def headline(df: pd.DataFrame, seat: str | None = None) -> str:
     from .labels import seat_label
 
     who = seat_label(seat, df.attrs.get("game"), df.attrs.get("players"))
+    if dealt_to == "field":
+        return (f"{who}: the card worth most to this seat when dealt to the field is "
+                f"{say(best)}, the least {say(worst)}")
     return (f"{who}: the most valuable card to be dealt is {say(best)}, the least valuable "
             f"{say(worst)}" + ("; Taipa's copies of a card (1b1-1b4 ...) are pooled, the same "
                                "card to the rules" if pool else ""))
@@ -262,11 +266,12 @@ def difference(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def change_headline(diff: pd.DataFrame, seat: str | None = None) -> str:
+def change_headline(diff: pd.DataFrame, seat: str | None = None, dealt_to: str = "hand") -> str:
     """The card whose value to ``seat`` (default: the dealer) changed most between the two
-    rule sets of a :func:`difference` table, in a sentence."""
+    rule sets of a :func:`difference` table (``dealt_to="field"``: as a field card), in a
+    sentence."""
     unit = diff.attrs.get("unit", "points")
-    hand = diff[(diff["dealt_to"] == "hand") & diff["difference"].notna()]
+    hand = diff[(diff["dealt_to"] == dealt_to) & diff["difference"].notna()]
     if seat is None and len(hand):
         seat = hand["seat"].iloc[0]
     hand = hand[hand["seat"] == seat]
@@ -279,7 +284,8 @@ def change_headline(diff: pd.DataFrame, seat: str | None = None) -> str:
 
     who = seat_label(seat, diff.attrs.get("game"), diff.attrs.get("players"))
     sure = r["ci_low"] > 0 or r["ci_high"] < 0
-    return (f"{who}: the card whose value changes most is {_named(r)}, "
+    on = " on the field" if dealt_to == "field" else ""
+    return (f"{who}: the card whose value{on} changes most is {_named(r)}, "
             f"{_fmt(r['value_a'])} to {_fmt(r['value_b'])} {unit} a round (change "
             f"{_fmt(r['difference'])}, 99.9% interval {_fmt(r['ci_low'])} to "
             f"{_fmt(r['ci_high'])}{'' if sure else ': not distinguishable from no change'})")
