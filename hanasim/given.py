@@ -57,6 +57,7 @@ class Layout:
     month: np.ndarray = field(default=None)
     deck_mask: int = None  # the cards the rules deal (None: the whole deck)
     where_refused: str = ""  # why --where is not taken (Taipa), "" where it is
+    given_caveat: str = ""  # what the note adds where the game deals given cards only at times
 
     def size(self, group: int) -> int:
         return int((np.asarray(self.pattern) == group).sum())
@@ -96,10 +97,11 @@ class Given:
         return "; ".join(parts)
 
     def note(self, layout: Layout | None = None) -> str:
+        caveat = getattr(layout, "given_caveat", "") if layout is not None else ""
         return (f"Conditional deals: {self.words(layout)} (--given {self.text()}): every deal "
                 "is drawn uniformly among the deals consistent with these cards (they are "
                 "placed and the rest shuffled; a misdeal is redealt keeping them), so every rate "
-                "is conditional on them")
+                "is conditional on them" + (f"; {caveat}" if caveat else ""))
 
     def array(self, layout: Layout, where_part=()) -> np.ndarray:
         """The kernels' int64 array (``engine.rng``, "conditional deals") for ``layout``,

@@ -235,3 +235,13 @@ def test_field_headline_and_fine_digits():
     small = _table("kushiro_toppa", {"1c1": -0.0093}, half=0.01, unit="chips")
     assert "1c1\n-0.0093" in _texts(plot.card_values(small))
     matplotlib.pyplot.close("all")
+
+
+def test_taipa_given_note_says_later_rounds_may_lapse():
+    g, r = _rules("taipa")
+    cond = conditions.check(g, ["first_player=1b1,2b1"], None, [r])
+    note = cond.notes(r, 10)[0]
+    assert "the first player holds pine crane 1 (bright), cherry curtain 1 (bright)" in note
+    assert "only while its deck still holds them all" in note and "round.1.*" in note
+    g, r = _rules("toppa")
+    assert "later rounds" not in conditions.check(g, ["dealer=11b"], None, [r]).notes(r, 10)[0]
