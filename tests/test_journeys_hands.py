@@ -245,3 +245,46 @@ def test_taipa_given_note_says_later_rounds_may_lapse():
     assert "only while its deck still holds them all" in note and "round.1.*" in note
     g, r = _rules("toppa")
     assert "later rounds" not in conditions.check(g, ["dealer=11b"], None, [r]).notes(r, 10)[0]
+
+
+# --- journey 10: games written by hand from RECORD_FORMAT.md, points checked by hand ------------
+# Each record is built so that every capture is forced and each settlement can be done on paper
+# from the game's rule page (tests/data/journeys/; the sums in the comments).
+
+DATA = __import__("pathlib").Path(__file__).parent / "data" / "journeys"
+
+HAND_CHECKED = {
+    # Toppa: card points 165/75; yaku 40 (Rainy Four Brights, Boar-Deer-Butterfly) against 130
+    # (Real Seven Ribbons 40 + 2 x 10, Poetry, Blue, Chaff 20 + 10): 90 handed over, -120 each
+    "toppa.json": ("toppa", {"Aki": -45, "Ben": 45}),
+    # koi-koi, modern: Boar-Deer-Butterfly (5) made on turn 5, stopped
+    "koikoi.json": ("koikoi", {"Aki": 5, "Ben": 0}),
+    # Taipa: Three Brights (3 coins), then in round 2 (the lower coins first) Ribbons (1)
+    "taipa.json": ("taipa", {"Aki": 2, "Ben": -2}),
+    # Taoshi: card points 95/59/80 less the burdens 72/78/84, no teyaku, no dekiyaku
+    "taoshi.json": ("taoshi", {"Aki": 23, "Ben": -19, "Cho": -4}),
+    # Kushiro Toppa: Poetry Ribbons (1 chip) completed on turn 12, Yoroshii
+    "kushiro.json": ("kushiro_toppa", {"Aki": -1, "Ben": 1}),
+    # Baka: card points 105/50/85 - 80; yaku 20 (Iris Row)/0/30 (Chaff 10 + 1) against their
+    # mean 50/3, the two above it rounded to 5 and 15, the third paying 20
+    "baka.json": ("baka", {"Aki": 30, "Ben": -50, "Cho": 20}),
+    # Bakappana: card points with chaff 1 (112/55/97) less 88
+    "bakappana.json": ("bakappana", {"Aki": 24, "Ben": -33, "Cho": 9}),
+    # Ishikari Toppa, 3 players: Bakappana's 24/-33/9 and Cho's exposed One Bright (4 kan of
+    # 12): +3 x 48 - 48 to Cho, -48 to each other player
+    "ishikari_toppa_3.json": ("ishikari_toppa", {"Aki": -24, "Ben": -81, "Cho": 105}),
+    # the same deal at a table of 4: three join, Dai is forced out and does not chase
+    "ishikari_toppa_4.json": ("ishikari_toppa", {"Aki": -24, "Ben": -81, "Cho": 105, "Dai": 0}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAND_CHECKED))
+def test_hand_written_record_replays_to_the_points_counted_by_hand(name, run_cli):
+    import io
+
+    game, want = HAND_CHECKED[name]
+    res = run_cli("replay", game, DATA / name, "--format", "csv")
+    assert res.code == 0, res.err
+    df = pd.read_csv(io.StringIO(res.out))
+    totals = df[df["round"] == "total"].set_index("player")["points"].astype(int).to_dict()
+    assert totals == want
