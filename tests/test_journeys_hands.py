@@ -288,3 +288,10 @@ def test_hand_written_record_replays_to_the_points_counted_by_hand(name, run_cli
     df = pd.read_csv(io.StringIO(res.out))
     totals = df[df["round"] == "total"].set_index("player")["points"].astype(int).to_dict()
     assert totals == want
+
+
+def test_taoshi_headline_names_a_card_as_players_say_it():
+    df = _table("taoshi", {"1cl": 20.0, "1cu": -6.0}, seats=("dealer", "right", "left"))
+    line = CV.headline(df)
+    assert "the most valuable card to be dealt is 1 of clubs '1cl'" in line
+    assert "the least valuable 1 of cups '1cu'" in line

@@ -293,6 +293,10 @@ def change_headline(diff: pd.DataFrame, seat: str | None = None, dealt_to: str =
 
 def _named(r) -> str:
     """A card in a sentence: the deck's name in words and its code ("willow rain man '11b'")."""
-    name = str(r["card"]).replace(".", " ").replace("_", " ")
+    head, _, tail = str(r["card"]).partition(".")
+    if head in ("coins", "cups", "swords", "clubs"):  # the mekurifuda deck: "6 of clubs"
+        name = f"{tail} of {head}"
+    else:
+        name = str(r["card"]).replace(".", " ").replace("_", " ")
     code = r.get("code") if hasattr(r, "get") else None
     return f"{name} '{code}'" if isinstance(code, str) and code else name
