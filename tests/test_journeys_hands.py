@@ -295,3 +295,14 @@ def test_taoshi_headline_names_a_card_as_players_say_it():
     line = CV.headline(df)
     assert "the most valuable card to be dealt is 1 of clubs '1cl'" in line
     assert "the least valuable 1 of cups '1cu'" in line
+
+
+def test_cards_seat_takes_the_words_given_takes():
+    from hanasim.cli.worth import _seat_token
+    from hanasim.worth import seats
+
+    assert _seat_token("taoshi", {}, None, "right", seats("taoshi")) == "seat1"
+    assert _seat_token("baka", {}, None, "seat1", seats("baka")) == "right"
+    assert _seat_token("koikoi", {}, None, "opponent", seats("koikoi")) == "opponent"
+    with pytest.raises(ValueError, match="seats: dealer, seat1 or right, seat2 or left$"):
+        _seat_token("taoshi", {}, None, "foo", seats("taoshi"))

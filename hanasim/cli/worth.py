@@ -54,9 +54,7 @@ def cmd_values(a):
     vs = rules.parse_assignments(a.vs_rule) if a.vs_rule else None
     if a.seat is not None:
         there = seats(a.game, given, a.preset)
-        if a.seat not in there:
-            raise ValueError(f"--seat {a.seat!r} is not a seat of {a.game} here; seats: "
-                             f"{', '.join(there)}")
+        a.seat = _seat_token(a.game, given, a.preset, a.seat, there)
     chart = None if a.chart is None else outputs.chart_format(a.chart)
     fmt = check_output(a, None, others={"--chart": a.chart})
     df = card_values(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
@@ -75,6 +73,28 @@ def cmd_values(a):
         rc = write_chart(a.chart, chart, lambda: _figure(df, a.seat, where),
                          force=a.force) or rc
     return rc
+
+
+def _seat_token(game, rules, preset, word, there) -> str:
+    """The table's token for a seat word, the words --given takes included (Taoshi's ``right``
+    is its table seat ``seat1``, Baka's ``seat1`` its ``right``); one line when there is none."""
+    if word in there:
+        return word
+    from .. import api, rules as _rules
+    from ..conditions import layout_of
+    from ..games import get_game
+    from ..given import GivenError, seat_list
+
+    g = get_game(game)
+    try:
+        lay = layout_of(g, _rules.make_rules(g.Rules, api._with_preset(g, rules, preset)))
+    except GivenError:
+        lay = None
+    group = lay.seats.get(word.strip().lower()) if lay is not None else None
+    if group is not None and lay.names.get(group) != "field" and group < len(there):
+        return there[group]
+    words = seat_list(lay).replace(", field", "") if lay is not None else ", ".join(there)
+    raise ValueError(f"--seat {word!r} is not a seat of {game} here; seats: {words}")
 
 
 def _shown(df, seat, where):
