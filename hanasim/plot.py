@@ -641,8 +641,16 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
                          f"game with a field)")
     seats = list(dict.fromkeys(rows["seat"]))
     seat = seats[0] if seat is None else seat
-    if seat not in seats:
-        raise ValueError(f"no seat {seat!r} in this table; seats: {', '.join(seats)}")
+    if seat not in seats:  # a word --given takes (Taoshi's "right" is its table's "seat1")
+        from .worth import seat_token
+
+        players = _players(table)
+        try:
+            seat = seat_token(table.attrs.get("game") or rows["game"].iloc[0], seat, seats,
+                              rules={"players": players} if players else None)
+        except ValueError:
+            raise ValueError(f"no seat {seat!r} in this table; seats: {', '.join(seats)}") \
+                from None
     rows = rows[rows["seat"] == seat]
     pool = copies_pooled(rows) and "code" in rows.columns
     if pool:  # each copy's cell shows its card's pooled value

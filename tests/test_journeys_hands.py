@@ -306,3 +306,16 @@ def test_cards_seat_takes_the_words_given_takes():
     assert _seat_token("koikoi", {}, None, "opponent", seats("koikoi")) == "opponent"
     with pytest.raises(ValueError, match="seats: dealer, seat1 or right, seat2 or left$"):
         _seat_token("taoshi", {}, None, "foo", seats("taoshi"))
+
+
+def test_chart_seat_takes_the_words_given_takes():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from hanasim import plot
+
+    df = _table("taoshi", {"1cl": 20.0}, seats=("dealer", "seat1", "seat2"))
+    assert "dealer's right" in plot.card_values(df, seat="right").get_title()
+    with pytest.raises(ValueError, match="no seat 'nope'"):
+        plot.card_values(df, seat="nope")
+    matplotlib.pyplot.close("all")

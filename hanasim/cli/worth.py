@@ -76,25 +76,10 @@ def cmd_values(a):
 
 
 def _seat_token(game, rules, preset, word, there) -> str:
-    """The table's token for a seat word, the words --given takes included (Taoshi's ``right``
-    is its table seat ``seat1``, Baka's ``seat1`` its ``right``); one line when there is none."""
-    if word in there:
-        return word
-    from .. import api, rules as _rules
-    from ..conditions import layout_of
-    from ..games import get_game
-    from ..given import GivenError, seat_list
+    """The table's token for a seat word (:func:`hanasim.worth.seat_token`)."""
+    from ..worth import seat_token
 
-    g = get_game(game)
-    try:
-        lay = layout_of(g, _rules.make_rules(g.Rules, api._with_preset(g, rules, preset)))
-    except GivenError:
-        lay = None
-    group = lay.seats.get(word.strip().lower()) if lay is not None else None
-    if group is not None and lay.names.get(group) != "field" and group < len(there):
-        return there[group]
-    words = seat_list(lay).replace(", field", "") if lay is not None else ", ".join(there)
-    raise ValueError(f"--seat {word!r} is not a seat of {game} here; seats: {words}")
+    return seat_token(game, word, there, rules=rules, preset=preset)
 
 
 def _shown(df, seat, where):
