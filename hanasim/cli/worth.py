@@ -154,7 +154,8 @@ def print_cards(df, shown, out=None, seat=None, dealt_to="both"):
 
     if copies_pooled(df):
         print("Taipa's copies of a card (1b1-1b4 the four pine cranes ...) are the same card to "
-              "the rules: their rows differ only by chance", file=out)
+              "the rules: their rows differ by chance and by which copy the simulation takes "
+              "out of play after a yaku; the headline and the chart pool them", file=out)
     t = shown[list(cols)].rename(columns=cols).copy()
     for c in t.columns:
         if c == "share dealt":
