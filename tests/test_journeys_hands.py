@@ -319,3 +319,9 @@ def test_chart_seat_takes_the_words_given_takes():
     with pytest.raises(ValueError, match="no seat 'nope'"):
         plot.card_values(df, seat="nope")
     matplotlib.pyplot.close("all")
+
+
+def test_mekurifuda_list_says_nothing_of_copies(run_cli):
+    res = run_cli("cards", "taoshi", "--list")
+    assert res.code == 0 and "1cl" in res.out and "cannot tell apart" not in res.out
+    assert "cannot tell apart" in run_cli("cards", "taipa", "--list").out
