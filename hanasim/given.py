@@ -160,10 +160,19 @@ def seat_phrase(layout: Layout, group: int, game=None) -> str:
         return "the field"
     from .stats.labels import seat_label
 
-    label = seat_label(word, game, layout.players)
-    if label.startswith("Seat "):
-        return label[0].lower() + label[1:]
-    return "the " + label[0].lower() + label[1:]
+    return seat_words_of(seat_label(word, game, layout.players))
+
+
+def seat_words_of(label: str) -> str:
+    """A table's seat label in a sentence: ``Dealer's right (seat 1)`` -> ``the dealer's right
+    (seat 1)``, ``Opposite the dealer (seat 2)`` -> ``the player opposite the dealer (seat
+    2)``, ``Seat 4 (4th to the dealer's right)`` -> ``seat 4 (...)``."""
+    low = label[0].lower() + label[1:]
+    if low.startswith("seat "):
+        return low
+    if low.startswith("opposite "):
+        return "the player " + low
+    return "the " + low
 
 
 def _ordinal(k):

@@ -644,7 +644,7 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
     if seat not in seats:  # a word --given takes (Taoshi's "right" is its table's "seat1")
         from .worth import seat_token
 
-        players = _players(table)
+        players = _players(table) or table.attrs.get("players")
         try:
             seat = seat_token(table.attrs.get("game") or rows["game"].iloc[0], seat, seats,
                               rules={"players": players} if players else None)
@@ -704,14 +704,17 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
     ax.set_xlabel({"hanafuda": "month", "taipa": "suit"}.get(deck.name, "number"), fontsize=8)
     ax.set_yticks([])
     unit = table.attrs.get("unit", "points")
-    who = _seat_name(seat, g, _players(table))
+    from .given import seat_words_of
+
+    # a card-values table records its table's size (attrs "players") even at default rules
+    who = seat_words_of(_seat_name(seat, g, _players(table) or table.attrs.get("players")))
     what = "dealt to the field" if where == "field" else "dealt"
     game = g.title.split(" (")[0] if g is not None else table.attrs.get("game", "")
     if col == "difference":
-        title = f"{game}: change in what each card is worth to the {who.lower()} ({what})"
+        title = f"{game}: change in what each card is worth to {who} ({what})"
         label = f"change ({unit} a round)"
     else:
-        title = f"{game}: what each card is worth to the {who.lower()} ({what})"
+        title = f"{game}: what each card is worth to {who} ({what})"
         label = f"{unit} a round against the seat's mean"
     run = table.attrs
     sub = []

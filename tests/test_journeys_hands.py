@@ -38,7 +38,8 @@ def test_given_note_names_taoshi_seats_as_its_tables():
 def test_given_note_at_a_larger_table_names_the_seat_by_its_place():
     g, r = _rules("bakappana", players=4)
     cond = conditions.check(g, ["seat2=11b"], None, [r])
-    assert "opposite the dealer (seat 2) holds willow rain man (bright)" in cond.notes(r, 10)[0]
+    assert "the player opposite the dealer (seat 2) holds willow rain man (bright)" \
+        in cond.notes(r, 10)[0]
 
 
 def test_where_words_name_the_seat_not_its_code():
@@ -315,7 +316,13 @@ def test_chart_seat_takes_the_words_given_takes():
     from hanasim import plot
 
     df = _table("taoshi", {"1cl": 20.0}, seats=("dealer", "seat1", "seat2"))
-    assert "dealer's right" in plot.card_values(df, seat="right").get_title()
+    df.attrs["players"] = 3  # as hanasim.card_values records it
+    assert "worth to the dealer's right (seat 1) (dealt)" in \
+        plot.card_values(df, seat="right").get_title()
+    df = _table("ishikari_toppa", {"11b": 9.0}, seats=("dealer", "seat1", "seat2", "seat3"))
+    df.attrs["rules"] = "players=4"
+    assert "worth to the player opposite the dealer (seat 2) (dealt)" in \
+        plot.card_values(df, seat="seat2").get_title()
     with pytest.raises(ValueError, match="no seat 'nope'"):
         plot.card_values(df, seat="nope")
     matplotlib.pyplot.close("all")
