@@ -95,7 +95,19 @@ class Condition:
                 f"{rounds:,} rounds took about {round(rounds / rate):,} deals; every rate is "
                 "among the deals that meet the condition (the misdeal rate is the misdeals "
                 "beside the deals played, the rejected deals counted in neither)")
+        named = [w for w, _ in self.given.seats] if self.given else []
+        named += [t.split(".")[0] for t in re_clauses(self.where)] if self.where else []
+        if any(w.strip().lower() != "field" for w in named) and getattr(self.game, "expose",
+                                                                         True):
+            # "Teyaku: Triplet 64%" under dealer.triplet puzzles: the rows pool the seats
+            out.append("The teyaku rates at the deal are per dealt hand, every seat's hand "
+                       "pooled: the conditioned seat's hand is one of them")
         return out
+
+
+def re_clauses(where) -> list:
+    """The clauses of a parsed ``--where`` (``dealer.triplet``, ``field.brights>=1``)."""
+    return [p for t in where.texts for p in _where._split(t)]
 
 
 def seats_named(given, where) -> bool:

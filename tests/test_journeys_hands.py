@@ -332,3 +332,13 @@ def test_mekurifuda_list_says_nothing_of_copies(run_cli):
     res = run_cli("cards", "taoshi", "--list")
     assert res.code == 0 and "1cl" in res.out and "cannot tell apart" not in res.out
     assert "cannot tell apart" in run_cli("cards", "taipa", "--list").out
+
+
+def test_conditioned_seat_note_says_teyaku_rates_pool_the_hands():
+    g, r = _rules("taoshi")
+    notes = conditions.check(g, ["dealer=1cl"], None, [r]).notes(r, 10)
+    assert any("per dealt hand, every seat's hand pooled" in n for n in notes)
+    g, r = _rules("toppa")
+    assert len(conditions.check(g, ["field=11b"], None, [r]).notes(r, 10)) == 1
+    g, r = _rules("taipa")  # no teyaku
+    assert len(conditions.check(g, ["first_player=1b1"], None, [r]).notes(r, 10)) == 1
