@@ -342,3 +342,16 @@ def test_conditioned_seat_note_says_teyaku_rates_pool_the_hands():
     assert len(conditions.check(g, ["field=11b"], None, [r]).notes(r, 10)) == 1
     g, r = _rules("taipa")  # no teyaku
     assert len(conditions.check(g, ["first_player=1b1"], None, [r]).notes(r, 10)) == 1
+
+
+def test_cards_legend_says_a_round_sat_out_counts_zero():
+    from hanasim.cli.worth import print_cards
+    import io
+
+    df = _table("kushiro_toppa", {"11b": 0.3}, seats=("dealer", "seat1", "seat2"),
+                unit="chips")
+    for players, said in ((3, True), (2, False)):
+        df.attrs["players"] = players
+        out = io.StringIO()
+        print_cards(df, df, out=out)
+        assert ("sits a round out scores 0" in out.getvalue()) == said

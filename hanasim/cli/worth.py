@@ -22,6 +22,11 @@ DESCRIPTION = (
     "five_brights=40")
 
 
+#: players who play each round where more are seated (the games' join/drop phase: Kushiro
+#: Toppa "only 2 people participate in a round", Taoshi and Ishikari Toppa three)
+ACTIVE = {"kushiro_toppa": 2, "taoshi": 3, "ishikari_toppa": 3}
+
+
 def add_options(p) -> None:
     """The options of the card-values view (``game`` included)."""
     add_play_options(p, DEFAULT_ROUNDS, "played rounds")
@@ -152,6 +157,10 @@ def print_cards(df, shown, out=None, seat=None, dealt_to="both"):
           "a round; low, high: 99.9% interval", file=out)
     from ..stats.card_values import copies_pooled
 
+    active = ACTIVE.get(game)
+    if active and int(m.get("players") or 0) > active:
+        print(f"every seat is dealt a hand and {active} of them play each round: a seat that "
+              "sits a round out scores 0 in it, and that 0 counts in its means", file=out)
     if copies_pooled(df):
         print("Taipa's copies of a card (1b1-1b4 the four pine cranes ...) are the same card to "
               "the rules: their rows differ by chance and by which copy the simulation takes "
