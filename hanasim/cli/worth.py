@@ -16,10 +16,11 @@ DESCRIPTION = (
     "For every card and seat: the seat's mean round score in the rounds it was dealt the card, "
     "less its mean round score in all rounds, in the game's unit, with a 99.9% interval; the "
     "same for the cards dealt to the field where the game has one. One run; printed as a tidy "
-    "table after a sentence naming the dealer's most and least valuable cards. --vs-rule "
+    "table after a sentence naming the most and least valuable cards of the dealer (or of "
+    "--seat; --dealt-to field: as field cards), saying when their intervals hold 0. --vs-rule "
     "compares a second rule set (the first one's rules with these changed) on the same random seed, "
     "the change of each card's value. Example: hanasim cards toppa --policy greedy --vs-rule "
-    "five_brights=40")
+    "five_brights=40.")
 
 
 #: players who play each round where more are seated (the games' join/drop phase: Kushiro
