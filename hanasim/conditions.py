@@ -3,6 +3,7 @@
 ``cond`` array (``engine.rng``, "conditional deals")."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,7 +97,7 @@ class Condition:
                 "among the deals that meet the condition (the misdeal rate is the misdeals "
                 "beside the deals played, the rejected deals counted in neither)")
         named = [w for w, _ in self.given.seats] if self.given else []
-        named += [t.split(".")[0] for t in re_clauses(self.where)] if self.where else []
+        named += [t.split(".")[0] for t in where_clauses(self.where)] if self.where else []
         if any(w.strip().lower() != "field" for w in named) and getattr(self.game, "expose",
                                                                          True):
             # "Teyaku: Triplet 64%" under dealer.triplet puzzles: the rows pool the seats
@@ -105,15 +106,13 @@ class Condition:
         return out
 
 
-def re_clauses(where) -> list:
+def where_clauses(where) -> list:
     """The clauses of a parsed ``--where`` (``dealer.triplet``, ``field.brights>=1``)."""
     return [p for t in where.texts for p in _where._split(t)]
 
 
 def seats_named(given, where) -> bool:
     """Whether ``--given`` / ``--where`` texts name a seat (not only the field)."""
-    import re
-
     texts = [given] if isinstance(given, str) else list(given or [])
     if isinstance(given, dict):
         texts = [f"{k}=" for k in given]

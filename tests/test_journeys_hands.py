@@ -6,11 +6,10 @@ the --where quoting the shell needs, koi-koi's seats in the card values, the hea
 labels, and a per-player --expose measured on a seat that changes hands."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from hanasim import conditions, given as G, where as W
+from hanasim import conditions, where as W
 from hanasim.games import get_game
 from hanasim.given_layouts import LAYOUTS
 from hanasim.notation import for_game, words
