@@ -3,6 +3,7 @@
 ``cond`` array (``engine.rng``, "conditional deals")."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,10 +67,10 @@ class Condition:
 
     def words(self, rules=None) -> str:
         parts = []
+        lay = layout_of(self.game, rules) if rules is not None else None
         if self.given:
-            parts.append(self.given.words())
+            parts.append(self.given.words(lay))
         if self.where:
-            lay = layout_of(self.game, rules) if rules is not None else None
             if lay is not None:
                 parts.append("; ".join(_where.clauses(self.where, lay,
                                                       _teyaku(self.game, rules))[1]))
@@ -81,10 +82,10 @@ class Condition:
         """The table's notes: what the deals are conditioned on, in words, and (``--where``)
         the pilot's acceptance rate and the deals the run drew."""
         out = []
+        lay = layout_of(self.game, rules)
         if self.given:
-            out.append(self.given.note())
+            out.append(self.given.note(lay))
         if self.where:
-            lay = layout_of(self.game, rules)
             words = "; ".join(_where.clauses(self.where, lay, _teyaku(self.game, rules))[1])
             mis, played, ok = self.pilot[_key(lay)]
             rate = ok / played
@@ -95,7 +96,52 @@ class Condition:
                 f"{rounds:,} rounds took about {round(rounds / rate):,} deals; every rate is "
                 "among the deals that meet the condition (the misdeal rate is the misdeals "
                 "beside the deals played, the rejected deals counted in neither)")
+        named = [w for w, _ in self.given.seats] if self.given else []
+        named += [t.split(".")[0] for t in where_clauses(self.where)] if self.where else []
+        if any(w.strip().lower() != "field" for w in named) and getattr(self.game, "expose",
+                                                                         True):
+            # "Teyaku: Triplet 64%" under dealer.triplet puzzles: the rows pool the seats
+            out.append("The teyaku rates at the deal are per dealt hand, every seat's hand "
+                       "pooled: the conditioned seat's hand is one of them")
         return out
+
+
+def where_clauses(where) -> list:
+    """The clauses of a parsed ``--where`` (``dealer.triplet``, ``field.brights>=1``)."""
+    return [p for t in where.texts for p in _where._split(t)]
+
+
+def seats_named(given, where) -> bool:
+    """Whether ``--given`` / ``--where`` texts name a seat (not only the field)."""
+    texts = [given] if isinstance(given, str) else list(given or [])
+    if isinstance(given, dict):
+        texts = [f"{k}=" for k in given]
+    seats = [t.split("=", 1)[0].split(":", 1)[0] for t in texts]
+    wts = [where] if isinstance(where, str) else list(where or [])
+    for t in wts:
+        seats += re.findall(r"([A-Za-z_0-9]+)\.", t)
+    return any(s.strip().lower() != "field" for s in seats)
+
+
+def player_mix_note(meta: dict, given, where, deal_share=None) -> str | None:
+    """A note for a conditioned run whose players play differently (``--policy`` or
+    ``--expose`` per player) while the seat the condition names goes to each player in turn:
+    "the dealer holds a triplet, expose or hide?" asked with ``--expose never,always`` measures
+    player 1 hiding as dealer in only his share of the rounds; ``--fixed-dealer`` seats player 1
+    as the dealer every round.  None when the note does not apply."""
+    if meta.get("dealing") == "fixed" or not seats_named(given, where):
+        return None
+    differ = [opt for opt, key in (("--policy", "policies"), ("--expose", "expose"))
+              if len(set(str(meta.get(key) or "").split(","))) > 1]
+    if not differ:
+        return None
+    share = ("" if deal_share is None else
+             f" (player 1 dealt {100 * deal_share:.1f}% of the rounds)")
+    verb = "differ" if len(differ) > 1 else "differs"
+    return (f"{' and '.join(differ)} {verb} by player, but the seats the condition names are "
+            f"relative to the round's dealer, who changes from round to round{share}: each "
+            "seat's rows mix the players' settings; add --fixed-dealer to seat player 1 as the "
+            "dealer in every round")
 
 
 def _pct(rate):
@@ -165,7 +211,7 @@ def exact_given(g, rules, given):
     rows = given_probabilities(spec, groups, dict(lay.names))
     df = rows_table(rows, g.name)
     df.attrs["given"] = gv.text()
-    df.attrs["notes"] = [f"Conditional on the deal: {gv.words()} (--given {gv.text()}); a "
+    df.attrs["notes"] = [f"Conditional on the deal: {gv.words(lay)} (--given {gv.text()}); a "
                          "teyaku rate is per dealt hand (the mean over the hands, as simulate "
                          "pools them), and per seat in the rows teyaku.NAME.SEAT."]
     return df

@@ -57,6 +57,7 @@ class Layout:
     month: np.ndarray = field(default=None)
     deck_mask: int = None  # the cards the rules deal (None: the whole deck)
     where_refused: str = ""  # why --where is not taken (Taipa), "" where it is
+    given_caveat: str = ""  # what the note adds where the game deals given cards only at times
 
     def size(self, group: int) -> int:
         return int((np.asarray(self.pattern) == group).sum())
@@ -82,21 +83,25 @@ class Given:
         n = _notation.for_game(self.game)
         return " ".join(f"{s}={','.join(n.codes[c] for c in cs)}" for s, cs in self.seats)
 
-    def words(self) -> str:
-        """The condition in words, for a table's notes."""
+    def words(self, layout: Layout | None = None) -> str:
+        """The condition in words, for a table's notes; with ``layout``, each seat as the
+        game's tables label it (``the dealer's right (seat 1)``), whatever word named it."""
         n = _notation.for_game(self.game)
         parts = []
         for s, cs in self.seats:
-            who = "the field" if s == "field" else f"the {seat_words(s)}'s hand"
+            g = layout.seats.get(s) if layout is not None else None
+            who = (seat_phrase(layout, g, self.game) if g is not None else
+                   "the field" if s == "field" else f"the {seat_words(s)}")
             cards = ", ".join(_notation.words(n.deck, c) for c in cs)
             parts.append(f"{who} holds {cards}")
         return "; ".join(parts)
 
-    def note(self) -> str:
-        return (f"Conditional deals: {self.words()} (--given {self.text()}): every deal is drawn "
-                "uniformly among the deals consistent with these cards (they are placed and "
-                "the rest shuffled; a misdeal is redealt keeping them), so every rate is "
-                "conditional on them")
+    def note(self, layout: Layout | None = None) -> str:
+        caveat = getattr(layout, "given_caveat", "") if layout is not None else ""
+        return (f"Conditional deals: {self.words(layout)} (--given {self.text()}): every deal "
+                "is drawn uniformly among the deals consistent with these cards (they are "
+                "placed and the rest shuffled; a misdeal is redealt keeping them), so every rate "
+                "is conditional on them" + (f"; {caveat}" if caveat else ""))
 
     def array(self, layout: Layout, where_part=()) -> np.ndarray:
         """The kernels' int64 array (``engine.rng``, "conditional deals") for ``layout``,
@@ -127,11 +132,47 @@ def cond_array(given, layout: Layout, where_part=()) -> np.ndarray:
 
 
 def seat_words(seat: str) -> str:
+    """A seat word without a layout: ``seat2`` -> ``seat 2 (2nd to the dealer's right)``."""
     m = re.fullmatch(r"seat(\d)", seat)
     if m:
-        return f"seat {m.group(1)} (the dealer's {_ordinal(int(m.group(1)))} right)"
+        k = int(m.group(1))
+        return f"seat {k} ({_ordinal(k)} to the dealer's right)"
     return {"first_player": "first player", "second_player": "second player",
             "right": "dealer's right", "left": "dealer's left"}.get(seat, seat)
+
+
+def seat_list(layout: Layout) -> str:
+    """The seat words a layout takes, each group's words together: ``dealer, seat1 or right,
+    seat2 or left, field`` (the words the game's tables use, then their aliases)."""
+    out = []
+    for g, word in layout.names.items():
+        others = [w for w, k in layout.seats.items() if k == g and w != word and not w.isdigit()]
+        out.append(" or ".join([word] + others))
+    return ", ".join(out)
+
+
+def seat_phrase(layout: Layout, group: int, game=None) -> str:
+    """How a note names a deal group: ``the field``, or the seat as the game's tables label
+    it at this many players (``the dealer``, ``the opponent``, ``the dealer's right (seat
+    1)``, ``seat 2 (2nd to the dealer's right)``, ``the first player``)."""
+    word = layout.names[group]
+    if word == "field":
+        return "the field"
+    from .stats.labels import seat_label
+
+    return seat_words_of(seat_label(word, game, layout.players))
+
+
+def seat_words_of(label: str) -> str:
+    """A table's seat label in a sentence: ``Dealer's right (seat 1)`` -> ``the dealer's right
+    (seat 1)``, ``Opposite the dealer (seat 2)`` -> ``the player opposite the dealer (seat
+    2)``, ``Seat 4 (4th to the dealer's right)`` -> ``seat 4 (...)``."""
+    low = label[0].lower() + label[1:]
+    if low.startswith("seat "):
+        return low
+    if low.startswith("opposite "):
+        return "the player " + low
+    return "the " + low
 
 
 def _ordinal(k):
@@ -216,7 +257,7 @@ def resolve(given: Given, layout: Layout) -> dict:
         g = layout.seats.get(seat)
         if g is None:
             m = re.fullmatch(r"(?:seat)?(\d)", seat)
-            words = ", ".join(w for w in layout.names.values())
+            words = seat_list(layout)
             if m and any(re.fullmatch(r"seat\d", w) for w in layout.seats):
                 raise GivenError(f"--given {seat}: the table seats {layout.players} players, "
                                  f"so its seats are {words}")

@@ -131,7 +131,13 @@ def taipa(rules):
     return Layout(pattern=pattern, seats=seats, names=names, four_checked=(), players=2,
                   deck_mask=deck,
                   where_refused="Taipa's deck shrinks between a game's rounds, so a condition "
-                  "on a deal could become impossible; name the cards with --given instead")
+                  "on a deal could become impossible; name the cards with --given instead",
+                  # the kernel places them "while the deck holds them all" (taipa.game)
+                  given_caveat="but a game's later rounds deal from a deck that has lost the "
+                  "yaku of earlier rounds, and a round deals the given cards only while its "
+                  "deck still holds them all (a round whose deck has lost one of them, that "
+                  "very copy, is dealt unconditioned); round 1's quantities (round.1.*) are "
+                  "conditioned in every game")
 
 
 LAYOUTS = {"toppa": toppa, "baka": baka, "koikoi": koikoi, "bakappana": bakappana,

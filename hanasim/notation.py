@@ -284,7 +284,8 @@ def words(deck, card: int) -> str:
     plain = re.sub(r"\d+$", "", what)
     copy = what[len(plain):]
     text = f"{month} {plain}" + (f" {copy}" if copy else "")
-    return text if plain in (kind, "chaff") else f"{text} ({kind})"
+    # the kind in brackets where the name does not say it ("pine poetry ribbon" does)
+    return text if plain in (kind, "chaff") or plain.endswith(kind) else f"{text} ({kind})"
 
 
 def cards_table(game):

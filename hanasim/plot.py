@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -624,11 +625,13 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
     ``seat`` (default: the dealer) when dealt to it (``dealt_to="field"``: to the field), on a
     diverging colormap centred at 0 (red: worth more than the seat's mean round; blue: less).
     A table from :func:`hanasim.card_values` with ``vs_rules`` is drawn as the change between
-    the two rule sets.  Each cell shows the card and its value; a value whose 99.9% interval
-    excludes 0 is in bold."""
+    the two rule sets.  Each cell shows the card's code (what ``--given`` reads), its name
+    and its value; a value whose 99.9% interval excludes 0 is in bold.  Taipa's copies of a
+    card are the same card to the rules: their cells show the copies' pooled value
+    (:func:`hanasim.stats.card_values.pooled`)."""
     from matplotlib.colors import TwoSlopeNorm
 
-    from .stats.card_values import deck_of
+    from .stats.card_values import copies_pooled, deck_of, pooled
 
     col = "difference" if "difference" in table.columns else "value"
     where = dealt_to
@@ -638,9 +641,24 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
                          f"game with a field)")
     seats = list(dict.fromkeys(rows["seat"]))
     seat = seats[0] if seat is None else seat
-    if seat not in seats:
-        raise ValueError(f"no seat {seat!r} in this table; seats: {', '.join(seats)}")
+    if seat not in seats:  # a word --given takes (Taoshi's "right" is its table's "seat1")
+        from .worth import seat_token
+
+        players = _players(table) or table.attrs.get("players")
+        try:
+            seat = seat_token(table.attrs.get("game") or rows["game"].iloc[0], seat, seats,
+                              rules={"players": players} if players else None)
+        except ValueError:
+            raise ValueError(f"no seat {seat!r} in this table; seats: {', '.join(seats)}") \
+                from None
     rows = rows[rows["seat"] == seat]
+    pool = copies_pooled(rows) and "code" in rows.columns
+    if pool:  # each copy's cell shows its card's pooled value
+        merged = pooled(rows).set_index("code")
+        base = rows["code"].str.replace(r"\d+$", "", regex=True)
+        rows = rows.copy()
+        for c in (col, "ci_low", "ci_high"):
+            rows[c] = [merged.loc[b, c] for b in base]
     g = _game(table)
     deck = deck_of(g)
     groups = [int(m) for m in deck.month]
@@ -651,7 +669,10 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
     depth = max(place.values()) + 1
     grid = np.full((depth, len(months)), np.nan)
     by_card = {name: r for name, r in zip(rows["card"], rows.itertuples(index=False))}
-    ax = _axes(ax, (max(8.0, 0.95 * len(months) + 1.5), 0.9 * depth + 1.6))
+    ax = _axes(ax, (max(8.0, 0.95 * len(months) + 1.5), 0.9 * depth + 1.9))
+    from .notation import notation_of
+
+    codes = notation_of(deck).codes
     cells = []
     for c, name in enumerate(deck.names):
         r = by_card.get(name)
@@ -662,14 +683,14 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
         grid[y, x] = v
         lo, hi = float(r.ci_low), float(r.ci_high)
         sure = (lo > 0 or hi < 0) if not (math.isnan(lo) or math.isnan(hi)) else False
-        # the card within its month (mekurifuda: its suit; the number is the column)
-        head, _, tail = name.partition(".")
-        text = head if deck.name == "mekurifuda" else (tail or head)
-        cells.append((x, y, v, f"{text}\n{'' if math.isnan(v) else f'{v:+.1f}'}", sure))
+        cells.append((x, y, v, _card_cell(deck, name, codes[c]), sure))
     finite = grid[np.isfinite(grid)]
     top = float(np.max(np.abs(finite))) if finite.size else 1.0
     top = top or 1.0
+    # a tenth at most, finer for small units (Taipa's coins, a change of a few hundredths)
+    digits = max(1, 1 - math.floor(math.log10(top)))
     for x, y, v, text, sure in cells:  # white on the darkest cells
+        text += "\n" + ("" if math.isnan(v) else f"{v:+.{digits}f}")
         ax.text(x, y, text, ha="center", va="center", fontsize=6.5,
                 color="white" if abs(v) > 0.65 * top else "black",
                 fontweight="bold" if sure else "normal")
@@ -680,16 +701,42 @@ def card_values(table: pd.DataFrame, seat: str | None = None, dealt_to: str = "h
     ax.set_xticks(range(len(months)),
                   [names[m - 1].replace("_", " ") if names else str(m) for m in months],
                   rotation=45 if names else 0, ha="right" if names else "center", fontsize=8)
+    ax.set_xlabel({"hanafuda": "month", "taipa": "suit"}.get(deck.name, "number"), fontsize=8)
     ax.set_yticks([])
     unit = table.attrs.get("unit", "points")
-    who = _seat_name(seat, g, _players(table))
+    from .given import seat_words_of
+
+    # a card-values table records its table's size (attrs "players") even at default rules
+    who = seat_words_of(_seat_name(seat, g, _players(table) or table.attrs.get("players")))
     what = "dealt to the field" if where == "field" else "dealt"
+    game = g.title.split(" (")[0] if g is not None else table.attrs.get("game", "")
     if col == "difference":
-        title = f"Change in what each card is worth to the {who.lower()} ({what})"
+        title = f"{game}: change in what each card is worth to {who} ({what})"
         label = f"change ({unit} a round)"
     else:
-        title = f"What each card is worth to the {who.lower()} ({what})"
+        title = f"{game}: what each card is worth to {who} ({what})"
         label = f"{unit} a round against the seat's mean"
-    ax.set_title(title, fontsize=10)
+    run = table.attrs
+    sub = []
+    if run.get("rounds"):
+        sub.append(f"{int(run['rounds']):,} rounds")
+    if run.get("policies"):
+        sub.append(f"policies {run['policies']}")
+    sub.append("bold: the 99.9% interval excludes 0")
+    if pool:
+        sub.append("copies of a card pooled")
+    ax.set_title(title + "\n" + "; ".join(sub), fontsize=10)
     ax.figure.colorbar(im, ax=ax, label=label, shrink=0.9)
     return ax
+
+
+def _card_cell(deck, name, code) -> str:
+    """A card's text in a card-values cell: its code, then its name within its month where
+    the code does not say it (``11b rain man``, ``9r blue ribbon``, ``1c1``; mekurifuda:
+    the code alone, ``6cl``)."""
+    if deck.name == "mekurifuda":
+        return code
+    tail = re.sub(r"\d+$", "", name.partition(".")[2]).replace("_", " ")
+    if tail in ("chaff", "ribbon", ""):
+        return code
+    return f"{code} {tail}"

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import decks, notation as _notation
 from .engine import where as W
-from .given import GivenError, Layout
+from .given import GivenError, Layout, seat_list, seat_phrase
 
 OPS = {">=": W.OP_GE, "<=": W.OP_LE, "==": W.OP_EQ, "=": W.OP_EQ, "!=": W.OP_NE,
        ">": W.OP_GT, "<": W.OP_LT}
@@ -71,8 +71,9 @@ def parse(game, value) -> Where | None:
     for t in texts:
         for part in _split(t):
             if not _CLAUSE.fullmatch(part.lower()):
-                raise GivenError(f"--where {t!r}: write SEAT.WHAT OP N (e.g. dealer.brights>=2, "
-                                 "field.brights>=1) or SEAT.TEYAKU (e.g. dealer.triplet)")
+                raise GivenError(f"--where {t!r}: write 'SEAT.WHAT OP N' in quotes (e.g. "
+                                 "--where 'dealer.brights>=2') or SEAT.TEYAKU (e.g. "
+                                 "dealer.triplet)")
     return Where(g.name, texts) if texts else None
 
 
@@ -93,9 +94,10 @@ def _quantity(what: str, deck, teyaku) -> tuple:
             raise GivenError(f"--where cards(...): {e}") from None
         return (W.W_COUNT, sum(1 << c for c in cards)), "of " + ", ".join(n.codes[c] for c in cards)
     multi = {"pairs": 2, "triplets": 3, "fours": 4}
-    if what in multi:
-        return (W.W_MONTHS, multi[what]), f"months with exactly {multi[what]} cards"
     family = n.family
+    if what in multi:
+        group = {"hanafuda": "month", "taipa": "suit", "mekurifuda": "number"}[family]
+        return (W.W_MONTHS, multi[what]), f"{group}s with exactly {multi[what]} cards"
     if family != "mekurifuda":
         kinds = {"brights": decks.BRIGHT, "bright": decks.BRIGHT, "animals": decks.ANIMAL,
                  "animal": decks.ANIMAL, "ribbons": decks.RIBBON, "ribbon": decks.RIBBON,
@@ -128,8 +130,11 @@ def _quantity(what: str, deck, teyaku) -> tuple:
     kinds_text = ("coins, cups, swords, clubs, reds, junk, bakefuda, number6" if family ==
                   "mekurifuda" else "brights, animals, ribbons, chaff, poetry, blue, plain, pine, "
                   "month11")
-    tey = (", or a teyaku: " + ", ".join(t.name for t in teyaku)) if teyaku else ""
-    raise GivenError(f"--where: no quantity {what!r} (counts: {kinds_text}, cards(11b,8b), "
+    tey = ((", or a teyaku: " + ", ".join(t.name for t in teyaku)) if teyaku else
+           "; no teyaku is named here: write a hand as counts, e.g. dealer.pairs>=3")
+    example = {"mekurifuda": "cards(1cl,12cl)", "taipa": "cards(1b1,2b1)"}.get(family,
+                                                                               "cards(11b,8b)")
+    raise GivenError(f"--where: no quantity {what!r} (counts: {kinds_text}, {example}, "
                      f"pairs, triplets, fours{tey})")
 
 
@@ -156,9 +161,9 @@ def clauses(where: Where, layout: Layout, teyaku=None) -> tuple:
             g = layout.seats.get(seat)
             if g is None:
                 raise GivenError(f"--where {part}: {where.game} has no seat {seat!r} (its seats: "
-                                 f"{', '.join(layout.names.values())})")
+                                 f"{seat_list(layout)})")
             q, said = _quantity(what, deck, teyaku)
-            who = "the field" if layout.names[g] == "field" else f"the {layout.names[g]}"
+            who = seat_phrase(layout, g, where.game)
             if q == "teyaku":
                 if op is not None:
                     raise GivenError(f"--where {part}: a teyaku is held or not: write "
@@ -168,12 +173,15 @@ def clauses(where: Where, layout: Layout, teyaku=None) -> tuple:
                 words.append(f"{who} holds the teyaku {said.replace('_', ' ')}")
                 continue
             if op is None:
-                raise GivenError(f"--where {part}: say how many, e.g. {seat}.{what}>=1")
+                raise GivenError(f"--where {part}: say how many, e.g. --where "
+                                 f"'{seat}.{what}>=1' (in quotes: the shell reads > and < as "
+                                 "redirections)")
             out.append((q[0], g, q[1], OPS[op], int(value)))
             if int(value) == 1 and said in ("brights", "animals", "ribbons"):
                 said = said[:-1]
-            if int(value) == 1 and said.startswith("months"):
-                said = "month" + said[6:]
+            for group in ("months ", "suits ", "numbers "):
+                if int(value) == 1 and said.startswith(group):
+                    said = group[:-2] + said[len(group) - 1:]
             words.append(f"{who} holds {OP_TEXT[OPS[op]]} {value} {said}")
     return out, words
 

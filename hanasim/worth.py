@@ -44,6 +44,30 @@ def seats(game: str, rules: Mapping | None = None, preset: str | None = None) ->
     return seat_tokens(g, api.seated(g, rule_obj))
 
 
+def seat_token(game, word: str, there, rules: Mapping | None = None,
+               preset: str | None = None) -> str:
+    """The card-values token (one of ``there``) for a seat word, the words ``--given`` takes
+    included (Taoshi's ``right`` is its table seat ``seat1``, Baka's ``seat1`` its ``right``);
+    a ValueError in one line, naming the words, when there is none."""
+    if word in there:
+        return word
+    from . import api, rules as _rules
+    from .conditions import layout_of
+    from .games import get_game
+    from .given import GivenError, seat_list
+
+    g = get_game(game)
+    try:
+        lay = layout_of(g, _rules.make_rules(g.Rules, api._with_preset(g, rules, preset)))
+    except GivenError:
+        lay = None
+    group = lay.seats.get(str(word).strip().lower()) if lay is not None else None
+    if group is not None and lay.names.get(group) != "field" and group < len(there):
+        return there[group]
+    words = seat_list(lay).replace(", field", "") if lay is not None else ", ".join(there)
+    raise ValueError(f"--seat {word!r} is not a seat of {g.name} here; seats: {words}")
+
+
 def card_values(game: str = "toppa", rounds: int = DEFAULT_ROUNDS, seed: int | None = None, *,
                 policy="random", expose="always", rules: Mapping | None = None,
                 preset: str | None = None, vs_rules: Mapping | None = None,

@@ -62,7 +62,9 @@ def _rule_of(family, doc) -> str:
     paras = [" ".join(p.split()) for p in doc.split("\n\n")]
     key = {"hanafuda": "Hanafuda (", "taipa": "Taipa's deck", "mekurifuda": "Mekurifuda"}[family]
     main = next((p for p in paras if p.startswith(key)), "")
-    copies = next((p for p in paras if p.startswith("Cards a game cannot tell apart")), "")
+    # the mekurifuda deck has no copies: the paragraph on them would only puzzle
+    copies = "" if family == "mekurifuda" else next(
+        (p for p in paras if p.startswith("Cards a game cannot tell apart")), "")
     return "\n".join(x for x in (main, copies) if x)
 
 

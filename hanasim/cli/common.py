@@ -87,13 +87,15 @@ def add_play_options(p, rounds_default, per):
 
 
 GIVEN_HELP = ("cards a seat is dealt in every round, repeatable: SEAT=CARD,CARD,... (SEAT: dealer, "
-              "opponent, right, left, seat1..., field, as the game's tables name them; cards as "
-              "'hanasim cards GAME --list' writes them, e.g. dealer=11b,8b or field=3b); every "
-              "deal is drawn uniformly among those consistent with the given cards")
-WHERE_HELP = ("a condition on the deal, repeatable (all must hold): SEAT.WHAT OP N, e.g. "
-              "dealer.brights>=2, field.brights>=1, opponent.cards(11b,8b)==0, or a teyaku "
-              "SEAT.NAME (dealer.triplet); deals that fail are dealt again, and the table's "
-              "notes give the acceptance rate")
+              "opponent, right, left, seat1..., first_player, second_player, field, as the "
+              "game's tables name them; cards as 'hanasim cards GAME --list' writes them, e.g. "
+              "dealer=11b,8b or field=3b); every deal is drawn uniformly among those consistent "
+              "with the given cards")
+WHERE_HELP = ("a condition on the deal, repeatable (all must hold): 'SEAT.WHAT OP N' in quotes "
+              "(the shell reads > and < as redirections), e.g. 'dealer.brights>=2', "
+              "'field.brights>=1', 'opponent.cards(11b,8b)==0', or a teyaku SEAT.NAME "
+              "(dealer.triplet); deals that fail are dealt again, and the table's notes give the "
+              "acceptance rate")
 
 
 def add_condition_options(p):

@@ -16,10 +16,16 @@ DESCRIPTION = (
     "For every card and seat: the seat's mean round score in the rounds it was dealt the card, "
     "less its mean round score in all rounds, in the game's unit, with a 99.9% interval; the "
     "same for the cards dealt to the field where the game has one. One run; printed as a tidy "
-    "table after a sentence naming the dealer's most and least valuable cards. --vs-rule "
+    "table after a sentence naming the most and least valuable cards of the dealer (or of "
+    "--seat; --dealt-to field: as field cards), saying when their intervals hold 0. --vs-rule "
     "compares a second rule set (the first one's rules with these changed) on the same random seed, "
     "the change of each card's value. Example: hanasim cards toppa --policy greedy --vs-rule "
-    "five_brights=40")
+    "five_brights=40.")
+
+
+#: players who play each round where more are seated (the games' join/drop phase: Kushiro
+#: Toppa "only 2 people participate in a round", Taoshi and Ishikari Toppa three)
+ACTIVE = {"kushiro_toppa": 2, "taoshi": 3, "ishikari_toppa": 3}
 
 
 def add_options(p) -> None:
@@ -54,9 +60,7 @@ def cmd_values(a):
     vs = rules.parse_assignments(a.vs_rule) if a.vs_rule else None
     if a.seat is not None:
         there = seats(a.game, given, a.preset)
-        if a.seat not in there:
-            raise ValueError(f"--seat {a.seat!r} is not a seat of {a.game} here; seats: "
-                             f"{', '.join(there)}")
+        a.seat = _seat_token(a.game, given, a.preset, a.seat, there)
     chart = None if a.chart is None else outputs.chart_format(a.chart)
     fmt = check_output(a, None, others={"--chart": a.chart})
     df = card_values(a.game, rounds=a.rounds, seed=a.seed, policy=a.policy, expose=a.expose,
@@ -69,12 +73,19 @@ def cmd_values(a):
     if a.format == "csv" and a.out is None:
         emit(lambda: shown.to_csv(sys.stdout, index=False))
     elif a.format in (None, "table") and not outputs.is_stdout(a.out):
-        emit(lambda: print_cards(df, shown))
+        emit(lambda: print_cards(df, shown, seat=a.seat, dealt_to=a.dealt_to))
     if chart:
         where = "field" if a.dealt_to == "field" else "hand"
         rc = write_chart(a.chart, chart, lambda: _figure(df, a.seat, where),
                          force=a.force) or rc
     return rc
+
+
+def _seat_token(game, rules, preset, word, there) -> str:
+    """The table's token for a seat word (:func:`hanasim.worth.seat_token`)."""
+    from ..worth import seat_token
+
+    return seat_token(game, word, there, rules=rules, preset=preset)
 
 
 def _shown(df, seat, where):
@@ -113,7 +124,7 @@ def _rules_words(game, rules) -> str:
     return "the defaults" if changed == "default" else f"{changed} (the rest default)"
 
 
-def print_cards(df, shown, out=None):
+def print_cards(df, shown, out=None, seat=None, dealt_to="both"):
     from ..readable import columns_text
 
     out = sys.stdout if out is None else out
@@ -131,16 +142,30 @@ def print_cards(df, shown, out=None):
     if vs:
         from ..stats.card_values import change_headline
 
-        print(change_headline(df), file=out)
+        print(change_headline(df, seat, "field" if dealt_to == "field" else "hand"), file=out)
         cols = dict(dealt_to="dealt to", seat="seat", code="code", card="card", month="month", kind="kind",
                     value_a="value", value_b="value vs", difference="change",
                     ci_low="low", ci_high="high")
     else:
-        print(m.get("headline", ""), file=out)
+        from ..stats.card_values import headline
+
+        # the headline is about the seat printed (--seat), else the dealer's
+        print(headline(df, seat, "field") if dealt_to == "field" else
+              headline(df, seat) if seat is not None else m.get("headline", ""), file=out)
         cols = dict(dealt_to="dealt to", seat="seat", code="code", card="card", month="month", kind="kind",
                     share="share dealt", value="value", ci_low="low", ci_high="high", n="n")
     print(f"value: the seat's mean round score when dealt the card less its mean, in {unit} "
           "a round; low, high: 99.9% interval", file=out)
+    from ..stats.card_values import copies_pooled
+
+    active = ACTIVE.get(game)
+    if active and int(m.get("players") or 0) > active:
+        print(f"every seat is dealt a hand and {active} of them play each round: a seat that "
+              "sits a round out scores 0 in it, and that 0 counts in its means", file=out)
+    if copies_pooled(df):
+        print("Taipa's copies of a card (1b1-1b4 the four pine cranes ...) are the same card to "
+              "the rules: their rows differ by chance and by which copy the simulation takes "
+              "out of play after a yaku; the headline and the chart pool them", file=out)
     t = shown[list(cols)].rename(columns=cols).copy()
     for c in t.columns:
         if c == "share dealt":

@@ -22,6 +22,7 @@ sum over the cards of the score sums is the hand size times the seat's score sum
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -65,8 +66,14 @@ def card_labels(deck) -> list[tuple[str, str, str]]:
 
 
 def seat_tokens(g, n_seats: int) -> list[str]:
-    """The seat tokens (``stats.labels``) of seats ``0 .. n_seats-1`` relative to the dealer."""
+    """The seat tokens (``stats.labels``) of seats ``0 .. n_seats-1`` relative to the dealer:
+    the game's table seats, else its seats, else its reading's (koi-koi names its seats only
+    there: ``dealer``, ``opponent``)."""
     names = tuple(getattr(g, "table_seats", None) or getattr(g, "seats", ()) or ())
+    if not names:
+        from ..reading import reading_of
+
+        names = tuple(getattr(reading_of(g), "seats", ()) or ())
     return [names[s] if s < len(names) else f"seat{s}" for s in range(n_seats)]
 
 
@@ -161,28 +168,76 @@ def _fmt(v: float) -> str:
     return "unknown" if math.isnan(v) else f"{v:+.2f}"
 
 
-def headline(df: pd.DataFrame, seat: str | None = None) -> str:
+def copies_pooled(df: pd.DataFrame) -> bool:
+    """Whether a card-values table is of Taipa's deck, whose copies (the four pine cranes
+    ``1b1``-``1b4`` ...) are the same card to every rule (the Taipa rule page: "4 (identical)
+    bright or animal cards"): their values are one value measured once per copy."""
+    codes = set(df["code"]) if "code" in df.columns else set()
+    return "1b4" in codes and "6c2" in codes and "12b" not in codes
+
+
+def pooled(hand: pd.DataFrame) -> pd.DataFrame:
+    """One seat's rows with Taipa's copies pooled: one row per card (code without the copy's
+    number, ``1b``), its value the mean of its copies' values, its interval that mean plus or
+    minus the mean of the copies' half-widths (conservative: the error of a mean of estimates
+    is at most the mean of their errors, however they are correlated)."""
+    col = "difference" if "difference" in hand.columns else "value"
+    base = hand["code"].str.replace(r"\d+$", "", regex=True)
+    rows = []
+    for code, grp in hand.groupby(base, sort=False):
+        half = ((grp["ci_high"] - grp["ci_low"]) / 2).mean()
+        v = grp[col].mean()
+        first = grp.iloc[0]
+        row = {k: first[k] for k in hand.columns}
+        row.update(code=code, card=re.sub(r"\d+$", "", str(first["card"])), ci_low=v - half,
+                   ci_high=v + half, copies=len(grp), codes=f"{grp['code'].iloc[0]}-"
+                   f"{grp['code'].iloc[-1]}" if len(grp) > 1 else grp["code"].iloc[0])
+        row[col] = v
+        if col == "difference":
+            row["value_a"] = grp["value_a"].mean()
+            row["value_b"] = grp["value_b"].mean()
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _sure(r) -> bool:
+    return bool(r["ci_low"] > 0 or r["ci_high"] < 0)
+
+
+def headline(df: pd.DataFrame, seat: str | None = None, dealt_to: str = "hand") -> str:
     """The most and the least valuable card dealt to ``seat`` (default: the dealer, the first
-    seat), in the game's unit, with their 99.9% intervals."""
+    seat; ``dealt_to="field"``: dealt to the field), in the game's unit, with their 99.9%
+    intervals; a value whose interval holds 0 says so (the ranking is then the noise's).
+    Taipa's copies are pooled (:func:`pooled`)."""
     unit = df.attrs.get("unit", "points")
-    hand = df[(df["dealt_to"] == "hand") & df["value"].notna()]
+    hand = df[(df["dealt_to"] == dealt_to) & df["value"].notna()]
     if seat is None and len(hand):
         seat = hand["seat"].iloc[0]
     hand = hand[hand["seat"] == seat]
     if hand.empty:
         return "no card was dealt often enough to be valued"
+    pool = copies_pooled(hand)
+    if pool:
+        hand = pooled(hand)
     best = hand.loc[hand["value"].idxmax()]
     worst = hand.loc[hand["value"].idxmin()]
 
     def say(r):
-        return (f"{_named(r)} ({_fmt(r['value'])} {unit} a round, 99.9% interval "
-                f"{_fmt(r['ci_low'])} to {_fmt(r['ci_high'])})")
+        each = f"each of its {r['copies']} copies, " if pool and r.get("copies", 1) > 1 else ""
+        return (f"{_named(r)} ({each}{_fmt(r['value'])} {unit} a round, 99.9% interval "
+                f"{_fmt(r['ci_low'])} to {_fmt(r['ci_high'])}"
+                + ("" if _sure(r) else ": not distinguishable from 0 at this many rounds")
+                + ")")
 
     from .labels import seat_label
 
     who = seat_label(seat, df.attrs.get("game"), df.attrs.get("players"))
+    if dealt_to == "field":
+        return (f"{who}: the card worth most to this seat when dealt to the field is "
+                f"{say(best)}, the least {say(worst)}")
     return (f"{who}: the most valuable card to be dealt is {say(best)}, the least valuable "
-            f"{say(worst)}")
+            f"{say(worst)}" + ("; Taipa's copies of a card (1b1-1b4 ...) are pooled, the same "
+                               "card to the rules" if pool else ""))
 
 
 def difference(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
@@ -211,22 +266,26 @@ def difference(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def change_headline(diff: pd.DataFrame, seat: str | None = None) -> str:
+def change_headline(diff: pd.DataFrame, seat: str | None = None, dealt_to: str = "hand") -> str:
     """The card whose value to ``seat`` (default: the dealer) changed most between the two
-    rule sets of a :func:`difference` table, in a sentence."""
+    rule sets of a :func:`difference` table (``dealt_to="field"``: as a field card), in a
+    sentence."""
     unit = diff.attrs.get("unit", "points")
-    hand = diff[(diff["dealt_to"] == "hand") & diff["difference"].notna()]
+    hand = diff[(diff["dealt_to"] == dealt_to) & diff["difference"].notna()]
     if seat is None and len(hand):
         seat = hand["seat"].iloc[0]
     hand = hand[hand["seat"] == seat]
     if hand.empty:
         return "no card was dealt often enough in both runs to be compared"
+    if copies_pooled(hand):
+        hand = pooled(hand)
     r = hand.loc[hand["difference"].abs().idxmax()]
     from .labels import seat_label
 
     who = seat_label(seat, diff.attrs.get("game"), diff.attrs.get("players"))
     sure = r["ci_low"] > 0 or r["ci_high"] < 0
-    return (f"{who}: the card whose value changes most is {_named(r)}, "
+    on = " on the field" if dealt_to == "field" else ""
+    return (f"{who}: the card whose value{on} changes most is {_named(r)}, "
             f"{_fmt(r['value_a'])} to {_fmt(r['value_b'])} {unit} a round (change "
             f"{_fmt(r['difference'])}, 99.9% interval {_fmt(r['ci_low'])} to "
             f"{_fmt(r['ci_high'])}{'' if sure else ': not distinguishable from no change'})")
@@ -234,6 +293,10 @@ def change_headline(diff: pd.DataFrame, seat: str | None = None) -> str:
 
 def _named(r) -> str:
     """A card in a sentence: the deck's name in words and its code ("willow rain man '11b'")."""
-    name = str(r["card"]).replace(".", " ").replace("_", " ")
+    head, _, tail = str(r["card"]).partition(".")
+    if head in ("coins", "cups", "swords", "clubs"):  # the mekurifuda deck: "6 of clubs"
+        name = f"{tail} of {head}"
+    else:
+        name = str(r["card"]).replace(".", " ").replace("_", " ")
     code = r.get("code") if hasattr(r, "get") else None
     return f"{name} '{code}'" if isinstance(code, str) and code else name
