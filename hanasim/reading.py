@@ -11,7 +11,10 @@ A reading says:
   ``mean_advantage``: a seat's score less the opponent's, because only the collector scores)
   and ``edge_quantity``, the headline one, with ``edge_title`` and ``edge_who`` to say it;
 * ``nonnegative``: scores cannot be negative (koi-koi): a raw mean score is then drawn against
-  an equal share of the points scored, never against 0;
+  an equal share of the points scored, never against 0; ``nonnegative_when``: ``(option,
+  values)``, the rule values under which that holds (koi-koi's winner-only scoring; under
+  ``scoring=zero_sum`` the loser pays, a score can be negative and is drawn against 0), read
+  by :meth:`Reading.never_negative`;
 * ``no_winner``: the quantity giving the share of rounds nobody wins (a tie, or nobody
   scores), and how to say it: win rates are drawn against an equal share of the other rounds
   (none declared: every round has a winner, as in Taoshi, whose rules break a tie);
@@ -60,6 +63,7 @@ class Reading:
     edge_title: str = "Dealer edge"
     edge_who: str = "the dealer"
     nonnegative: bool = False
+    nonnegative_when: tuple = ()    # (option, values): nonnegative only under these values
     no_winner: tuple = ()           # quantities (first present wins): share of rounds no one wins
     no_winner_words: str = "tied"
     won_words: str = "someone wins"  # the other rounds
@@ -97,6 +101,16 @@ class Reading:
                     return text.format(k=m.group(1))
         return None
 
+    def never_negative(self, rules: dict | None = None) -> bool:
+        """Whether a seat's score cannot be negative under ``rules`` (``{option: value
+        text}``; an option not given holds its default, which ``nonnegative_when`` lists)."""
+        if not self.nonnegative:
+            return False
+        if not self.nonnegative_when or not rules:
+            return True
+        option, values = self.nonnegative_when
+        return option not in rules or str(rules[option]) in [str(v) for v in values]
+
     def label(self, quantity: str) -> str | None:
         """The game's own label of ``quantity``, if it declares one."""
         if quantity in self.labels:
@@ -130,7 +144,8 @@ class Reading:
                 return ref, f"an equal share of the rounds ({ref:.1%}; every round has a winner)"
             return ref, (f"an equal share of the rounds {self.won_words} ({ref:.1%}; "
                          f"{none:.1%} {self.no_winner_words})")
-        if metric in ("mean_score", "mean_chips", "mean_net") and self.nonnegative:
+        if metric in ("mean_score", "mean_chips", "mean_net") and \
+                self.never_negative(rules_dict(by)):
             # scores cannot be negative: fair is every seat scoring the same share
             rows = [f"{s}.{metric}" for s in self.seats]
             have = [float(by.loc[q, "estimate"]) for q in rows if q in by.index]

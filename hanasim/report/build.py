@@ -206,9 +206,19 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
             out.append(f"{rd.edge_title}: {rd.edge_who} wins {_signed(r)} {rd.unit} a round "
                        f"net on average (the opponent loses as much): {verdict}.")
         elif rd.edge_metric == "mean_advantage":
+            # why a score less the opponent's, by the scoring played (koi-koi's winner-only
+            # scores are never negative; under zero_sum the loser pays and the own score is fair)
+            own = row(rd.edge_quantity.replace("mean_advantage", "mean_score"))
+            if rd.never_negative(run_rules):
+                why = ("only the player who collects scores, so a seat's own mean score is "
+                       "never negative")
+            elif own is not None:
+                why = (f"the loser pays what the winner scores, so a seat's own mean score can "
+                       f"be negative: {rd.edge_who}'s is {_signed(own)}")
+            else:
+                why = "the loser pays what the winner scores"
             out.append(f"{rd.edge_title}: {rd.edge_who} scores {_signed(r)} {rd.unit} a round "
-                       f"more than the opponent on average (only the player who collects "
-                       f"scores, so a seat's own mean score is never negative): {verdict}.")
+                       f"more than the opponent on average ({why}): {verdict}.")
         else:
             verb = "scores" if rd.unit == "points" else "wins"
             ref = rd.edge_line(by)

@@ -87,8 +87,9 @@ PANEL_WORDS = {
 
 def edge_metrics(df: pd.DataFrame) -> list[str]:
     """The edges chart's panels, from the game's reading: its edge (koi-koi: a seat's score
-    less the opponent's; a score that cannot be negative is also drawn raw, against an equal
-    share), the win rate, and its fair value (par or burden) where it has one."""
+    less the opponent's; a score declared never negative, koi-koi's, is also drawn raw: against
+    an equal share where the rules played keep it so, against 0 where the loser pays), the win
+    rate, and its fair value (par or burden) where it has one."""
     from ..reading import reading_of
 
     rd = reading_of(plot._game(df))

@@ -17,18 +17,25 @@ from .tally import (C_CALLS, C_CALLS_SQ, C_CAPPED, C_COLLECTS, C_DEALER_SCORE, C
                     H_TURNS)
 from .yaku import _D
 
-#: how koi-koi's numbers are read (hanasim.reading): only the player who collects scores, so a
-#: seat's own mean score is never negative: its edge is its score less the opponent's
-#: (dealer.mean_advantage, against 0) and win rates are against an equal share of the rounds
-#: someone scored; the field-multiplier rows mean something only with the multiplier on
+#: how koi-koi's numbers are read (hanasim.reading): under the default winner-only scoring only
+#: the player who collects scores, so a seat's own mean score is never negative; under
+#: ``scoring=zero_sum`` (the rule page's "Zero-Sum Scoring", preset koikoi-japan) the loser pays
+#: it, and a seat's own mean score can be negative.  Under either, the edge is a seat's score
+#: less the opponent's (dealer.mean_advantage, against 0; under zero_sum twice the seat's own);
+#: win rates are against an equal share of the rounds someone scored; the field-multiplier rows
+#: mean something only with the multiplier on
 READING = Reading(
     unit="points", seats=("dealer", "opponent"), edge_metric="mean_advantage",
     edge_quantity="dealer.mean_advantage", nonnegative=True,
+    nonnegative_when=("scoring", ("winner_only",)),
     no_winner=("round.draw_rate",), no_winner_words="nobody scored",
     won_words="someone scored",
     headline=(
         Line("dealer.mean_advantage", "The dealer scores {value} {unit} a round more than the "
              "opponent", "signed", verdict=True),
+        Line("dealer.mean_score", "The loser pays what the winner scores, so a seat's own "
+             "score can be negative: the dealer's is {value} {unit} a round", "signed",
+             when=("scoring", ("zero_sum",))),
         Line("dealer.win_rate", "The dealer collects {value} of rounds", "rate"),
         Line("opponent.win_rate", "The opponent collects {value} of rounds", "rate"),
         Line("round.draw_rate", "Nobody scores in {value} of rounds", "rate"),

@@ -1,0 +1,71 @@
+"""Readings found false walking journeys 9 and 10: every sentence true for the game and the
+rules played (koi-koi's zero-sum scoring, per-player policies on a conditioned seat, named
+teyaku conditions, reports of conditioned runs)."""
+from __future__ import annotations
+
+import pytest
+
+import hanasim
+from hanasim import plot
+from hanasim.games import get_game
+from hanasim.reading import rules_dict
+from hanasim.report import charts
+from hanasim.report.build import findings
+
+ROUNDS = 2_000
+
+
+# --------------------------------------------------------------- koi-koi: zero-sum scoring
+
+@pytest.fixture(scope="module")
+def koikoi_tables():
+    """Koi-koi under its default winner-only scoring and under koikoi-japan's zero-sum one."""
+    return {p: hanasim.simulate("koikoi", rounds=ROUNDS, seed=1, threads=1, preset=p)
+            for p in (None, "koikoi-japan")}
+
+
+def test_koikoi_reading_is_never_negative_only_under_winner_only_scoring():
+    rd = get_game("koikoi").reading
+    assert rd.never_negative({})  # the default: winner-only
+    assert rd.never_negative({"scoring": "winner_only"})
+    assert not rd.never_negative({"scoring": "zero_sum"})
+
+
+def test_zero_sum_koikoi_says_a_score_can_be_negative_and_draws_it_against_zero(koikoi_tables):
+    df = koikoi_tables["koikoi-japan"]
+    by = df.set_index("quantity")
+    assert rules_dict(df)["scoring"] == "zero_sum"
+    # the loser pays: the seats' mean scores add up to 0, the opponent's is negative here
+    assert by.loc["dealer.mean_score", "estimate"] == \
+        pytest.approx(-by.loc["opponent.mean_score", "estimate"])
+    text = " ".join(findings(df))
+    assert "never negative" not in text
+    assert "can be negative" in text
+    ref, words = plot.edge_reference(df, "mean_score")
+    assert ref == 0 and "equal share" not in words
+    # the raw score is still drawn next to the edge (a fair measure under zero_sum)
+    assert charts.edge_metrics(df)[:2] == ["mean_advantage", "mean_score"]
+    # the edge, a score less the opponent's, is twice the own score: the same verdict
+    assert by.loc["dealer.mean_advantage", "estimate"] == \
+        pytest.approx(2 * by.loc["dealer.mean_score", "estimate"])
+    assert by.loc["player1.mean_advantage", "estimate"] == \
+        pytest.approx(2 * by.loc["player1.mean_score", "estimate"])
+
+
+def test_winner_only_koikoi_still_says_never_negative(koikoi_tables):
+    df = koikoi_tables[None]
+    text = " ".join(findings(df))
+    assert "never negative" in text and "can be negative" not in text
+    ref, words = plot.edge_reference(df, "mean_score")
+    assert ref > 0 and "equal share of the points scored" in words
+
+
+def test_koikoi_headline_follows_the_scoring(run_cli):
+    r = run_cli("simulate", "koikoi", "--preset", "koikoi-japan", "--rounds", ROUNDS,
+                "--seed", 1, "--threads", 1, "--no-save")
+    assert r.code == 0, r.err
+    assert "a seat's own score can be negative: the dealer's is" in r.out
+    r = run_cli("simulate", "koikoi", "--preset", "modern", "--rounds", ROUNDS, "--seed", 1,
+                "--threads", 1, "--no-save")
+    assert r.code == 0, r.err
+    assert "can be negative" not in r.out
