@@ -435,7 +435,33 @@ def simulate(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = No
         meta["notes"].append(_precision.note(meta["precision"]))
     if hasattr(g, "distributions"):
         meta["distributions"] = g.distributions(counters, rule_obj)
-    return _table.build(g.name, g.quantities(counters, rule_obj), meta)
+    df = _table.build(g.name, g.quantities(counters, rule_obj), meta)
+    share = df.loc[df["quantity"] == "player1.deal_share", "estimate"]
+    df.attrs["notes"] = list(df.attrs.get("notes") or []) + _mix_notes(
+        given, where, fixed_dealer,
+        [] if deals_only else [("", pol, exp, float(share.iloc[0]) if len(share) else None)])
+    return df
+
+
+def _mix_notes(given, where, fixed_dealer, settings) -> list[str]:
+    """The note of a conditioned run whose players play differently while the seat the
+    condition names goes to each player in turn (:func:`hanasim.conditions.player_mix_note`).
+    ``settings``: ``[(variant label, policy names, expose names, player 1's deal share or
+    None)]``, one per variant; a note that holds for some variants of a grid only names them."""
+    if (given is None and where is None) or fixed_dealer:
+        return []
+    from .conditions import player_mix_note
+
+    found = {}
+    for label, pol, exp, share in settings:
+        meta = {"policies": ",".join(map(str, pol)), "expose": ",".join(map(str, exp)),
+                "dealing": "winner"}
+        note = player_mix_note(meta, given, where, share)
+        if note:
+            found.setdefault(note, []).append(label)
+    return [note if len(labels) == len(settings) else
+            f"{note} (in {'the variant' if len(labels) == 1 else 'the variants'} "
+            f"{', '.join(labels)})" for note, labels in found.items()]
 
 
 def _condition(g, given, where, rule_objs):
@@ -691,9 +717,10 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
     policies, pol_settings = _policy_list(policies, g, rule_objs)
     exposes = _per_variant(lambda v, n: _expose(v, n, g), expose, g, rule_objs)
     counts = []  # (label, rules, its run with every argument but the rounds) per variant
-    for (given, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings, exposes):
+    # (the variant's rule values are not ``given``, the condition's cards, named again below)
+    for (values, rule_obj), settings, (exp, exp_ids) in zip(rule_objs, pol_settings, exposes):
         for names, pol_ids in settings:
-            label = _label(given, names if len(policies) > 1 else None)
+            label = _label(values, names if len(policies) > 1 else None)
             counts.append((label or "baseline", rule_obj, partial(
                 g.counters, rule_obj, seed=seed, policy=pol_ids, expose=exp_ids,
                 session_rounds=session_rounds, fixed_dealer=fixed_dealer, progress=progress,
@@ -737,6 +764,10 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                  + whole_sessions_note(g, rounds, session_rounds))
     all_notes += inert_notes
     all_notes += _cond_notes(cond, rule_objs, rounds)
+    all_notes += _mix_notes(given, where, fixed_dealer, [
+        (label, names, exp, None) for (gv, _), settings_, (exp, _) in
+        zip(rule_objs, pol_settings, exposes) for names, _ in settings_
+        for label in [_label(gv, names if len(policies) > 1 else None) or "baseline"]])
     if goals:
         df.attrs["precision"] = reached
         all_notes.append(_precision.note(reached))
@@ -746,7 +777,9 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                          policies=" vs ".join(str(p) for p in policies),
                          expose=_played(exposes, expose),
                          **({"preset": preset.strip()} if preset else {}),
-                         session_rounds=session_rounds, hanasim_version=__version__,
+                         session_rounds=session_rounds,
+                         dealing="fixed" if fixed_dealer else "winner",
+                         hanasim_version=__version__,
                          numba_version=numba.__version__, notes=all_notes,
                          negligible=negligible, **(cond.meta() if cond else {}),
                          wall_time_s=round(time.perf_counter() - start, 3)))
@@ -884,6 +917,9 @@ def sweep(game: str = "toppa", rules: Mapping | None = None, rounds: int = 200_0
     all_notes += inert_notes
     all_notes += whole_sessions_note(g, rounds, session_rounds)
     all_notes += _cond_notes(cond, rule_objs, rounds)
+    all_notes += _mix_notes(given, where, fixed_dealer, [
+        (_label({k: gv[k] for k in swept}), pol, exp, None)
+        for (gv, _), (pol, _), (exp, _) in zip(rule_objs, pols, exps)])
     if goals:
         df.attrs["precision"] = reached
         all_notes.append(_precision.note(reached))

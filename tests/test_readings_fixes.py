@@ -69,3 +69,69 @@ def test_koikoi_headline_follows_the_scoring(run_cli):
                 "--threads", 1, "--no-save")
     assert r.code == 0, r.err
     assert "can be negative" not in r.out
+
+
+# --------------------------------------------------------------- per-player play, seat named
+
+MIX = "differs by player, but the seats the condition names are relative to the round's dealer"
+
+
+def test_python_simulate_notes_a_per_player_expose_on_a_conditioned_seat():
+    df = hanasim.simulate("toppa", rounds=ROUNDS, seed=1, threads=1, where="dealer.triplet",
+                          expose="never,always")
+    notes = " ".join(df.attrs["notes"])
+    assert "--expose " + MIX in notes and "player 1 dealt" in notes
+    df = hanasim.simulate("toppa", rounds=ROUNDS, seed=1, threads=1, where="dealer.triplet",
+                          expose="never,always", fixed_dealer=True)
+    assert MIX not in " ".join(df.attrs["notes"])
+
+
+def test_compare_notes_the_player_mix_and_shows_expose(run_cli):
+    r = run_cli("compare", "toppa", "--rule", "triplet=20,40", "--where", "dealer.triplet",
+                "--expose", "never,always", "--rounds", ROUNDS, "--seed", 1, "--threads", 1,
+                "--no-save", "--no-progress")
+    assert r.code == 0, r.err
+    head = r.out.splitlines()[0]
+    assert "expose never,always" in head
+    flat = " ".join(r.out.split())
+    assert "--expose " + MIX in flat and "(in the variant" not in flat
+    # compare takes --fixed-dealer, which the note asks for: then no note, and the header says so
+    r = run_cli("compare", "toppa", "--rule", "triplet=20,40", "--where", "dealer.triplet",
+                "--expose", "never,always", "--fixed-dealer", "--rounds", ROUNDS, "--seed", 1,
+                "--threads", 1, "--no-save", "--no-progress")
+    assert r.code == 0, r.err
+    assert "player 1 deals every round" in r.out.splitlines()[0]
+    assert MIX not in " ".join(r.out.split())
+
+
+def test_compare_names_the_policy_variants_the_note_is_about():
+    df = hanasim.compare("toppa", rounds=ROUNDS, seed=1, threads=1, where="dealer.triplet",
+                         policies=["random", "greedy,random"])
+    notes = [n for n in df.attrs["notes"] if MIX in n]
+    assert len(notes) == 1 and notes[0].startswith("--policy ")
+    assert notes[0].endswith("(in the variant policy=greedy,random)")
+
+
+def test_sweep_notes_the_player_mix(run_cli):
+    r = run_cli("sweep", "toppa", "--rule", "triplet=20:40:20", "--where", "dealer.triplet",
+                "--policy", "greedy,random", "--expose", "never,always", "--rounds", ROUNDS,
+                "--seed", 1, "--threads", 1, "--no-save", "--no-progress")
+    assert r.code == 0, r.err
+    assert "expose never,always" in r.out.splitlines()[0]
+    assert "--policy and --expose differ by player" in " ".join(r.out.split())
+
+
+def test_report_notes_the_player_mix_and_takes_fixed_dealer(run_cli, tmp_path):
+    r = run_cli("report", "toppa", "--policy", "greedy,random", "--where", "dealer.triplet",
+                "--rounds", ROUNDS, "--seed", 1, "--no-skill", "--out", tmp_path / "a",
+                "--no-save")
+    assert r.code == 0, r.err
+    md = (tmp_path / "a" / "toppa" / "toppa.md").read_text()
+    assert "--policy " + MIX in md
+    r = run_cli("report", "toppa", "--policy", "greedy,random", "--where", "dealer.triplet",
+                "--fixed-dealer", "--rounds", ROUNDS, "--seed", 1, "--no-skill", "--out",
+                tmp_path / "b", "--no-save")
+    assert r.code == 0, r.err
+    md = (tmp_path / "b" / "toppa" / "toppa.md").read_text()
+    assert MIX not in md
+    assert "--fixed-dealer" in md and "fixed_dealer=True" in md  # reproduce, Python

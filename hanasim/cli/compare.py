@@ -24,6 +24,8 @@ def register(sub) -> None:
     p.add_argument("--expose", default="always", metavar="E", help=EXPOSE_HELP)
     p.add_argument("--players", default=None, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--session-rounds", default=1, metavar="L")
+    p.add_argument("--fixed-dealer", action="store_true",
+                   help="player 1 deals every round (measure a policy pairing by seat)")
     add_condition_options(p)
     p.add_argument("--all", action="store_true", help="show every quantity, not only those that differ")
     p.add_argument("--negligible", default=None, metavar="SD",
@@ -52,7 +54,8 @@ def cmd_compare(a):
                     api.check_rounds(a.max_variants, "--max-variants"))
     df = api.compare(a.game, rounds=a.rounds, seed=a.seed, rules=grid,
                      policies=a.policy or ["random"], expose=a.expose,
-                     session_rounds=a.session_rounds, preset=a.preset, threads=a.threads,
+                     session_rounds=a.session_rounds, fixed_dealer=a.fixed_dealer,
+                     preset=a.preset, threads=a.threads,
                      max_variants=max_variants, negligible=a.negligible,
                      precision=precision.goal(a), **condition_args(a),
                      progress=not a.no_progress and sys.stderr.isatty())
@@ -79,8 +82,13 @@ def header(df) -> list[str]:
     meta = df.attrs
     where = (f"on the same deals, seed {meta['seed']}" if not deals_differ(df) else
              f"with the same seed {meta['seed']} for every variant")
+    # the expose choice when it is not the default (a game without teyaku has none)
+    expose = str(meta.get("expose") or "")
+    shown = f"; expose {expose}" if set(expose.split(",")) - {"always", "none", ""} else ""
+    dealer = "; player 1 deals every round" if meta.get("dealing") == "fixed" else ""
     return [f"{meta['game']}: {meta['rounds']:,} rounds per variant {where}, {meta['blocks']} "
-            f"blocks; policies {meta['policies']}; baseline: {df.baseline.iloc[0]}"]
+            f"blocks; policies {meta['policies']}{shown}{dealer}; baseline: "
+            f"{df.baseline.iloc[0]}"]
 
 
 def print_comparison(df, a):

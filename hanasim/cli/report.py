@@ -34,6 +34,8 @@ def register(sub) -> None:
     p.add_argument("--preset", default=None, metavar="NAME",
                    help="one game's named set of rule options ('hanasim rules GAME' lists them); "
                    "--rule options apply on top")
+    p.add_argument("--fixed-dealer", action="store_true",
+                   help="player 1 deals every round (measure a policy pairing by seat)")
     add_condition_options(p)
     add_threads_option(p)
     add_store_option(p)
@@ -59,6 +61,7 @@ def cmd_report(a):
                              out=a.out,
                              progress=sys.stderr.isatty(), threads=a.threads, preset=a.preset,
                              skill=not a.no_skill, store=a.store, on_run=keep,
+                             fixed_dealer=a.fixed_dealer,
                              **condition_args(a))
     except OSError as e:
         if any(saved):  # say what was kept, in the same one line

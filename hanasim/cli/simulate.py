@@ -56,7 +56,6 @@ def cmd_simulate(a):
                       preset=a.preset, threads=a.threads,
                       precision=precision.goal(a), **condition_args(a),
                       progress=not a.no_progress and sys.stderr.isatty())
-    _player_mix(df, a)
     precision.say(df)
     rc = 0
     if a.out is not None:
@@ -70,20 +69,6 @@ def cmd_simulate(a):
     if not a.no_save:
         rc = save_or_say(df, a.store) or rc
     return rc
-
-
-def _player_mix(df, a) -> None:
-    """--given/--where on a seat with per-player --policy/--expose and a changing dealer: a
-    note says the seat's rows mix the players (``conditions.player_mix_note``)."""
-    if not (a.given or a.where):
-        return
-    from ..conditions import player_mix_note
-
-    share = df.loc[df["quantity"] == "player1.deal_share", "estimate"]
-    note = player_mix_note(df.attrs, a.given, a.where,
-                           float(share.iloc[0]) if len(share) else None)
-    if note:
-        df.attrs["notes"] = list(df.attrs.get("notes") or []) + [note]
 
 
 def has_expose(game) -> bool:

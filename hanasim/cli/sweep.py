@@ -102,7 +102,12 @@ def print_sweep(df, quantities):
     n_values = df["variant"].nunique()
     print(f"{meta['game']}: sweep of {', '.join(swept)} ({n_values} values) on the same deals: "
           f"{meta['rounds']:,} rounds per value, seed {meta['seed']}, policies "
-          f"{meta['policies']}, {meta['wall_time_s']} s"
+          f"{meta['policies']}"
+          # the expose choice when it is not the default (a game without teyaku has none)
+          + (f", expose {meta['expose']}" if set(str(meta.get("expose") or "").split(","))
+             - {"always", "none", ""} else "")
+          + (", player 1 deals every round" if meta.get("dealing") == "fixed" else "")
+          + f", {meta['wall_time_s']} s"
           + (f"; preset {meta['preset']}" if meta.get("preset") else "")
           + (f"; held fixed: {fixed}" if fixed else ""))
     print_notes(meta)

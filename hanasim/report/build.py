@@ -64,10 +64,13 @@ def _who(quantity: str, g, players) -> str:
     return label_of(quantity, g, players).split(":")[0]
 
 
-def _reproduce(game_arg, rounds, seed, policy, rules, preset=None, cond=None) -> str:
+def _reproduce(game_arg, rounds, seed, policy, rules, preset=None, cond=None,
+               fixed_dealer=False) -> str:
     parts = ["hanasim", "report", game_arg, "--rounds", str(rounds), "--seed", str(seed)]
     if policy != "random":
         parts += ["--policy", policy]
+    if fixed_dealer:
+        parts += ["--fixed-dealer"]
     if preset:
         parts += ["--preset", preset]
     for k, v in rules.items():
@@ -80,10 +83,13 @@ def _reproduce(game_arg, rounds, seed, policy, rules, preset=None, cond=None) ->
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def _python_calls(games, rounds, seed, policy, rules, preset=None, cond=None) -> str:
+def _python_calls(games, rounds, seed, policy, rules, preset=None, cond=None,
+                  fixed_dealer=False) -> str:
     args = [f"rounds={rounds:_}", f"seed={seed}"]
     if policy != "random":
         args.append(f"policy={policy!r}")
+    if fixed_dealer:
+        args.append("fixed_dealer=True")
     if rules:
         args.append(f"rules={dict(rules)!r}")
     exact_args = f", rules={dict(rules)!r}" if rules else ""
@@ -561,7 +567,7 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
                  rules=None, out="reports", progress: bool = False,
                  threads: int | None = None, preset: str | None = None,
                  skill: bool = True, store=None, on_run=None, given=None,
-                 where=None) -> dict:
+                 where=None, fixed_dealer: bool = False) -> dict:
     """Simulate ``game`` (or every game, ``"all"``) and write the report folder
     ``<out>/<game>/``: ``<game>.html`` and ``<game>.md`` with charts and tables, the charts and
     the table in ``<game>-files/``, and ``hanasim-report.json`` (what the folder holds).
@@ -576,7 +582,9 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     ``kill -9``) leaves the earlier report as it was.  ``on_run``: called with each simulated
     table as soon as it is made (the CLI saves it in the store), so a report that cannot be
     written still keeps its runs.  ``given``, ``where``: the deals are conditioned (as in
-    :func:`hanasim.simulate`; one game only), and the report says on what."""
+    :func:`hanasim.simulate`; one game only), and the report says on what.  ``fixed_dealer``:
+    player 1 deals every round (as in :func:`hanasim.simulate`: a per-player policy then
+    plays the conditioned seat every round)."""
     from .. import __version__, api
     from .. import rules as _rules
     from ..engine.rng import normalize_seed
@@ -589,6 +597,7 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
     seed = normalize_seed(api.check_seed(seed))
     rules = dict(rules or {})
     threads = api.check_threads(threads)
+    fixed_dealer = api._check_flag(fixed_dealer, "fixed_dealer")
     if preset is not None and game_arg == "all":
         raise ValueError("a preset belongs to one game: give the game (e.g. 'hanasim report "
                          "koikoi --preset modern'), not 'all'")
@@ -607,13 +616,13 @@ def build_report(game: str = "all", rounds: int = 1_000_000, seed=None, *, polic
         policy = ",".join(names)
     stem = game_arg
     folder = check_folder(out, stem, store)  # before the work: a report that cannot be written
-    command = _reproduce(game_arg, rounds, seed, policy, rules, preset, cond)
+    command = _reproduce(game_arg, rounds, seed, policy, rules, preset, cond, fixed_dealer)
     staging = Staging(folder, dict(report=stem, games=games, rounds=rounds, seed=seed,
                                    policy=policy, preset=preset, rules=rules, command=command,
                                    hanasim_version=__version__))
     try:
         paths = _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
-                              threads, progress, skill, on_run, command, cond)
+                              threads, progress, skill, on_run, command, cond, fixed_dealer)
         paths["replaced"] = staging.commit()
     except BaseException:
         staging.discard()  # the earlier report, if any, stays as it was
@@ -650,7 +659,7 @@ def _exact(api, name, rules, preset, cond):
 
 
 def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset, threads,
-                  progress, skill, on_run, command, cond=None) -> dict:
+                  progress, skill, on_run, command, cond=None, fixed_dealer=False) -> dict:
     """Simulate and write every file of the report into ``staging`` (paths relative to it)."""
     import numba
 
@@ -667,6 +676,7 @@ def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
     blocks = [Heading(1, title, "top"),
               Para(f"Generated {generated} by hanasim {version} (numba {numba_version}). "
                    f"{rounds:,} simulated rounds per game, seed {seed}, policy {policy}"
+                   + (", player 1 deals every round" if fixed_dealer else "")
                    + (f", preset {preset}" if preset else "")
                    + (", rule options " + ", ".join(f"{k}={v}" for k, v in rules.items())
                       if rules else ", default rule options" if not preset else "")
@@ -679,23 +689,28 @@ def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
                    "count or chunking."),
               Code(command),
               Para("The same tables from Python:"),
-              Code(_python_calls(games, rounds, seed, policy, rules, preset, cond))]
+              Code(_python_calls(games, rounds, seed, policy, rules, preset, cond,
+                                 fixed_dealer))]
     paths = dict(charts=[], data=[], tables=[])
     for name in games:
         cargs = {} if cond is None else dict(
             given=cond.given.text().split() if cond.given else None,
             where=list(cond.where.texts) if cond.where else None)
         df = api.simulate(name, rounds=rounds, seed=seed, policy=policy, rules=rules,
-                          progress=progress, threads=threads, preset=preset, **cargs)
+                          progress=progress, threads=threads, preset=preset,
+                          fixed_dealer=fixed_dealer, **cargs)
         paths["tables"].append(df)
         if on_run is not None:  # kept (saved) before anything can go wrong with the files
             on_run(df)
         exact_df = _exact(api, name, rules, preset, cond)
         rules_df = api.rules_table(name)
         section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
-        if skill and cond is not None:  # a tournament deals unconditioned: leave it out
+        if skill and (cond is not None or fixed_dealer):
+            # a tournament deals unconditioned, the winner dealing next: leave it out
             section.append(Para("The section on skill (a tournament with the lookahead policy) "
-                                "is left out: its deals would not be conditioned like these."))
+                                "is left out: its deals would not be "
+                                + ("conditioned" if cond is not None else "dealt")
+                                + " like these."))
         elif skill and getattr(get_game(name), "lookahead", False):
             extra, more, t = skill_section(name, rounds, seed, rules, preset, threads,
                                            files_rel)
