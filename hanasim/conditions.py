@@ -24,6 +24,11 @@ def layout_of(g, rules) -> _given.Layout:
 
 
 def _teyaku(g, rules):
+    from .given_layouts import WHERE_TEYAKU
+
+    named = WHERE_TEYAKU[g.name](rules) if g.name in WHERE_TEYAKU else None
+    if named is not None:
+        return named
     lay = layout_of(g, rules)
     if getattr(lay, "teyaku", None):
         return lay.teyaku

@@ -140,6 +140,86 @@ def taipa(rules):
                   "conditioned in every game")
 
 
+# --- teyaku a --where may name, where the game's exact odds give no TeyakuSpec ------------------
+# Each is the kernel's own test written as counts of the dealt hand (hanasim.where.CountTeyaku),
+# willow cards by their own kind as the kernels count them.
+
+def _count(name, *clauses, refused=""):
+    from .where import CountTeyaku
+
+    return CountTeyaku(name, tuple(clauses), refused)
+
+
+def kushiro_teyaku(rules):
+    """Kushiro Toppa (games/kushiro/teyaku.py ``teyaku_bits``, Checking for Teyaku)."""
+    kr = _mod("kushiro.rules")
+
+    if rules.teyaku_reading == "off":
+        return ()
+    n = kr.HAND_SIZE
+    pairs = {"exact": (("pairs", "==", 3),), "at_least": (("pairs", ">=", 3),)}.get(
+        rules.three_pairs)
+    out = [_count("three_pairs", *pairs) if pairs else _count(
+        "three_pairs", refused=f"under three_pairs={rules.three_pairs} it counts "
+        + ("the months of two or more cards" if rules.three_pairs == "pairs_in_sets" else
+           "a month's cards two by two (a four as two pairs)")
+        + ", which no conjunction of counts says; write the hand as counts, e.g. "
+        "dealer.pairs>=3")]
+    if rules.teyaku_reading == "ten_card":  # one of the kind and nine chaff; ten chaff
+        out += [_count(f"one_{k}", (f"{k}s", "==", 1), ("chaff", "==", n - 1))
+                for k in ("ribbon", "animal", "bright")]
+        out.append(_count("empty_hand", ("chaff", "==", n)))
+    else:  # subset: some eight of the ten: at least one of the kind and seven chaff
+        out += [_count(f"one_{k}", (f"{k}s", ">=", 1), ("chaff", ">=", 7))
+                for k in ("ribbon", "animal", "bright")]
+        out.append(_count("empty_hand", ("chaff", ">=", 8)))
+    return tuple(out)
+
+
+def koikoi_teyaku(rules):
+    """Koi-koi's lucky hands (games/koikoi/deal.py ``lucky_bits``; the rule page, Checking for
+    Lucky Hands): named where they are lucky hands (lucky_hands=win6 or stack12)."""
+    if rules.lucky_hands not in ("win6", "stack12"):
+        why = (f"under lucky_hands={rules.lucky_hands} there are no lucky hands ("
+               + ("they throw the deal in; " if rules.lucky_hands == "misdeal" else "")
+               + "lucky_hands=win6 or stack12 has them, as the presets modern and nintendo); "
+               "write the hand as counts, e.g. dealer.fours>=1")
+        return (_count("four_of_a_kind", refused=why), _count("four_pairs", refused=why))
+    # teshi: four cards of a month; kuttsuki: every month of the hand even (none of 1 or 3)
+    return (_count("four_of_a_kind", ("fours", ">=", 1)),
+            _count("four_pairs", ("singles", "==", 0), ("triplets", "==", 0)))
+
+
+def taoshi_teyaku(rules):
+    """Taoshi (games/taoshi/teyaku.py, "Teyaku", "Bakefuda"): a hand's teyaku is its best one
+    (its tables' and exact odds' teyaku rows: a hand of five reds holds five_reds, not
+    four_reds), and the sets read the bakefuda as wild; neither is a conjunction of counts."""
+    tr = _mod("taoshi.rules")
+
+    why = ("Taoshi counts a hand's best teyaku only (five reds is not four reds), with the "
+           f"bakefuda (1cl, 12cl) wild in some sets (bakefuda={rules.bakefuda}), which no "
+           "conjunction of counts says; write the hand as counts, e.g. 'dealer.reds>=4' or "
+           "dealer.triplets>=1")
+    return tuple(_count(t, refused=why) for t in tr.TEYAKU)
+
+
+def ishikari_teyaku(rules):
+    """Ishikari Toppa: under teyaku=toppa its exact odds' specs name them (``deal_spec``);
+    Hachi-hachi's list scores the best of each group, which no conjunction of counts says."""
+    if rules.teyaku != "hachihachi":
+        return None
+    names = _mod("ishikari.hachihachi").NAMES
+    why = ("Hachi-hachi's teyaku count the best of each group (a hand holding two triplets "
+           "holds no triplet), which no conjunction of counts says; write the hand as counts, "
+           "e.g. dealer.triplets>=1, or play --rule teyaku=toppa")
+    return tuple(_count(t, refused=why) for t in names)
+
+
+#: a game's teyaku as --where conditions (None: its exact odds' TeyakuSpec, if any)
+WHERE_TEYAKU = {"kushiro_toppa": kushiro_teyaku, "koikoi": koikoi_teyaku,
+                "taoshi": taoshi_teyaku, "ishikari_toppa": ishikari_teyaku}
+
+
 LAYOUTS = {"toppa": toppa, "baka": baka, "koikoi": koikoi, "bakappana": bakappana,
            "ishikari_toppa": ishikari_toppa, "kushiro_toppa": kushiro_toppa, "taoshi": taoshi,
            "taipa": taipa}

@@ -9,7 +9,15 @@ triplet``: the hand holds it); several ``--where`` must all hold.  WHAT is a num
 * a month or suit by name or number (``pine``, ``month11``; Taipa ``suit3``); mekurifuda:
   a suit (``clubs``), ``reds``, ``junk``, ``bakefuda``, a number (``number6``);
 * ``cards(11b,8b,3b)``: how many of the named cards (``hanasim.notation``);
-* ``pairs``, ``triplets``, ``fours``: months of which the seat holds exactly 2, 3, 4 cards.
+* ``singles``, ``pairs``, ``triplets``, ``fours``: months of which the seat holds exactly 1,
+  2, 3, 4 cards.
+
+A teyaku is named where the game's teyaku are counts of the dealt hand: Toppa's, Baka's and
+Ishikari Toppa's under ``teyaku=toppa`` (their exact odds' ``TeyakuSpec``), and a game's
+:class:`CountTeyaku` (``hanasim.given_layouts.WHERE_TEYAKU``: Kushiro Toppa's, koi-koi's lucky
+hands), each a conjunction of clauses written in this very language; a teyaku that counts
+cannot say (Taoshi's, a hand's best with the bakefuda wild; Hachi-hachi's, the best of each
+group) is refused in one line saying why.
 
 OP is one of ``>= <= == != > <`` (``=`` is ``==``).  A deal that fails the condition is dealt
 again (misdeals are still redealt and counted as before), so the rounds played are uniform
@@ -37,6 +45,17 @@ PILOT_DEALS = 200_000
 MIN_ACCEPTED = 20
 _CLAUSE = re.compile(r"\s*([a-z_0-9]+)\.([a-z_0-9]+(?:\([^)]*\))?)\s*(?:(>=|<=|==|!=|=|>|<)\s*"
                      r"(\d+))?\s*")
+
+
+@dataclass(frozen=True)
+class CountTeyaku:
+    """A teyaku decided by counts of the dealt hand: ``clauses``, ``(WHAT, OP, N)`` as a
+    ``--where`` clause writes them (``("ribbons", "==", 1), ("chaff", "==", 9)``), all
+    holding; ``refused``: why it cannot be named as a condition (then no clauses)."""
+
+    name: str
+    clauses: tuple = ()
+    refused: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,7 +112,7 @@ def _quantity(what: str, deck, teyaku) -> tuple:
         except _notation.CardError as e:
             raise GivenError(f"--where cards(...): {e}") from None
         return (W.W_COUNT, sum(1 << c for c in cards)), "of " + ", ".join(n.codes[c] for c in cards)
-    multi = {"pairs": 2, "triplets": 3, "fours": 4}
+    multi = {"singles": 1, "pairs": 2, "triplets": 3, "fours": 4}
     family = n.family
     if what in multi:
         group = {"hanafuda": "month", "taipa": "suit", "mekurifuda": "number"}[family]
@@ -135,10 +154,19 @@ def _quantity(what: str, deck, teyaku) -> tuple:
     example = {"mekurifuda": "cards(1cl,12cl)", "taipa": "cards(1b1,2b1)"}.get(family,
                                                                                "cards(11b,8b)")
     raise GivenError(f"--where: no quantity {what!r} (counts: {kinds_text}, {example}, "
-                     f"pairs, triplets, fours{tey})")
+                     f"singles, pairs, triplets, fours{tey})")
 
 
 def _teyaku_clauses(spec, deck) -> list:
+    if isinstance(spec, CountTeyaku):
+        if spec.refused:
+            raise GivenError(f"--where: the teyaku {spec.name} cannot be a condition: "
+                             f"{spec.refused}")
+        out = []
+        for what, op, value in spec.clauses:
+            q, _ = _quantity(what, deck, None)
+            out.append((q[0], q[1], OPS[op], int(value)))
+        return out
     if spec.kind == "month_count":
         return [(W.W_MONTHS, spec.count, W.OP_GE, spec.min_months)]
     out = []
