@@ -135,3 +135,63 @@ def test_report_notes_the_player_mix_and_takes_fixed_dealer(run_cli, tmp_path):
     md = (tmp_path / "b" / "toppa" / "toppa.md").read_text()
     assert MIX not in md
     assert "--fixed-dealer" in md and "fixed_dealer=True" in md  # reproduce, Python
+
+
+# --------------------------------------------------------------- teyaku named by --where
+
+def _pilot_rate(game, where, rules=None, preset=None):
+    from hanasim import api, conditions, rules as _rules
+
+    g = get_game(game)
+    rule_obj = _rules.make_rules(g.Rules, api._with_preset(g, dict(rules or {}), preset))
+    cond = conditions.check(g, None, where, [rule_obj], seed=1)
+    _, played, ok = next(iter(cond.pilot.values()))
+    return ok, played
+
+
+@pytest.mark.parametrize("game, rules, preset, teyaku", [
+    ("kushiro_toppa", {}, None, "three_pairs"),
+    ("kushiro_toppa", {}, None, "one_ribbon"),
+    ("kushiro_toppa", {}, None, "one_bright"),
+    ("kushiro_toppa", {"teyaku_reading": "subset", "three_pairs": "at_least"}, None,
+     "three_pairs"),
+    ("kushiro_toppa", {"teyaku_reading": "subset"}, None, "one_animal"),
+    ("kushiro_toppa", {"teyaku_reading": "subset"}, None, "empty_hand"),
+    ("koikoi", {}, "modern", "four_of_a_kind"),
+    ("koikoi", {}, "modern", "four_pairs"),
+])
+def test_a_named_teyaku_is_accepted_as_often_as_the_exact_odds_say(game, rules, preset, teyaku):
+    import math
+
+    ok, played = _pilot_rate(game, f"dealer.{teyaku}", rules, preset)
+    ex = hanasim.exact(game, rules=rules or None, preset=preset)
+    p = float(ex[(ex.quantity == f"teyaku.{teyaku}") & (ex.condition == "no_misdeal")]
+              .value.iloc[0])
+    # the pilot's share of the deals played, within its 99.9% interval of the exact odds
+    assert abs(ok / played - p) <= 3.29 * math.sqrt(p * (1 - p) / played), (ok, played, p)
+
+
+@pytest.mark.parametrize("game, rules, preset, where, why", [
+    ("taoshi", {}, None, "dealer.four_reds", "a hand's best teyaku only"),
+    ("taoshi", {}, None, "dealer.triplet", "bakefuda"),
+    ("ishikari_toppa", {}, None, "dealer.triplet", "best of each group"),
+    ("kushiro_toppa", {"three_pairs": "disjoint"}, None, "dealer.three_pairs", "two by two"),
+    ("koikoi", {}, None, "dealer.four_pairs", "no lucky hands"),
+])
+def test_a_teyaku_counts_cannot_say_is_refused_in_one_line(run_cli, game, rules, preset, where,
+                                                          why):
+    args = ["simulate", game, "--where", where, "--rounds", 100, "--seed", 1, "--no-save"]
+    args += [x for k, v in rules.items() for x in ("--rule", f"{k}={v}")]
+    r = run_cli(*args)
+    assert r.code == 2 and not r.out
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1 and "cannot be a condition" in lines[0] and why in lines[0], r.err
+
+
+def test_ishikari_names_toppas_teyaku_under_teyaku_toppa_and_kushiro_lists_its_own():
+    ok, played = _pilot_rate("ishikari_toppa", "dealer.triplet", {"teyaku": "toppa"})
+    assert 0 < ok < played
+    from hanasim.given import GivenError
+
+    with pytest.raises(GivenError, match="or a teyaku: three_pairs, one_ribbon"):
+        _pilot_rate("kushiro_toppa", "dealer.bogus")
