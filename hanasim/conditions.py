@@ -83,6 +83,8 @@ class Condition:
         out = []
         if self.given:
             out.append(self.given.note())
+            if not self.where:  # the exact odds take given cards, not a --where condition
+                out.append(exact_pointer(self.game, self.given))
         if self.where:
             lay = layout_of(self.game, rules)
             words = "; ".join(_where.clauses(self.where, lay, _teyaku(self.game, rules))[1])
@@ -140,6 +142,13 @@ def check(g, given, where, rule_objs, seed=0) -> Condition | None:
                 + ("" if not cond.given else " (with the given cards)"))
         cond.pilot[_key(lay)] = (mis, played, ok)
     return cond
+
+
+def exact_pointer(g, given) -> str:
+    """The note that names the exact conditional deal odds of a run given cards."""
+    return (f"Exact conditional deal odds (combinatorics, the same given cards): 'hanasim "
+            f"exact {g.name} --given {' --given '.join(given.text().split())}'; 'hanasim "
+            "report' sets them beside the simulated rates")
 
 
 def _exact_module(g):

@@ -48,12 +48,12 @@ def split_states(months, free, given, caps, describe, step, init):
     for i in range(len(months) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + n_free[i]
     need = sum(caps)
-    steps = {}
-    dp = {((0,) * k, init): 1}
+    steps = {}  # state -> {descriptors: next state}
+    dp = {(0,) * k: {init: 1}}  # cards taken per tracked group -> {state: ways}
     for i, cards in enumerate(months):
         fr = [c for c in cards if c in free]
         fixed = [tuple(c for c in cards if c in g) for g in given]
-        moves = defaultdict(int)
+        moves = defaultdict(lambda: defaultdict(int))  # taken -> {descriptors: ways}
         for where in product(range(k + 1), repeat=len(fr)):  # k: the untracked rest
             per = [list(f) for f in fixed]
             taken = [0] * k
@@ -64,24 +64,25 @@ def split_states(months, free, given, caps, describe, step, init):
             if any(t > cap for t, cap in zip(taken, caps)):
                 continue
             descs = tuple(describe(j, tuple(sorted(p))) for j, p in enumerate(per))
-            moves[(tuple(taken), descs)] += 1
-        new = defaultdict(int)
-        for (cnt, st), w in dp.items():
-            for (taken, descs), ways in moves.items():
+            moves[tuple(taken)][descs] += 1
+        new = {}
+        for cnt, states in dp.items():
+            targets = []  # (next counts' states, {descriptors: ways}) for the moves that fit
+            for taken, by_desc in moves.items():
                 c2 = tuple(a + b for a, b in zip(cnt, taken))
                 if any(a > b for a, b in zip(c2, caps)) or need - sum(c2) > suffix[i + 1]:
                     continue
-                key = (st, descs)
-                s2 = steps.get(key)
-                if s2 is None:
-                    s2 = steps[key] = step(st, descs)
-                new[(c2, s2)] += w * ways
+                targets.append((new.setdefault(c2, defaultdict(int)), by_desc.items()))
+            for st, w in states.items():
+                nxt = steps.setdefault(st, {})
+                for out, by_desc in targets:
+                    for descs, ways in by_desc:
+                        s2 = nxt.get(descs)
+                        if s2 is None:
+                            s2 = nxt[descs] = step(st, descs)
+                        out[s2] += w * ways
         dp = new
-    out = defaultdict(int)
-    for (cnt, st), w in dp.items():
-        if cnt == tuple(caps):
-            out[st] += w
-    return dict(out)
+    return dict(dp.get(tuple(caps), {}))
 
 
 def deck_months(month, cards=None):
