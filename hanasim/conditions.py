@@ -194,7 +194,7 @@ def exact_given(g, rules, given):
         df = rows_table(given_probabilities(spec, groups, dict(lay.names)), g.name)
     df.attrs["given"] = gv.text()
     df.attrs["notes"] = [f"Conditional on the deal: {gv.words()} (--given {gv.text()}); a "
-                         "rate of a hand is per dealt hand (the mean over the hands, as "
-                         "simulate pools them), and per seat in the rows ending in the seat's "
-                         "name."] + list(df.attrs.get("notes", ()))
+                         "rate of a hand (Taipa: of a place) is the mean over the hands "
+                         "(places), as simulate pools them, and per seat (place) in the rows "
+                         "ending in its name."] + list(df.attrs.get("notes", ()))
     return df
