@@ -69,6 +69,9 @@ def cmd_replay(a):
     try:
         out = replay.replay(data, a.game, R.parse_assignments(a.rule), a.preset,
                             advise=a.advise, samples=a.samples, seed=a.seed)
+    except replay.WrongDealer as e:
+        sys.stderr.write(f"hanasim: a dealer the rules do not name in {a.file}: {e}\n")
+        return EXIT_FAILURE
     except replay.IllegalAction as e:
         sys.stderr.write(f"hanasim: illegal action in {a.file}: {e}\n")
         return EXIT_FAILURE
@@ -79,7 +82,8 @@ def cmd_replay(a):
     elif a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
-        emit(lambda: print(df.to_string(index=False)))
+        emit(lambda: print(f"{df.attrs['game']}: points are {df.attrs['unit']}; the totals "
+                           f"are the record's rounds summed\n" + df.to_string(index=False)))
     from .. import outputs
 
     if out.advice is not None and (a.out is None or not outputs.is_stdout(a.out)):
@@ -88,7 +92,9 @@ def cmd_replay(a):
 
         def show():
             print(f"\nadvice: {len(adv)} recorded choices valued ({a.samples} "
-                  f"determinisations, seed {a.seed}); {len(marked)} clearly below the best:")
+                  f"determinisations, seed {a.seed}); "
+                  + (f"{len(marked)} clearly below the best:" if len(marked) else
+                     "none clearly below the best (99.9% paired interval)"))
             if len(marked):
                 cols = ["round", "at", "player", "action", "value", "best_action",
                         "best_value", "vs_best_low", "vs_best_high"]
