@@ -84,7 +84,7 @@ def test_illegal_move_in_a_record_is_one_line(tmp_path, capsys):
     path.write_text(json.dumps(rec))
     assert main(["replay", "kushiro_toppa", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "round 2, turn 1 (player 2, the dealer)" in err
+    assert f"round 2, turn 1 (player {rnd['dealer']}, the dealer)" in err
     assert f"{other} is not in the hand" in err and err.count("\n") == 1
 
 
