@@ -152,10 +152,13 @@ def cmd_advise(a):
         print(df.round(2).to_string(index=False))
         took = adv.actions[adv.chosen].words(g.code)
         why = ""
-        if adv.chosen != 0:  # the lookahead left its default (row 0) for another
-            why = (f" (it leaves {adv.actions[0].words(g.code)}, its default, when another's "
-                   f"mean gain clears its bar: about one standard error of the paired gain, "
-                   f"far below the 99.9% intervals printed)")
+        bar = ("its bar: about one standard error of the paired gain, far below the 99.9% "
+               "intervals printed")
+        default = adv.actions[0].words(g.code)
+        if adv.chosen != adv.greedy and adv.chosen != 0:  # left its default for another
+            why = f" (it leaves {default}, its default, when another's mean gain clears {bar})"
+        elif adv.chosen != adv.greedy:  # kept its default against greedy's
+            why = f" (it keeps {default}, its default, unless another's mean gain clears {bar})"
         print(f"the lookahead would take: {took}{why}")
     emit(show)
     return 0
