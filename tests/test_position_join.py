@@ -319,7 +319,7 @@ def test_taoshi_join_advice_never_reads_the_hidden_cards(tmp_path, capsys):
                                     field=r["field"], pile=r["pile"])))
     assert main(["advise", "taoshi", "--position", str(path), "--samples", "8"]) == 0
     out = capsys.readouterr().out
-    assert "to join" in out and "drop" in out
+    assert "to choose: join or drop" in out and "drop" in out
 
 
 def test_replay_advise_marks_swaps_and_joins(tmp_path):

@@ -397,7 +397,8 @@ def test_leave_advice_never_reads_the_unplayed_cards(tmp_path, capsys):
                                              if x.kind != "leave"])))
     assert main(["advise", "taipa", "--position", str(path), "--samples", "6"]) == 0
     out = capsys.readouterr().out
-    assert "to leave" in out and "game's end" in out and "out of play" in out
+    assert "to choose the ribbons and chaff that leave play" in out
+    assert "game's end" in out and "out of play" in out
 
 
 def test_an_identical_card_may_stand_for_another_that_leaves():
