@@ -121,6 +121,10 @@ def test_a_tied_toppa_round_lets_either_deal():
     ("toppa", "toppa", (), "points are the round's settled score (zero-sum"),
     ("koikoi", "koikoi", (), "never negative under scoring=winner_only"),
     ("koikoi", "koikoi", ("--preset", "koikoi-japan"), "(zero-sum: scoring=zero_sum"),
+    ("taoshi", "taoshi", (), "less the burden (zero-sum"),
+    ("toppa", "toppa", ("--rule", "par=100"), "(not zero-sum: the pars sum to 200"),
+    ("bakappana", "bakappana", ("--rule", "scoring=additive"), "card points (scoring=additive"),
+    ("taoshi", "taoshi", ("--rule", "burden=sudaoshi"), "(not zero-sum: the burdens sum to 330"),
 ])
 def test_replay_says_what_the_points_are(game, file, args, words, run_cli):
     code, out, err = run_cli("replay", game, str(JOURNEYS / f"{file}.json"), *args)

@@ -107,6 +107,24 @@ def points_words(g) -> str:
     if g.name == "ishikari_toppa":
         return ("the round's settled score times its chase multiplier (zero-sum; 0 for a "
                 "player out of the round)")
+    if g.name == "taoshi":
+        from ..games.taoshi.rules import DECK_POINTS, burdens_of
+
+        b = burdens_of(g.adapter.rules)
+        if sum(b) != DECK_POINTS:  # burdens not summing to the deck's points: not zero-sum
+            return (f"the round's score: card points, yaku and fees less the burden (not "
+                    f"zero-sum: the burdens sum to {float(sum(b)):g}, the deck's points to "
+                    f"{DECK_POINTS})")
+        return ("the round's score: card points, yaku and fees less the burden (zero-sum: "
+                "what one player wins, the others pay)")
+    if g.name == "bakappana" and g.adapter.rules.scoring == "additive":
+        return "the round's card points (scoring=additive: not zero-sum)"
+    par = getattr(g.adapter.rules, "par", None)  # Toppa, Baka: one par, or one per seat
+    if par is not None:
+        total = sum(par) if isinstance(par, (tuple, list)) else par * g.n
+        if total != 240:
+            return (f"the round's settled score (not zero-sum: the pars sum to {total}, the "
+                    f"deck's points to 240)")
     return "the round's settled score (zero-sum: what one player wins, the others pay)"
 
 
