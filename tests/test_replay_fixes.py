@@ -114,6 +114,28 @@ def test_a_tied_toppa_round_lets_either_deal():
     assert _toppa(None, tied)[0] == (0, 1) and _toppa(None, won)[0] == (0,)
 
 
+def test_a_koikoi_round_nobody_scores_keeps_or_passes_the_deal():
+    """The rule page: "the next round begins with the same dealer"; its "Draws" variant
+    (``draw_dealer=pass``) passes the deal."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from hanasim.games import koikoi as K
+    from hanasim.position.dealers import _koikoi
+
+    res = np.zeros(K.R_N, dtype=np.int64)
+    res[K.R_WINNER] = -1
+    drawn = SimpleNamespace(data=dict(res=res, ended=True))
+    for how, want in (("keep", (0,)), ("pass", (1,))):
+        g = SimpleNamespace(adapter=SimpleNamespace(rules=SimpleNamespace(draw_dealer=how)))
+        assert _koikoi(g, drawn)[0] == want
+    res2 = res.copy()
+    res2[K.R_WINNER] = 1
+    g = SimpleNamespace(adapter=SimpleNamespace(rules=SimpleNamespace(draw_dealer="keep")))
+    assert _koikoi(g, SimpleNamespace(data=dict(res=res2, ended=True)))[0] == (1,)
+
+
 # ------------------------------------------------------------ what the points are
 @pytest.mark.parametrize("game,file,args,words", [
     ("taipa", "taipa", (), "points are coins won (+) or paid (-)"),
