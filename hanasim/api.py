@@ -1045,9 +1045,8 @@ def exact(game: str = "toppa", rules: Mapping | None = None,
 
     Columns: game, quantity, condition (``all_deals`` or ``no_misdeal``: the rounds actually
     played, which is what :func:`simulate` measures), fraction, value.  ``given`` (as in
-    :func:`simulate`): the odds conditional on the given cards, where the game's
-    combinatorics take them (Toppa, Baka, Bakappana; one line otherwise), with per-seat
-    teyaku rows ``teyaku.NAME.SEAT``.
+    :func:`simulate`): the odds conditional on the given cards (every game), with per-seat
+    rows ``QUANTITY.SEAT`` beside the per-hand ones.
     """
     from .stats.exact import exact_table
 

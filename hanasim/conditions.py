@@ -90,6 +90,8 @@ class Condition:
         lay = layout_of(self.game, rules)
         if self.given:
             out.append(self.given.note(lay))
+            if not self.where:  # the exact odds take given cards, not a --where condition
+                out.append(exact_pointer(self.game, self.given))
         if self.where:
             words = "; ".join(_where.clauses(self.where, lay, _teyaku(self.game, rules))[1])
             mis, played, ok = self.pilot[_key(lay)]
@@ -193,30 +195,57 @@ def check(g, given, where, rule_objs, seed=0) -> Condition | None:
     return cond
 
 
+def exact_pointer(g, given) -> str:
+    """The note that names the exact conditional deal odds of a run given cards."""
+    return (f"Exact conditional deal odds (combinatorics, the same given cards): 'hanasim "
+            f"exact {g.name} --given {' --given '.join(given.text().split())}'; 'hanasim "
+            "report' sets them beside the simulated rates")
+
+
+def _exact_module(g):
+    """The game's own exact module (``hanasim.games.<game>.exact``) when it computes odds given
+    cards (``given_table``), else None."""
+    from importlib import import_module
+
+    try:
+        mod = import_module(f"{type(g).__module__}.exact")
+    except ImportError:  # a one-module game (Toppa, Baka): its deal is a DealSpec
+        return None
+    return mod if hasattr(mod, "given_table") else None
+
+
 def exact_given(g, rules, given):
     """The exact deal odds of ``g`` under ``rules`` given cards (``hanasim exact --given``): a
-    tidy table as :func:`hanasim.exact`, with per-seat teyaku rows.  Games whose deal odds
-    are a :class:`hanasim.stats.exact.DealSpec` whose groups are the deal's (Toppa, Baka,
-    Bakappana); for the others one line says the combinatorics do not take given cards."""
+    tidy table as :func:`hanasim.exact`, with per-seat rows (``teyaku.NAME.SEAT``).  A game
+    with its own combinatorics computes them given cards in its ``exact.given_table``
+    (Kushiro Toppa, Taoshi, Ishikari Toppa, Koi-koi, Taipa); the others' deal odds are a
+    :class:`hanasim.stats.exact.DealSpec` whose groups are the deal's (Toppa, Baka,
+    Bakappana)."""
     from .stats.exact import rows_table
     from .stats.exact_given import given_probabilities
 
     gv = _given.parse(g, given)
     lay = layout_of(g, rules)
     groups = _given.resolve(gv, lay)
-    spec_of = getattr(g, "deal_spec", None)
-    spec = spec_of(rules) if spec_of is not None and getattr(g, "exact_given", True) else None
-    pattern = np.asarray(lay.pattern)
-    n_groups = int(pattern.max()) + 1
-    if spec is None or len(spec.group_sizes) != n_groups + 1 or any(
-            spec.group_sizes[k] != lay.size(k) for k in range(n_groups)):
-        raise GivenError(f"exact --given: {g.name}'s exact deal odds are not computed with "
-                         "given cards (its combinatorics track no single seat's cards); "
-                         f"'hanasim simulate {g.name} --given ... --deals-only' measures them")
-    rows = given_probabilities(spec, groups, dict(lay.names))
-    df = rows_table(rows, g.name)
+    mod = _exact_module(g)
+    if mod is not None:
+        df = mod.given_table(rules, groups, dict(lay.names))
+    else:
+        spec_of = getattr(g, "deal_spec", None)
+        spec = spec_of(rules) if spec_of is not None and getattr(g, "exact_given", True) \
+            else None
+        pattern = np.asarray(lay.pattern)
+        n_groups = int(pattern.max()) + 1
+        if spec is None or len(spec.group_sizes) != n_groups + 1 or any(
+                spec.group_sizes[k] != lay.size(k) for k in range(n_groups)):
+            raise GivenError(f"exact --given: {g.name}'s exact deal odds are not computed "
+                             "with given cards (its combinatorics track no single seat's "
+                             f"cards); 'hanasim simulate {g.name} --given ... --deals-only' "
+                             "measures them")
+        df = rows_table(given_probabilities(spec, groups, dict(lay.names)), g.name)
     df.attrs["given"] = gv.text()
     df.attrs["notes"] = [f"Conditional on the deal: {gv.words(lay)} (--given {gv.text()}); a "
-                         "teyaku rate is per dealt hand (the mean over the hands, as simulate "
-                         "pools them), and per seat in the rows teyaku.NAME.SEAT."]
+                         "rate of a hand (Taipa: of a place) is the mean over the hands "
+                         "(places), as simulate pools them, and per seat (place) in the rows "
+                         "ending in its name."] + list(df.attrs.get("notes", ()))
     return df

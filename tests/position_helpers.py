@@ -164,6 +164,7 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
     rounds, points = [], []
     seed = seeds[0]
     mult = 1  # Ishikari Toppa's chase multiplier, carried as its session carries it
+    dealer = 0  # each later round's: the one the rules name (``next_dealer``)
     while len(rounds) < len(seeds):
         i = len(rounds)
         if game.name == "koikoi":
@@ -181,7 +182,6 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
             continue
         kernel, pos, actions, deal = out
         n = game.n  # the table's seats
-        dealer = i % n
         rounds.append(R.round_json(game, dealer + 1, *deal, actions,
                                    month=i + 1 if game.name == "koikoi" else None))
         if game.name == "ishikari_toppa":
@@ -196,7 +196,16 @@ def kernel_record(game, seeds, policy=(0, 1), decide=(2, 1), expose=(1, 1)):
         for s, v in enumerate(kernel):
             pts[(dealer + s) % n] = v
         points.append(pts)
+        dealer = next_dealer(game, pos, dealer)
     return R.record_json(game, rounds, game.rules_given, game.preset), points
+
+
+def next_dealer(game, pos, dealer, coins=None):
+    """The next round's dealer as the rules name it after the finished round ``pos``
+    (player indices; of several the rules leave open, the lowest)."""
+    from hanasim.position.dealers import next_dealers
+
+    return min(next_dealers(game, pos, dealer, coins)[0])
 
 
 def ishikari_round(game, seed, policy, join, expose, mult=1):

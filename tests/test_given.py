@@ -296,7 +296,7 @@ def _cli(*args):
     (["simulate", "toppa", "--where", "dealer.brights>=6"], "acceptance 0%"),
     (["simulate", "toppa", "--where", "field.foo>1"], "no quantity 'foo'"),
     (["report", "all", "--given", "dealer=11b"], "one game"),
-    (["exact", "koikoi", "--given", "dealer=11b"], "not computed with given cards"),
+    (["exact", "koikoi", "--given", "dealer=1b,1r,1c1,1c2"], "a misdeal"),
     (["cards", "nosuch", "--list"], "unknown game"),
 ])
 def test_cli_bad_input_one_line(args, words):

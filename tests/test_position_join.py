@@ -110,33 +110,35 @@ def _kushiro_record(g, seeds):
     n = g.adapter.table
     rounds, points = [], []
     seed = seeds[0]
+    dealer = 0
     while len(rounds) < len(seeds):
         out = H.kushiro_round(g.adapter, seed, _kushiro_rows(seed, n))
         seed += 1
         if out is None:
             continue
         kernel, pos, actions, deal = out
-        dealer = len(rounds) % n
         rounds.append(R.round_json(g, dealer + 1, *deal[:3], actions,
                                    play_pile=deal[3] if len(deal) > 3 else None))
         pts = [0] * n
         for s, v in enumerate(kernel):
             pts[(dealer + s) % n] = v
         points.append(pts)
+        dealer = H.next_dealer(g, pos, dealer)
     return R.record_json(g, rounds, g.rules_given), points
 
 
 def _taoshi_record(g, seeds):
     n = g.adapter.table
     rounds, points = [], []
-    for i, seed in enumerate(seeds):
+    dealer = 0
+    for seed in seeds:
         kernel, pos, actions, deal = H.taoshi_round(g.adapter, seed, *_taoshi_players(seed, n))
-        dealer = i % n
         rounds.append(R.round_json(g, dealer + 1, *deal[:3], actions, play_pile=deal[3]))
         pts = [0] * n
         for s, v in enumerate(kernel):
             pts[(dealer + s) % n] = v
         points.append(pts)
+        dealer = H.next_dealer(g, pos, dealer)
     return R.record_json(g, rounds, g.rules_given), points
 
 
@@ -317,7 +319,7 @@ def test_taoshi_join_advice_never_reads_the_hidden_cards(tmp_path, capsys):
                                     field=r["field"], pile=r["pile"])))
     assert main(["advise", "taoshi", "--position", str(path), "--samples", "8"]) == 0
     out = capsys.readouterr().out
-    assert "to join" in out and "drop" in out
+    assert "to choose: join or drop" in out and "drop" in out
 
 
 def test_replay_advise_marks_swaps_and_joins(tmp_path):

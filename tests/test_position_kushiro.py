@@ -45,15 +45,16 @@ def test_kushiro_positions_end_as_the_kernel(rules):
 def _kernel_record(g, seeds):
     rounds, points = [], []
     seed = seeds[0]
+    dealer = 0
     while len(rounds) < len(seeds):
         kernel, pos, actions, deal = H.kushiro_round(g.adapter, seed, _rows(seed))
         seed += 1
-        dealer = len(rounds) % 2
         rounds.append(R.round_json(g, dealer + 1, *deal, actions))
         pts = [0, 0]
         for s, v in enumerate(kernel):
             pts[(dealer + s) % 2] = v
         points.append(pts)
+        dealer = H.next_dealer(g, pos, dealer)
     return R.record_json(g, rounds, g.rules_given), points
 
 
@@ -83,7 +84,7 @@ def test_illegal_move_in_a_record_is_one_line(tmp_path, capsys):
     path.write_text(json.dumps(rec))
     assert main(["replay", "kushiro_toppa", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "round 2, turn 1 (player 2, the dealer)" in err
+    assert f"round 2, turn 1 (player {rnd['dealer']}, the dealer)" in err
     assert f"{other} is not in the hand" in err and err.count("\n") == 1
 
 

@@ -94,13 +94,16 @@ def test_a_smaller_deck_and_bad_positions():
 
 
 def _kernel_record(g, seeds, coins):
-    """A record of kernel rounds (first players alternating), and each player's coins won by
+    """A record of kernel rounds (each later round's first player the one with fewer coins,
+    equal coins the other player: ``tie_first=alternate``), and each player's coins won by
     round, the coins carried (``coins.payment``)."""
     rounds, points = [], []
     have = [coins, coins]
+    first = 0
     for i, seed in enumerate(seeds):
         policy, decide = PLAYS[seed % 4]
-        first = i % 2
+        if i:
+            first = (0 if have[0] < have[1] else 1) if have[0] != have[1] else first ^ 1
         res, pos, actions, deal = H.taipa_round(g.adapter, seed, policy, decide,
                                                 (48, 36, 30)[i % 3], first=0)
         w = int(res[TR.R_WINNER])
@@ -311,7 +314,9 @@ def _leave_record(g, seed):
     while not p2.is_over():
         acts2.append(p2.legal_actions()[0])
         p2 = p2.apply(acts2[-1])
-    rounds = [R.round_json(g, 1, *dealt, acts), R.round_json(g, 1, *d2, acts2)]
+    # round 2's first player: the one with fewer coins (equal: the other, tie_first=alternate)
+    second = 1 if p.result()[0] < 0 else 2
+    rounds = [R.round_json(g, 1, *dealt, acts), R.round_json(g, second, *d2, acts2)]
     return R.record_json(g, rounds, g.rules_given), other
 
 
@@ -392,7 +397,8 @@ def test_leave_advice_never_reads_the_unplayed_cards(tmp_path, capsys):
                                              if x.kind != "leave"])))
     assert main(["advise", "taipa", "--position", str(path), "--samples", "6"]) == 0
     out = capsys.readouterr().out
-    assert "to leave" in out and "game's end" in out and "out of play" in out
+    assert "to choose the ribbons and chaff that leave play" in out
+    assert "game's end" in out and "out of play" in out
 
 
 def test_an_identical_card_may_stand_for_another_that_leaves():

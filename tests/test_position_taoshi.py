@@ -41,14 +41,15 @@ def test_taoshi_positions_end_as_the_kernel(rules):
 
 def _kernel_record(g, seeds):
     rounds, points = [], []
-    for i, seed in enumerate(seeds):
+    dealer = 0
+    for seed in seeds:
         kernel, pos, actions, deal = H.taoshi_round(g.adapter, seed, *_players(seed))
-        dealer = i % 3
         rounds.append(R.round_json(g, dealer + 1, *deal, actions))
         pts = [0, 0, 0]
         for s, v in enumerate(kernel):
             pts[(dealer + s) % 3] = v
         points.append(pts)
+        dealer = H.next_dealer(g, pos, dealer)
     return R.record_json(g, rounds, g.rules_given), points
 
 
@@ -77,7 +78,7 @@ def test_illegal_move_in_a_record_is_one_line(tmp_path, capsys):
     path.write_text(json.dumps(rec))
     assert main(["replay", "taoshi", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "round 2, turn 1 (player 2, the dealer)" in err
+    assert f"round 2, turn 1 (player {rnd['dealer']}, the dealer)" in err
     assert f"{other} is not in the hand" in err and err.count("\n") == 1
 
 

@@ -69,6 +69,9 @@ def cmd_replay(a):
     try:
         out = replay.replay(data, a.game, R.parse_assignments(a.rule), a.preset,
                             advise=a.advise, samples=a.samples, seed=a.seed)
+    except replay.WrongDealer as e:
+        sys.stderr.write(f"hanasim: a dealer the rules do not name in {a.file}: {e}\n")
+        return EXIT_FAILURE
     except replay.IllegalAction as e:
         sys.stderr.write(f"hanasim: illegal action in {a.file}: {e}\n")
         return EXIT_FAILURE
@@ -79,7 +82,8 @@ def cmd_replay(a):
     elif a.format == "csv":
         emit(lambda: df.to_csv(sys.stdout, index=False))
     else:
-        emit(lambda: print(df.to_string(index=False)))
+        emit(lambda: print(f"{df.attrs['game']}: points are {df.attrs['unit']}; the totals "
+                           f"are the record's rounds summed\n" + df.to_string(index=False)))
     from .. import outputs
 
     if out.advice is not None and (a.out is None or not outputs.is_stdout(a.out)):
@@ -88,7 +92,9 @@ def cmd_replay(a):
 
         def show():
             print(f"\nadvice: {len(adv)} recorded choices valued ({a.samples} "
-                  f"determinisations, seed {a.seed}); {len(marked)} clearly below the best:")
+                  f"determinisations, seed {a.seed}); "
+                  + (f"{len(marked)} clearly below the best:" if len(marked) else
+                     "none clearly below the best (99.9% paired interval)"))
             if len(marked):
                 cols = ["round", "at", "player", "action", "value", "best_action",
                         "best_value", "vs_best_low", "vs_best_high"]
@@ -138,20 +144,60 @@ def cmd_advise(a):
     seat = g.seat_names()[adv.seat]
 
     def show():
-        print(f"{g.name}: the {seat} to {adv.phase}; values are {_unit(g.name, adv.phase)} "
-              f"by lookahead, {a.samples} determinisations (seed {a.seed}), 99.9% intervals")
+        print(f"{g.name}: the {seat} to {_choice(g.name, adv.phase)}; values are "
+              f"{_unit(g.name, adv.phase, g.adapter.rules)} by lookahead, {a.samples} "
+              f"determinisations (seed {a.seed}), 99.9% intervals; greedy: "
+              + ("the greedy player's choice (exposing: --expose always, the default)"
+                 if adv.phase == "expose" else "the greedy player's choice"))
         print(df.round(2).to_string(index=False))
-        print(f"the lookahead would take: {adv.actions[adv.chosen].words(g.code)}")
+        took = adv.actions[adv.chosen].words(g.code)
+        why = ""
+        bar = ("its bar: about one standard error of the paired gain, far below the 99.9% "
+               "intervals printed")
+        default = adv.actions[0].words(g.code)
+        if adv.chosen != adv.greedy and adv.chosen != 0:  # left its default for another
+            why = f" (it leaves {default}, its default, when another's mean gain clears {bar})"
+        elif adv.chosen != adv.greedy:  # kept its default against greedy's
+            why = f" (it keeps {default}, its default, unless another's mean gain clears {bar})"
+        print(f"the lookahead would take: {took}{why}")
     emit(show)
     return 0
 
 
-def _unit(name, phase="") -> str:
+#: what the player to act decides, by phase (a game's own words where it has them)
+CHOICES = {
+    ("koikoi", "koikoi"): "choose: koi-koi (play on) or stop",
+    ("taipa", "koikoi"): "choose: koi-koi (play on) or agari (stop and collect)",
+    ("kushiro_toppa", "koikoi"): "choose: Iku (play on) or Yoroshii (stop and collect)",
+    ("koikoi", "expose"): "choose: declare the lucky hand or not",
+    ("kushiro_toppa", "expose"): "choose: claim the teyaku or hide it",
+    ("taoshi", "expose"): "choose: claim the teyaku (a forced-out player: the botta) or not",
+    ("ishikari_toppa", "join"): "choose: join (after three have joined: chase) or not",
+}
+PHASES = {"play": "play a hand card", "turned": "choose the turned card's capture",
+          "expose": "choose: expose the teyaku or hide it", "join": "choose: join or drop",
+          "swap": "choose: swap a card of the four for the pile's top, or keep the four",
+          "leave": "choose the ribbons and chaff that leave play"}
+
+
+def _choice(name, phase) -> str:
+    return CHOICES.get((name, phase)) or PHASES.get(phase, phase)
+
+
+def _unit(name, phase="", rules=None) -> str:
     if name == "taipa" and phase == "leave":
         return "the coins the player holds at the game's end (the rest of the game by greedy)"
     if name == "taipa":
         return "the round's coins won (+) or paid (-) by the player"
+    if name == "kushiro_toppa" and phase in ("play", "turned", "koikoi"):
+        return ("the chips the player wins (+) or pays (-) by the play's dekiyaku (a teyaku "
+                "claimed is settled already: the replay's points add its chips)")
     if name == "kushiro_toppa":
-        return "the round's chips won (+) or paid (-) by the player"
-    return ("the round's points for the player less the opponent's" if name == "koikoi"
-            else "the round's settled points for the player")
+        return "the round's chips won (+) or paid (-) by the player (dropping: 0)"
+    if name == "koikoi":
+        if getattr(rules, "scoring", None) == "zero_sum":
+            return "the round's points won (+) or paid (-) by the player"
+        return "the round's points for the player less the opponent's"
+    if name == "taoshi":
+        return "the round's settled points for the player (fees and burden included)"
+    return "the round's settled points for the player"

@@ -7,7 +7,8 @@ round played out by the game's own kernels with greedy players (``advise_kernels
 determinisations serve every action, so differences between actions are paired.
 
 What a value is: the game's lookahead value of the round for the player, in the game's unit:
-Toppa and Baka the seat's settled round score; koi-koi the seat's points less the opponent's
+Toppa and Baka the seat's settled round score (Taoshi's in points, the kernels' 1/unit points
+divided as its tables divide them); koi-koi the seat's points less the opponent's
 (what decides a game; the points alone under zero-sum scoring); Taipa the coins the seat wins
 or pays (what the Taipa lookahead maximises); Kushiro Toppa the seat's dekiyaku chips from the
 play (and a teyaku claim's chips where the choice is the claim), as its lookahead values them.
@@ -40,6 +41,8 @@ class Advice:
     actions: list          # Action, one per row
     values: np.ndarray     # float64[samples, actions]
     chosen: int            # index of the lookahead's choice
+    greedy: int = 0        # index of greedy's choice (an expose: exposing, ``--expose always``)
+    unit: int = 1          # the values were divided by it (Taoshi: the kernels' 1/unit point)
 
     @property
     def means(self):
@@ -86,7 +89,7 @@ class Advice:
             rows.append(dict(action=a.words(code), value=self.means[j], value_low=lo,
                              value_high=hi, vs_best=self.means[j] - self.means[self.best],
                              vs_best_low=glo, vs_best_high=ghi,
-                             lookahead=j == self.chosen, greedy=j == 0))
+                             lookahead=j == self.chosen, greedy=j == self.greedy))
         df = pd.DataFrame(rows)
         df.attrs["samples"] = self.values.shape[0]
         return df
@@ -120,7 +123,19 @@ def advise(position, samples: int = 64, seed: int = 0) -> Advice:
         sc.total[1:m] = gains.sum(axis=0)
         sc.total2[1:m] = (gains * gains).sum(axis=0)
         chosen = int(L._pick(sc, m, samples))
-    return Advice(seat, ph, actions, values, chosen)
+    # greedy's own choice: the lookahead's default (row 0), except at an expose, where the
+    # greedy player exposes (``--expose always``, the default) while a fishing game's
+    # lookahead keeps hiding unless exposing clears its bar
+    greedy = 0
+    if ph == "expose" and Action("expose", yes=True) in actions:
+        greedy = actions.index(Action("expose", yes=True))
+    unit = 1
+    if g.name == "taoshi":  # the kernels count 1/unit points (burden=proportional): points
+        from .taoshi import TL
+
+        unit = int(g.tb.params[TL.P_UNIT])
+        values = values / unit
+    return Advice(seat, ph, actions, values, chosen, greedy, unit)
 
 
 def _fishing(pos, seat, k, seed):

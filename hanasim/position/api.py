@@ -53,9 +53,11 @@ def advise(game, position, samples: int = 64, seed: int = 0, rules=None, preset=
 def replay(game, record, rules=None, preset=None, advise: bool = False, samples: int = 32,
            seed: int = 0):
     """Replay a recorded game (a dict or a JSON file: ``RECORD_FORMAT.md``): every action
-    checked (``hanasim.position.replay.IllegalAction`` names the first illegal one), each
-    round's points per player and the totals as a tidy table; with ``advise``, the table of
-    the recorded choices' values is ``df.attrs["advice"]``."""
+    checked (``hanasim.position.replay.IllegalAction`` names the first illegal one; its
+    ``WrongDealer`` a later round dealt by a player the rules do not name), each round's
+    points per player and the totals as a tidy table (``df.attrs["unit"]``: what the points
+    are); with ``advise``, the table of the recorded choices' values is
+    ``df.attrs["advice"]``."""
     from . import record as R
     from .replay import replay as run
 

@@ -189,6 +189,10 @@ class Position:
         kinds = {a.kind for a in legal}
         if action.kind not in kinds:
             want = " or ".join(sorted(kinds))
+            if kinds == {"join"}:  # the seat says whether it joins (a chase: whether it chases)
+                words = getattr(self.game, "join_words", None)
+                want = (words(self) if words else None) or \
+                    "say whether it joins: {\"join\": true} or false"
             return f"{action.words(code)} is not legal now: the {who} must {want}" \
                 if seat_names else f"{action.words(code)} is not legal now: {who} must {want}"
         if action.kind == "play" and action.card not in {a.card for a in legal}:

@@ -126,6 +126,16 @@ class IshikariGame(FishingGame):
                     res=res, ask=ask, shown=(), pending=None, active=tuple(active),
                     mult=d["mult"])
 
+    def join_words(self, p) -> str:
+        """What the seat asked at the join says: after three have joined, whether it chases."""
+        d = p.data
+        s = self._asked(d)
+        res, _, _ = self._join(d)
+        if s is not None and res[R.R_CHOICE + s] == R.CH_CHASE:
+            return ("say whether it chases, three having joined: {\"join\": true} (a chase "
+                    "raises the next round's chase multiplier) or false")
+        return "say whether it joins: {\"join\": true} or false"
+
     # ---------------------------------------------------------------- the round
     def phase(self, p):
         return "join" if p.data["stage"] == "join" else super().phase(p)

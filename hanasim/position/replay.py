@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .core import PositionError
+from .dealers import next_dealers
 from . import record as R
 
 
@@ -19,6 +20,11 @@ JOIN_DROP = ("kushiro_toppa", "taoshi")
 
 class IllegalAction(Exception):
     """A recorded action the rules do not allow here (one line: round, turn, player, card)."""
+
+
+class WrongDealer(IllegalAction):
+    """A round after the first dealt by a player the rules do not name (one line: the round,
+    the record's dealer, the rules' and why)."""
 
 
 @dataclass
@@ -50,8 +56,14 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     coins = None if start is None else [start] * g.n
     mult = None  # Ishikari Toppa: the last round's chase multiplier (None: a game's start)
     deck = None  # Taipa: the cards the last round left in play, where the record says which
+    want = None  # the players the rules let deal this round (None: the record's first)
     for i, r in enumerate(data["rounds"], 1):
         dealer = R.dealer_index(r, players, i)
+        if want is not None and dealer not in want[0]:
+            named = " or ".join(players[p] for p in sorted(want[0]))
+            role = "first player" if g.name == "taipa" else "dealer"
+            raise WrongDealer(f"round {i}: the {role} is {players[dealer]}, but the rules "
+                              f"name {named} ({want[1]})")
         held = None if coins is None else [coins[(dealer + s) % g.n] for s in range(g.n)]
         if g.name == "ishikari_toppa":
             r = dict(r, multiplier=_multiplier(g.adapter, r, i, mult))
@@ -65,6 +77,7 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
         if coins is not None:
             for s, p in enumerate(pts):
                 coins[(dealer + s) % g.n] += p
+        want = next_dealers(g, pos, dealer, coins)
         for s, p in enumerate(pts):
             player = (dealer + s) % g.n
             rows.append(dict(round=str(i), player=players[player], seat=seat_names[s],
@@ -74,8 +87,45 @@ def replay(data, game_name=None, rules=None, preset=None, advise=False, samples=
     df = pd.concat([df, pd.DataFrame([dict(round="total", player=p, seat="", points=v)
                                       for p, v in totals.items()])], ignore_index=True)
     df.attrs["game"] = g.name
+    df.attrs["unit"] = points_words(g)
     adv = pd.DataFrame(advice_rows) if advise else None
     return Replay(df, adv)
+
+
+def points_words(g) -> str:
+    """What a replay's points are, in the unit of the game and the rules in force."""
+    if g.name == "taipa":
+        return "coins won (+) or paid (-) in the round (zero-sum)"
+    if g.name == "kushiro_toppa":
+        return "chips won (+) or paid (-) in the round (zero-sum)"
+    if g.name == "koikoi":
+        if g.adapter.rules.scoring == "zero_sum":
+            return ("points won (+) or paid (-) in the round (zero-sum: scoring=zero_sum, the "
+                    "loser pays what the winner scores)")
+        return ("points collected in the round (only the player who collects scores: never "
+                "negative under scoring=winner_only)")
+    if g.name == "ishikari_toppa":
+        return ("the round's settled score times its chase multiplier (zero-sum; 0 for a "
+                "player out of the round)")
+    if g.name == "taoshi":
+        from ..games.taoshi.rules import DECK_POINTS, burdens_of
+
+        b = burdens_of(g.adapter.rules)
+        if sum(b) != DECK_POINTS:  # burdens not summing to the deck's points: not zero-sum
+            return (f"the round's score: card points, yaku and fees less the burden (not "
+                    f"zero-sum: the burdens sum to {float(sum(b)):g}, the deck's points to "
+                    f"{DECK_POINTS})")
+        return ("the round's score: card points, yaku and fees less the burden (zero-sum: "
+                "what one player wins, the others pay)")
+    if g.name == "bakappana" and g.adapter.rules.scoring == "additive":
+        return "the round's card points (scoring=additive: not zero-sum)"
+    par = getattr(g.adapter.rules, "par", None)  # Toppa, Baka: one par, or one per seat
+    if par is not None:
+        total = sum(par) if isinstance(par, (tuple, list)) else par * g.n
+        if total != 240:
+            return (f"the round's settled score (not zero-sum: the pars sum to {total}, the "
+                    f"deck's points to 240)")
+    return "the round's settled score (zero-sum: what one player wins, the others pay)"
 
 
 def _multiplier(game, r, i, last):

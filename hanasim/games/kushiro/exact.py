@@ -100,3 +100,89 @@ def deal_exact(reading="ten_card", pairs="exact", deck=HANAFUDA) -> list:
         rows.append((q, "all_deals", Fraction(counts_all[i], total)))
         rows.append((q, "no_misdeal", Fraction(counts_ok[i], played)))
     return rows
+
+
+def given_rows(rules, groups: dict, names: dict, deck=HANAFUDA) -> list:
+    """Rows as :func:`deal_exact`, conditional on given cards (``groups``: {deal group:
+    cards}, the seats ``0 .. players-1`` and the field ``players``; ``names``: group -> seat
+    word): the teyaku and four-in-hand rates per dealt hand (the mean over the seats, as a
+    simulation pools them) and per seat (``teyaku.NAME.SEAT``, ``four_in_hand_rate.SEAT``).
+
+    For one seat's hand, the field and the free cards, the same DP over the months as
+    :func:`deal_exact` with the given cards placed
+    (:func:`hanasim.stats.exact_given_months.split_states`); the other seats and the pile
+    are never checked, so their share of the free cards cancels."""
+    from fractions import Fraction
+
+    from ...stats.exact_given_months import deck_months, free_cards, split_states
+
+    n = int(rules.players)
+    field = n
+    kinds = tuple(int(k) for k in deck.kind)
+    months = deck_months(deck.month)
+    free = free_cards(len(kinds), groups)
+    H, F = HAND_SIZE, FIELD_SIZE
+
+    def describe(j, cards):
+        if j == 1:
+            return len(cards)
+        return (len(cards), sum(kinds[c] == decks.BRIGHT for c in cards),
+                sum(kinds[c] == decks.ANIMAL for c in cards),
+                sum(kinds[c] == decks.RIBBON for c in cards))
+
+    def step(st, descs):
+        e2, g2, hv, four, b, a, r, nc, ff = st
+        (x, kb, ka, kr), y = descs
+        return (min(e2 + (x == 2), 4), min(g2 + (x >= 2), 3), min(hv + x // 2, 3),
+                four | (x == 4), min(b + kb, 2), min(a + ka, 2), min(r + kr, 2),
+                min(nc + kb + ka + kr, 4), ff | (y == 4))
+
+    names_q = [f"teyaku.{t}" for t in TEYAKU] + ["teyaku.any", "four_in_hand_rate"]
+    per_seat, done = {}, {}
+    misdeal = None
+    for h in range(n):
+        hand, fld = tuple(sorted(groups.get(h, ()))), tuple(groups.get(field, ()))
+        if hand in done:  # seats given the same cards are alike
+            per_seat[h] = done[hand]
+            continue
+        states = split_states(months, free, [hand, fld], (H - len(hand), F - len(fld)),
+                              describe, step, (0,) * 9)
+        total = played = mis = 0
+        c_all, c_ok = [0] * 7, [0] * 7
+        for (e2, g2, hv, four, b, a, r, nc, ff), w in states.items():
+            bitsv = _tey_from_state((H, F, e2, g2, hv, four, b, a, r, nc), H,
+                                    rules.teyaku_reading, rules.three_pairs)
+            hits = [(bitsv >> i) & 1 for i in range(5)] + [int(bitsv != 0), four]
+            total += w
+            for i, v in enumerate(hits):
+                c_all[i] += w * v
+            if ff:
+                mis += w
+            else:
+                played += w
+                for i, v in enumerate(hits):
+                    c_ok[i] += w * v
+        if misdeal is None:  # the field alone decides it: the same for every seat
+            misdeal = Fraction(mis, total)
+        per_seat[h] = done[hand] = ([Fraction(x, total) for x in c_all],
+                                    [Fraction(x, played) for x in c_ok] if played else None)
+    rows = [("misdeal_rate", "all_deals", misdeal)]
+    played_any = all(v[1] is not None for v in per_seat.values())
+    for i, q in enumerate(names_q):
+        rows.append((q, "all_deals", sum(per_seat[h][0][i] for h in range(n)) / n))
+        if played_any:
+            rows.append((q, "no_misdeal", sum(per_seat[h][1][i] for h in range(n)) / n))
+    for h in range(n):
+        for i, q in enumerate(names_q):
+            rows.append((f"{q}.{names[h]}", "all_deals", per_seat[h][0][i]))
+            if per_seat[h][1] is not None:
+                rows.append((f"{q}.{names[h]}", "no_misdeal", per_seat[h][1][i]))
+    return rows
+
+
+def given_table(rules, groups: dict, names: dict):
+    """``hanasim exact kushiro_toppa --given``: :func:`given_rows` as a tidy table."""
+    from ...stats.exact import rows_table
+    from .rules import NAME
+
+    return rows_table(given_rows(rules, groups, names), NAME)

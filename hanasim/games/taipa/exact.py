@@ -20,17 +20,25 @@ def class_sizes(deck: int) -> tuple:
     return tuple(count_py(int(deck) & m) for m in CLASSES)
 
 
+NO_FIXED = ((0, 0, 0),) * len(CLASSES)
+
+
 @lru_cache(maxsize=256)
-def deal_ways_without(sizes: tuple, kinds: frozenset, places: frozenset) -> int:
+def deal_ways_without(sizes: tuple, kinds: frozenset, places: frozenset,
+                      fixed: tuple = NO_FIXED) -> int:
     """Ordered deals (hand of seat 0, hand of seat 1, the field: 6 cards each, the rest the
     draw pile) of a deck with ``sizes`` cards per class in which no place of ``places``
     (0, 1: the hands, 2: the field) holds the cards of a yaku of a kind in ``kinds`` (indices
     into :data:`YAKU`).  Exact integers, by dynamic programming over the eight classes: the
     state is the cards each place has received so far and, within the bright (animal) classes,
-    which places have had a card of every class so far."""
+    which places have had a card of every class so far.
+
+    ``fixed[i]``: cards of class ``i`` given to each place (``--given``); ``sizes`` are then the
+    classes' free cards, and a deal fills each place's free places."""
     pm = sum(1 << g for g in places)
-    states = {(0, 0, 0, 7): 1}
+    states = {tuple(sum(f[g] for f in fixed) for g in range(3)) + (7,): 1}
     for i, n in enumerate(sizes):
+        fx = fixed[i]
         if i in (0, 3):  # the bright (animal) classes start: every place complete so far
             states = {(u0, u1, u2, 7): w for (u0, u1, u2, _), w in _merge(states).items()}
         nxt = {}
@@ -40,13 +48,13 @@ def deal_ways_without(sizes: tuple, kinds: frozenset, places: frozenset) -> int:
                 for k1 in range(min(n - k0, HAND - u1) + 1):
                     c1 = c0 * comb(n - k0, k1)
                     for k2 in range(min(n - k0 - k1, HAND - u2) + 1):
-                        ks = (k0, k1, k2)
+                        ks = (k0 + fx[0], k1 + fx[1], k2 + fx[2])
                         if (i == 6 and 2 in kinds) or (i == 7 and 3 in kinds):
                             if any(ks[g] >= 3 for g in places):
                                 continue  # three ribbons (chaff) in a place
                         g = f
                         if i < 6:
-                            g = f & ((k0 > 0) | (k1 > 0) << 1 | (k2 > 0) << 2)
+                            g = f & ((ks[0] > 0) | (ks[1] > 0) << 1 | (ks[2] > 0) << 2)
                         key = (u0 + k0, u1 + k1, u2 + k2, g)
                         nxt[key] = nxt.get(key, 0) + c1 * comb(n - k0 - k1, k2)
         states = nxt
@@ -122,4 +130,48 @@ def exact_table(rules):
     for q, places in (("one_place_holds", (0,)), ("any_place_holds", (0, 1, 2))):
         for y, f in deal_probabilities(deck, places).items():
             rows.append((f"deal.{q}.{y}", cond, f))
+    return rows_table(rows, NAME)
+
+
+def given_probabilities(groups: dict, deck: int | None = None) -> dict:
+    """``{(places, yaku): Fraction}``: the probability that some place of ``places`` holds
+    each yaku's cards (and ``any``) in round 1's deal from ``deck`` given cards (``groups``:
+    {0, 1: the hands, 2: the field: [card, ...]}, cards of ``deck``), the free cards dealt
+    uniformly; for each single place and for all three."""
+    deck = ALL if deck is None else int(deck)
+    mask = 0
+    for cs in groups.values():
+        for c in cs:
+            mask |= 1 << int(c)
+    sizes = class_sizes(deck & ~mask)
+    fixed = tuple(tuple(sum(1 for c in groups.get(p, ()) if m >> int(c) & 1) for p in range(3))
+                  for m in CLASSES)
+    if sum(sizes) + count_py(mask) < DEALT:
+        raise ValueError(f"a deck of {sum(sizes) + count_py(mask)} cards cannot be dealt "
+                         f"(a deal needs {DEALT})")
+    total = deal_ways_without(sizes, frozenset(), frozenset(), fixed)
+    out = {}
+    for places in ((0,), (1,), (2,), (0, 1, 2)):
+        pl = frozenset(places)
+        for i, y in enumerate(YAKU + ("any",)):
+            kinds = frozenset(range(4)) if y == "any" else frozenset((i,))
+            out[(places, y)] = 1 - Fraction(deal_ways_without(sizes, kinds, pl, fixed), total)
+    return out
+
+
+def given_table(rules, groups: dict, names: dict):
+    """``hanasim exact taipa --given``: round 1's deal given cards, as :func:`exact_table`:
+    a place's odds per place (the mean over the two hands and the field, as a simulation
+    pools them, and per place in ``deal.one_place_holds.YAKU.PLACE``) and a hand or the
+    field's."""
+    from ...stats.exact import rows_table
+
+    cond = deck_condition(rules)
+    p = given_probabilities(groups, start_deck(rules))
+    ys = YAKU + ("any",)
+    rows = [(f"deal.one_place_holds.{y}", cond,
+             sum(p[((k,), y)] for k in range(3)) / 3) for y in ys]
+    rows += [(f"deal.any_place_holds.{y}", cond, p[((0, 1, 2), y)]) for y in ys]
+    rows += [(f"deal.one_place_holds.{y}.{names[k]}", cond, p[((k,), y)])
+             for k in range(3) for y in ys]
     return rows_table(rows, NAME)
