@@ -195,3 +195,49 @@ def test_ishikari_names_toppas_teyaku_under_teyaku_toppa_and_kushiro_lists_its_o
 
     with pytest.raises(GivenError, match="or a teyaku: three_pairs, one_ribbon"):
         _pilot_rate("kushiro_toppa", "dealer.bogus")
+
+
+# --------------------------------------------------------------- reports of conditioned runs
+
+def _report(run_cli, tmp_path, game, *args):
+    r = run_cli("report", game, *args, "--rounds", ROUNDS, "--seed", 1, "--no-skill", "--out",
+                tmp_path, "--no-save")
+    assert r.code == 0, r.err
+    return (tmp_path / game / f"{game}.md").read_text()
+
+
+def _python_snippet(md: str) -> str:
+    block = md.split("The same tables from Python:", 1)[1].split("```")[1]
+    return block
+
+
+@pytest.mark.parametrize("game, given", [
+    ("taoshi", "left=1cl,12cl"), ("ishikari_toppa", "dealer=11b"),
+    ("kushiro_toppa", "dealer=11b,8b"), ("koikoi", "dealer=11b,8b"),
+    ("taipa", "first_player=1b1"),
+])
+def test_a_given_report_runs_its_snippet_and_sets_exact_beside_simulated(run_cli, tmp_path,
+                                                                         game, given):
+    md = _report(run_cli, tmp_path, game, "--given", given)
+    code = _python_snippet(md)
+    exact_line = next(x for x in code.splitlines() if "_exact = hanasim.exact(" in x)
+    table = eval(exact_line.split("=", 1)[1].split("#")[0], {"hanasim": hanasim})
+    assert not table.empty
+    section = md.split("exact vs simulated deal odds", 1)[1].split("\n### ", 1)[0]
+    assert "| quantity | condition | exact (fraction)" in section  # a table, not empty
+    rows = [x for x in section.splitlines() if x.startswith("| ") and "---" not in x]
+    assert len(rows) > 1
+    # the chart promises the diamonds only where it draws them: here it does
+    assert "hollow diamonds: the exact probability" in md
+
+
+def test_a_where_report_says_why_no_exact_odds_and_promises_no_diamonds(run_cli, tmp_path):
+    md = _report(run_cli, tmp_path, "toppa", "--where", "dealer.triplet")
+    section = md.split("exact vs simulated deal odds", 1)[1].split("\n### ", 1)[0]
+    assert "No exact probabilities stand beside these estimates: the deals are conditioned " \
+           "with --where" in section
+    assert "| quantity | condition | exact (fraction)" not in section
+    assert "hollow diamonds" not in md and "teyaku, simulated and exact" not in md
+    code = _python_snippet(md)
+    assert "hanasim.exact(" not in code and "# no exact odds beside it" in code
+    exec(code.replace("rounds=2_000", "rounds=200"), {})  # the snippet runs

@@ -84,7 +84,9 @@ def _reproduce(game_arg, rounds, seed, policy, rules, preset=None, cond=None,
 
 
 def _python_calls(games, rounds, seed, policy, rules, preset=None, cond=None,
-                  fixed_dealer=False) -> str:
+                  fixed_dealer=False, exacts=None) -> str:
+    """The report's "same tables from Python": ``exacts`` ``{game: (table, given, why)}`` of
+    :func:`_exact` says with which given cards each exact call ran (or why none)."""
     args = [f"rounds={rounds:_}", f"seed={seed}"]
     if policy != "random":
         args.append(f"policy={policy!r}")
@@ -98,13 +100,18 @@ def _python_calls(games, rounds, seed, policy, rules, preset=None, cond=None,
         exact_args += f", preset={preset!r}"
     if cond and cond.given:
         args.append(f"given={cond.given.text().split()!r}")
-        exact_args += f", given={cond.given.text().split()!r}"
     if cond and cond.where:
         args.append(f"where={list(cond.where.texts)!r}")
     lines = ["import hanasim", ""]
     for g in games:
         lines.append(f"{g} = hanasim.simulate({g!r}, {', '.join(args)})")
-        lines.append(f"{g}_exact = hanasim.exact({g!r}{exact_args})  # exact deal-time odds")
+        _, given, why = (exacts or {}).get(g, (None, None, ""))
+        if why:  # the exact call the report made: none
+            lines.append(f"# no exact odds beside it: {why}")
+        else:
+            lines.append(f"{g}_exact = hanasim.exact({g!r}{exact_args}"
+                         + (f", given={given!r}" if given else "")
+                         + ")  # exact deal-time odds")
         lines.append(f"{g}_rules = hanasim.rules_table({g!r}"
                      + (f", preset={preset!r})" if preset else ")"))
     return "\n".join(lines)
@@ -397,8 +404,10 @@ NUMERIC = {"estimate", "std error", "99.9% CI low", "99.9% CI high", "n", "exact
            "z"}
 
 
-def game_section(game, df, exact_df, rules_df, files_rel: str):
-    """The blocks of one game's section, and the chart PNGs ``{file name: bytes}``."""
+def game_section(game, df, exact_df, rules_df, files_rel: str, no_exact: str = ""):
+    """The blocks of one game's section, and the chart PNGs ``{file name: bytes}``.
+    ``no_exact``: why no exact odds stand beside the table (a conditioned run's), said in
+    place of an empty comparison."""
     from ..games import get_game
 
     g = get_game(game)
@@ -416,12 +425,17 @@ def game_section(game, df, exact_df, rules_df, files_rel: str):
                Table(_summary_table(df), f"{title}: every quantity the simulation measures",
                      f"{game}-summary-table", NUMERIC)]
     cmp = exact_comparison(df, exact_df)
-    blocks += [Heading(3, f"{title}: exact vs simulated deal odds", f"{game}-exact-teyaku"),
-               Para("Exact probabilities from combinatorics (`hanasim.exact`) next to the "
-                    "simulated estimates. " + getattr(g, "exact_note", _exact_note(cmp))
-                    + " z is (simulated - exact) / standard error."),
-               Table(_exact_table(cmp), f"{title}: exact vs simulated",
-                     f"{game}-exact-table", NUMERIC)]
+    blocks.append(Heading(3, f"{title}: exact vs simulated deal odds", f"{game}-exact-teyaku"))
+    if cmp.empty:  # nothing to set side by side: say why rather than draw an empty table
+        blocks.append(Para("No exact probabilities stand beside these estimates: "
+                           + (no_exact or "the exact odds measure none of this run's "
+                              "quantities") + "."))
+    else:
+        blocks += [Para("Exact probabilities from combinatorics (`hanasim.exact`) next to the "
+                        "simulated estimates. " + getattr(g, "exact_note", _exact_note(cmp))
+                        + " z is (simulated - exact) / standard error."),
+                   Table(_exact_table(cmp), f"{title}: exact vs simulated",
+                         f"{game}-exact-table", NUMERIC)]
     blocks.append(Heading(3, f"{title}: charts", f"{game}-charts"))
     pngs = {}
     for chart in _charts.charts_for(df, exact_df, title, g.n_players):
@@ -643,19 +657,23 @@ def _rules_of(games, rules, preset):
 
 
 def _exact(api, name, rules, preset, cond):
-    """The exact deal odds beside the table: conditioned on the given cards where the game's
-    combinatorics take them; with ``--where``, or where they do not, the unconditioned odds
-    would mislead, so none (an empty table)."""
+    """The exact deal odds beside the table, ``(table, given, why)``: conditioned on the given
+    cards where the game's combinatorics take them (``given``: the cards the call passes, or
+    None); with ``--where``, or where they do not, the unconditioned odds would mislead, so
+    none (an empty table, and ``why`` says so in words a report prints)."""
     import pandas as pd
 
+    empty = pd.DataFrame(columns=["game", "quantity", "condition", "fraction", "value"])
     if cond is None:
-        return api.exact(name, rules=rules, preset=preset)
+        return api.exact(name, rules=rules, preset=preset), None, ""
     if cond.where:
-        return pd.DataFrame(columns=["game", "quantity", "condition", "fraction", "value"])
+        return empty, None, ("the deals are conditioned with --where, which the exact odds "
+                             "do not take (unconditioned odds would not be comparable)")
+    given = cond.given.text().split()
     try:
-        return api.exact(name, rules=rules, preset=preset, given=cond.given.text().split())
-    except ValueError:
-        return pd.DataFrame(columns=["game", "quantity", "condition", "fraction", "value"])
+        return api.exact(name, rules=rules, preset=preset, given=given), given, ""
+    except ValueError as e:
+        return empty, None, f"the exact odds are not computed with these given cards ({e})"
 
 
 def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset, threads,
@@ -670,6 +688,8 @@ def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
     stem = game_arg
     files_rel = f"{stem}-files"
     numba_version = numba.__version__
+    # the exact odds first: the Python snippet shows the call that made them
+    exacts = {name: _exact(api, name, rules, preset, cond) for name in games}
     title = ("hanasim report: all games" if game_arg == "all"
              else f"hanasim report: {get_game(games[0]).title}")
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -690,7 +710,7 @@ def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
               Code(command),
               Para("The same tables from Python:"),
               Code(_python_calls(games, rounds, seed, policy, rules, preset, cond,
-                                 fixed_dealer))]
+                                 fixed_dealer, exacts))]
     paths = dict(charts=[], data=[], tables=[])
     for name in games:
         cargs = {} if cond is None else dict(
@@ -702,9 +722,9 @@ def _write_report(staging, games, game_arg, rounds, seed, policy, rules, preset,
         paths["tables"].append(df)
         if on_run is not None:  # kept (saved) before anything can go wrong with the files
             on_run(df)
-        exact_df = _exact(api, name, rules, preset, cond)
+        exact_df, _, why = exacts[name]
         rules_df = api.rules_table(name)
-        section, pngs = game_section(name, df, exact_df, rules_df, files_rel)
+        section, pngs = game_section(name, df, exact_df, rules_df, files_rel, why)
         if skill and (cond is not None or fixed_dealer):
             # a tournament deals unconditioned, the winner dealing next: leave it out
             section.append(Para("The section on skill (a tournament with the lookahead policy) "

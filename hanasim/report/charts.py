@@ -29,17 +29,28 @@ def _has(df, prefix):
     return df["quantity"].str.startswith(prefix).any()
 
 
+def _with_exact(df, exact_df, rows) -> bool:
+    """Whether the chart of ``rows`` (a boolean mask of ``df``) draws an exact value: the
+    caption promises the diamonds only then (a conditioned run may have no exact odds)."""
+    exact = plot.exact_values(exact_df)
+    return any(q in exact for q in df.loc[rows, "quantity"])
+
+
 def teyaku_chart(df: pd.DataFrame, exact_df, title: str) -> Chart | None:
-    n = int(plot.deal_rows(df).sum())
+    rows = plot.deal_rows(df)
+    n = int(rows.sum())
     if not n:
         return None
     fig, axes = plot.new_figure(8, 0.5 * n + 2.0)
     plot.teyaku_vs_exact(df, exact_df, ax=axes[0, 0])
-    axes[0, 0].set_title(f"{title}: teyaku, simulated and exact", fontsize=11)
-    return Chart("teyaku", "Teyaku frequency, simulated and exact",
+    both = _with_exact(df, exact_df, rows)
+    what = "simulated and exact" if both else "simulated"
+    axes[0, 0].set_title(f"{title}: teyaku, {what}", fontsize=11)
+    return Chart("teyaku", f"Teyaku frequency, {what}",
                  "Points: the share of dealt hands (in played rounds) holding each teyaku, with "
-                 "99.9% intervals, on a log scale; hollow diamonds: the exact probability from "
-                 "combinatorics.", fig)
+                 "99.9% intervals, on a log scale"
+                 + ("; hollow diamonds: the exact probability from combinatorics." if both
+                    else " (no exact probabilities beside them: see the exact section)."), fig)
 
 
 def deal_chart(df: pd.DataFrame, exact_df, title: str) -> Chart | None:
@@ -58,11 +69,13 @@ def deal_chart(df: pd.DataFrame, exact_df, title: str) -> Chart | None:
     plot.teyaku_vs_exact(df, exact_df, ax=axes[0, 0], prefix="deal.", log=False, labels=names,
                          xlabel="probability at round 1's deal")
     fig.suptitle(f"{title}: yaku cards at the deal", fontsize=11)
-    return Chart("deal", "Yaku cards at the deal, simulated and exact",
+    both = _with_exact(df, exact_df, df["quantity"].str.startswith("deal."))
+    return Chart("deal", "Yaku cards at the deal, simulated" + (" and exact" if both else ""),
                  "Points: the share of places (a given hand or the field) and of deals (a hand "
                  "or the field) already holding each yaku's cards at round 1's deal, with 99.9% "
-                 "intervals ('a given hand' also counts the field, pooled); hollow diamonds: the "
-                 "exact probability from combinatorics.", fig)
+                 "intervals ('a given hand' also counts the field, pooled)"
+                 + ("; hollow diamonds: the exact probability from combinatorics." if both
+                    else " (no exact probabilities beside them: see the exact section)."), fig)
 
 
 def dekiyaku_chart(df: pd.DataFrame, title: str) -> Chart | None:
