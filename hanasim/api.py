@@ -764,10 +764,12 @@ def compare(game: str = "toppa", rounds: int = 1_000_000, seed: int | None = Non
                  + whole_sessions_note(g, rounds, session_rounds))
     all_notes += inert_notes
     all_notes += _cond_notes(cond, rule_objs, rounds)
-    all_notes += _mix_notes(given, where, fixed_dealer, [
-        (label, names, exp, None) for (gv, _), settings_, (exp, _) in
-        zip(rule_objs, pol_settings, exposes) for names, _ in settings_
-        for label in [_label(gv, names if len(policies) > 1 else None) or "baseline"]])
+    mixes = []  # (label, policy names, expose names, deal share) per variant, as labelled
+    for (values, _), settings, (exp, _) in zip(rule_objs, pol_settings, exposes):
+        for names, _ in settings:
+            label = _label(values, names if len(policies) > 1 else None) or "baseline"
+            mixes.append((label, names, exp, None))
+    all_notes += _mix_notes(given, where, fixed_dealer, mixes)
     if goals:
         df.attrs["precision"] = reached
         all_notes.append(_precision.note(reached))

@@ -116,7 +116,8 @@ def _quantity(what: str, deck, teyaku) -> tuple:
     family = n.family
     if what in multi:
         group = {"hanafuda": "month", "taipa": "suit", "mekurifuda": "number"}[family]
-        return (W.W_MONTHS, multi[what]), f"{group}s with exactly {multi[what]} cards"
+        k = multi[what]
+        return (W.W_MONTHS, k), f"{group}s with exactly {k} card" + ("s" if k > 1 else "")
     if family != "mekurifuda":
         kinds = {"brights": decks.BRIGHT, "bright": decks.BRIGHT, "animals": decks.ANIMAL,
                  "animal": decks.ANIMAL, "ribbons": decks.RIBBON, "ribbon": decks.RIBBON,
