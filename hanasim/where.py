@@ -150,7 +150,9 @@ def _quantity(what: str, deck, teyaku) -> tuple:
     kinds_text = ("coins, cups, swords, clubs, reds, junk, bakefuda, number6" if family ==
                   "mekurifuda" else "brights, animals, ribbons, chaff, poetry, blue, plain, pine, "
                   "month11")
-    tey = ((", or a teyaku: " + ", ".join(t.name for t in teyaku)) if teyaku else
+    # a teyaku the game refuses as a condition (Taoshi's) is not offered
+    named = [t.name for t in teyaku or () if not getattr(t, "refused", "")]
+    tey = ((", or a teyaku: " + ", ".join(named)) if named else
            "; no teyaku is named here: write a hand as counts, e.g. dealer.pairs>=3")
     example = {"mekurifuda": "cards(1cl,12cl)", "taipa": "cards(1b1,2b1)"}.get(family,
                                                                                "cards(11b,8b)")
