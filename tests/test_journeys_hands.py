@@ -337,10 +337,11 @@ def test_conditioned_seat_note_says_teyaku_rates_pool_the_hands():
     g, r = _rules("taoshi")
     notes = conditions.check(g, ["dealer=1cl"], None, [r]).notes(r, 10)
     assert any("per dealt hand, every seat's hand pooled" in n for n in notes)
-    g, r = _rules("toppa")
-    assert len(conditions.check(g, ["field=11b"], None, [r]).notes(r, 10)) == 1
-    g, r = _rules("taipa")  # no teyaku
-    assert len(conditions.check(g, ["first_player=1b1"], None, [r]).notes(r, 10)) == 1
+    for name, given in (("toppa", "field=11b"), ("taipa", "first_player=1b1")):
+        # a field or a game without teyaku: no pooling note (the other note names the exact odds)
+        g, r = _rules(name)
+        notes = conditions.check(g, [given], None, [r]).notes(r, 10)
+        assert not any("pooled" in n for n in notes) and any("hanasim exact" in n for n in notes)
 
 
 def test_cards_legend_says_a_round_sat_out_counts_zero():
