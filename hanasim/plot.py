@@ -183,7 +183,8 @@ def seat_edges(df: pd.DataFrame, metric: str | None = None, ax=None):
     the game's reading declares (:mod:`hanasim.reading`).  ``metric`` defaults to the game's
     edge (mean_score; koi-koi: mean_advantage, a seat's score less the opponent's; taipa:
     mean_net coins; kushiro: mean_chips).  Lines: 0 for a score that can be negative (a
-    score that cannot, koi-koi's, is drawn against an equal share of the points scored); an
+    score that cannot, koi-koi's under winner-only scoring, is drawn against an equal share of
+    the points scored); an
     equal share of the rounds someone wins for a win rate; the par (or burden) played for a
     fair par (burden); the deck's points shared equally for card points.  Seats are what the
     reading says (relative to the round's dealer; Taoshi: the active players in turn order).
