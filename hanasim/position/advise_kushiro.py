@@ -12,9 +12,8 @@ from importlib import import_module
 import numpy as np
 from numba import njit
 
-from ..engine.bits import ONE, ZERO, bit, count, lowest
+from ..engine.bits import ZERO, bit, count
 from ..engine.lookahead import deal_others, determinise, gather, new_scratch, shuffle
-from ..engine.rng import GOLDEN
 from ..engine.play import capture
 from ..games.kushiro.rules import HAND_SIZE, MAX_PLAYERS
 from ..games.kushiro.slots import K_CUR, K_FIELD, K_N_ALL, K_TOP, KS_N, PILE_N, R_N
@@ -168,45 +167,10 @@ def kushiro_swap(tb, hands, field, s, c0, fm, known, seed, out):
     m = gather(sc.cards, ~seen & np.uint64(0xFFFFFFFFFFFF))
     st = np.uint64(seed)
     for i in range(out.shape[0]):
-        st = shuffle(sc.cards, m, st)
-        x = deal_others(sc.cards, sc.high, 8, n, s, mine, HAND_SIZE)
-        mm = m
-        if known >= 0:  # the top of the pile is the card the seat put there
-            sc.cards[m] = sc.cards[x]
-            sc.cards[x] = known
-            mm = m + 1
-        top0 = sc.cards[x]
-        pk0 = np.int64(0)
-        if not lowest_pick:
-            st, pk0 = KLA._draw4(st)
-        ps = st  # the later swaps' picks: the same for both choices
-        st += GOLDEN
-        for j in range(2):
-            for o in range(n):
-                sc.high[o] = sc.high[8 + o]
-            sc.cards[x] = top0
-            pst = ps
-            if j == 0:
-                c = c0 + pk0
-                sc.high[s] = (sc.high[s] & ~bit(c)) | bit(sc.cards[x])
-                sc.cards[x] = c
-            for o in range(s, n):
-                h = sc.high[o]
-                f = fm if o == s else (h & (h >> ONE) & (h >> np.uint64(2))
-                                       & (h >> np.uint64(3)) & np.uint64(0x111111111111))
-                while f != ZERO:
-                    c1 = lowest(f)
-                    f &= f - ONE
-                    pk = np.int64(0)
-                    if not lowest_pick:
-                        pst, pk = KLA._draw4(pst)
-                    c = c1 + pk
-                    sc.high[o] = (sc.high[o] & ~bit(c)) | bit(sc.cards[x])
-                    sc.cards[x] = c
-            out[i, j] = KLA._dealt_value(sc, tb, gpol, n, s, -1, res, field, x, mm)
-        sc.cards[x] = top0
-        if known >= 0:
-            sc.cards[x] = sc.cards[m]  # the unseen set again in sc.cards[:m]
+        st, v_swap, v_keep = KLA._swap_sample(sc, tb, gpol, n, s, c0, fm, known, res, field,
+                                              mine, m, lowest_pick, st)
+        out[i, 0] = v_swap
+        out[i, 1] = v_keep
 
 
 __all__ = ["kushiro_play", "kushiro_turned", "kushiro_call", "kushiro_expose", "kushiro_join",

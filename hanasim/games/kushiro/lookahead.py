@@ -133,6 +133,61 @@ def _draw4(st):
     return st, np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(4)) >> np.uint64(32))
 
 
+@hot(inline="always")
+def _swap_sample(sc, tb, gpol, n, s, c0, fm, known, res, field, mine, m, lowest_pick, st):
+    """One determinisation of :func:`_look_swap` from the stream ``st`` (the unseen cards in
+    ``sc.cards[:m]``): the other hands and the pile dealt again, the picks drawn once, then
+    the round valued swapping and keeping on the same deal and picks.  Returns (state,
+    swapping's value, keeping's).  The position API's advice calls it too, so both value the
+    swap with one piece of code."""
+    st = shuffle(sc.cards, m, st)
+    x = deal_others(sc.cards, sc.high, 8, n, s, mine, HAND_SIZE)
+    mm = m
+    if known >= 0:  # the top of the pile is the card the seat put there
+        sc.cards[m] = sc.cards[x]
+        sc.cards[x] = known
+        mm = m + 1
+    top0 = sc.cards[x]
+    pk0 = np.int64(0)
+    if not lowest_pick:
+        st, pk0 = _draw4(st)
+    ps = st  # the later swaps' picks: the same for both choices
+    st += GOLDEN
+    v_swap = 0.0
+    v_keep = 0.0
+    for j in range(2):
+        for o in range(n):
+            sc.high[o] = sc.high[8 + o]
+        sc.cards[x] = top0
+        pst = ps
+        if j == 0:
+            c = c0 + pk0
+            sc.high[s] = (sc.high[s] & ~bit(c)) | bit(sc.cards[x])
+            sc.cards[x] = c
+        for o in range(s, n):
+            h = sc.high[o]
+            f = fm if o == s else (h & (h >> ONE) & (h >> np.uint64(2)) & (h >> np.uint64(3))
+                                   & np.uint64(0x111111111111))
+            while f != ZERO:
+                c1 = lowest(f)
+                f &= f - ONE
+                pk = np.int64(0)
+                if not lowest_pick:
+                    pst, pk = _draw4(pst)
+                c = c1 + pk
+                sc.high[o] = (sc.high[o] & ~bit(c)) | bit(sc.cards[x])
+                sc.cards[x] = c
+        v = _dealt_value(sc, tb, gpol, n, s, -1, res, field, x, mm)
+        if j == 0:
+            v_swap = v
+        else:
+            v_keep = v
+    sc.cards[x] = top0
+    if known >= 0:
+        sc.cards[x] = sc.cards[m]  # the unseen set again in sc.cards[:m]
+    return st, v_swap, v_keep
+
+
 @hot
 def _look_swap(rng, hands, field, s, c0, fm, known, n, tb, k, look):
     """Swap (True) or keep the four of ``c0``'s month for a lookahead player at seat ``s``,
@@ -158,47 +213,9 @@ def _look_swap(rng, hands, field, s, c0, fm, known, n, tb, k, look):
     sc.total[1] = 0.0
     sc.total2[1] = 0.0
     for _ in range(k):
-        st = shuffle(sc.cards, m, st)
-        x = deal_others(sc.cards, sc.high, 8, n, s, mine, HAND_SIZE)
-        mm = m
-        if known >= 0:  # the top of the pile is the card the seat put there
-            sc.cards[m] = sc.cards[x]
-            sc.cards[x] = known
-            mm = m + 1
-        top0 = sc.cards[x]
-        pk0 = np.int64(0)
-        if not lowest_pick:
-            st, pk0 = _draw4(st)
-        ps = st  # the later swaps' picks: the same for both choices
-        st += GOLDEN
-        v0 = 0.0
-        for j in range(2):
-            for o in range(n):
-                sc.high[o] = sc.high[8 + o]
-            sc.cards[x] = top0
-            pst = ps
-            if j == 0:
-                c = c0 + pk0
-                sc.high[s] = (sc.high[s] & ~bit(c)) | bit(sc.cards[x])
-                sc.cards[x] = c
-            for o in range(s, n):
-                h = sc.high[o]
-                f = fm if o == s else (h & (h >> ONE) & (h >> np.uint64(2)) & (h >> np.uint64(3))
-                                       & np.uint64(0x111111111111))
-                while f != ZERO:
-                    c1 = lowest(f)
-                    f &= f - ONE
-                    pk = np.int64(0)
-                    if not lowest_pick:
-                        pst, pk = _draw4(pst)
-                    c = c1 + pk
-                    sc.high[o] = (sc.high[o] & ~bit(c)) | bit(sc.cards[x])
-                    sc.cards[x] = c
-            v = _dealt_value(sc, tb, gpol, n, s, -1, res, field, x, mm)
-            v0 = _add_gain(sc, j, v, v0)
-        sc.cards[x] = top0
-        if known >= 0:
-            sc.cards[x] = sc.cards[m]  # the unseen set again in sc.cards[:m]
+        st, v_swap, v_keep = _swap_sample(sc, tb, gpol, n, s, c0, fm, known, res, field, mine,
+                                           m, lowest_pick, st)
+        _add_gain(sc, 1, v_keep, v_swap)
     rng[0] = st
     return _pick(sc, 2, k) == 0
 
