@@ -664,3 +664,49 @@ def test_kernel_dekiyaku_equals_the_table(given):
             v, h = dekiyaku(pile, tb.yaku_masks, tb.yaku_ints)
             fv, fh = T.score_pile(pile, tb.yaku_masks, tb.yaku_ints)
             assert (int(fv), int(fh)) == (int(v), int(h))
+
+
+@pytest.mark.parametrize("n_groups", [1, 2, 3, 4, 5, 6])
+def test_deal_by_pattern(n_groups):
+    """``engine.deal.deal`` (by runs) and ``deal_into`` (in registers for up to four groups, by
+    ``deal`` for more) put the i-th card into group ``pattern[i]``, as a plain-Python deal of
+    random patterns does."""
+    from hanasim.engine.deal import deal_into
+
+    gen = np.random.default_rng(n_groups)
+    for _ in range(50):
+        order = gen.permutation(48).astype(np.int8)
+        pattern = gen.integers(0, n_groups, size=gen.integers(1, 40)).astype(np.int8)
+        want = [0] * n_groups
+        for c, g in zip(order, pattern):
+            want[g] |= 1 << int(c)
+        for fn in (deal, deal_into):
+            groups = np.full(n_groups, 0xFFFF, np.uint64)  # stale values are overwritten
+            assert fn(order, pattern, groups) == len(pattern)
+            assert [int(x) for x in groups] == want
+
+
+@pytest.mark.parametrize("policy", [(RANDOM, RANDOM), (GREEDY, GREEDY), (RANDOM, GREEDY)])
+def test_play_pair_equals_play_turns(policy):
+    """``engine.play.play_pair`` (Toppa's turns with no lookahead player) ends every round in
+    the state, and with the generator, that ``play_turns`` gives, from either dealer."""
+    from hanasim.engine import state
+    from hanasim.engine.play import play_pair, play_turns
+    from hanasim.engine.rng import shuffle_range
+
+    tb, _ = tables()
+    pol = np.array(policy, np.int64)
+    rng = np.array([12345], dtype=np.uint64)
+    for k in range(300):
+        order = np.arange(48).astype(np.int8)
+        shuffle_range(rng, order, 0, 48)
+        groups = np.zeros(3, np.uint64)
+        deal(order, tb.pattern, groups)
+        st = np.zeros(T.ST_N, np.uint64)
+        state.start(st, groups, 2, tb.pattern.shape[0])
+        a, b = st.copy(), st.copy()
+        ra = np.array([k], dtype=np.uint64)
+        rb = ra.copy()
+        play_pair(a, order, ra, pol, k % 2, tb.gscore, tb.ghigh)
+        play_turns(b, 2, order, rb, pol, k % 2, tb.gscore, tb.ghigh, None, None)
+        assert a.tolist() == b.tolist() and ra[0] == rb[0]

@@ -34,6 +34,36 @@ def deal(order, pattern, groups):
 
 
 @hot(inline="always")
+def deal_into(order, pattern, groups):
+    """:func:`deal`, inlined where a round deals (:func:`deal_until_clean`), up to four
+    groups (the hands and the field of 2 or 3 players) in registers, each card or-ed into its
+    group by selects; more groups, by a call of :func:`deal`.  Toppa's deal this way took
+    about 15 ns less than the call (interleaved stage timings)."""
+    n_groups = groups.shape[0]
+    if n_groups > 4:
+        return deal(order, pattern, groups)
+    g0 = ZERO
+    g1 = ZERO
+    g2 = ZERO
+    g3 = ZERO
+    for i in range(pattern.shape[0]):
+        b = bit(order[i])
+        p = pattern[i]
+        g0 |= b if p == 0 else ZERO
+        g1 |= b if p == 1 else ZERO
+        g2 |= b if p == 2 else ZERO
+        g3 |= b if p == 3 else ZERO
+    groups[0] = g0
+    if n_groups > 1:
+        groups[1] = g1
+    if n_groups > 2:
+        groups[2] = g2
+    if n_groups > 3:
+        groups[3] = g3
+    return pattern.shape[0]
+
+
+@hot(inline="always")
 def deal_until_clean(rng, order, groups, pattern, lo, hi, cond):
     """Shuffle the dealt cards and deal into ``groups`` until none of groups ``lo .. hi-1``
     holds four cards of a month (the Toppa family's misdeal: the game says which groups count),
@@ -46,7 +76,7 @@ def deal_until_clean(rng, order, groups, pattern, lo, hi, cond):
     misdeals = 0
     while True:
         deal_shuffle(rng, order, n, 0, n_dealt, cond)
-        deal(order, pattern, groups)
+        deal_into(order, pattern, groups)
         four = False
         for g in range(lo, hi):
             four |= has_full_nibble(groups[g])

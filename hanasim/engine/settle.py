@@ -20,7 +20,7 @@ def divisible_values(kind_points) -> bool:
     return [int(v) for v in kind_points] == [20, 10, 5, 0]
 
 
-@hot
+@hot(inline="always")
 def _greedy_take(n0, n1, n2, amount):
     """Pay ``amount`` with 20s, 10s and 5s, largest first; (paid in full, cards left)."""
     t = min(n0, amount // 20)

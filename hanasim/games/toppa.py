@@ -34,8 +34,9 @@ from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
 from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
-from ..engine.rng import NO_GIVEN, partial_shuffle, restart
+from ..engine.rng import NO_GIVEN, restart, shuffle_steps
 from ..engine import card_tally, sessions
+from ..engine.play import play_pair
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
@@ -391,9 +392,12 @@ def play_from(st, order, rng, tb, policy, dealer, look):
     Dealer first, turns alternate; a turn is a hand card then the top of the draw pile (seed
     000, "Turns"); the round ends when both hands are empty.  ``policy`` is indexed by player;
     seat s is played by player ``dealer ^ s``.  ``look``: None, or the lookahead context
-    (``engine.lookahead``) when a player plays by lookahead.
+    (``engine.lookahead``) when a player plays by lookahead (numba keeps one branch).
     """
-    play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh, look)
+    if look is None:
+        play_pair(st, order, rng, policy, dealer, tb.gscore, tb.ghigh)
+    else:
+        play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh, look)
 
 
 @hot(inline="always")
@@ -516,12 +520,13 @@ def check_round(order, hands, field, c0, c1, top, res, par_total):
         raise AssertionError("the scores do not add up to the card points minus the pars")
 
 
-@hot
+@hot(inline="always")
 def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards``; months 1-9 score their number, 10-12 score 0; more points
     deals, a tie draws again (the rule page, "Choosing the Dealer")."""
+    s = rng[0]  # in a register (rng.shuffle_steps)
     while True:
-        partial_shuffle(rng, order, 2 * n_cards)
+        s = shuffle_steps(order, s, order.shape[0], 0, 2 * n_cards)  # rng.partial_shuffle's draws
         a = 0
         b = 0
         for i in range(n_cards):
@@ -530,6 +535,7 @@ def first_dealer(rng, order, t_month, n_cards):
             a += ma if ma <= 9 else 0
             b += mb if mb <= 9 else 0
         if a != b:
+            rng[0] = s
             return 0 if a > b else 1
 
 
