@@ -12,15 +12,59 @@ plain ``@hot``: LLVM inlines them, at the same speed, and IR inlining them every
 third of the compile time.  Each inlined call site is compiled again, so a hot function is
 best called from one site (``engine.play.play_turns`` has one turn for every seat).
 """
-from numba import njit
+from numba import njit, types
+from numba.core.registry import CPUDispatcher
+
+
+class _Inner(CPUDispatcher):
+    """The twin a ``@hot`` helper is compiled as when a kernel calls it (see :func:`hot`).
+
+    Its arguments are typed without literal values: a helper called with a constant at one site
+    and a variable at another (``shuffle_given(.., 0, ..)``) is compiled once, not once per
+    constant (numba otherwise keys a compile by ``Literal[int](0)``); the call converts the
+    constant, which LLVM then propagates as before."""
+
+    def get_call_template(self, args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        if plain != tuple(args):
+            try:
+                return super().get_call_template(plain, kws)
+            except Exception:  # a helper that needs the literal (a tuple index): as numba does
+                pass
+        return super().get_call_template(args, kws)
+
+
+class _Hot(CPUDispatcher):
+    """A ``@hot`` helper: this dispatcher for calls from Python (tests, constants at import),
+    and its twin (``_Inner``), compiled without the Python and C wrappers and without a cache
+    file of its own, for calls from kernels."""
+
+    @property
+    def _numba_type_(self):
+        return types.Dispatcher(self._inner)
 
 
 def hot(fn=None, **kw):
-    """``@hot`` = ``@njit(cache=True, _nrt=False)`` (plus any extra njit options)."""
+    """``@hot`` = ``@njit(cache=True, _nrt=False)`` (plus any extra njit options).
+
+    A helper that is not IR-inlined is compiled, when a kernel calls it, as a twin without
+    the wrappers that let Python call it and without a cache file of its own: the kernel that
+    calls it is cached whole, with the helper's code linked in, and never calls it through a
+    wrapper.  The wrappers and the cache file were about 30 ms of a 45 ms compile of a small
+    helper, and a kernel calls some forty of them.  Called from Python, the helper compiles
+    as any ``@njit(cache=True)`` function."""
     options = dict(cache=True, _nrt=False, **kw)
     if fn is None:
-        return njit(**options)
-    return njit(**options)(fn)
+        return lambda f: hot(f, **kw)
+    if options.get("inline", "never") != "never":  # IR-inlined: never compiled for a kernel
+        return njit(**options)(fn)
+    options.pop("cache")
+    target = dict(nopython=True, **options)
+    outer = _Hot(py_func=fn, locals={}, targetoptions=target)
+    outer.enable_caching()
+    outer._inner = _Inner(py_func=fn, locals={}, targetoptions=dict(
+        target, no_cpython_wrapper=True, no_cfunc_wrapper=True))
+    return outer
 
 
 def _linear_inline_copies():
@@ -50,26 +94,101 @@ def _linear_inline_copies():
         """Stands in for the ``copy`` module inside ``numba.core.inline_closurecall``."""
 
         memo = None  # the memo of the inlining under way
+        made = None  # the blocks it copied, by id
         copy = staticmethod(copy_module.copy)
 
         @classmethod
         def deepcopy(cls, x, memo=None):
             if memo is None and cls.memo is not None and isinstance(x, ir.Block):
-                memo = cls.memo
+                # ``inline_ir`` copies the callee twice: the copy it inlines, then a copy of
+                # that copy, "an unmutated copy of the callee_ir to return", which none of
+                # numba's callers reads.  A block copied in this inlining is handed back as
+                # it is instead of copied again (half of the copying).
+                if id(x) in cls.made:
+                    return x
+                y = copy_module.deepcopy(x, cls.memo)
+                cls.made[id(y)] = y
+                return y
             return copy_module.deepcopy(x, memo)
 
     inline_ir = worker.inline_ir
 
     @functools.wraps(inline_ir)
     def shared_memo_inline_ir(self, *args, **kwargs):
-        outer, SharedMemoCopy.memo = SharedMemoCopy.memo, {}
+        outer = SharedMemoCopy.memo, SharedMemoCopy.made
+        SharedMemoCopy.memo, SharedMemoCopy.made = {}, {}
         try:
             return inline_ir(self, *args, **kwargs)
         finally:
-            SharedMemoCopy.memo = outer
+            SharedMemoCopy.memo, SharedMemoCopy.made = outer
 
     icc.copy = SharedMemoCopy
     worker.inline_ir = shared_memo_inline_ir
 
 
 _linear_inline_copies()
+
+
+def _untyped_ir_once_per_compile():
+    """Translate an ``inline="always"`` callee once per compile, not once per call site.
+
+    numba's ``InlineWorker.inline_function`` runs the whole untyped pipeline (bytecode, IR
+    processing, rewrites, the callee's own inlining, branch pruning) over the callee at every
+    call site, and ``inline_ir`` then copies that IR into the caller.  The IR does not depend
+    on the call site (the pipeline sees no argument types), so the first one is kept for the
+    rest of the outermost compile and each site inlines a copy of it, under a fresh function
+    identity: the inlined variables' names stay distinct per site, as before.  The memo is
+    dropped when the outermost compile ends, so a later compile sees the functions' current
+    globals."""
+    import copy as copy_module
+    import functools
+
+    try:
+        from numba.core import bytecode, event
+        from numba.core import inline_closurecall as icc
+    except ImportError:
+        return
+    worker = getattr(icc, "InlineWorker", None)
+    if not all(hasattr(worker, m) for m in ("inline_function", "run_untyped_passes",
+                                            "inline_ir")):
+        return
+    ids = getattr(bytecode.FunctionIdentity, "_unique_ids", None)
+    if ids is None:
+        return
+    memo = {}
+
+    class Forget(event.Listener):
+        depth = 0
+
+        def on_start(self, ev):
+            Forget.depth += 1
+
+        def on_end(self, ev):
+            Forget.depth -= 1
+            if Forget.depth == 0:
+                memo.clear()
+
+    event.register("numba:compile", Forget())
+    run_untyped_passes = worker.run_untyped_passes
+
+    @functools.wraps(worker.inline_function)
+    def inline_function(self, caller_ir, block, i, function, arg_typs=None):
+        key = (function, bool(getattr(self.flags, "no_rewrites", False)))
+        callee = memo.get(key) if Forget.depth else None
+        if callee is None:
+            callee = run_untyped_passes(self, function)
+            if Forget.depth:
+                memo[key] = callee
+        else:
+            callee = callee.copy()  # shallow: inline_ir deep-copies the blocks it mutates
+            func_id = callee.func_id = copy_module.copy(callee.func_id)
+            uid = next(ids)
+            func_id.unique_name = f"{func_id.func_qualname}${uid}"
+            func_id.unique_id = uid
+        return self.inline_ir(caller_ir, block, i, callee, function.__code__.co_freevars,
+                              arg_typs=arg_typs)
+
+    worker.inline_function = inline_function
+
+
+_untyped_ir_once_per_compile()

@@ -18,7 +18,7 @@ from .layout import (ACT_ASK, ACT_CONTINUE, ACT_NONE, ACT_STOP, KS_BEST, KS_CALL
                      P_KOIKOI_MIN, P_LAST_STOP, P_VIEW_CALLED, P_VIEW_PTS, P_VIEWING,
                      VIEW_WEATHER)
 from .turn import kturn
-from .yaku import cards_missing, yaku_now
+from .yaku import cards_missing, yaku_now, yaku_value
 
 
 @hot(inline="always")
@@ -27,7 +27,8 @@ def call_koikoi(pile, field, calls, hits, best, month_mask, tb):
     calls += 1
     if tb.params[P_VIEW_CALLED] != tb.params[P_VIEW_PTS]:
         # the call itself raises the viewing yaku (KoiKoi Japan): not an improvement
-        v, h = yaku_now(pile, field, calls, month_mask, tb)
+        # a call (yaku_value), not a second inlined yaku_now: a rare path (compile time)
+        v, h = yaku_value(pile, field, calls, month_mask, tb)
         hits |= np.uint64(h)
         best = max(best, v)
     return calls, hits, best

@@ -150,11 +150,7 @@ def yaku_now(pile, field, calls, month_mask, tb):
         v += c
         h |= (np.int64(1) << crow) if c > 0 else 0
     if p[P_SAKE_EITHER] != 0 and (pile & tb.cards[K_SAKE]) != ZERO:
-        v2, h2 = dekiyaku(pile, tb.yaku_masks2, tb.yaku_ints2)
-        if crow >= 0:
-            c = chaff_value(pile, tb.cards[K_CHAFF2], tb)
-            v2 += c
-            h2 |= (np.int64(1) << crow) if c > 0 else 0
+        v2, h2 = sake_as_chaff(pile, tb)
         if v2 > v:  # the sake cup counts where it scores more (animal_or_chaff)
             v = v2
             h = h2
@@ -179,6 +175,21 @@ def yaku_now(pile, field, calls, month_mask, tb):
         if mv:
             v += pts
             h |= np.int64(1) << (n + 1)
+    return v, h
+
+
+@hot
+def sake_as_chaff(pile, tb):
+    """(points, rows held) of ``pile`` with the sake cup counted as chaff (the second table,
+    ``sake_cup=animal_or_chaff``).  A call, not inlined: it runs only under that rule and when
+    the pile holds the sake cup, and inlined it was a second copy of the yaku rows at every
+    site of :func:`yaku_now` (compile time)."""
+    v, h = dekiyaku(pile, tb.yaku_masks2, tb.yaku_ints2)
+    crow = tb.params[P_CHAFF_ROW]
+    if crow >= 0:
+        c = chaff_value(pile, tb.cards[K_CHAFF2], tb)
+        v += c
+        h |= (np.int64(1) << crow) if c > 0 else 0
     return v, h
 
 
@@ -219,9 +230,10 @@ def _best_row(pile, masks, ints):
 def best_single(pile, field, calls, month_mask, tb):
     """The value of the single most valuable yaku held (yaku_counting=best)."""
     p = tb.params
-    best = _best_row(pile, tb.yaku_masks, tb.yaku_ints)
-    if p[P_SAKE_EITHER] != 0:
-        best = max(best, _best_row(pile, tb.yaku_masks2, tb.yaku_ints2))
+    best = 0
+    for k in range(2 if p[P_SAKE_EITHER] != 0 else 1):  # one site of the rows (compile time)
+        best = max(best, _best_row(pile, tb.yaku_masks2 if k else tb.yaku_masks,
+                                   tb.yaku_ints2 if k else tb.yaku_ints))
     if p[P_CHAFF_ROW] >= 0:
         best = max(best, chaff_value(pile, tb.cards[K_CHAFF1], tb),
                    chaff_value(pile, tb.cards[K_CHAFF2], tb))
