@@ -153,3 +153,30 @@ if os.environ.get("HANASIM_COMPILE_LOG"):
         _LOG.test = request.node.nodeid
         yield
         _LOG.test = "(between tests)"
+
+
+# --- CPU of each test, its subprocesses included (opt-in: HANASIM_TEST_CPU_LOG=path.jsonl) -------
+# One JSON line per test: its CPU seconds in this process and in the child processes it waited
+# for (CLI subprocesses, notebook kernels), robust to a loaded machine where wall times are not;
+# with the compile log above, where a cold run's time goes, test by test.
+
+if os.environ.get("HANASIM_TEST_CPU_LOG"):
+    import json
+    import resource
+    import time
+
+    def _cpu():
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        own0, kids0 = _cpu()
+        t0 = time.time()
+        yield
+        own1, kids1 = _cpu()
+        row = dict(test=item.nodeid, pid=os.getpid(), t=t0, wall=time.time() - t0,
+                   cpu=own1 - own0, children=kids1 - kids0)
+        with open(os.environ["HANASIM_TEST_CPU_LOG"], "a") as f:
+            f.write(json.dumps(row) + "\n")
