@@ -179,8 +179,9 @@ if os.environ.get("HANASIM_COMPILE_LOG"):
 
 # --- CPU of each test, its subprocesses included (opt-in: HANASIM_TEST_CPU_LOG=path.jsonl) -------
 # One JSON line per test: its CPU seconds in this process and in the child processes it waited
-# for (CLI subprocesses, notebook kernels), robust to a loaded machine where wall times are not;
-# with the compile log above, where a cold run's time goes, test by test.
+# for (CLI subprocesses, notebook kernels): far less moved by a loaded machine than wall times
+# (though not untouched: on a 2-vCPU VM work costs 5-10% more CPU under load); with the compile
+# log above, where a cold run's time goes, test by test.
 
 if os.environ.get("HANASIM_TEST_CPU_LOG"):
     import json
