@@ -275,14 +275,6 @@ def test_given_cards_where_given_every_game(game, rules):
             assert c in dealt[pattern == grp], (game, c, grp)
 
 
-def _cli(*args):
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "hanasim", *args], capture_output=True,
-                          text=True, timeout=300)
-
-
 @pytest.mark.parametrize("args, words", [
     (["simulate", "toppa", "--given", "dealer=13b"], "'13b' is not a card"),
     (["simulate", "koikoi", "--given", "dealer=11b", "--given", "field=rain-man"],
@@ -299,10 +291,10 @@ def _cli(*args):
     (["exact", "koikoi", "--given", "dealer=1b,1r,1c1,1c2"], "a misdeal"),
     (["cards", "nosuch", "--list"], "unknown game"),
 ])
-def test_cli_bad_input_one_line(args, words):
+def test_cli_bad_input_one_line(args, words, run_cli):
     from one_line import one_line
 
-    one_line(_cli(*args, *(["--no-save"] if args[0] in ("simulate", "compare", "sweep")
+    one_line(run_cli(*args, *(["--no-save"] if args[0] in ("simulate", "compare", "sweep")
                            else [])), words)
 
 
@@ -366,12 +358,12 @@ def test_where_teyaku_acceptance_is_the_exact_rate():
 
 
 @pytest.mark.parametrize("game", ["toppa", "taipa", "taoshi"])
-def test_cards_list_every_code_reads_back(game):
+def test_cards_list_every_code_reads_back(game, run_cli):
     import io
 
     import pandas as pd
 
-    r = _cli("cards", game, "--list", "--format", "csv")
+    r = run_cli("cards", game, "--list", "--format", "csv")
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(io.StringIO(r.stdout))
     n = notation.for_game(game)
