@@ -22,7 +22,9 @@ def pytest_addoption(parser):
 SLOW_FIRST = [
     "test_identity.py", "test_koikoi.py", "test_position.py", "test_notebooks.py",
     "test_applicability.py", "test_outputs.py", "test_compiling.py", "test_taoshi.py",
-    "test_report.py", "test_runs.py", "test_failures.py", "test_given_games.py",
+    "test_report.py", "test_readings_fixes.py", "test_runs.py", "test_failures.py",
+    "test_given_games.py", "test_exact_given_games.py", "test_position_join.py",
+    "test_replay_fixes.py", "test_journeys_hands.py",
     "test_reliability.py", "test_position_taipa.py", "test_baka.py", "test_position_kushiro.py",
     "test_store_scale.py", "test_kushiro.py", "test_store.py",
 ]
