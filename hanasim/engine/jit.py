@@ -192,3 +192,49 @@ def _untyped_ir_once_per_compile():
 
 
 _untyped_ir_once_per_compile()
+
+
+#: the chunk runners, by name: every game's ``run_chunks`` and the deals-only
+#: ``run_deal_chunks`` (``engine.sessions``, ``engine.deal_only``)
+RUNNERS = frozenset({"run_chunks", "run_deal_chunks"})
+
+
+def _runners_link_optimised_code():
+    """Optimise a chunk runner's own code only, not the kernels it calls again.
+
+    A runner is a small loop over chunks that allocates each chunk's arrays (so it needs
+    numba's runtime) and calls the game's ``play_sessions``, a kernel compiled, optimised
+    and generated on its own.  numba links the callee's LLVM module into the caller's and
+    runs the whole optimisation pipeline over the linked module ("to allow for inlining"):
+    the play kernel was optimised a second time in every runner, 0.5-1 s of every game's
+    cold compile (Toppa, koi-koi, each lookahead kernel, the deals-only kernel).  Here a
+    runner's own module is optimised before the callees are linked in, and the linked
+    module, already optimised code, only goes to machine code.  A call once a chunk is not
+    worth inlining; the compiled rounds are the same code, at the same speed."""
+    import functools
+
+    try:
+        from numba.core import codegen
+    except ImportError:
+        return
+    library = getattr(codegen, "CPUCodeLibrary", None)
+    if library is None or not all(hasattr(library, m) for m in ("finalize",
+                                                               "_optimize_final_module")):
+        return
+    finalize = library.finalize
+
+    @functools.wraps(finalize)
+    def runner_finalize(self):
+        if self.name not in RUNNERS or not getattr(self, "_linking_libraries", None):
+            return finalize(self)
+        self._optimize_final_module()  # the runner's own code, its callees still declarations
+        self._optimize_final_module = lambda: None  # the linked module: optimised already
+        try:
+            return finalize(self)
+        finally:
+            del self._optimize_final_module
+
+    library.finalize = runner_finalize
+
+
+_runners_link_optimised_code()
