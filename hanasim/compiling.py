@@ -23,20 +23,18 @@ from numba.core import event
 #: random and greedy, the lookahead kernel on top of it, the deals-only kernel; 0: deals-only
 #: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1) with
 #: ``resource.getrusage`` in a fresh process per game: the figures of 2026-11-26 (load 1-3)
-#: scaled by what the twin helpers and the inliner's shortcuts (``engine/jit.py``) saved, and
-#: less what the chunk runner no longer optimises again (``jit.RUNNERS``: 0.4-1.0 s of each
-#: play kernel, 1-2 s of Toppa's and koi-koi's lookahead kernels, the others' taken alike),
-#: each game measured before and after side by side the same day (load 3-14); on one free
-#: core the wait is about the same, on a loaded machine longer, which the notice says.
+#: scaled by what the twin helpers and the inliner's shortcuts (``engine/jit.py``) saved, each
+#: game measured before and after side by side the same day (load 3-10); on one free core the
+#: wait is about the same, on a loaded machine longer, which the notice says.
 ESTIMATE_S = {
-    "toppa": (9, 16, 2),
-    "baka": (10, 16, 2),
-    "koikoi": (15, 27, 0),
-    "kushiro_toppa": (9, 21, 0),
-    "taipa": (8, 21, 1),
-    "taoshi": (8, 18, 0),
-    "bakappana": (5, 10, 2),
-    "ishikari_toppa": (14, 23, 0),
+    "toppa": (10, 17, 2),
+    "baka": (10, 17, 2),
+    "koikoi": (16, 29, 0),
+    "kushiro_toppa": (10, 22, 0),
+    "taipa": (8, 22, 1),
+    "taoshi": (9, 19, 0),
+    "bakappana": (5, 11, 2),
+    "ishikari_toppa": (15, 24, 0),
 }
 KINDS = ("play", "lookahead", "deals")
 _WHAT = {"play": "{title} kernel (random and greedy play)",
