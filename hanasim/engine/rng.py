@@ -152,11 +152,13 @@ def round_stream(rng, key, index, order):
 # A conditioned deal (``hanasim.given``) is one int64 array ``cond`` (empty: no condition):
 #   cond[0] k, the given cards; cond[1] f, the free positions (those no given card takes);
 #   cond[2] s, the entries of ``within``; cond[3] the offset of the ``--where`` part
-#   (``engine.where``; 0: none); then pos[k], card[k], free[f] (ascending), within[s].
+#   (``engine.where``; 0: none); then pos[k], card[k], free[f] (ascending), within[s], twins[k].
 # ``within`` lists, group by group, every dealt position of each group holding a given card,
 # each group's run preceded by its length: after the free positions are shuffled, each such
 # group's positions are shuffled among themselves, so the order inside a hand is uniform too
-# (Taoshi puts dropped hands on the draw pile in dealt order).
+# (Taoshi puts dropped hands on the draw pile in dealt order).  ``twins[t]``: a card mask of
+# the cards identical to given card t (itself included), which may stand for it when a deck
+# has lost that very card (Taipa's copies, between a game's rounds).
 G_K, G_F, G_S, G_W, G_HEAD = 0, 1, 2, 3, 4
 NO_GIVEN = np.zeros(0, dtype=np.int64)
 
@@ -170,8 +172,14 @@ def shuffle_given(rng, cards, n, start, stop, gv):
     holding a given card among themselves.  Fisher-Yates over the free positions from any
     starting order is a uniform permutation of the free cards, so the deal is uniform among
     the deals consistent with the given cards: exact, no rejection; a misdeal's redeal draws
-    again from position 0 and keeps the given cards.  A deck that does not hold every given
-    card (Taipa's, shrunk by earlier rounds) is dealt unconditioned."""
+    again from position 0 and keeps the given cards.
+
+    A deck that has lost a given card (Taipa's, shrunk by earlier rounds) places an identical
+    copy still in it (``twins``), drawn uniformly among the copies no other given card takes:
+    the deal is then uniform among the deals holding that copy where the card was given, which
+    (the copies being alike in play) is the deal conditioned on the card's face, and no copy
+    is favoured in a tally by card.  Returns False, the deal unconditioned, only when a deck
+    holds no copy of a given card (or one a copy of which another given card takes)."""
     k = gv[G_K]
     f = gv[G_F]
     s = gv[G_S]
@@ -179,30 +187,55 @@ def shuffle_given(rng, cards, n, start, stop, gv):
     card0 = pos0 + k
     free0 = card0 + k
     within0 = free0 + f
+    twins0 = within0 + s
     placed = True
     if start == 0:
+        # the deck's cards; the given cards it holds keep their own places
+        deck = np.uint64(0)
+        for j in range(n):
+            deck |= np.uint64(1) << np.uint64(cards[j])
+        taken = np.uint64(0)
+        for t in range(k):
+            b = np.uint64(1) << np.uint64(gv[card0 + t])
+            if deck & b:
+                taken |= b
         for t in range(k):
             p = gv[pos0 + t]
-            c = cards[p]
             want = gv[card0 + t]
+            if not (deck >> np.uint64(want)) & np.uint64(1):
+                # a copy still in the deck, uniformly among those no given card takes
+                spare = np.uint64(gv[twins0 + t]) & deck & ~taken
+                m = 0
+                x = spare
+                while x:
+                    x &= x - np.uint64(1)
+                    m += 1
+                if m == 0:
+                    placed = False
+                    break
+                r = below(rng, m) if m > 1 else 0
+                x = spare
+                for _ in range(r):
+                    x &= x - np.uint64(1)
+                want = 0
+                while not (x >> np.uint64(want)) & np.uint64(1):
+                    want += 1
+                taken |= np.uint64(1) << np.uint64(want)
+            c = cards[p]
             if c != want:
-                placed = False
                 for j in range(n):
                     if cards[j] == want:
                         cards[j] = c
                         cards[p] = want
-                        placed = True
                         break
-            if not placed:
-                break
     else:
         for t in range(k):
-            placed = placed and cards[gv[pos0 + t]] == gv[card0 + t]
+            placed = placed and ((gv[twins0 + t] >> cards[gv[pos0 + t]]) & 1) == 1
     if not placed:
-        # a deck without a given card (a Taipa round after the card left play): the deal
-        # is not conditioned
+        # a deck without any copy of a given card (a Taipa round after every copy left
+        # play): the deal is not conditioned
         shuffle_first(rng, cards, n, start, stop)
-        return
+        return False
     # free positions below n (the deck may be smaller than its array: Taipa)
     nf = 0
     a0 = 0
@@ -235,14 +268,16 @@ def shuffle_given(rng, cards, n, start, stop, gv):
                 cards[p] = cards[q]
                 cards[q] = t
             i += m + 1
+    return True
 
 
 @hot(inline="always")
 def deal_shuffle(rng, cards, n, start, stop, gv):
     """The deal's shuffle: :func:`shuffle_first` with no given cards (``gv`` empty, or a
     ``--where`` condition only: the same draws, so an unconditioned table is unchanged),
-    :func:`shuffle_given` with some.  One branch a call."""
+    :func:`shuffle_given` with some.  One branch a call.  False when given cards had no copy
+    in the deck, so the deal is unconditioned (a caller that counts such deals reads it)."""
     if gv.shape[0] == 0 or gv[G_K] == 0:
         rng[0] = shuffle_steps(cards, rng[0], n, start, stop)
-    else:
-        shuffle_given(rng, cards, n, start, stop, gv)
+        return True
+    return shuffle_given(rng, cards, n, start, stop, gv)

@@ -26,7 +26,8 @@ C_N = C_YC_CHANGED + 1
 (RK_ROUNDS, RK_FIRST_WINS, RK_SECOND_WINS, RK_EXHAUSTED, RK_DECK, RK_DECK_SQ, RK_YAKU,
  RK_TURNS, RK_TURNS_SQ, RK_SHORT, RK_FNET, RK_FNET_SQ, RK_REMOVED, RK_REMOVED_SQ) = range(14)
 RK_KIND = 14  # + 2 * kind: player-rounds ending with the kind's yaku (sum, sum of squares)
-RK_N = RK_KIND + 2 * len(YAKU)
+RK_GIVEN_UNMET = RK_KIND + 2 * len(YAKU)  # rounds dealt unconditioned: no copy of a given card
+RK_N = RK_GIVEN_UNMET + 1
 H_COINS = 0
 H_ROUNDS = COIN_BINS
 H_N = H_ROUNDS + MAX_ROUNDS + 1
