@@ -14,7 +14,7 @@ from ...engine.join import (CH_DROP, CH_FORCED_OUT, CH_JOIN, CH_SEATED, JOIN_LOO
                             forced_choice, join_by_policy)
 from ...engine.lookahead import choose_expose, new_scratch, play_out, samples
 from ...engine.rng import below, deal_shuffle, round_streams, shuffle_range, stream_state
-from ...engine.where import where_ok
+from ...engine.where import teyaku_groups, teyaku_held_ok, where_ok
 from ...policies import EXPOSE_ALWAYS, EXPOSE_RANDOM
 from .lookahead import _look_join
 from .lower import (P_BAKE, P_DEALS_ONLY, P_DROP_FEE, P_FORCED_BOTTA, P_FORCED_PAY, P_ON_TOP,
@@ -33,7 +33,8 @@ def deal_round(drng, order, tb, hands):
     field) are filled; returns the misdeals.  Only the dealt cards are shuffled until the deal
     stands; then the draw pile's order is finished (as every game here).  ``tb.cond``: the
     run's given cards and ``--where`` (``engine.rng``, "conditional deals"; empty: none): a
-    deal failing ``--where`` is dealt again, not counted as a misdeal."""
+    deal failing ``--where`` (its teyaku clauses read by :func:`where_teyaku`) is dealt
+    again, not counted as a misdeal."""
     n = tb.params[P_PLAYERS]
     size = order.shape[0]
     misdeals = 0
@@ -42,11 +43,28 @@ def deal_round(drng, order, tb, hands):
         deal(order, tb.deal_to, hands)
         if has_full_nibble(hands[n]):
             misdeals += 1
-        elif where_ok(order, tb.cond):
+        elif where_ok(order, tb.cond) and where_teyaku(hands, tb):
             break
     if tb.params[P_DEALS_ONLY] == 0:
         deal_shuffle(drng, order, size, tb.deal_to.shape[0], size, tb.cond)
     return misdeals
+
+
+@hot
+def where_teyaku(hands, tb):
+    """True unless ``--where`` names a teyaku (``engine.where.W_TEYAKU``) that a seat's hand
+    does not hold as its best (the tables' teyaku, read by :func:`best_teyaku`)."""
+    gs = teyaku_groups(tb.cond)
+    if gs == 0:
+        return True
+    p = tb.params
+    for s in range(p[P_PLAYERS]):
+        if (gs >> s) & 1:
+            t = best_teyaku(teyaku_formed(hands[s], np.uint64(p[P_RED]), np.uint64(p[P_BAKE]),
+                                          p[P_READING], p[P_OVERLAP_NO]), tb.values)
+            if not teyaku_held_ok(tb.cond, s, 0 if t == NONE else np.int64(1) << t):
+                return False
+    return True
 
 
 @hot
