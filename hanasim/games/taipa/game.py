@@ -50,7 +50,7 @@ from .round import R_CARDS, R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round
 from .round import play_round as deal_and_play  # the hook is play_round
 from .rules import (DEALS_PER_SESSION, FULL_ROUND, MAX_ROUNDS, N_PLAYERS, NAME, SERIES_ROUNDS,
                     YAKU)
-from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, H_N, RK_GIVEN_UNMET, RK_N, RK_REMOVED,
+from .tally import (C_GIVEN_UNMET, C_N, C_REMOVED, C_REMOVED_SQ, H_N, RK_N, RK_REMOVED,
                     RK_REMOVED_SQ, count_game, count_round)
 from .yaku_choice import MAX_KEEPS
 
@@ -217,7 +217,8 @@ def tally_round(tb, work, counts, dealer):
         scal[C_REMOVED_SQ] += n_rm * n_rm
         rk[k, RK_REMOVED] += n_rm
         rk[k, RK_REMOVED_SQ] += n_rm * n_rm
-        rk[k, RK_GIVEN_UNMET] += out[k, R_N + 3]
+        if out[k, R_N + 3]:  # only in a run given cards, whose scal has the slots
+            scal[C_GIVEN_UNMET + k] += 1
         if card_tally.on(cards):
             # card values: each seat's coins this round (+ what the winner is paid, - what the
             # other pays, 0 when exhausted); seat 0 plays first
@@ -309,7 +310,10 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
         return totals
     card, decide = decode_policies(policy)
     n_sessions = -(-rounds // SERIES_ROUNDS)
-    shapes = dict(scal=(C_N,), rk=(MAX_ROUNDS, RK_N), ycount=(len(YAKU) + 1, 2),
+    given = cond is not None and cond.shape[0] > 0 and cond[G_K] > 0
+    # a run given cards counts its rounds dealt unconditioned past C_N (tally.C_GIVEN_UNMET)
+    shapes = dict(scal=(C_N + (MAX_ROUNDS if given else 0),), rk=(MAX_ROUNDS, RK_N),
+                  ycount=(len(YAKU) + 1, 2),
                   dcount=(len(YAKU) + 1, 2), hist=(H_N,))
     if card_values:
         shapes["cards"] = card_tally.shape(N_PLAYERS, 48)
@@ -317,7 +321,7 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
                          n_sessions, shapes, rounds_per_session=SERIES_ROUNDS,
                          progress=progress, desc=NAME, **run_options)
     totals["game_rounds"] = rules.game_rounds
-    if cond is not None and cond.shape[0] > 0 and cond[G_K] > 0:
+    if given:
         totals["given"] = True  # the table counts the rounds dealt unconditioned
     return totals
 
