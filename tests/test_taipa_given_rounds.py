@@ -9,7 +9,7 @@ import naive_taipa
 from hanasim import api, conditions, notation
 from hanasim.decks import ANIMAL, BRIGHT, CHAFF, RIBBON
 from hanasim.engine.bits import lowest
-from hanasim.engine.rng import deal_shuffle, shuffle_first, stream_state
+from hanasim.engine.rng import deal_shuffle_copies, shuffle_first, stream_state
 from hanasim.games import get_game, taipa as T
 from hanasim.games.taipa.exact import given_probabilities
 from hanasim.games.taipa.round import R_CARDS, R_N
@@ -47,7 +47,7 @@ def _deals(seed, cond, deck, n_deals, out, met):
             order[j] = lowest(m)
             m &= m - np.uint64(1)
             j += 1
-        met[d] = deal_shuffle(rng, order, j, 0, min(j, FULL_ROUND), cond)
+        met[d] = deal_shuffle_copies(rng, order, j, 0, min(j, FULL_ROUND), cond)
         for p in range(3):
             h = np.uint64(0)
             for i in range(HAND):

@@ -38,7 +38,7 @@ from ...engine import card_tally, sessions
 from ...engine.bits import ONE, ZERO, count, lowest
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
-from ...engine.rng import G_K, below, deal_shuffle, stream_state
+from ...engine.rng import G_K, below, deal_shuffle_copies, stream_state
 from ...policies import DEC_STOP
 from .coins import dealable, next_first, payment
 from .deals import run_deal_chunks
@@ -109,7 +109,7 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
         rng[0] = stream_state(key, np.uint64(3 * i))
         # the given cards (tb.cond) stand where given, or an identical copy where the deck
         # has lost the very card; a deck without any copy deals the round unconditioned
-        given_met = deal_shuffle(rng, order, n, 0, min(n, FULL_ROUND), tb.cond)
+        given_met = deal_shuffle_copies(rng, order, n, 0, min(n, FULL_ROUND), tb.cond)
         rng[0] = stream_state(key, np.uint64(3 * i + 1))
         set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
         deal_and_play(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
