@@ -14,7 +14,9 @@ from hanasim import conditions, rules as _rules
 from hanasim.engine.rng import stream_state
 from hanasim.games import get_game
 from hanasim.games.ishikari.deal_where import deal_where
-from hanasim.games.taoshi.round import deal_round as taoshi_deal
+from hanasim.games.taoshi.round import play_round as taoshi_round
+from hanasim.games.taoshi.rules import MAX_PLAYERS
+from hanasim.games.taoshi.slots import PBUF, R_N, ST_N
 from hanasim.given import GivenError
 from hanasim.where_kernels import hachihachi_held, taoshi_held
 
@@ -52,12 +54,19 @@ def test_a_kernel_teyaku_is_accepted_as_often_as_the_exact_odds_say(game, rules,
 
 @njit
 def _taoshi_deals(tb, seed, n, out):
+    """The round's deal (``round.play_round`` of a deals-only table: the deal, redealt while
+    a hand lacks a teyaku --where names, and the hands' teyaku)."""
+    rng = np.zeros(1, dtype=np.uint64)
     drng = np.zeros(1, dtype=np.uint64)
     drng[0] = stream_state(np.uint64(seed), np.uint64(0))
     order = np.arange(48).astype(np.int8)
-    hands = np.zeros(out.shape[1], dtype=np.uint64)
+    hands = np.zeros(MAX_PLAYERS + 1, dtype=np.uint64)
+    pbuf = np.zeros(PBUF, dtype=np.int8)
+    st = np.zeros(ST_N, dtype=np.uint64)
+    res = np.zeros(R_N, dtype=np.int64)
+    pol = np.zeros((MAX_PLAYERS, 8), dtype=np.int64)
     for d in range(n):
-        taoshi_deal(drng, order, tb, hands)
+        taoshi_round(drng, rng, order, hands, pbuf, st, pol[0, :3], tb, pol, 0, res, None)
         out[d, :] = hands
 
 
@@ -73,15 +82,15 @@ def _ishikari_deals(tb, players, seed, n, out):
 
 
 def test_every_taoshi_deal_played_holds_the_teyaku_named():
-    """The kernel's deal (``round.deal_round``) redeals until the dealer's best teyaku is four
-    reds and the right's is a triplet; the seat not named is left alone (its four reds as
+    """The kernel's round redeals until the dealer's best teyaku is four reds and the right's
+    is a triplet; the seat not named is left alone (its four reds as
     often as a hand beside a four-reds hand has them, well under always)."""
     from hanasim.games.taoshi.lower import P_BAKE, P_OVERLAP_NO, P_READING, P_RED, lower
     from hanasim.games.taoshi.rules import TEYAKU
 
     g, r, cond = _setup("taoshi", {"players": 3}, "dealer.four_reds and right.triplet")
-    tb = lower(r)._replace(cond=cond.array(r))
-    out = np.zeros((400, 8), dtype=np.uint64)
+    tb = lower(r, deals_only=True)._replace(cond=cond.array(r))
+    out = np.zeros((400, MAX_PLAYERS + 1), dtype=np.uint64)
     _taoshi_deals(tb, 3, 400, out)
     p = tb.params
     args = (np.uint64(p[P_RED]), np.uint64(p[P_BAKE]), p[P_READING], p[P_OVERLAP_NO], tb.values)

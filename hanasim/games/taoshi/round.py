@@ -33,8 +33,8 @@ def deal_round(drng, order, tb, hands):
     field) are filled; returns the misdeals.  Only the dealt cards are shuffled until the deal
     stands; then the draw pile's order is finished (as every game here).  ``tb.cond``: the
     run's given cards and ``--where`` (``engine.rng``, "conditional deals"; empty: none): a
-    deal failing ``--where`` (its teyaku clauses read by :func:`where_teyaku`) is dealt
-    again, not counted as a misdeal."""
+    deal failing ``--where`` is dealt again, not counted as a misdeal (a teyaku it names:
+    :func:`play_round`, by :func:`where_teyaku`)."""
     n = tb.params[P_PLAYERS]
     size = order.shape[0]
     misdeals = 0
@@ -43,7 +43,7 @@ def deal_round(drng, order, tb, hands):
         deal(order, tb.deal_to, hands)
         if has_full_nibble(hands[n]):
             misdeals += 1
-        elif where_ok(order, tb.cond) and where_teyaku(hands, tb):
+        elif where_ok(order, tb.cond):
             break
     if tb.params[P_DEALS_ONLY] == 0:
         deal_shuffle(drng, order, size, tb.deal_to.shape[0], size, tb.cond)
@@ -51,17 +51,16 @@ def deal_round(drng, order, tb, hands):
 
 
 @hot
-def where_teyaku(hands, tb):
+def where_teyaku(res, tb):
     """True unless ``--where`` names a teyaku (``engine.where.W_TEYAKU``) that a seat's hand
-    does not hold as its best (the tables' teyaku, read by :func:`best_teyaku`)."""
+    does not hold as its best (``res[R_TEY + s]``, the tables' teyaku): the round's own
+    reading of the hands, so the check adds no teyaku code to the kernel."""
     gs = teyaku_groups(tb.cond)
     if gs == 0:
         return True
-    p = tb.params
-    for s in range(p[P_PLAYERS]):
+    for s in range(tb.params[P_PLAYERS]):
         if (gs >> s) & 1:
-            t = best_teyaku(teyaku_formed(hands[s], np.uint64(p[P_RED]), np.uint64(p[P_BAKE]),
-                                          p[P_READING], p[P_OVERLAP_NO]), tb.values)
+            t = res[R_TEY + s]
             if not teyaku_held_ok(tb.cond, s, 0 if t == NONE else np.int64(1) << t):
                 return False
     return True
@@ -83,11 +82,16 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
     for s in range(MAX_PLAYERS):
         res[R_POS + s] = -1
         res[R_TEY + s] = NONE
-    res[R_MISDEALS] = deal_round(drng, order, tb, hands)
+    # a deal whose hands lack a teyaku --where names is dealt again (a redeal from any order
+    # is uniform), its rejected deals not misdeals
+    while True:
+        res[R_MISDEALS] += deal_round(drng, order, tb, hands)
+        for s in range(n):
+            res[R_TEY + s] = best_teyaku(teyaku_formed(hands[s], redm, bakem, p[P_READING],
+                                                       p[P_OVERLAP_NO]), tb.values)
+        if where_teyaku(res, tb):
+            break
     field = hands[n]
-    for s in range(n):
-        res[R_TEY + s] = best_teyaku(teyaku_formed(hands[s], redm, bakem, p[P_READING],
-                                                   p[P_OVERLAP_NO]), tb.values)
     if p[P_DEALS_ONLY]:
         return
     # join or drop: from the dealer anticlockwise (seats 0, 1, ...); the undecided are this
