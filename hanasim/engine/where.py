@@ -103,7 +103,7 @@ def where_ok(cards, cond):
     return True
 
 
-@hot
+@hot(inline="always")
 def teyaku_groups(cond):
     """A mask of the deal groups a ``W_TEYAKU`` clause names (0: none, or no ``--where``)."""
     if cond.shape[0] == 0 or cond[G_W] == 0:
@@ -118,7 +118,7 @@ def teyaku_groups(cond):
     return out
 
 
-@hot
+@hot(inline="always")
 def teyaku_held_ok(cond, g, held):
     """True when every ``W_TEYAKU`` clause on group ``g`` holds for the teyaku bits ``held``
     of its hand (the game's own kernel reads them)."""

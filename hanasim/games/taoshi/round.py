@@ -51,17 +51,17 @@ def deal_round(drng, order, tb, hands):
 
 
 @hot
-def where_teyaku(res, tb):
+def where_teyaku(res, cond, n):
     """True unless ``--where`` names a teyaku (``engine.where.W_TEYAKU``) that a seat's hand
     does not hold as its best (``res[R_TEY + s]``, the tables' teyaku): the round's own
     reading of the hands, so the check adds no teyaku code to the kernel."""
-    gs = teyaku_groups(tb.cond)
+    gs = teyaku_groups(cond)
     if gs == 0:
         return True
-    for s in range(tb.params[P_PLAYERS]):
+    for s in range(n):
         if (gs >> s) & 1:
             t = res[R_TEY + s]
-            if not teyaku_held_ok(tb.cond, s, 0 if t == NONE else np.int64(1) << t):
+            if not teyaku_held_ok(cond, s, 0 if t == NONE else np.int64(1) << t):
                 return False
     return True
 
@@ -89,7 +89,7 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
         for s in range(n):
             res[R_TEY + s] = best_teyaku(teyaku_formed(hands[s], redm, bakem, p[P_READING],
                                                        p[P_OVERLAP_NO]), tb.values)
-        if where_teyaku(res, tb):
+        if where_teyaku(res, tb.cond, n):
             break
     field = hands[n]
     if p[P_DEALS_ONLY]:
