@@ -182,9 +182,14 @@ def check(g, given, where, rule_objs, seed=0) -> Condition | None:
             continue
         arr = _given.cond_array(cond.given, lay, _where.array_part(cl, lay,
                                                                    _where.stride_of(deck)))
+        kernel = [c for c in cl if c[0] == _where.W.W_TEYAKU]
+        dealt = np.zeros((_where.PILOT_DEALS if kernel else 0, _where.W.MAX_GROUPS),
+                         dtype=np.uint64)
         stats = pilot(np.uint64(seed), _where.PILOT_DEALS, arr, lay.deck_size,
-                      np.array(lay.four_checked, dtype=np.int64), _where.stride_of(deck))
+                      np.array(lay.four_checked, dtype=np.int64), _where.stride_of(deck), dealt)
         mis, played, ok = (int(x) for x in stats)
+        if kernel:
+            ok = _kernel_accepted(dealt[:ok], kernel, _teyaku(g, rules))
         if ok < _where.MIN_ACCEPTED:
             rate = ok / played if played else 0.0
             raise GivenError(
@@ -193,6 +198,20 @@ def check(g, given, where, rule_objs, seed=0) -> Condition | None:
                 + ("" if not cond.given else " (with the given cards)"))
         cond.pilot[_key(lay)] = (mis, played, ok)
     return cond
+
+
+def _kernel_accepted(dealt, clauses, teyaku) -> int:
+    """The pilot's deals (``dealt``: their groups, each meeting the count clauses) whose hands
+    hold the teyaku the ``W_TEYAKU`` clauses name, read by the game's own teyaku kernel
+    (:class:`hanasim.where.KernelTeyaku`) as its deal reads them."""
+    held_of = next(t.held for t in teyaku if isinstance(t, _where.KernelTeyaku))
+    keep = np.ones(dealt.shape[0], dtype=bool)
+    held = {}
+    for _, grp, bit, _, _ in clauses:
+        if grp not in held:
+            held[grp] = held_of(dealt[:, grp]) if dealt.shape[0] else np.zeros(0, np.int64)
+        keep &= ((held[grp] >> bit) & 1) == 1
+    return int(keep.sum())
 
 
 def exact_pointer(g, given) -> str:

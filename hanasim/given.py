@@ -124,11 +124,26 @@ def cond_array(given, layout: Layout, where_part=()) -> np.ndarray:
             within += [len(spots)] + spots
     free = [i for i in range(layout.deck_size) if i not in used] if pos else []
     head = [len(pos), len(free), len(within), 0]
-    body = head + pos + card + free + within
+    body = head + pos + card + free + within + twins(given, layout, card)
     if where_part:
         body[3] = len(body)
         body += list(where_part)
     return np.array(body, dtype=np.int64)
+
+
+def twins(given, layout: Layout, cards) -> list:
+    """Each given card's mask of identical cards (itself included) that may stand for it in a
+    deck that has lost it (``engine.rng.shuffle_given``): the copies no rule tells apart (same
+    suit, kind and flags, as :func:`_in_deck` reads them) where the rules deal a deck that
+    shrinks (``layout.deck_mask``: Taipa's), else the card alone (the deck is always whole)."""
+    if not cards:
+        return []
+    if layout.deck_mask is None:
+        return [1 << c for c in cards]
+    deck = _notation.for_game(given.game).deck
+    return [sum(1 << d for d in range(deck.n) if deck.month[d] == deck.month[c]
+                and deck.kind[d] == deck.kind[c] and deck.flags[d] == deck.flags[c])
+            for c in cards]
 
 
 def seat_words(seat: str) -> str:

@@ -132,17 +132,19 @@ def taipa(rules):
                   deck_mask=deck,
                   where_refused="Taipa's deck shrinks between a game's rounds, so a condition "
                   "on a deal could become impossible; name the cards with --given instead",
-                  # the kernel places them "while the deck holds them all" (taipa.game)
-                  given_caveat="but a game's later rounds deal from a deck that has lost the "
-                  "yaku of earlier rounds, and a round deals the given cards only while its "
-                  "deck still holds them all (a round whose deck has lost one of them, that "
-                  "very copy, is dealt unconditioned); round 1's quantities (round.1.*) are "
-                  "conditioned in every game")
+                  # a lost card's identical copy stands for it (engine.rng.shuffle_given)
+                  given_caveat="a game's later rounds deal from a deck that has lost the "
+                  "yaku of earlier rounds: where it has lost a given card, an identical copy "
+                  "still in it is dealt in its place, and a round whose deck holds no copy of "
+                  "a given card is dealt unconditioned (round.given_unmet_rate counts those "
+                  "rounds, round.K.given_unmet_rate by round); round 1's quantities "
+                  "(round.1.*) are conditioned in every game")
 
 
 # --- teyaku a --where may name, where the game's exact odds give no TeyakuSpec ------------------
 # Each is the kernel's own test written as counts of the dealt hand (hanasim.where.CountTeyaku),
-# willow cards by their own kind as the kernels count them.
+# willow cards by their own kind as the kernels count them; where counts cannot say it, the
+# game's own teyaku kernel reads it (hanasim.where.KernelTeyaku: Taoshi, Hachi-hachi).
 
 def _count(name, *clauses, refused=""):
     from .where import CountTeyaku
@@ -190,29 +192,51 @@ def koikoi_teyaku(rules):
             _count("four_pairs", ("singles", "==", 0), ("triplets", "==", 0)))
 
 
+def _kernel(name, bit, held, refused=""):
+    from .where import KernelTeyaku
+
+    return KernelTeyaku(name, bit, held, refused)
+
+
 def taoshi_teyaku(rules):
     """Taoshi (games/taoshi/teyaku.py, "Teyaku", "Bakefuda"): a hand's teyaku is its best one
     (its tables' and exact odds' teyaku rows: a hand of five reds holds five_reds, not
-    four_reds), and the sets read the bakefuda as wild; neither is a conjunction of counts."""
-    tr = _mod("taoshi.rules")
+    four_reds), the sets reading the bakefuda wild as the rules say: no conjunction of counts
+    says it, so the game's deal reads it with its own teyaku kernel (``round.where_teyaku``)."""
+    tl, tr = _mod("taoshi.lower"), _mod("taoshi.rules")
 
-    why = ("Taoshi counts a hand's best teyaku only (five reds is not four reds), with the "
-           f"bakefuda (1cl, 12cl) wild in some sets (bakefuda={rules.bakefuda}), which no "
-           "conjunction of counts says; write the hand as counts, e.g. 'dealer.reds>=4' or "
-           "dealer.triplets>=1")
-    return tuple(_count(t, refused=why) for t in tr.TEYAKU)
+    tb = tl.lower(rules)
+    p = tb.params
+    args = (np.uint64(p[tl.P_RED]), np.uint64(p[tl.P_BAKE]), int(p[tl.P_READING]),
+            int(p[tl.P_OVERLAP_NO]), tb.values)
+
+    def held(hands):
+        from .where_kernels import taoshi_held
+
+        return taoshi_held(np.asarray(hands, dtype=np.uint64), *args)
+
+    return tuple(_kernel(t, i, held, "" if tb.values[i] > 0 else
+                         "it is worth nothing under these rules, so no hand's best teyaku is it")
+                 for i, t in enumerate(tr.TEYAKU))
 
 
 def ishikari_teyaku(rules):
     """Ishikari Toppa: under teyaku=toppa its exact odds' specs name them (``deal_spec``);
-    Hachi-hachi's list scores the best of each group, which no conjunction of counts says."""
+    Hachi-hachi's list scores the best of each group, which no conjunction of counts says, so
+    the game's deal reads it with its own kernel (``hachihachi.teyaku``)."""
     if rules.teyaku != "hachihachi":
         return None
+    from .decks import HANAFUDA
+
     names = _mod("ishikari.hachihachi").NAMES
-    why = ("Hachi-hachi's teyaku count the best of each group (a hand holding two triplets "
-           "holds no triplet), which no conjunction of counts says; write the hand as counts, "
-           "e.g. dealer.triplets>=1, or play --rule teyaku=toppa")
-    return tuple(_count(t, refused=why) for t in names)
+    kinds = np.array([HANAFUDA.kind_mask(k) for k in range(4)], dtype=np.uint64)
+
+    def held(hands):
+        from .where_kernels import hachihachi_held
+
+        return hachihachi_held(np.asarray(hands, dtype=np.uint64), kinds)
+
+    return tuple(_kernel(t, i, held) for i, t in enumerate(names))
 
 
 #: a game's teyaku as --where conditions (None: its exact odds' TeyakuSpec, if any)

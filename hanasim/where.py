@@ -15,9 +15,11 @@ triplet``: the hand holds it); several ``--where`` must all hold.  WHAT is a num
 A teyaku is named where the game's teyaku are counts of the dealt hand: Toppa's, Baka's and
 Ishikari Toppa's under ``teyaku=toppa`` (their exact odds' ``TeyakuSpec``), and a game's
 :class:`CountTeyaku` (``hanasim.given_layouts.WHERE_TEYAKU``: Kushiro Toppa's, koi-koi's lucky
-hands), each a conjunction of clauses written in this very language; a teyaku that counts
-cannot say (Taoshi's, a hand's best with the bakefuda wild; Hachi-hachi's, the best of each
-group) is refused in one line saying why.
+hands), each a conjunction of clauses written in this very language; and where counts cannot
+say it, a :class:`KernelTeyaku`, read by the game's own teyaku kernel (Taoshi's, a hand's best
+teyaku with the bakefuda wild; Ishikari Toppa's Hachi-hachi list, the best of each group).  A
+teyaku a game cannot name (one worth nothing under the rules, the field's) is refused in one
+line saying why.
 
 OP is one of ``>= <= == != > <`` (``=`` is ``==``).  A deal that fails the condition is dealt
 again (misdeals are still redealt and counted as before), so the rounds played are uniform
@@ -55,6 +57,19 @@ class CountTeyaku:
 
     name: str
     clauses: tuple = ()
+    refused: str = ""
+
+
+@dataclass(frozen=True)
+class KernelTeyaku:
+    """A teyaku the game's own kernel reads in a dealt hand: a ``W_TEYAKU`` clause on bit
+    ``bit`` of the teyaku bits its kernel finds (``engine.where``), checked in the game's deal;
+    ``held(hands: uint64[N]) -> int64[N]`` the same bits for the pilot (the same kernel
+    functions, batched); ``refused``: why it cannot be named as a condition."""
+
+    name: str
+    bit: int = 0
+    held: object = None
     refused: str = ""
 
 
@@ -161,6 +176,11 @@ def _quantity(what: str, deck, teyaku) -> tuple:
 
 
 def _teyaku_clauses(spec, deck) -> list:
+    if isinstance(spec, KernelTeyaku):
+        if spec.refused:
+            raise GivenError(f"--where: the teyaku {spec.name} cannot be a condition: "
+                             f"{spec.refused}")
+        return [(W.W_TEYAKU, spec.bit, W.OP_EQ, 1)]
     if isinstance(spec, CountTeyaku):
         if spec.refused:
             raise GivenError(f"--where: the teyaku {spec.name} cannot be a condition: "
@@ -200,6 +220,9 @@ def clauses(where: Where, layout: Layout, teyaku=None) -> tuple:
                     raise GivenError(f"--where {part}: a teyaku is held or not: write "
                                      f"{seat}.{what}")
                 spec = next(t for t in teyaku if t.name == said)
+                if isinstance(spec, KernelTeyaku) and layout.names.get(g) == "field":
+                    raise GivenError(f"--where {part}: the field holds no teyaku (a teyaku is "
+                                     "a hand's); name a seat, e.g. dealer." + said)
                 out += [(t, g, a, o, v) for t, a, o, v in _teyaku_clauses(spec, deck)]
                 words.append(f"{who} holds the teyaku {said.replace('_', ' ')}")
                 continue
@@ -229,3 +252,14 @@ def array_part(cl, layout: Layout, stride: int) -> list:
 
 def stride_of(deck) -> int:
     return deck.n // deck.n_months
+
+
+def names_kernel_teyaku(cond) -> bool:
+    """Whether a kernels' ``cond`` array holds a ``W_TEYAKU`` clause (a teyaku the game's
+    deal reads with its own kernel: :class:`KernelTeyaku`)."""
+    cond = np.asarray(cond)
+    if cond.shape[0] == 0 or cond[W.G_W] == 0:
+        return False
+    w = int(cond[W.G_W])
+    c0 = w + 3 + int(cond[w])
+    return any(cond[c0 + c * W.W_N] == W.W_TEYAKU for c in range(int(cond[w + 2])))

@@ -242,7 +242,8 @@ def test_taipa_given_note_says_later_rounds_may_lapse():
     cond = conditions.check(g, ["first_player=1b1,2b1"], None, [r])
     note = cond.notes(r, 10)[0]
     assert "the first player holds pine crane 1 (bright), cherry curtain 1 (bright)" in note
-    assert "only while its deck still holds them all" in note and "round.1.*" in note
+    assert "an identical copy" in note and "round.given_unmet_rate" in note
+    assert "round.1.*" in note
     g, r = _rules("toppa")
     assert "later rounds" not in conditions.check(g, ["dealer=11b"], None, [r]).notes(r, 10)[0]
 

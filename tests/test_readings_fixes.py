@@ -172,9 +172,6 @@ def test_a_named_teyaku_is_accepted_as_often_as_the_exact_odds_say(game, rules, 
 
 
 @pytest.mark.parametrize("game, rules, preset, where, why", [
-    ("taoshi", {}, None, "dealer.four_reds", "a hand's best teyaku only"),
-    ("taoshi", {}, None, "dealer.triplet", "bakefuda"),
-    ("ishikari_toppa", {}, None, "dealer.triplet", "best of each group"),
     ("kushiro_toppa", {"three_pairs": "disjoint"}, None, "dealer.three_pairs", "two by two"),
     ("koikoi", {}, None, "dealer.four_pairs", "no lucky hands"),
 ])

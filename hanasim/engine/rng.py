@@ -152,11 +152,14 @@ def round_stream(rng, key, index, order):
 # A conditioned deal (``hanasim.given``) is one int64 array ``cond`` (empty: no condition):
 #   cond[0] k, the given cards; cond[1] f, the free positions (those no given card takes);
 #   cond[2] s, the entries of ``within``; cond[3] the offset of the ``--where`` part
-#   (``engine.where``; 0: none); then pos[k], card[k], free[f] (ascending), within[s].
+#   (``engine.where``; 0: none); then pos[k], card[k], free[f] (ascending), within[s],
+#   twins[k].
 # ``within`` lists, group by group, every dealt position of each group holding a given card,
 # each group's run preceded by its length: after the free positions are shuffled, each such
 # group's positions are shuffled among themselves, so the order inside a hand is uniform too
-# (Taoshi puts dropped hands on the draw pile in dealt order).
+# (Taoshi puts dropped hands on the draw pile in dealt order).  ``twins[t]``: a card mask of
+# the cards identical to given card t (itself included), which may stand for it when a deck
+# has lost that very card (Taipa's copies, between a game's rounds).
 G_K, G_F, G_S, G_W, G_HEAD = 0, 1, 2, 3, 4
 NO_GIVEN = np.zeros(0, dtype=np.int64)
 
@@ -171,7 +174,8 @@ def shuffle_given(rng, cards, n, start, stop, gv):
     starting order is a uniform permutation of the free cards, so the deal is uniform among
     the deals consistent with the given cards: exact, no rejection; a misdeal's redeal draws
     again from position 0 and keeps the given cards.  A deck that does not hold every given
-    card (Taipa's, shrunk by earlier rounds) is dealt unconditioned."""
+    card is dealt unconditioned (Taipa's, which loses cards between a game's rounds, deals by
+    :func:`shuffle_given_copies`)."""
     k = gv[G_K]
     f = gv[G_F]
     s = gv[G_S]
@@ -246,3 +250,99 @@ def deal_shuffle(rng, cards, n, start, stop, gv):
         rng[0] = shuffle_steps(cards, rng[0], n, start, stop)
     else:
         shuffle_given(rng, cards, n, start, stop, gv)
+
+
+@hot(inline="always")
+def deal_shuffle_copies(rng, cards, n, start, stop, gv):
+    """:func:`deal_shuffle` for a deck that may have lost given cards (Taipa's, shrunk by a
+    game's earlier rounds): :func:`shuffle_given_copies`.  True when the deal is conditioned;
+    False when a given card had no copy left, so the deal is unconditioned (the caller counts
+    it).  The other games' decks are always whole: they call :func:`deal_shuffle`, whose
+    compile this does not touch."""
+    if gv.shape[0] == 0 or gv[G_K] == 0:
+        rng[0] = shuffle_steps(cards, rng[0], n, start, stop)
+        return True
+    return shuffle_given_copies(rng, cards, n, start, stop, gv)
+
+
+@hot
+def shuffle_given_copies(rng, cards, n, start, stop, gv):
+    """:func:`shuffle_given` where the deck may have lost a given card: an identical copy
+    still in it (``twins``) stands for it, drawn uniformly among the copies no other given
+    card takes (the given cards the deck holds keep their own places).  The copy is relabelled
+    as the lost card for :func:`shuffle_given`, which places it and shuffles the rest, and then
+    labelled back: the deal is uniform among those holding the copy where the card was given,
+    as a deal of round 1 is among those holding the given card (the copies alike in play, the
+    odds of the card's face: ``hanasim exact taipa --given`` of that deck); drawing the copy
+    uniformly keeps the copies exchangeable in a tally by card.  A deck without any spare copy
+    of a given card is dealt unconditioned (:func:`shuffle_first`, False).  Taipa deals from
+    position 0 once a round; a later step (``start`` > 0) is :func:`shuffle_given`'s."""
+    if start != 0:
+        shuffle_given(rng, cards, n, start, stop, gv)
+        return True
+    k = gv[G_K]
+    card0 = G_HEAD + k
+    twins0 = card0 + k + gv[G_F] + gv[G_S]
+    one = np.uint64(1)
+    deck = np.uint64(0)
+    for j in range(n):
+        deck |= one << np.uint64(cards[j])
+    taken = np.uint64(0)
+    lost = 0
+    for t in range(k):
+        b = one << np.uint64(gv[card0 + t])
+        if deck & b:
+            taken |= b
+        else:
+            lost += 1
+    if lost == 0:
+        shuffle_given(rng, cards, n, start, stop, gv)
+        return True
+    # every lost card needs a spare copy (two lost copies of one face need two)
+    check = taken
+    for t in range(k):
+        if not (deck >> np.uint64(gv[card0 + t])) & one:
+            spare = np.uint64(gv[twins0 + t]) & deck & ~check
+            if spare == 0:
+                shuffle_first(rng, cards, n, start, stop)
+                return False
+            check |= spare & (~spare + one)  # its lowest copy
+    # draw each lost card's copy and label it as the lost card
+    chosen = np.uint64(0)
+    for t in range(k):
+        c = gv[card0 + t]
+        if (deck >> np.uint64(c)) & one:
+            continue
+        spare = np.uint64(gv[twins0 + t]) & deck & ~(taken | chosen)
+        m = 0
+        x = spare
+        while x:
+            x &= x - one
+            m += 1
+        x = spare
+        for _ in range(below(rng, m) if m > 1 else 0):
+            x &= x - one
+        x &= ~x + one  # the drawn copy
+        chosen |= x
+        for j in range(n):
+            if (one << np.uint64(cards[j])) == x:
+                cards[j] = c
+                break
+    shuffle_given(rng, cards, n, start, stop, gv)
+    # label the copies back: each lost card's place gets a drawn copy of its face (the hand's
+    # places are shuffled among themselves, so which of two drawn copies goes where is even)
+    for t in range(k):
+        c = gv[card0 + t]
+        if (deck >> np.uint64(c)) & one:
+            continue
+        x = chosen & np.uint64(gv[twins0 + t])
+        x &= ~x + one
+        chosen &= ~x
+        cx = 0
+        while not (x >> np.uint64(cx)) & one:
+            cx += 1
+        for j in range(n):
+            if cards[j] == c:
+                cards[j] = cx
+                break
+    return True

@@ -8,7 +8,11 @@ deals"), at offset ``cond[G_W]`` (0: none):
     ``W_N`` ints a clause: (type, group, arg, op, value).
 A clause ``W_COUNT`` holds when ``count(group & arg) op value`` (``arg`` a card mask);
 ``W_MONTHS`` when the number of months of which the group holds exactly ``arg`` cards ``op
-value``.  Every clause must hold.
+value``; ``W_TEYAKU`` when the group's hand holds teyaku ``arg`` (bit ``arg`` of the teyaku the
+game's own kernel reads in it: Taoshi's best teyaku, Hachi-hachi's best of each group), ``op``
+``OP_EQ`` and ``value`` 1.  Every clause must hold.  :func:`where_ok` checks the first two; a
+game whose teyaku take a clause checks ``W_TEYAKU`` after it, with its teyaku kernel
+(:func:`teyaku_groups`, :func:`teyaku_held_ok`), so no other game's kernel compiles them.
 """
 import numpy as np
 from numba import njit
@@ -17,7 +21,7 @@ from .bits import ZERO, count
 from .jit import hot
 from .rng import G_W, deal_shuffle, stream_state
 
-W_COUNT, W_MONTHS = 0, 1
+W_COUNT, W_MONTHS, W_TEYAKU = 0, 1, 2
 OP_GE, OP_LE, OP_EQ, OP_NE, OP_GT, OP_LT = range(6)
 W_N = 5
 MAX_GROUPS = 8
@@ -83,6 +87,8 @@ def where_ok(cards, cond):
         g = cond[q + 1]
         m = (g0 if g == 0 else g1 if g == 1 else g2 if g == 2 else g3 if g == 3
              else g4 if g == 4 else g5 if g == 5 else g6 if g == 6 else g7)
+        if cond[q] == W_TEYAKU:  # the game's kernel checks it (teyaku_held_ok)
+            continue
         if cond[q] == W_COUNT:
             x = count(m & np.uint64(cond[q + 2]))
         else:
@@ -97,12 +103,43 @@ def where_ok(cards, cond):
     return True
 
 
+@hot(inline="always")
+def teyaku_groups(cond):
+    """A mask of the deal groups a ``W_TEYAKU`` clause names (0: none, or no ``--where``)."""
+    if cond.shape[0] == 0 or cond[G_W] == 0:
+        return 0
+    w = cond[G_W]
+    c0 = w + 3 + cond[w]
+    out = 0
+    for c in range(cond[w + 2]):
+        q = c0 + c * W_N
+        if cond[q] == W_TEYAKU:
+            out |= 1 << cond[q + 1]
+    return out
+
+
+@hot(inline="always")
+def teyaku_held_ok(cond, g, held):
+    """True when every ``W_TEYAKU`` clause on group ``g`` holds for the teyaku bits ``held``
+    of its hand (the game's own kernel reads them)."""
+    w = cond[G_W]
+    c0 = w + 3 + cond[w]
+    for c in range(cond[w + 2]):
+        q = c0 + c * W_N
+        if cond[q] == W_TEYAKU and cond[q + 1] == g:
+            if not _holds((held >> cond[q + 2]) & 1, cond[q + 3], cond[q + 4]):
+                return False
+    return True
+
+
 @njit(cache=True)
-def pilot(seed, n_deals, cond, n_deck, checked, stride):
+def pilot(seed, n_deals, cond, n_deck, checked, stride, dealt):
     """Deal ``n_deals`` times under ``cond`` (given cards and ``--where``) from a fresh deck:
     (misdeals, deals that are played, of them those meeting the condition).  ``checked``: the
     groups where four cards of a month are a misdeal (the acceptance rate is among the deals
-    that are played)."""
+    that are played).  ``dealt`` (uint64[n_deals, MAX_GROUPS], or no rows): each accepted
+    deal's groups, in order, for the caller to check ``W_TEYAKU`` clauses with the game's
+    teyaku (``hanasim.conditions``)."""
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = stream_state(np.uint64(seed), np.uint64(0))
     order = np.arange(n_deck).astype(np.int8)
@@ -129,5 +166,7 @@ def pilot(seed, n_deals, cond, n_deck, checked, stride):
             continue
         played += 1
         if where_ok(order, cond):
+            if dealt.shape[0] > 0:
+                dealt[ok, :] = masks
             ok += 1
     return mis, played, ok

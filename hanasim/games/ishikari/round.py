@@ -22,7 +22,7 @@ from ...engine.join import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS
 from ...engine.teyaku import expose_step
 from ...engine.yaku import teyaku_by_nibbles
 from ..bakappana import round as bk_round
-from ..bakappana.round import deal_round
+from .deal_where import deal_where
 from ...policies import choose_expose
 from . import hachihachi
 
@@ -179,7 +179,7 @@ def play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, 
     """Deal, join/drop, teyaku and play one round; scores (times ``mult``, the chase
     multiplier) into ``res`` by active position."""
     n = tb.params[P_PLAYERS]
-    res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, n, tb.cond)
+    res[R_MISDEALS] = deal_where(rng, order, groups, tb, n)  # --where's teyaku redealt
     res[R_CHASERS] = join_phase(groups, tb, pol, dealer, rng, res)
     res[R_MULT] = mult
     active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer, res)

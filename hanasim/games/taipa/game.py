@@ -38,7 +38,7 @@ from ...engine import card_tally, sessions
 from ...engine.bits import ONE, ZERO, count, lowest
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch, uses_lookahead
-from ...engine.rng import below, deal_shuffle, stream_state
+from ...engine.rng import G_K, below, deal_shuffle_copies, stream_state
 from ...policies import DEC_STOP
 from .coins import dealable, next_first, payment
 from .deals import run_deal_chunks
@@ -50,8 +50,8 @@ from .round import R_CARDS, R_N, R_SCORE, R_TURNS, R_WINNER, ST_N, check_round
 from .round import play_round as deal_and_play  # the hook is play_round
 from .rules import (DEALS_PER_SESSION, FULL_ROUND, MAX_ROUNDS, N_PLAYERS, NAME, SERIES_ROUNDS,
                     YAKU)
-from .tally import (C_N, C_REMOVED, C_REMOVED_SQ, H_N, RK_N, RK_REMOVED, RK_REMOVED_SQ,
-                    count_game, count_round)
+from .tally import (C_GIVEN_UNMET, C_N, C_REMOVED, C_REMOVED_SQ, H_N, RK_N, RK_REMOVED,
+                    RK_REMOVED_SQ, count_game, count_round)
 from .yaku_choice import MAX_KEEPS
 
 GAME = sys.modules[__name__]  # the hooks (engine.sessions.HOOKS) the engine inlines
@@ -107,8 +107,9 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
             m &= m - ONE
             j += 1
         rng[0] = stream_state(key, np.uint64(3 * i))
-        # the given cards (tb.cond) stand where given while the deck holds them all
-        deal_shuffle(rng, order, n, 0, min(n, FULL_ROUND), tb.cond)
+        # the given cards (tb.cond) stand where given, or an identical copy where the deck
+        # has lost the very card; a deck without any copy deals the round unconditioned
+        given_met = deal_shuffle_copies(rng, order, n, 0, min(n, FULL_ROUND), tb.cond)
         rng[0] = stream_state(key, np.uint64(3 * i + 1))
         set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
         deal_and_play(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
@@ -137,6 +138,7 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
         out[r, R_N] = first
         out[r, R_N + 1] = paid
         out[r, R_N + 2] = count(removed)
+        out[r, R_N + 3] = 0 if given_met else 1
         turns += res[R_TURNS]
         r += 1
         if min(coins0, coins1) <= 0:
@@ -154,7 +156,7 @@ def new_work(tb):
     return (np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64),
             np.zeros(48, dtype=np.int8), np.zeros(48, dtype=np.int8),
             np.zeros(48, dtype=np.int64), np.zeros(ST_N, dtype=np.uint64),
-            np.zeros(R_N, dtype=np.int64), np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64),
+            np.zeros(R_N, dtype=np.int64), np.zeros((MAX_ROUNDS, R_N + 4), dtype=np.int64),
             np.zeros(G_N, dtype=np.int64))
 
 
@@ -215,6 +217,8 @@ def tally_round(tb, work, counts, dealer):
         scal[C_REMOVED_SQ] += n_rm * n_rm
         rk[k, RK_REMOVED] += n_rm
         rk[k, RK_REMOVED_SQ] += n_rm * n_rm
+        if out[k, R_N + 3]:  # only in a run given cards, whose scal has the slots
+            scal[C_GIVEN_UNMET + k] += 1
         if card_tally.on(cards):
             # card values: each seat's coins this round (+ what the winner is paid, - what the
             # other pays, 0 when exhausted); seat 0 plays first
@@ -306,7 +310,10 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
         return totals
     card, decide = decode_policies(policy)
     n_sessions = -(-rounds // SERIES_ROUNDS)
-    shapes = dict(scal=(C_N,), rk=(MAX_ROUNDS, RK_N), ycount=(len(YAKU) + 1, 2),
+    given = cond is not None and cond.shape[0] > 0 and cond[G_K] > 0
+    # a run given cards counts its rounds dealt unconditioned past C_N (tally.C_GIVEN_UNMET)
+    shapes = dict(scal=(C_N + (MAX_ROUNDS if given else 0),), rk=(MAX_ROUNDS, RK_N),
+                  ycount=(len(YAKU) + 1, 2),
                   dcount=(len(YAKU) + 1, 2), hist=(H_N,))
     if card_values:
         shapes["cards"] = card_tally.shape(N_PLAYERS, 48)
@@ -314,6 +321,8 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
                          n_sessions, shapes, rounds_per_session=SERIES_ROUNDS,
                          progress=progress, desc=NAME, **run_options)
     totals["game_rounds"] = rules.game_rounds
+    if given:
+        totals["given"] = True  # the table counts the rounds dealt unconditioned
     return totals
 
 

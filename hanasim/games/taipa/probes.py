@@ -24,7 +24,7 @@ def one_game(seed, session, i0, tb, policy, decide, deck):
     cap_time = np.zeros(48, dtype=np.int64)
     st = np.zeros(ST_N, dtype=np.uint64)
     res = np.zeros(R_N, dtype=np.int64)
-    out = np.zeros((MAX_ROUNDS, R_N + 3), dtype=np.int64)
+    out = np.zeros((MAX_ROUNDS, R_N + 4), dtype=np.int64)
     key = stream_state(seed, session)
     r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb,
                                         policy, decide, out, deck, None)

@@ -2,17 +2,17 @@
 (how reports, plots and the CLI read Taipa's numbers)."""
 from ...reading import Line, Reading
 from .rules import MAX_ROUNDS, YAKU
-from .tally import (C_CALLS, C_CAPPED_PAY, C_DEAL_UNION, C_DEALS, C_DECISIONS, C_DECK, C_DECK_END,
-                    C_DECK_SQ, C_EARLY, C_EXHAUSTED, C_FIRST_GAME_WINS, C_FIRST_MARGIN,
-                    C_FIRST_MARGIN_SQ, C_FIRST_NET, C_FIRST_NET_SQ, C_FIRST_WINS, C_GAME_ROUNDS,
-                    C_GAME_ROUNDS_SQ, C_GAME_TIES, C_GAME_TURNS, C_GAME_TURNS_SQ, C_GAMES,
-                    C_P0_COINS, C_P0_COINS_SQ, C_P0_FIRST, C_P0_GAME_WINS, C_P0_NET,
+from .tally import (COIN_LO, C_CALLS, C_CAPPED_PAY, C_DEALS, C_DEAL_UNION, C_DECISIONS, C_DECK,
+                    C_DECK_END, C_DECK_SQ, C_EARLY, C_EXHAUSTED, C_FIRST_GAME_WINS, C_FIRST_MARGIN,
+                    C_FIRST_MARGIN_SQ, C_FIRST_NET, C_FIRST_NET_SQ, C_FIRST_WINS, C_GAMES,
+                    C_GAME_ROUNDS, C_GAME_ROUNDS_SQ, C_GAME_TIES, C_GAME_TURNS, C_GAME_TURNS_SQ,
+                    C_GIVEN_UNMET, C_P0_COINS, C_P0_COINS_SQ, C_P0_FIRST, C_P0_GAME_WINS, C_P0_NET,
                     C_P0_NET_SQ, C_P0_WINS, C_PAID, C_REMOVED, C_REMOVED_SQ, C_ROUNDS,
                     C_SECOND_WINS, C_SHORT_PILE, C_TURNS, C_TURNS_SQ, C_WON_PTS, C_WON_PTS_SQ,
-                    C_YC_CHANGED, C_YC_DECISIONS, COIN_LO, H_COINS, H_ROUNDS, RK_DECK,
-                    RK_DECK_SQ, RK_EXHAUSTED, RK_FIRST_WINS, RK_FNET, RK_FNET_SQ, RK_KIND,
-                    RK_REMOVED, RK_REMOVED_SQ, RK_ROUNDS, RK_SECOND_WINS, RK_SHORT, RK_TURNS,
-                    RK_TURNS_SQ, RK_YAKU)
+                    C_YC_CHANGED, C_YC_DECISIONS, H_COINS, H_ROUNDS, RK_DECK, RK_DECK_SQ,
+                    RK_EXHAUSTED, RK_FIRST_WINS, RK_FNET, RK_FNET_SQ, RK_KIND, RK_REMOVED,
+                    RK_REMOVED_SQ, RK_ROUNDS, RK_SECOND_WINS, RK_SHORT, RK_TURNS, RK_TURNS_SQ,
+                    RK_YAKU)
 
 SECONDS_PER_TURN = 10    # the stated pace for the minutes estimate (a turn: two cards)
 
@@ -42,6 +42,8 @@ READING = Reading(
             "round.second_player.win_rate": "Round's second player: win rate",
             "game.first_player.win_rate": "Round 1's first player: game win rate",
             "game.first_player.mean_margin": "Round 1's first player: mean coin margin",
+            "round.given_unmet_rate": "Rounds dealt unconditioned (no copy of a given card "
+                                      "left in the deck)",
             "koikoi.call_rate": "Koi-koi: share of chances to collect continued",
             "koikoi.agari_after_call_rate": "Koi-koi: share of won rounds won after a call"})
 
@@ -165,6 +167,14 @@ def quantities(c, rules):
     ]
     for k in range(1, c["game_rounds"] + 1):
         rows.append(T.prop(f"game.rounds.{k}", h[H_ROUNDS + k], g))
+    if c.get("given"):
+        # rounds whose deck held no copy of a given card, so were dealt unconditioned
+        # (engine.rng.shuffle_given); round 1 never is
+        unmet = s[C_GIVEN_UNMET:C_GIVEN_UNMET + MAX_ROUNDS]
+        rows.append(T.prop("round.given_unmet_rate", unmet.sum(), r))
+        for k in range(c["game_rounds"]):
+            rows.append(T.prop(f"round.{k + 1}.given_unmet_rate", unmet[k],
+                               c["rk"][k][RK_ROUNDS]))
     if s[C_YC_DECISIONS] > 0:  # lookahead players under yaku_cards=choice only
         rows.append(T.prop("lookahead.yaku_cards_changed_rate", s[C_YC_CHANGED],
                            s[C_YC_DECISIONS]))

@@ -22,6 +22,10 @@ C_DEAL_UNION = 39  # + kind (4: any): deals where a hand or the field holds the 
 C_YC_DECISIONS = C_DEAL_UNION + len(YAKU) + 1  # lookahead's yaku_cards=choice decisions
 C_YC_CHANGED = C_YC_DECISIONS + 1              # ... that differ from greedy's choice
 C_N = C_YC_CHANGED + 1
+# runs given cards only (the counters are C_N + MAX_ROUNDS long, so an unconditioned run's are
+# unchanged): per round number k, the rounds dealt unconditioned, their deck holding no copy
+# of a given card (engine.rng.shuffle_given)
+C_GIVEN_UNMET = C_N
 # per round number k: rk[k, RK_*]
 (RK_ROUNDS, RK_FIRST_WINS, RK_SECOND_WINS, RK_EXHAUSTED, RK_DECK, RK_DECK_SQ, RK_YAKU,
  RK_TURNS, RK_TURNS_SQ, RK_SHORT, RK_FNET, RK_FNET_SQ, RK_REMOVED, RK_REMOVED_SQ) = range(14)

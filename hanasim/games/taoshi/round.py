@@ -14,7 +14,7 @@ from ...engine.join import (CH_DROP, CH_FORCED_OUT, CH_JOIN, CH_SEATED, JOIN_LOO
                             forced_choice, join_by_policy)
 from ...engine.lookahead import choose_expose, new_scratch, play_out, samples
 from ...engine.rng import below, deal_shuffle, round_streams, shuffle_range, stream_state
-from ...engine.where import where_ok
+from ...engine.where import teyaku_groups, teyaku_held_ok, where_ok
 from ...policies import EXPOSE_ALWAYS, EXPOSE_RANDOM
 from .lookahead import _look_join
 from .lower import (P_BAKE, P_DEALS_ONLY, P_DROP_FEE, P_FORCED_BOTTA, P_FORCED_PAY, P_ON_TOP,
@@ -33,7 +33,8 @@ def deal_round(drng, order, tb, hands):
     field) are filled; returns the misdeals.  Only the dealt cards are shuffled until the deal
     stands; then the draw pile's order is finished (as every game here).  ``tb.cond``: the
     run's given cards and ``--where`` (``engine.rng``, "conditional deals"; empty: none): a
-    deal failing ``--where`` is dealt again, not counted as a misdeal."""
+    deal failing ``--where`` is dealt again, not counted as a misdeal (a teyaku it names:
+    :func:`play_round`, by :func:`where_teyaku`)."""
     n = tb.params[P_PLAYERS]
     size = order.shape[0]
     misdeals = 0
@@ -47,6 +48,22 @@ def deal_round(drng, order, tb, hands):
     if tb.params[P_DEALS_ONLY] == 0:
         deal_shuffle(drng, order, size, tb.deal_to.shape[0], size, tb.cond)
     return misdeals
+
+
+@hot
+def where_teyaku(res, cond, n):
+    """True unless ``--where`` names a teyaku (``engine.where.W_TEYAKU``) that a seat's hand
+    does not hold as its best (``res[R_TEY + s]``, the tables' teyaku): the round's own
+    reading of the hands, so the check adds no teyaku code to the kernel."""
+    gs = teyaku_groups(cond)
+    if gs == 0:
+        return True
+    for s in range(n):
+        if (gs >> s) & 1:
+            t = res[R_TEY + s]
+            if not teyaku_held_ok(cond, s, 0 if t == NONE else np.int64(1) << t):
+                return False
+    return True
 
 
 @hot
@@ -65,11 +82,16 @@ def play_round(drng, rng, order, hands, pbuf, st, pol3, tb, pol, dealer, res, lo
     for s in range(MAX_PLAYERS):
         res[R_POS + s] = -1
         res[R_TEY + s] = NONE
-    res[R_MISDEALS] = deal_round(drng, order, tb, hands)
+    # a deal whose hands lack a teyaku --where names is dealt again (a redeal from any order
+    # is uniform), its rejected deals not misdeals
+    while True:
+        res[R_MISDEALS] += deal_round(drng, order, tb, hands)
+        for s in range(n):
+            res[R_TEY + s] = best_teyaku(teyaku_formed(hands[s], redm, bakem, p[P_READING],
+                                                       p[P_OVERLAP_NO]), tb.values)
+        if where_teyaku(res, tb.cond, n):
+            break
     field = hands[n]
-    for s in range(n):
-        res[R_TEY + s] = best_teyaku(teyaku_formed(hands[s], redm, bakem, p[P_READING],
-                                                   p[P_OVERLAP_NO]), tb.values)
     if p[P_DEALS_ONLY]:
         return
     # join or drop: from the dealer anticlockwise (seats 0, 1, ...); the undecided are this
