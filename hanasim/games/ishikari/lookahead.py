@@ -27,8 +27,8 @@ from ...engine.lookahead import (_add_gain, _pick, deal_others, gather, new_scra
                                  shuffle)
 from ...engine.settle import pile_points
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN,
-                    P_HACHIHACHI, P_PAR, P_PLAYERS, R_CHOICE, hand_teyaku, join_strength,
-                    swap_fours)
+                    P_HACHIHACHI, P_PAR, P_PLAYERS, R_CHOICE, join_strength, swap_fours,
+                    teyaku_value)
 from .rules import HAND
 
 #: greedy's join threshold (the policy's default K: ``thresholdK`` joins when the hand's card
@@ -103,7 +103,7 @@ def _join_sample(sc, tb, n, s, res, field, mine, m, st):
     state.start(sc.st, sc.base, ACTIVE, DEALT)
     t_sum = 0
     for k in range(ACTIVE):
-        v, _h = hand_teyaku(sc.st[k], tb)
+        v = teyaku_value(sc.st[k], tb)
         sc.aux[A_TEY + k] = v
         t_sum += v
     play_out(sc.st, ACTIVE, sc.order, sc.rng, sc.greedy, 0, tb.gscore, tb.ghigh, None)

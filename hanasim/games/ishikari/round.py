@@ -68,11 +68,18 @@ def wants_to_join(pol_row, hand, tb, rng):
     return join_strength(hand, tb) >= pol_row[PC_JPARAM]
 
 
-@hot(inline="always")
+@hot
 def join_strength(hand, tb):
-    """What the join threshold compares with K: the hand's card points plus its teyaku value."""
+    """What the join threshold compares with K: the hand's card points plus its teyaku value.
+    A call (once a seat a round), not IR-inlined: the lookahead join calls it too."""
+    return pile_points(hand, tb.kind_masks, tb.kind_points) + teyaku_value(hand, tb)
+
+
+@hot
+def teyaku_value(hand, tb):
+    """The value in points of a hand's teyaku (:func:`hand_teyaku`), as one compiled call."""
     v, _ = hand_teyaku(hand, tb)
-    return pile_points(hand, tb.kind_masks, tb.kind_points) + v
+    return v
 
 
 @hot(inline="always")
