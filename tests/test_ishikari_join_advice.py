@@ -303,3 +303,22 @@ def test_bad_join_positions_are_one_line(tmp_path, run_cli, change, code, words)
     res = run_cli("advise", "ishikari_toppa", "--position", JOURNEY / "ishikari_toppa_4.json",
                   "--samples", "1")
     assert res.code == 2 and "--samples 1: give 2 to 100000" in res.err
+
+
+def test_a_threshold_join_keeps_the_lookahead_tables_of_before(heavy):
+    """Only the lookahead JOIN changed: a lookahead card player joining by the threshold
+    (``lookahead:2/threshold``) gives bit for bit the table ``lookahead:2`` gave before the
+    lookahead join existed (tests/data/identity.json's entry, as it was recorded then), and the
+    lookahead join (``lookahead:2``, its default) gives another."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import make_identity as M
+
+    case = next(c for c in M.cases()
+                if c["id"] == "ishikari_toppa/players=4/lookahead:2,greedy,greedy,greedy/r30")
+    before = {"counters": "902e2d4743d64689f90592fecaca14d8dc2994c663ad06cdc194badd8182de2e",
+              "estimates": "cc90bb60e0181e5c0022ccd31c5b20224bd9517c6be6499fd3b1f6c4cce7fd92"}
+    assert M.run(dict(case, policy="lookahead:2/threshold,greedy,greedy,greedy")) == before
+    assert M.run(case)["counters"] != before["counters"]
