@@ -322,3 +322,22 @@ def test_a_threshold_join_keeps_the_lookahead_tables_of_before(heavy):
               "estimates": "cc90bb60e0181e5c0022ccd31c5b20224bd9517c6be6499fd3b1f6c4cce7fd92"}
     assert M.run(dict(case, policy="lookahead:2/threshold,greedy,greedy,greedy")) == before
     assert M.run(case)["counters"] != before["counters"]
+
+
+def test_lookahead_join_rates_differ_from_the_thresholds(heavy):
+    """A dealer playing lookahead:8 (player 1 deals every round) against greedy players: with
+    the lookahead join it joins far less often than with the threshold's (about 0.29 against
+    0.61 of rounds: most hands at 40 points lose to two opponents who joined) and scores
+    more."""
+    out = {}
+    for join in ("threshold", "lookahead"):
+        df = hanasim.simulate("ishikari_toppa", rounds=2000, seed=3, fixed_dealer=True,
+                              policy=f"lookahead:8/{join},greedy,greedy,greedy",
+                              rules={"players": 4}).set_index("quantity")
+        out[join] = df
+    thr, look = out["threshold"], out["lookahead"]
+    rate = "seat.dealer.join_rate"
+    assert look.loc[rate, "ci_high"] < thr.loc[rate, "ci_low"]
+    assert look.loc[rate, "estimate"] > 0.1
+    score = "seat.dealer.mean_score"
+    assert look.loc[score, "estimate"] > thr.loc[score, "estimate"]
