@@ -47,7 +47,7 @@ def _join_sample(sc, tb, n, s, res, field, mine, m, st):
     on from their last order): the other hands dealt again, then seat ``s``'s score in the
     round it joins.  The seats before it speak as they did (``res[R_CHOICE + o]``), the later
     ones by greedy's threshold, with the forced-in and forced-out rules of
-    ``round.join_phase``; 0 when ``s`` is forced out (it may only chase: the round does not
+    ``round.join_table``; 0 when ``s`` is forced out (it may only chase: the round does not
     change).  The active round as ``round.play_round`` plays it: the active hands in turn
     order, the draw pile the inactive hands and the undealt cards in a random order (the
     determinisation's), a Hachi-hachi Four of a Kind swapped for the pile's top
