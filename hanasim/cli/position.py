@@ -203,4 +203,6 @@ def _unit(name, phase="", rules=None) -> str:
     if name == "ishikari_toppa" and phase == "join":
         return ("the round's settled points for the player before the chase multiplier "
                 "(dropping: 0; a chase changes only the next round: both answers 0)")
+    if name == "ishikari_toppa":
+        return "the round's settled points for the player before the chase multiplier"
     return "the round's settled points for the player"
