@@ -341,3 +341,30 @@ def test_lookahead_join_rates_differ_from_the_thresholds(heavy):
     assert look.loc[rate, "estimate"] > 0.1
     score = "seat.dealer.mean_score"
     assert look.loc[score, "estimate"] > thr.loc[score, "estimate"]
+
+
+def test_the_play_kernel_compiles_no_join_lookahead(heavy, tmp_path):
+    """A run without a lookahead player (its kernel compiled afresh, in a process of its own
+    with an empty cache) compiles none of the join lookahead; a lookahead run compiles it."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import hanasim\n"
+        "from hanasim.games.ishikari import lookahead as LA\n"
+        "def n(f):\n"
+        "    inner = getattr(f, '_inner', None)\n"
+        "    return len(f.signatures) + (len(inner.signatures) if inner is not None else 0)\n"
+        "hanasim.simulate('ishikari_toppa', rounds=50, seed=1, policy='greedy')\n"
+        "print(n(LA._look_join), n(LA._join_sample))\n"
+        "hanasim.simulate('ishikari_toppa', rounds=5, seed=1,\n"
+        "                 policy='lookahead:2,greedy,greedy,greedy')\n"
+        "print(n(LA._look_join), n(LA._join_sample))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=Path(__file__).parent.parent)
+    assert r.returncode == 0, r.stderr
+    play, look = r.stdout.strip().splitlines()[-2:]
+    assert play == "0 0" and look == "1 1"
