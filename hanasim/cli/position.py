@@ -200,4 +200,9 @@ def _unit(name, phase="", rules=None) -> str:
         return "the round's points for the player less the opponent's"
     if name == "taoshi":
         return "the round's settled points for the player (fees and burden included)"
+    if name == "ishikari_toppa" and phase == "join":
+        return ("the round's settled points for the player before the chase multiplier "
+                "(dropping: 0; a chase changes only the next round: both answers 0)")
+    if name == "ishikari_toppa":
+        return "the round's settled points for the player before the chase multiplier"
     return "the round's settled points for the player"

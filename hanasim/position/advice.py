@@ -11,7 +11,9 @@ Toppa and Baka the seat's settled round score (Taoshi's in points, the kernels' 
 divided as its tables divide them); koi-koi the seat's points less the opponent's
 (what decides a game; the points alone under zero-sum scoring); Taipa the coins the seat wins
 or pays (what the Taipa lookahead maximises); Kushiro Toppa the seat's dekiyaku chips from the
-play (and a teyaku claim's chips where the choice is the claim), as its lookahead values them.
+play (and a teyaku claim's chips where the choice is the claim), as its lookahead values them;
+Ishikari Toppa the active player's settled round score before the chase multiplier (at the
+join: joining against dropping, 0, as its lookahead join values them).
 
 ``chosen``: the action the lookahead policy would take with the same determinisations (greedy's
 own unless another's paired mean gain is significant: ``engine.lookahead._pick``).
@@ -113,6 +115,8 @@ def advise(position, samples: int = 64, seed: int = 0) -> Advice:
         actions, values = _kushiro(position, seat, samples, seed)
     elif g.name == "taoshi" and g.inner_seat(position) < 0:  # join, a forced-out botta
         actions, values = _taoshi_table(position, seat, samples, seed)
+    elif g.name == "ishikari_toppa" and ph == "join":  # join or drop, or a chase
+        actions, values = _ishikari_join(position, seat, samples, seed)
     else:  # the seat in the round's state (Ishikari Toppa: the active player's place)
         actions, values = _fishing(position, g.inner_seat(position), samples, seed)
     sc = L.new_scratch(1, 1, 1)
@@ -416,6 +420,25 @@ def _kushiro_join(pos, seat, k, seed):
     AK.kushiro_join(g.tb, d["groups"], d["field"], np.int64(seat), np.int64(j), res,
                     np.uint64(seed), out)
     greedy = join_strength(d["groups"][seat], d["field"], g.tb.kind_masks[3]) >= JOIN_DEFAULT_K
+    acts = [Action("join", yes=True), Action("join", yes=False)]
+    return (acts, out) if greedy else (acts[::-1], out[:, ::-1].copy())
+
+
+def _ishikari_join(pos, seat, k, seed):
+    """Join or drop (once three have joined: chase or not) valued as Ishikari Toppa's
+    ``lookahead._look_join`` values them (``advise_ishikari.ishikari_join``): joining, the
+    round's score before the chase multiplier; dropping 0 (no fee); a chase changes only the
+    next round, so both of its answers are worth 0.  The threshold's choice (greedy's join
+    threshold, the lookahead's default) first."""
+    from ..games.ishikari.lookahead import JOIN_DEFAULT_K
+    from . import advise_ishikari as AI
+    from .ishikari import R as IR
+
+    g = pos.game
+    groups = np.asarray(pos.data["groups"], dtype=np.uint64)
+    out = np.zeros((k, 2))
+    AI.ishikari_join(g.tb, groups, np.int64(seat), g.join_res(pos), np.uint64(seed), out)
+    greedy = IR.join_strength(groups[seat], g.tb) >= JOIN_DEFAULT_K
     acts = [Action("join", yes=True), Action("join", yes=False)]
     return (acts, out) if greedy else (acts[::-1], out[:, ::-1].copy())
 

@@ -183,9 +183,21 @@ class IshikariGame(FishingGame):
         return int(p.data["res"][R.R_CHASERS]) if p.data["stage"] != "join" else 0
 
     def inner_seat(self, p):
+        """The active position to act (``engine.state``'s seat), or -1 at the join (a table
+        seat's decision: ``advice._ishikari_join``)."""
         if p.data["stage"] == "join":
-            raise PositionError("advice on joining or dropping is not reached yet")
+            return -1
         return FishingGame.to_act(self, p)
+
+    def join_res(self, p):
+        """The round's result slots as ``round.join_table`` has them when the seat to act
+        speaks: the earlier seats' R_CHOICE (what the lookahead join reads)."""
+        d = p.data
+        res, _, _ = self._join(d)
+        s = self._asked(d)
+        out = np.zeros(R.R_N, dtype=np.int64)
+        out[R.R_CHOICE:R.R_CHOICE + s] = res[R.R_CHOICE:R.R_CHOICE + s]
+        return out
 
     def teyaku_value(self, hand):
         return int(R.hand_teyaku(hand, self.tb)[0])

@@ -33,13 +33,14 @@ from .round import (P_CHASE, P_CHECKED, P_COMBINE, P_DEALS_ONLY, P_FIXED_DEALER,
                     P_GAME_ROUNDS,
                     P_HACHIHACHI, P_KAN, P_LEN, P_PAR, P_PLAYERS, P_TIE_RANDOM, Tables,
                     play_round)
-from . import hachihachi
+from . import hachihachi, lookahead
 from . import session as S
 from .session import run_chunks  # noqa: F401  (the kernel the runner calls)
 
 # players as Taoshi's (engine.join): thresholdK joins when the hand's card points plus its
-# teyaku value reach K (round.wants_to_join), on Taoshi's scale and default
-JOIN_DEFAULT_K = 40
+# teyaku value reach K (round.wants_to_join), on Taoshi's scale and default; a lookahead JOIN
+# starts from that choice and values both over K determinisations (lookahead._look_join)
+JOIN_DEFAULT_K = lookahead.JOIN_DEFAULT_K
 JOIN_MAX_K = 300
 POLICY_FORMS = ("CARD[/JOIN[/CLAIM]]", "CARD: random, greedy, lookahead[:K]", JOIN_FORM,
                 CLAIM_FORM)

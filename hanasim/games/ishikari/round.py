@@ -14,11 +14,11 @@ from numba.extending import overload
 from ...engine import state
 from ...engine.bits import ZERO, bit, count, has_full_nibble, lowest
 from ...engine.jit import hot
-from ...engine.lookahead import play_out, round_value
+from ...engine.lookahead import play_out, round_value, samples
 from ...engine.rng import NO_GIVEN, below, shuffle_range
 from ...engine.settle import pile_points
-from ...engine.join import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS, JOIN_RANDOM,
-                            PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM)
+from ...engine.join import (EXPOSE_LOOKAHEAD as EXPOSE_BY_LOOKAHEAD, JOIN_ALWAYS,
+                            JOIN_LOOKAHEAD, JOIN_RANDOM, PC_CARD, PC_EXPOSE, PC_JOIN, PC_JPARAM)
 from ...engine.teyaku import expose_step
 from ...engine.yaku import teyaku_by_nibbles
 from ..bakappana import round as bk_round
@@ -57,15 +57,29 @@ CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_CHASE = 0, 1, 2, 3,
 
 @hot(inline="always")
 def wants_to_join(pol_row, hand, tb, rng):
-    """The join decision (``engine.join`` policy rows: join, random, thresholdK): threshold and a
-    lookahead player join when the hand's card points plus its teyaku value reach K."""
+    """The join decision by the policy row's rule (``engine.join``: join, random, thresholdK):
+    the threshold joins when the hand's card points plus its teyaku value reach K.  A
+    lookahead JOIN starts from the threshold's choice (``join_phase``)."""
     j = pol_row[PC_JOIN]
     if j == JOIN_ALWAYS:
         return True
     if j == JOIN_RANDOM:
         return below(rng, 2) == 1
+    return join_strength(hand, tb) >= pol_row[PC_JPARAM]
+
+
+@hot
+def join_strength(hand, tb):
+    """What the join threshold compares with K: the hand's card points plus its teyaku value.
+    A call (once a seat a round), not IR-inlined: the lookahead join calls it too."""
+    return pile_points(hand, tb.kind_masks, tb.kind_points) + teyaku_value(hand, tb)
+
+
+@hot
+def teyaku_value(hand, tb):
+    """The value in points of a hand's teyaku (:func:`hand_teyaku`), as one compiled call."""
     v, _ = hand_teyaku(hand, tb)
-    return pile_points(hand, tb.kind_masks, tb.kind_points) + v >= pol_row[PC_JPARAM]
+    return v
 
 
 @hot(inline="always")
@@ -111,10 +125,18 @@ def claim_hachihachi(st, tb, exp3, rng, res):
 
 @hot(inline="always")
 def join_phase(groups, tb, pol, dealer, rng, res):
+    """:func:`join_table` without a lookahead player (the position API, tests)."""
+    return join_table(groups, tb, pol, dealer, rng, res, None)
+
+
+@hot(inline="always")
+def join_table(groups, tb, pol, dealer, rng, res, look):
     """Join-in / Drop-out (the rule page): from the dealer anticlockwise each player says join
     or drop; the first three to join play; once three have joined, the players still to speak
     are forced out but may chase (declare to join all the same); once all but three have
-    dropped, the rest are forced in.  Returns the number of chasers."""
+    dropped, the rest are forced in.  A lookahead JOIN player's answer is
+    ``lookahead._look_join``'s (``look``: the lookahead context, or None: numba then compiles
+    none of it).  Returns the number of chasers."""
     n = tb.params[P_PLAYERS]
     joined = 0
     dropped = 0
@@ -128,6 +150,10 @@ def join_phase(groups, tb, pol, dealer, rng, res):
             ch = CH_FORCED_IN
         else:
             yes = wants_to_join(pol[q], groups[s], tb, rng)
+            if look is not None:  # noqa: SIM102  (pruned with None)
+                if pol[q, PC_JOIN] == JOIN_LOOKAHEAD:
+                    yes = LA._look_join(rng, groups, s, res, tb, yes,
+                                        samples(pol[q, PC_CARD]), look)
             if joined == ACTIVE:
                 ch = CH_CHASE if yes else CH_FORCED_OUT
             else:
@@ -180,7 +206,7 @@ def play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, 
     multiplier) into ``res`` by active position."""
     n = tb.params[P_PLAYERS]
     res[R_MISDEALS] = deal_where(rng, order, groups, tb, n)  # --where's teyaku redealt
-    res[R_CHASERS] = join_phase(groups, tb, pol, dealer, rng, res)
+    res[R_CHASERS] = join_table(groups, tb, pol, dealer, rng, res, look)
     res[R_MULT] = mult
     active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer, res)
     if tb.params[P_HACHIHACHI]:
@@ -232,3 +258,8 @@ def _round_value(tables, st, seat, res):
             t_sum = res[R_TEY_SCORED] + res[R_TEY_SCORED + 1] + res[R_TEY_SCORED + 2]
             return pts - tables.params[P_PAR] + ACTIVE * res[R_TEY_SCORED + seat] - t_sum
         return value
+
+
+# the lookahead join imports this module's names: imported last (numba reads ``LA`` when it
+# compiles ``join_table``, after every import)
+from . import lookahead as LA  # noqa: E402
