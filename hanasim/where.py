@@ -253,13 +253,3 @@ def array_part(cl, layout: Layout, stride: int) -> list:
 def stride_of(deck) -> int:
     return deck.n // deck.n_months
 
-
-def names_kernel_teyaku(cond) -> bool:
-    """Whether a kernels' ``cond`` array holds a ``W_TEYAKU`` clause (a teyaku the game's
-    deal reads with its own kernel: :class:`KernelTeyaku`)."""
-    cond = np.asarray(cond)
-    if cond.shape[0] == 0 or cond[W.G_W] == 0:
-        return False
-    w = int(cond[W.G_W])
-    c0 = w + 3 + int(cond[w])
-    return any(cond[c0 + c * W.W_N] == W.W_TEYAKU for c in range(int(cond[w + 2])))

@@ -124,6 +124,18 @@ def test_a_played_taoshi_table_is_conditioned():
     assert any("the dealer holds the teyaku four reds" in n for n in df.attrs["notes"])
 
 
+def test_a_deals_only_ishikari_table_is_conditioned():
+    """Deals only (the deals-only branch of the session's round): every deal counted has the
+    dealer's Hachi-hachi triplet, so the pooled triplet rate is at least a quarter of the four
+    seats' hands."""
+    df = hanasim.simulate("ishikari_toppa", rounds=400, seed=2, where="dealer.triplet",
+                          deals_only=True, threads=1)
+    by = df.set_index("quantity")
+    rate = by.loc[[q for q in by.index if q.endswith("triplet")][0], "estimate"]
+    assert rate >= 1 / 4, by
+    assert any("the dealer holds the teyaku triplet" in n for n in df.attrs["notes"])
+
+
 @pytest.mark.parametrize("game, rules, where, words", [
     ("taoshi", {}, "field.triplet", "the field holds no teyaku"),
     ("taoshi", {}, "dealer.four_reds>=1", "a teyaku is held or not"),
@@ -138,8 +150,6 @@ def test_a_teyaku_the_game_cannot_name_is_refused(game, rules, where, words):
 
 @pytest.mark.parametrize("args, words", [
     (["simulate", "taoshi", "--where", "field.four_reds"], "the field holds no teyaku"),
-    (["simulate", "ishikari_toppa", "--where", "dealer.triplet", "--deals-only"],
-     "not of --deals-only"),
 ])
 def test_cli_refuses_in_one_line(run_cli, args, words):
     r = run_cli(*args, "--rounds", 100, "--seed", 1, "--no-save")

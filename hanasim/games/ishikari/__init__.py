@@ -187,14 +187,6 @@ class Ishikari:
         pol = decode_card_join_claim(policy, expose, MAX_PLAYERS)
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked, deals_only=deals_only)
         if cond is not None:  # the conditioned deal (hanasim.conditions)
-            from ...where import names_kernel_teyaku
-
-            if deals_only and names_kernel_teyaku(cond):
-                # the deals-only kernel deals by Bakappana's deal_round (session.py), which
-                # does not read Hachi-hachi's teyaku (deal_where.py does)
-                raise ValueError("--where: a Hachi-hachi teyaku is a condition of played "
-                                 "rounds only, not of --deals-only (its teyaku rates at the "
-                                 "deal are the exact odds: hanasim exact ishikari_toppa)")
             tb = tb._replace(cond=cond)
         shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
         if card_values:

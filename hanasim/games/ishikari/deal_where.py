@@ -7,12 +7,13 @@ from ..bakappana.round import deal_round
 from . import hachihachi
 
 
-@hot(inline="always")
+@hot
 def deal_where(rng, order, groups, tb, n):
     """``deal_round`` (misdeals redealt; the given cards and the count clauses of ``--where``
     met), dealt again while a hand lacks a teyaku ``--where`` names: a redeal from any order
     is uniform, so the deals played are uniform among those meeting the whole condition.
-    Returns the misdeals (rejected deals are not misdeals)."""
+    Returns the misdeals (rejected deals are not misdeals).  A call, not inlined: the
+    played round and the deals-only branch share one compiled copy."""
     misdeals = 0
     while True:
         misdeals += deal_round(rng, order, groups, tb.pattern, n, tb.cond)

@@ -11,13 +11,13 @@ from ...engine.lookahead import new_scratch
 from ...engine.rng import restart
 from ...engine import card_tally, sessions
 from ...engine.tally import HIST_BINS, hist_add
-from ..bakappana.round import deal_round
 from ..bakappana.session import first_dealer, next_dealer_seat, tally_game_totals
 from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
                     P_DEALS_ONLY,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
                     R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
                     R_MULT, R_TEY_SCORED)
+from .deal_where import deal_where
 from .round import hand_teyaku
 from .round import play_round as play_round_dealt
 
@@ -160,8 +160,7 @@ def start_game(tb, work, key, i, n_rounds):
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, order3, groups, g3, st, res, pol3, exp3, mult, _ = work
     if tb.params[P_DEALS_ONLY]:  # the deal and its teyaku only (tally_round)
-        res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, tb.params[P_PLAYERS],
-                                     tb.cond)
+        res[R_MISDEALS] = deal_where(rng, order, groups, tb, tb.params[P_PLAYERS])
         return
     play_round_dealt(rng, order, order3, groups, g3, st, tb, players, pol3, exp3, dealer,
                      mult[0], res, look)
