@@ -36,7 +36,7 @@ def call_koikoi(pile, field, calls, hits, best, month_mask, tb):
 
 @hot(inline="always")
 def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, best, month_mask,
-          rng, tb, wild, pile_only, extra):
+          rng, tb, wild, pile_only, extra, forcing):
     """One turn and, if the player's yaku improved, their stop-or-continue decision.
 
     Returns (hand, field, pile, calls, hits, best, action).  ``hits``/``best``: the yaku rows
@@ -44,7 +44,7 @@ def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, bes
     judged (``decision_on``).  ``extra``: the player's turns after the hands run out
     (``after_hands=draw_pile``), counted with the hand as the turns they have left."""
     p = tb.params
-    hand, field, cap = kturn(pol, hand, field, drawn, rng, tb, wild, pile_only)
+    hand, field, cap = kturn(pol, hand, field, drawn, rng, tb, wild, pile_only, forcing)
     pile |= cap
     act = ACT_NONE
     # Yaku change only with the player's captures, or with the field under the weather rule.
@@ -77,7 +77,7 @@ def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, bes
 
 
 @hot(inline="always")
-def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
+def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser, forcing):
     """Play the round in state ``st`` (``KS_N`` slots) until a player collects or the hands
     run out, updating ``st``.  ``policy``: card policy ids by player; ``decide[player]``:
     (decision id, parameter).  ``look``: None, or the lookahead context ``(tables, res,
@@ -86,7 +86,9 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
     (``chooser.look_turn``, ``chooser.look_continue``: ``chooser`` is the module
     ``lookahead``, passed in so that this module does not import the lookahead that rolls out
     with it; None with ``look``).  A forced turn (``policies.FORCED``, see
-    ``turn.turn_forced``) is played once, then the player plays greedy."""
+    ``turn.turn_forced``) is played once, then the player plays greedy; ``forcing``: None
+    where no turn can be forced (a policy of a run has none: the play kernel), else True or
+    ``look`` (a lookahead player's turns are forced turns)."""
     h0 = st[0]
     h1 = st[1]
     field = st[2]
@@ -135,8 +137,8 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
             pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
             c1 if first else c0, order[top], calls0 if first else calls1,
             hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
-            pile_only, extra)
-        if (policy[q] & 0xF) == FORCED:
+            pile_only, extra, forcing)
+        if forcing is not None and (policy[q] & 0xF) == FORCED:
             policy[q] = GREEDY
         if first:
             h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
@@ -176,7 +178,7 @@ def play_out(st, order, rng, tb, policy, decide, dealer):
     lookahead's rollouts and its lucky-hand choice (each inlined copy of the turn loop is
     compiled again: three more copies cost a lookahead kernel half its compile time).  The play
     kernel inlines ``play_from`` itself (``round.resume_round``): the call cost it 13%."""
-    play_from(st, order, rng, tb, policy, decide, dealer, None, None)
+    play_from(st, order, rng, tb, policy, decide, dealer, None, None, True)
 
 
 @hot(inline="always")

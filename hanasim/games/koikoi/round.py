@@ -121,7 +121,8 @@ def resume_round(st, order, rng, tb, policy, decide, dealer, res, look):
     lookahead policy's determinisation, the tests' hand-built positions).  A call, not inlined:
     once a round, and it keeps the chunk kernel small to compile."""
     # the turn loop inlined here, not play_out's call: the play kernel ran 13% slower with the call
-    play_from(st, order, rng, tb, policy, decide, dealer, look, chooser)
+    # a forced turn only where a lookahead player plays (``look``; None: pruned)
+    play_from(st, order, rng, tb, policy, decide, dealer, look, chooser, look)
     settle_round(st, tb, res)
     record(st, res)
     if tb.params[P_CHECKED]:
