@@ -129,9 +129,10 @@ def resume_round(st, order, rng, tb, policy, decide, dealer, res, look):
         check_round(order, st, res, tb.params[P_ZERO_SUM] != 0)
 
 
-@hot(inline="always")
+@hot
 def record(st, res):
-    """The end state's facts into ``res``; checked mode asserts the round invariants."""
+    """The end state's facts into ``res``.  A call, not inlined: once a round, from two sites
+    (a round ended at the deal, a played round): inlined it was compiled twice."""
     res[R_CALLS] = np.int64(st[KS_CALLS])
     res[R_CALLS + 1] = np.int64(st[KS_CALLS + 1])
     res[R_DECISIONS] = np.int64(st[KS_DECISIONS])

@@ -64,8 +64,10 @@ def collect(st, tb, s):
     return pts, base, h
 
 
-@hot(inline="always")
+@hot
 def _pay(res, s, pts, zero_sum):
+    """``pts`` to seat ``s``, paid by the other under zero-sum scoring.  A call, not inlined:
+    at most twice a round, from six sites (each inlined site was compiled again)."""
     res[R_SCORE + s] += pts
     if zero_sum:
         res[R_SCORE + 1 - s] -= pts
