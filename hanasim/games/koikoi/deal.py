@@ -80,12 +80,14 @@ def lucky_bits(hand):
     return (1 if has_full_nibble(hand) else 0) | (2 if (hand != ZERO and pairs_only(hand)) else 0)
 
 
-@hot(inline="always")
+@hot
 def field_four(st, order, res, tb):
     """A four of a month dealt to the field (``field_four``), after the lucky hands: False
     when it ends the round (dealer_wins), True when the round is played (the dealer having
     captured any fours under dealer_captures; under field_four=misdeal a four reaches play
-    only under misdeal=none, and stays on the field)."""
+    only under misdeal=none, and stays on the field).  A call, not inlined: the round and the
+    lookahead's lucky-hand choice each compiled it again; callers test ``has_full_nibble``
+    of the field first (a field four is rare)."""
     p = tb.params
     if not has_full_nibble(st[2]):
         return True

@@ -33,7 +33,7 @@ import numpy as np
 
 from ...engine import lookahead as engine_lookahead
 from ...engine import state
-from ...engine.bits import ZERO, bit, count
+from ...engine.bits import ZERO, bit, count, has_full_nibble
 from ...engine.jit import hot
 from ...policies import choose_expose
 from . import lookahead as chooser
@@ -103,8 +103,9 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
                 d0 = d
             else:
                 d1 = d
-        played = lucky_end(d0, d1, l0, l1, res, tb)
-    if played:
+        if d0 or d1:
+            played = lucky_end(d0, d1, l0, l1, res, tb)
+    if played and has_full_nibble(st[2]):
         played = field_four(st, order, res, tb)
     if played:
         resume_round(st, order, rng, tb, policy, decide, dealer, res, look)
