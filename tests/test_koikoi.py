@@ -561,7 +561,7 @@ def played_cards(given, pol, hand, field, drawn, seeds, wild=False):
     out = {}
     for seed in seeds:
         rng = np.array([seed], np.uint64)
-        left, _, _ = K.kturn(pol, mask(hand), mask(field), drawn, rng, tb, wild, False)
+        left, _, _ = K.kturn(pol, mask(hand), mask(field), drawn, rng, tb, wild, False, None)
         (card,) = set(hand) - bits_to_set(left)
         out[card] = out.get(card, 0) + 1
     return out
@@ -617,13 +617,13 @@ def test_the_forced_match_under_the_other_turn_structures():
     for seed in range(200):
         rng = np.array([seed], np.uint64)
         hand, _, cap = K.kturn(RANDOM, mask([2, 13, 46, 32]), mask([3, 34]), 36, rng, tb,
-                                   False, False)
+                                   False, False, None)
         assert bits_to_set(cap) == {2, 3, 32, 34} and bits_to_set(hand) == {13, 46, 36}
     _, tb, _ = tables(turn_structure="draw_then_two")
     for seed in range(200):
         rng = np.array([seed], np.uint64)
         hand, _, cap = K.kturn(RANDOM, mask([2, 6, 13, 46]), mask([3, 7]), 37, rng, tb,
-                                   False, False)
+                                   False, False, None)
         assert bits_to_set(cap) == {2, 3, 6, 7} and bits_to_set(hand) == {13, 46, 37}
 
 

@@ -37,15 +37,20 @@ def deal_round(rng, order, groups, pattern, params, cond):
     n_dealt = pattern.shape[0]
     n = order.shape[0]
     misdeals = 0
+    lo = 0
+    hi = n_dealt
+    # one site of the (inlined) shuffle: the dealt cards until the deal stands, then the
+    # cards the round may draw (each inlined site is compiled again)
     while True:
-        deal_shuffle(rng, order, n, 0, n_dealt, cond)
+        deal_shuffle(rng, order, n, lo, hi, cond)
+        if lo > 0:
+            return misdeals
         deal(order, pattern, groups)
         if is_misdeal(groups, params):
             misdeals += 1
         elif where_ok(order, cond):
-            break
-    deal_shuffle(rng, order, n, n_dealt, params[P_SHUFFLE_STOP], cond)
-    return misdeals
+            lo = n_dealt
+            hi = params[P_SHUFFLE_STOP]
 
 
 @hot
@@ -68,18 +73,21 @@ def first_dealer(rng, order, earlier):
             return 0 if ma > mb else 1
 
 
-@hot(inline="always")
+@hot
 def lucky_bits(hand):
-    """1: four of a kind (teshi), 2: four pairs (kuttsuki: every month in the hand even)."""
+    """1: four of a kind (teshi), 2: four pairs (kuttsuki: every month in the hand even).
+    Scalars only: a call LLVM inlines (``engine.jit``), compiled once for its four sites."""
     return (1 if has_full_nibble(hand) else 0) | (2 if (hand != ZERO and pairs_only(hand)) else 0)
 
 
-@hot(inline="always")
+@hot
 def field_four(st, order, res, tb):
     """A four of a month dealt to the field (``field_four``), after the lucky hands: False
     when it ends the round (dealer_wins), True when the round is played (the dealer having
     captured any fours under dealer_captures; under field_four=misdeal a four reaches play
-    only under misdeal=none, and stays on the field)."""
+    only under misdeal=none, and stays on the field).  A call, not inlined: the round and the
+    lookahead's lucky-hand choice each compiled it again; callers test ``has_full_nibble``
+    of the field first (a field four is rare)."""
     p = tb.params
     if not has_full_nibble(st[2]):
         return True

@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import lookahead as engine_lookahead
-from ...engine.bits import ONE, ZERO, bit, lowest
+from ...engine.bits import ONE, ZERO, bit, has_full_nibble, lowest
 from ...engine.jit import hot
 from ...policies import FORCED, GREEDY, greedy_hand_card
 from .deal import field_four, lucky_bits
@@ -302,7 +302,8 @@ def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
                 played = lucky_end(me, od, mine, ob, sc.aux, tb)
             else:
                 played = lucky_end(od, me, ob, mine, sc.aux, tb)
-            if played and field_four(sc.st, sc.order, sc.aux, tb):
+            if played and (not has_full_nibble(sc.st[2])
+                           or field_four(sc.st, sc.order, sc.aux, tb)):
                 sc.greedy[0] = GREEDY
                 sc.greedy[1] = GREEDY
                 play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))

@@ -36,7 +36,7 @@ def call_koikoi(pile, field, calls, hits, best, month_mask, tb):
 
 @hot(inline="always")
 def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, best, month_mask,
-          rng, tb, wild, pile_only, extra):
+          rng, tb, wild, pile_only, extra, forcing):
     """One turn and, if the player's yaku improved, their stop-or-continue decision.
 
     Returns (hand, field, pile, calls, hits, best, action).  ``hits``/``best``: the yaku rows
@@ -44,7 +44,7 @@ def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, bes
     judged (``decision_on``).  ``extra``: the player's turns after the hands run out
     (``after_hands=draw_pile``), counted with the hand as the turns they have left."""
     p = tb.params
-    hand, field, cap = kturn(pol, hand, field, drawn, rng, tb, wild, pile_only)
+    hand, field, cap = kturn(pol, hand, field, drawn, rng, tb, wild, pile_only, forcing)
     pile |= cap
     act = ACT_NONE
     # Yaku change only with the player's captures, or with the field under the weather rule.
@@ -77,7 +77,7 @@ def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, bes
 
 
 @hot(inline="always")
-def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
+def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser, forcing):
     """Play the round in state ``st`` (``KS_N`` slots) until a player collects or the hands
     run out, updating ``st``.  ``policy``: card policy ids by player; ``decide[player]``:
     (decision id, parameter).  ``look``: None, or the lookahead context ``(tables, res,
@@ -86,20 +86,27 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
     (``chooser.look_turn``, ``chooser.look_continue``: ``chooser`` is the module
     ``lookahead``, passed in so that this module does not import the lookahead that rolls out
     with it; None with ``look``).  A forced turn (``policies.FORCED``, see
-    ``turn.turn_forced``) is played once, then the player plays greedy."""
-    h0 = st[0]
-    h1 = st[1]
-    field = st[2]
-    c0 = st[3]
-    c1 = st[4]
-    top = np.int64(st[5])
+    ``turn.turn_forced``) is played once, then the player plays greedy; ``forcing``: None
+    where no turn can be forced (a policy of a run has none: the play kernel), else True or
+    ``look`` (a lookahead player's turns are forced turns)."""
+    # the player to move's hand, pile, calls, yaku rows and best (hand, pile ...) and the
+    # other's (ohand, opile ...), swapped after every turn: one call site of the turn for both
+    # seats keeps the inlined kernel (and its compile time) small, and no value is selected by
+    # seat on the way in or out of the turn
     seat = np.int64(st[6])
-    calls0 = np.int64(st[KS_CALLS])
-    calls1 = np.int64(st[KS_CALLS + 1])
-    hits0 = st[KS_HITS]
-    hits1 = st[KS_HITS + 1]
-    best0 = np.int64(st[KS_BEST])
-    best1 = np.int64(st[KS_BEST + 1])
+    o = 1 - seat
+    hand = st[seat]
+    ohand = st[o]
+    field = st[2]
+    pile = st[3 + seat]
+    opile = st[3 + o]
+    top = np.int64(st[5])
+    calls = np.int64(st[KS_CALLS + seat])
+    ocalls = np.int64(st[KS_CALLS + o])
+    hits = st[KS_HITS + seat]
+    ohits = st[KS_HITS + o]
+    best = np.int64(st[KS_BEST + seat])
+    obest = np.int64(st[KS_BEST + o])
     last = np.int64(st[KS_LAST])
     turns = np.int64(st[KS_TURNS])
     decisions = np.int64(st[KS_DECISIONS])
@@ -109,9 +116,6 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
     after = tb.params[P_AFTER_PILE] != 0
     n_cards = order.shape[0]
     while over == 0:
-        # one call site for both seats keeps the inlined kernel (and its compile time) small
-        first = seat == 0
-        hand = h0 if first else h1
         pile_only = hand == ZERO
         extra = 0
         if pile_only:
@@ -122,43 +126,33 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
             extra = (n_cards - top - 1) // 2
         elif after:
             # the pile left when both hands are empty: the dealer turns first
-            rest = n_cards - top - 1 - count(h0) - count(h1) + 1
-            extra = (rest + (1 if first else 0)) // 2
+            rest = n_cards - top - 1 - count(hand) - count(ohand) + 1
+            extra = (rest + (1 if seat == 0 else 0)) // 2
         q = dealer ^ seat
         pol = policy[q]
         if look is not None and engine_lookahead.is_lookahead(pol):
-            store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0,
-                  best1, last, turns, decisions, over)
+            store(st, seat, hand, ohand, field, pile, opile, top, seat, calls, ocalls, hits,
+                  ohits, best, obest, last, turns, decisions, over)
             k = engine_lookahead.samples(policy[q])
             pol = chooser.look_turn(st, order, rng, tb, seat, k, look)
         hand, field, pile, calls, hits, best, act = _move(
-            pol, decide[q, 0], decide[q, 1], hand, field, c0 if first else c1,
-            c1 if first else c0, order[top], calls0 if first else calls1,
-            hits0 if first else hits1, best0 if first else best1, month_mask, rng, tb, wild,
-            pile_only, extra)
-        if (policy[q] & 0xF) == FORCED:
+            pol, decide[q, 0], decide[q, 1], hand, field, pile, opile, order[top], calls, hits,
+            best, month_mask, rng, tb, wild, pile_only, extra, forcing)
+        if forcing is not None and (policy[q] & 0xF) == FORCED:
             policy[q] = GREEDY
-        if first:
-            h0, c0, calls0, hits0, best0 = hand, pile, calls, hits, best
-        else:
-            h1, c1, calls1, hits1, best1 = hand, pile, calls, hits, best
         top += 1
         turns += 1
         if act == ACT_ASK:
             act = ACT_STOP
             if look is not None:
                 # the state after the turn, the call not made: stop, or call koi-koi?
-                store(st, h0, h1, field, c0, c1, top, seat ^ 1, calls0, calls1, hits0, hits1,
-                      best0, best1, seat + 1, turns, decisions + 1, over)
+                store(st, seat, hand, ohand, field, pile, opile, top, seat ^ 1, calls, ocalls,
+                      hits, ohits, best, obest, seat + 1, turns, decisions + 1, over)
                 k = engine_lookahead.samples(policy[q])
                 if chooser.look_continue(st, order, rng, tb, seat, k, look):
                     act = ACT_CONTINUE
                     calls, hits, best = call_koikoi(pile, field, calls, hits, best, month_mask,
                                                     tb)
-                    if first:
-                        calls0, hits0, best0 = calls, hits, best
-                    else:
-                        calls1, hits1, best1 = calls, hits, best
         if act != ACT_NONE:
             last = seat + 1
             decisions += 1
@@ -166,8 +160,13 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser):
                 over = seat + 1
                 break
         seat ^= 1
-    store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
-          last, turns, decisions, over)
+        hand, ohand = ohand, hand
+        pile, opile = opile, pile
+        calls, ocalls = ocalls, calls
+        hits, ohits = ohits, hits
+        best, obest = obest, best
+    store(st, seat, hand, ohand, field, pile, opile, top, seat, calls, ocalls, hits, ohits,
+          best, obest, last, turns, decisions, over)
 
 
 @hot
@@ -176,26 +175,28 @@ def play_out(st, order, rng, tb, policy, decide, dealer):
     lookahead's rollouts and its lucky-hand choice (each inlined copy of the turn loop is
     compiled again: three more copies cost a lookahead kernel half its compile time).  The play
     kernel inlines ``play_from`` itself (``round.resume_round``): the call cost it 13%."""
-    play_from(st, order, rng, tb, policy, decide, dealer, None, None)
+    play_from(st, order, rng, tb, policy, decide, dealer, None, None, True)
 
 
 @hot(inline="always")
-def store(st, h0, h1, field, c0, c1, top, seat, calls0, calls1, hits0, hits1, best0, best1,
-          last, turns, decisions, over):
-    """Write :func:`play_from`'s locals into the state."""
-    st[0] = h0
-    st[1] = h1
+def store(st, s, hand, ohand, field, pile, opile, top, seat, calls, ocalls, hits, ohits, best,
+          obest, last, turns, decisions, over):
+    """Write :func:`play_from`'s locals into the state: ``hand``, ``pile`` ... are seat
+    ``s``'s, ``ohand``, ``opile`` ... the other's; ``seat`` the seat to move."""
+    o = 1 - s
+    st[s] = hand
+    st[o] = ohand
     st[2] = field
-    st[3] = c0
-    st[4] = c1
+    st[3 + s] = pile
+    st[3 + o] = opile
     st[5] = top
     st[6] = seat
-    st[KS_CALLS] = calls0
-    st[KS_CALLS + 1] = calls1
-    st[KS_HITS] = hits0
-    st[KS_HITS + 1] = hits1
-    st[KS_BEST] = best0
-    st[KS_BEST + 1] = best1
+    st[KS_CALLS + s] = calls
+    st[KS_CALLS + o] = ocalls
+    st[KS_HITS + s] = hits
+    st[KS_HITS + o] = ohits
+    st[KS_BEST + s] = best
+    st[KS_BEST + o] = obest
     st[KS_LAST] = last
     st[KS_TURNS] = turns
     st[KS_DECISIONS] = decisions

@@ -33,7 +33,7 @@ import numpy as np
 
 from ...engine import lookahead as engine_lookahead
 from ...engine import state
-from ...engine.bits import ZERO, bit, count
+from ...engine.bits import ZERO, bit, count, has_full_nibble
 from ...engine.jit import hot
 from ...policies import choose_expose
 from . import lookahead as chooser
@@ -103,8 +103,9 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
                 d0 = d
             else:
                 d1 = d
-        played = lucky_end(d0, d1, l0, l1, res, tb)
-    if played:
+        if d0 or d1:
+            played = lucky_end(d0, d1, l0, l1, res, tb)
+    if played and has_full_nibble(st[2]):
         played = field_four(st, order, res, tb)
     if played:
         resume_round(st, order, rng, tb, policy, decide, dealer, res, look)
@@ -121,16 +122,18 @@ def resume_round(st, order, rng, tb, policy, decide, dealer, res, look):
     lookahead policy's determinisation, the tests' hand-built positions).  A call, not inlined:
     once a round, and it keeps the chunk kernel small to compile."""
     # the turn loop inlined here, not play_out's call: the play kernel ran 13% slower with the call
-    play_from(st, order, rng, tb, policy, decide, dealer, look, chooser)
+    # a forced turn only where a lookahead player plays (``look``; None: pruned)
+    play_from(st, order, rng, tb, policy, decide, dealer, look, chooser, look)
     settle_round(st, tb, res)
     record(st, res)
     if tb.params[P_CHECKED]:
         check_round(order, st, res, tb.params[P_ZERO_SUM] != 0)
 
 
-@hot(inline="always")
+@hot
 def record(st, res):
-    """The end state's facts into ``res``; checked mode asserts the round invariants."""
+    """The end state's facts into ``res``.  A call, not inlined: once a round, from two sites
+    (a round ended at the deal, a played round): inlined it was compiled twice."""
     res[R_CALLS] = np.int64(st[KS_CALLS])
     res[R_CALLS + 1] = np.int64(st[KS_CALLS + 1])
     res[R_DECISIONS] = np.int64(st[KS_DECISIONS])

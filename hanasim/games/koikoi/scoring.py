@@ -64,8 +64,10 @@ def collect(st, tb, s):
     return pts, base, h
 
 
-@hot(inline="always")
+@hot
 def _pay(res, s, pts, zero_sum):
+    """``pts`` to seat ``s``, paid by the other under zero-sum scoring.  A call, not inlined:
+    at most twice a round, from six sites (each inlined site was compiled again)."""
     res[R_SCORE + s] += pts
     if zero_sum:
         res[R_SCORE + 1 - s] -= pts
@@ -110,10 +112,12 @@ def lucky_value(bits, stack):
     return LUCKY_POINTS if bits != 0 else 0
 
 
-@hot(inline="always")
+@hot
 def lucky_end(d0, d1, l0, l1, res, tb):
     """The lucky hands declared (``d0``, ``d1``; ``l0``, ``l1`` the hands' lucky bits) settled
-    into ``res``: False when they end the round, True when it is played."""
+    into ``res``: False when they end the round, True when it is played.  A call, not inlined:
+    the round and the lookahead's lucky-hand choice (twice) each compiled it again; the
+    round calls it only when a hand is declared."""
     p = tb.params
     if not (d0 or d1):
         return True

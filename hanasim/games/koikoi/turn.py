@@ -56,7 +56,8 @@ def put(pol, card, field, r, wild, tb):
     (``wild_lightning``): the Lightning with no willow on the field captures one field card
     of any month; a non-willow card matching nothing by month captures the Lightning."""
     if wild:
-        return put_wild(pol, card, field, r, tb)
+        # card as int64: one compile of put_wild for the hand card and the turned card (int8)
+        return put_wild(pol, np.int64(card), field, r, tb)
     return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
 
 
@@ -194,13 +195,15 @@ def turn_forced(pol, hand, field, drawn, tb, wild, pile_only):
 
 
 @hot(inline="always")
-def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only):
+def kturn(pol, hand, field, drawn, rng, tb, wild, pile_only, forcing):
     """One turn (``turn_structure``): (hand, field, captured).  ``pile_only``: a turn after
-    the hands ran out (``after_hands=draw_pile``), the turned card alone.  The standard turn
-    draws the same random word as ``engine.play.turn``; draw_then_two and unmatched_to_hand
-    draw one more for the second hand card."""
+    the hands ran out (``after_hands=draw_pile``), the turned card alone.  ``forcing``: None
+    where no turn can be forced (the play kernel without a lookahead player: numba prunes the
+    forced turn, about a second of its compile), else True.  The standard turn draws the same
+    random word as ``engine.play.turn``; draw_then_two and unmatched_to_hand draw one more for
+    the second hand card."""
     r = next64(rng) if pol == RANDOM else ZERO
-    if (pol & 0xF) == FORCED:
+    if forcing is not None and (pol & 0xF) == FORCED:
         # a lookahead's choices for this turn (a call: only lookahead runs reach it)
         return turn_forced(pol, hand, field, drawn, tb, wild, pile_only)
     if pile_only or tb.params[P_TURN] != TURN_STANDARD:

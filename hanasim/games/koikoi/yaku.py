@@ -184,7 +184,7 @@ def sake_as_chaff(pile, tb):
     ``sake_cup=animal_or_chaff``).  A call, not inlined: it runs only under that rule and when
     the pile holds the sake cup, and inlined it was a second copy of the yaku rows at every
     site of :func:`yaku_now` (compile time)."""
-    v, h = dekiyaku(pile, tb.yaku_masks2, tb.yaku_ints2)
+    v, h = table_rows(pile, tb.yaku_masks2, tb.yaku_ints2)
     crow = tb.params[P_CHAFF_ROW]
     if crow >= 0:
         c = chaff_value(pile, tb.cards[K_CHAFF2], tb)
@@ -212,9 +212,17 @@ def yaku_value(pile, field, calls, month_mask, tb):
     return yaku_now(pile, field, calls, month_mask, tb)
 
 
+@hot
+def table_rows(pile, masks, ints):
+    """``engine.yaku.dekiyaku`` of a table, as a call: one compiled copy of the rows for the
+    rare paths (the sake cup's second table, ``yaku_counting=best``); the turn's scoring
+    (:func:`yaku_now`) inlines its own."""
+    return dekiyaku(pile, masks, ints)
+
+
 @hot(inline="always")
 def _best_row(pile, masks, ints):
-    _, h = dekiyaku(pile, masks, ints)
+    _, h = table_rows(pile, masks, ints)
     best = 0
     m = np.uint64(h)
     while m != ZERO:
