@@ -21,6 +21,7 @@ from hanasim.engine.join import JOIN_LOOKAHEAD, JOIN_THRESHOLD, PC_CARD, PC_JOIN
 from hanasim.engine.lookahead import new_scratch
 from hanasim.games.ishikari import lookahead as LA
 from hanasim.games.ishikari import round as R
+from hanasim.games.bakappana import round as BR
 from hanasim.policies import GREEDY, policy_id
 from hanasim.position import advise_ishikari as AI
 from hanasim.position.core import Action, Position
@@ -158,7 +159,7 @@ def test_kernel_join_is_the_advice_choice_on_its_stream(players):
         order = np.arange(48).astype(np.int8)
         groups = np.zeros(players + 1, dtype=np.uint64)
         res = np.zeros(R.R_N + 2, dtype=np.int64)
-        R.deal_round(rng, order, groups, tb.pattern, players, tb.cond)
+        BR.deal_round(rng, order, groups, tb.pattern, players, tb.cond)
         stream = int(rng[0])
         R.join_table(groups, tb, pol, 0, rng, res, _look_context(tb, res))
         ch = int(res[R.R_CHOICE + me])
