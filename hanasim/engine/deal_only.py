@@ -19,7 +19,6 @@ DEALS_PER_SESSION = 64
 #: are counted in a histogram when the key has at most this many bits: one increment a round,
 #: no branch, instead of a loop over the rows held (a branch on a teyaku held is a coin toss)
 HIST_BITS = 12
-_NO_KIND = np.int64(-1)
 
 
 @njit(cache=True, nogil=True)
@@ -33,18 +32,20 @@ def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_
     n_groups = 0
     for i in range(pattern.shape[0]):
         n_groups = max(n_groups, pattern[i] + 1)
-    mrows, krows = teyaku_rows(tey)
+    rows = np.zeros(5 * tey.shape[0], dtype=np.int64)
+    nm, nk = teyaku_rows(tey, rows)
     kd_any = ZERO  # the chaff counts of the kind rows: most hands match none, and skip them
-    for k in range(krows.shape[0]):
-        kd_any |= bit((krows[k, 1] >> 24) & 63)
+    for k in range(nk):
+        kd_any |= bit(rows[5 * nm + 2 * k + 1] >> 24)
     n_rows = tey.shape[0]
     hist_bits = n_hands * n_rows
     hist = np.zeros(1 << hist_bits if hist_bits <= HIST_BITS else 1, dtype=np.int64)
+    order = np.arange(48).astype(np.int8)
+    groups = np.zeros(max(n_groups, 4), dtype=np.uint64)
+    rng = np.zeros(1, dtype=np.uint64)
     for ch in range(scal.shape[0]):
-        order = np.arange(48).astype(np.int8)
-        groups = np.zeros(max(n_groups, 4), dtype=np.uint64)
-        rng = np.zeros(1, dtype=np.uint64)
-        hist[:] = 0
+        for i in range(hist.shape[0]):
+            hist[i] = 0
         s0 = first_session + ch * chunk
         s1 = min(s0 + chunk, first_session + n_sessions)
         for s in range(s0, s1):
@@ -52,7 +53,7 @@ def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_
                 order[i] = i
             n_rounds = min(DEALS_PER_SESSION, total_rounds - s * DEALS_PER_SESSION)
             misdeals = _deal_only_session(stream_state(seed, s), order, groups, rng, n_groups,
-                                          month_masks, kind_masks, mrows, krows, kd_any, pattern,
+                                          month_masks, kind_masks, rows, nm, nk, kd_any, pattern,
                                           n_hands, n_checked, n_rounds, hist, n_rows, tcount[ch],
                                           cond)
             scal[ch, slots[0]] += n_rounds + misdeals
@@ -62,47 +63,35 @@ def run_deal_chunks(seed, first_session, n_sessions, chunk, total_rounds, month_
             fold_hist(hist, n_hands, n_rows, tcount[ch])
 
 
-def teyaku_rows(tey):
+@hot
+def teyaku_rows(tey, rows):
     """The rows of the teyaku table ``tey`` (``engine.yaku``) that a hand can hold, for
-    :func:`hand_hits`: months rows ``(row, a, b, value, per_extra)``, kind rows ``(row, key)``
-    with the four counts packed a byte each (:func:`kind_key`).  A row worth nothing (its value
-    not above 0) is never held; a kind row asking a count outside 0..48 matches no hand."""
+    :func:`hand_hits`, into ``rows`` (``5 * len(tey)`` ints): first the months rows,
+    ``(row, a, b, value, per_extra)`` each, then the kind rows, ``(row, key)`` each, the four
+    counts packed a byte each (:func:`kind_key`).  Returns how many of each.  A row worth
+    nothing (its value not above 0) is never held; a kind row asking a count outside 0..48
+    matches no hand."""
     nm = 0
-    nk = 0
     for i in range(tey.shape[0]):
         if tey[i, T_TYPE] == TEY_MONTHS:
+            rows[5 * nm] = i
+            rows[5 * nm + 1] = tey[i, T_A]
+            rows[5 * nm + 2] = tey[i, T_B]
+            rows[5 * nm + 3] = tey[i, T_VALUE]
+            rows[5 * nm + 4] = tey[i, T_PER_EXTRA]
             nm += 1
-        elif _kind_row_possible(tey, i):
-            nk += 1
-    mrows = np.zeros((nm, 5), dtype=np.int64)
-    krows = np.zeros((nk, 2), dtype=np.int64)
-    nm = 0
     nk = 0
     for i in range(tey.shape[0]):
-        if tey[i, T_TYPE] == TEY_MONTHS:
-            mrows[nm, 0] = i
-            mrows[nm, 1] = tey[i, T_A]
-            mrows[nm, 2] = tey[i, T_B]
-            mrows[nm, 3] = tey[i, T_VALUE]
-            mrows[nm, 4] = tey[i, T_PER_EXTRA]
-            nm += 1
-        elif _kind_row_possible(tey, i):
-            krows[nk, 0] = i
-            krows[nk, 1] = (tey[i, T_A] | (tey[i, T_B] << 8) | (tey[i, T_C] << 16)
-                            | (tey[i, T_D] << 24))
-            nk += 1
-    return mrows, krows
-
-
-teyaku_rows = njit(cache=True)(teyaku_rows)
-
-
-@njit(cache=True)
-def _kind_row_possible(tey, i):
-    ok = tey[i, T_VALUE] > 0
-    for c in (T_A, T_B, T_C, T_D):
-        ok = ok and 0 <= tey[i, c] <= 48
-    return ok
+        if tey[i, T_TYPE] != TEY_MONTHS and tey[i, T_VALUE] > 0:
+            key = 0
+            for c in range(4):
+                n = tey[i, T_A + c]
+                key = key | (n << (8 * c)) if 0 <= n <= 48 else -1
+            if key >= 0:
+                rows[5 * nm + 2 * nk] = i
+                rows[5 * nm + 2 * nk + 1] = key
+                nk += 1
+    return nm, nk
 
 
 @hot(inline="always")
@@ -113,22 +102,24 @@ def kind_key(hand, kind_masks):
 
 
 @hot(inline="always")
-def hand_hits(hand, n_months, kind_masks, mrows, krows, kd_any):
+def hand_hits(hand, n_months, kind_masks, rows, nm, nk, kd_any):
     """The rows of the teyaku table a hand holds, as ``yaku.teyaku_by_nibbles`` gives them
-    (its second value), from the rows of :func:`teyaku_rows`.  The kind rows are looked at
-    only when the hand's chaff count is one of theirs (Toppa: a hand of nine or ten chaff,
-    about one in two hundred), a branch that predicts well."""
+    (its second value), from the ``nm`` months rows and ``nk`` kind rows of
+    :func:`teyaku_rows`.  The kind rows are looked at only when the hand's chaff count is one
+    of theirs (Toppa: a hand of nine or ten chaff, about one in two hundred), a branch that
+    predicts well."""
     hits = 0
     counts = nibble_counts(hand)
-    for m in range(mrows.shape[0]):
-        n = nibbles_equal(counts, mrows[m, 1], n_months)
-        b = mrows[m, 2]
-        held = (n >= b) & (mrows[m, 3] + mrows[m, 4] * (n - b) > 0)
-        hits |= (1 << mrows[m, 0]) if held else 0
+    for m in range(nm):
+        n = nibbles_equal(counts, rows[5 * m + 1], n_months)
+        b = rows[5 * m + 2]
+        held = (n >= b) & (rows[5 * m + 3] + rows[5 * m + 4] * (n - b) > 0)
+        hits |= (1 << rows[5 * m]) if held else 0
     if (kd_any >> np.uint64(count(hand & kind_masks[3]))) & np.uint64(1):
         key = kind_key(hand, kind_masks)
-        for k in range(krows.shape[0]):
-            hits |= (1 << krows[k, 0]) if key == krows[k, 1] else 0
+        k0 = 5 * nm
+        for k in range(nk):
+            hits |= (1 << rows[k0 + 2 * k]) if key == rows[k0 + 2 * k + 1] else 0
     return hits
 
 
@@ -181,7 +172,7 @@ def _full(mask):
 
 
 @hot
-def _deal_only_session(s, order, groups, rng, n_groups, month_masks, kind_masks, mrows, krows,
+def _deal_only_session(s, order, groups, rng, n_groups, month_masks, kind_masks, rows, nm, nk,
                        kd_any, pattern, n_hands, n_checked, n_rounds, hist, n_rows, tcount, cond):
     """``n_rounds`` rounds from generator state ``s`` and the deck ``order``; returns the
     number of misdeals.  Counts the teyaku into ``hist`` (when it has room for the keys:
@@ -220,9 +211,9 @@ def _deal_only_session(s, order, groups, rng, n_groups, month_masks, kind_masks,
                         break
                     continue
             misdeals += 1
-        h0 = hand_hits(g0, n_months, kind_masks, mrows, krows, kd_any)
-        h1 = hand_hits(g1, n_months, kind_masks, mrows, krows, kd_any) if n_hands > 1 else 0
-        h2 = hand_hits(g2, n_months, kind_masks, mrows, krows, kd_any) if n_hands > 2 else 0
+        h0 = hand_hits(g0, n_months, kind_masks, rows, nm, nk, kd_any)
+        h1 = hand_hits(g1, n_months, kind_masks, rows, nm, nk, kd_any) if n_hands > 1 else 0
+        h2 = hand_hits(g2, n_months, kind_masks, rows, nm, nk, kd_any) if n_hands > 2 else 0
         if use_hist:
             hist[h0 | (h1 << n_rows) | (h2 << (2 * n_rows))] += 1
         else:
