@@ -12,7 +12,7 @@ from .jit import hot
 from .rng import _LOW32, _S32, GOLDEN, deal_shuffle, mix64, stream_state
 from .where import where_ok
 from .tally import tally_hits
-from .yaku import T_A, T_B, T_C, T_D, T_PER_EXTRA, T_TYPE, T_VALUE, TEY_MONTHS
+from .yaku import T_A, T_B, T_PER_EXTRA, T_TYPE, T_VALUE, TEY_MONTHS
 
 DEALS_PER_SESSION = 64
 #: the teyaku hits of every hand of a round as one key (each hand's row bits side by side)
@@ -125,10 +125,11 @@ def hand_hits(hand, n_months, kind_masks, rows, nm, nk, kd_any):
 
 @hot(inline="always")
 def sample_groups(s, order, pattern):
-    """``deal.sample_deal`` from generator state ``s``, up to four groups in registers:
-    returns the new state and the four group masks (0 for a group the pattern does not
-    deal).  Same draws, same order, same groups (the groups 10 ns a deal faster than
-    stored through an array, interleaved timings)."""
+    """Deal ``len(pattern)`` random cards from generator state ``s``: the Fisher-Yates steps
+    of ``rng.shuffle_steps`` over the dealt positions (the same draws, the same ``order``
+    after), each card or-ed into its group as soon as its position is drawn.  Returns the new
+    state and up to four group masks (0 for a group the pattern does not deal), in registers:
+    10 ns a deal faster than through an array (interleaved timings)."""
     n = order.shape[0]
     g0 = ZERO
     g1 = ZERO
