@@ -3,7 +3,7 @@ import numpy as np
 
 from .bits import ZERO, bit, count, has_full_nibble, lowest
 from .jit import hot
-from .rng import _LOW32, _S32, GOLDEN, deal_shuffle, mix64, round_stream, shuffle_range
+from .rng import deal_shuffle, round_stream, shuffle_range
 from .where import where_ok
 
 
@@ -104,43 +104,6 @@ def is_misdeal(groups, n_checked, month_masks, k):
         if holds_month_count(groups[g], month_masks, k):
             return True
     return False
-
-
-@hot
-def sample_deal(rng, order, pattern, groups):
-    """Deal ``len(pattern)`` random cards straight into ``groups`` (no full shuffle).
-
-    A partial Fisher-Yates shuffle of ``order`` fused with :func:`deal`: position i is final
-    as soon as it is drawn, so its card goes to its group at once.  The groups are the same as
-    ``partial_shuffle`` then ``deal`` would give, for the deals-only path.
-    """
-    n = order.shape[0]
-    for g in range(groups.shape[0]):
-        groups[g] = ZERO
-    g = pattern[0]
-    acc = ZERO
-    r = ZERO
-    s = rng[0]  # in a register for the loop (see rng.shuffle_range)
-    for i in range(pattern.shape[0]):
-        # two 32-bit draws per 64-bit output, as in rng.partial_shuffle
-        if (i & 1) == 0:
-            s += GOLDEN
-            r = mix64(s)
-            x = r & _LOW32
-        else:
-            x = r >> _S32
-        j = i + np.int64((x * np.uint64(n - i)) >> _S32)
-        t = order[j]
-        order[j] = order[i]
-        order[i] = t
-        p = pattern[i]
-        if p != g:
-            groups[g] |= acc
-            acc = ZERO
-            g = p
-        acc |= bit(t)
-    groups[g] |= acc
-    rng[0] = s
 
 
 @hot
