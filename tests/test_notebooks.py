@@ -155,3 +155,24 @@ def test_notebooks_draw_with_hanasim_plot(path):
     assert "plot." in code
     assert "def forest" not in code and "def teyaku_vs_exact" not in code
     assert "errorbar(" not in code and "HAVE_BAKA" not in code
+
+
+def test_the_shared_kernel_fails_on_an_error_and_forgets_each_notebook(tmp_path, kernel):
+    """The one kernel keeps the checks a fresh kernel gives: a cell's error fails the run, a
+    name an earlier notebook defined is gone, and each notebook runs in its own folder with
+    its own environment."""
+    from nbclient.exceptions import CellExecutionError
+
+    def notebook(*sources):
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    execute(notebook("left_over = 1", "import os\nassert os.getcwd() == %r\n"
+                     "assert os.environ['HANASIM_STORE'] == %r" % (str(first),
+                                                                   str(first / "store"))),
+            first, kernel)
+    with pytest.raises(CellExecutionError, match="NameError"):
+        execute(notebook("left_over"), second, kernel)
+    with pytest.raises(CellExecutionError, match="ZeroDivisionError"):
+        execute(notebook("x = 1", "1 / 0", "never = 1"), second, kernel)
