@@ -108,12 +108,11 @@ def test_warmup_reports_each_kernel_and_a_second_warmup_only_loads():
     assert len(lines) == 2 and "already cached, loaded in" in lines[0]
 
 
-def test_warmup_refuses_an_unknown_game_in_one_line():
-    r = subprocess.run([sys.executable, "-m", "hanasim", "warmup", "toppa", "nosuch"],
-                       capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == [
-        r.stderr.strip().splitlines()[0]] and "unknown game 'nosuch'" in r.stderr
+def test_warmup_refuses_an_unknown_game_in_one_line(run_cli):
+    r = run_cli("warmup", "toppa", "nosuch")
+    assert r.code == 2
+    assert len(r.err.strip().splitlines()) == 1 and "unknown game 'nosuch'" in r.err
+    assert "Traceback" not in r.err
 
 
 def test_progress_defaults_to_off_outside_a_notebook():

@@ -1,5 +1,6 @@
 """Every notebook runs top to bottom (small HANASIM_NB_ROUNDS, in a temporary working directory
 and store, so nothing is written into the repository), and is committed without outputs."""
+import os
 from pathlib import Path
 
 import nbformat
@@ -11,6 +12,7 @@ FULL_ONLY = {"08_skill"}  # lookahead runs of three games: run with --full (CI t
 CELL_TIMEOUT = 600  # seconds per cell: generous (a fresh kernel loads the compiled kernels)
 
 nbclient = pytest.importorskip("nbclient")
+from jupyter_core.utils import run_sync  # noqa: E402  (nbclient's own dependency)
 
 
 def test_there_are_notebooks():
@@ -29,20 +31,66 @@ def test_committed_clean(path):
                 path.name, cell.source[:60])
 
 
-def execute(nb, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    """One Jupyter kernel (a real ipykernel process, started as Jupyter starts one) for this
+    module's notebooks, each run after a reset (`RESET`): a kernel's start, its imports
+    (numpy, pandas, numba, matplotlib, hanasim) and loading the compiled kernels from the cache
+    cost a few CPU seconds, paid once here instead of once per notebook."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    km = AsyncKernelManager(kernel_name="python3")
+    # started outside the repository (nothing it writes before a notebook's chdir lands there),
+    # charts inline as in Jupyter whatever backend the environment names
+    run_sync(km.start_kernel)(cwd=str(tmp_path_factory.mktemp("kernel")),
+                              env={**os.environ, "MPLBACKEND": INLINE})
+    yield km
+    run_sync(km.shutdown_kernel)(now=True)
+
+
+INLINE = "module://matplotlib_inline.backend_inline"
+
+#: run before each notebook: the notebook's folder and environment, the pandas display options
+#: and matplotlib figures back at their start, and an empty namespace (a notebook leaning on a
+#: name an earlier one defined fails here as it would in a fresh kernel)
+RESET = """\
+import os, sys
+os.chdir({cwd!r})
+os.environ.update({env!r})
+if "pandas" in sys.modules:
+    sys.modules["pandas"].reset_option("display")
+if "matplotlib.pyplot" in sys.modules:
+    sys.modules["matplotlib.pyplot"].close("all")
+%reset -f
+"""
+
+
+def _run(nb, km, cwd):
+    """Every cell of `nb` in the kernel, top to bottom; nbclient raises on a cell's error."""
+    if not run_sync(km.is_alive)():  # an earlier notebook killed the kernel: start it again
+        run_sync(km.restart_kernel)(now=True)
+    client = nbclient.NotebookClient(nb, km=km, timeout=CELL_TIMEOUT,
+                                     resources={"metadata": {"path": str(cwd)}})
+    try:
+        client.execute()
+    finally:
+        if client.kc is not None:
+            client.kc.stop_channels()
+    return nb
+
+
+def execute(nb, tmp_path, kernel):
     repo = Path(__file__).resolve().parent.parent
-    monkeypatch.setenv("HANASIM_NB_ROUNDS", NB_ROUNDS)
-    monkeypatch.setenv("HANASIM_STORE", str(tmp_path / "store"))
-    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    env = {"HANASIM_NB_ROUNDS": NB_ROUNDS, "HANASIM_STORE": str(tmp_path / "store")}
     watched = [repo / "notebooks", repo / "reports", repo]  # where a stray cwd would write
 
     def snapshot():
         return {p for d in watched if d.is_dir() for p in d.iterdir()}
 
     before = snapshot()
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=CELL_TIMEOUT,
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
+    reset = nbformat.v4.new_code_cell(RESET.format(cwd=str(tmp_path), env=env))
+    _run(nbformat.v4.new_notebook(cells=[reset]), kernel, tmp_path)
+    _run(nb, kernel, tmp_path)
     new = {p for p in snapshot() - before if p.name not in (".pytest_cache", "__pycache__")}
     assert not new, f"the notebook wrote into the repository: {sorted(map(str, new))}"
     return nb
@@ -85,10 +133,10 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_runs_top_to_bottom(path, tmp_path, monkeypatch, full):
+def test_runs_top_to_bottom(path, tmp_path, kernel, full):
     if path.stem in FULL_ONLY and not full:
         pytest.skip("compiles every game's lookahead kernels: run with --full")
-    nb = execute(nbformat.read(path, as_version=4), tmp_path, monkeypatch)
+    nb = execute(nbformat.read(path, as_version=4), tmp_path, kernel)
     text, images = outputs(nb)
     assert f"{int(NB_ROUNDS):,} rounds per run" in text  # the environment variable was used
     charts, phrases = EXPECTED.get(path.stem, (1, []))
@@ -107,3 +155,24 @@ def test_notebooks_draw_with_hanasim_plot(path):
     assert "plot." in code
     assert "def forest" not in code and "def teyaku_vs_exact" not in code
     assert "errorbar(" not in code and "HAVE_BAKA" not in code
+
+
+def test_the_shared_kernel_fails_on_an_error_and_forgets_each_notebook(tmp_path, kernel):
+    """The one kernel keeps the checks a fresh kernel gives: a cell's error fails the run, a
+    name an earlier notebook defined is gone, and each notebook runs in its own folder with
+    its own environment."""
+    from nbclient.exceptions import CellExecutionError
+
+    def notebook(*sources):
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    execute(notebook("left_over = 1", "import os\nassert os.getcwd() == %r\n"
+                     "assert os.environ['HANASIM_STORE'] == %r" % (str(first),
+                                                                   str(first / "store"))),
+            first, kernel)
+    with pytest.raises(CellExecutionError, match="NameError"):
+        execute(notebook("left_over"), second, kernel)
+    with pytest.raises(CellExecutionError, match="ZeroDivisionError"):
+        execute(notebook("x = 1", "1 / 0", "never = 1"), second, kernel)
