@@ -26,7 +26,6 @@ import re
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _stats
 
 from . import intervals
 
@@ -78,7 +77,7 @@ def seat_tokens(g, n_seats: int) -> list[str]:
 
 
 def _t(df: int) -> float:
-    return float(_stats.t.ppf(0.5 + intervals.LEVEL / 2, df))
+    return intervals.t_value(intervals.LEVEL, int(df))
 
 
 def value_stats(n1, s1, q1, n, s, q) -> dict:

@@ -13,9 +13,8 @@ import re
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from .intervals import LEVEL
+from .intervals import LEVEL, t_value
 
 #: a significant difference smaller than this many standard deviations of the quantity in one
 #: round (one unit of its ``n``) is "significant but negligible": over 100 rounds it moves a
@@ -71,7 +70,7 @@ def paired_difference(total_diff: float, block_diffs: np.ndarray, level: float =
     if n < 2:
         return dict(estimate=total_diff, std_error=math.nan, ci_low=math.nan, ci_high=math.nan)
     se = float(np.std(d, ddof=1) / math.sqrt(n))
-    t = float(stats.t.ppf(0.5 + level / 2, n - 1))
+    t = t_value(level, n - 1)
     return dict(estimate=total_diff, std_error=se, ci_low=total_diff - t * se,
                 ci_high=total_diff + t * se)
 

@@ -5,6 +5,7 @@ tables are exact functions of the counters and identical whatever the thread cou
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from scipy import stats
@@ -12,8 +13,17 @@ from scipy import stats
 LEVEL = 0.999  # the confidence level of every interval hanasim reports
 
 
+@functools.lru_cache(maxsize=None)
 def z_value(level: float = LEVEL) -> float:
+    # cached: scipy's ppf costs about a millisecond a call, and a compare's table asks for
+    # the same quantile thousands of times
     return float(stats.norm.ppf(0.5 + level / 2))
+
+
+@functools.lru_cache(maxsize=4096)
+def t_value(level: float, df: int) -> float:
+    """The two-sided ``level`` quantile of Student's t with ``df`` degrees of freedom."""
+    return float(stats.t.ppf(0.5 + level / 2, df))
 
 
 def wilson(p: float, n: float, level: float = LEVEL) -> tuple[float, float]:
@@ -61,7 +71,7 @@ def mean(total: float, total_sq: float, n: int, level: float = LEVEL) -> dict:
     m = total / n
     var = max((total_sq - total * total / n) / (n - 1), 0.0)
     se = math.sqrt(var / n)
-    t = float(stats.t.ppf(0.5 + level / 2, n - 1))
+    t = t_value(level, int(n - 1))
     return dict(estimate=m, std_error=se, ci_low=m - t * se, ci_high=m + t * se, n=n)
 
 
