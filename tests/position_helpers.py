@@ -4,7 +4,7 @@ its stream, greedy's by its tables), so a position played by them must end as th
 round did."""
 import numpy as np
 
-from hanasim.engine.bits import month_nibble
+from hanasim.engine.bits import has_full_nibble, month_nibble
 from hanasim.engine.rng import GOLDEN, mix64
 from hanasim.policies import RANDOM, hand_card, take_high
 from hanasim.position import core
@@ -241,7 +241,7 @@ def ishikari_round(game, seed, policy, join, expose, mult=1):
     R.deal_round(rng2, order2, groups2, tb.pattern, n, tb.cond)
     R.join_phase(groups2, tb, pol, 0, rng2, res2)
     R.active_round(rng2, order2, groups2, g32, order32, st2, tb, pol, pol32, exp32, 0, res2)
-    if a.hachihachi and any(R.has_full_nibble(g32[k]) for k in range(R.ACTIVE)):
+    if a.hachihachi and any(has_full_nibble(g32[k]) for k in range(R.ACTIVE)):
         return None
     deal = ([core.bits(g) for g in groups[:n]], core.bits(groups[n]),
             [int(c) for c in order3[a.n_dealt:]])

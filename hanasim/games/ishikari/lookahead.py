@@ -26,7 +26,7 @@ from ...engine.jit import hot
 from ...engine.lookahead import (_add_gain, _pick, deal_others, gather, new_scratch, play_out,
                                  shuffle)
 from ...engine.settle import pile_points
-from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN,
+from .hands import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN,
                     P_HACHIHACHI, P_PAR, P_PLAYERS, R_CHOICE, join_strength, swap_fours,
                     teyaku_value)
 from .rules import HAND
