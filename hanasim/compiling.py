@@ -21,20 +21,19 @@ from numba.core import event
 
 #: CPU seconds to compile each game's kernels from an empty cache: (the play kernel serving
 #: random and greedy, the lookahead kernel on top of it, the deals-only kernel; 0: deals-only
-#: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1) with
-#: ``resource.getrusage`` in a fresh process per game: the figures of 2026-11-26 (load 1-3)
-#: scaled by what the twin helpers and the inliner's shortcuts (``engine/jit.py``) saved, each
-#: game measured before and after side by side the same day (load 3-10); on one free core the
-#: wait is about the same, on a loaded machine longer, which the notice says.
+#: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1) in a fresh
+#: process per game (``bench.cold_compile_seconds``), 2026-11-26 13:05-13:13 UTC at load 1;
+#: on one free core the wait is about the same, on a loaded machine longer, which the notice
+#: says.
 ESTIMATE_S = {
-    "toppa": (10, 17, 2),
-    "baka": (10, 17, 2),
-    "koikoi": (16, 29, 0),
-    "kushiro_toppa": (10, 22, 0),
-    "taipa": (8, 22, 1),
-    "taoshi": (9, 19, 0),
-    "bakappana": (5, 11, 2),
-    "ishikari_toppa": (15, 24, 0),
+    "toppa": (14, 25, 3),
+    "baka": (16, 23, 3),
+    "koikoi": (14, 24, 0),
+    "kushiro_toppa": (12, 23, 0),
+    "taipa": (12, 27, 1),
+    "taoshi": (13, 21, 0),
+    "bakappana": (9, 15, 3),
+    "ishikari_toppa": (25, 37, 0),
 }
 KINDS = ("play", "lookahead", "deals")
 _WHAT = {"play": "{title} kernel (random and greedy play)",
