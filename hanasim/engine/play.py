@@ -131,7 +131,8 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
             break
         p = p1 if seat else p0
         s, r = turn_word(p, s)
-        hand, field, cap = turn_with(p, hand, field, order[top], r, gscore, ghigh)
+        # (an unsigned position: no check for a negative index)
+        hand, field, cap = turn_with(p, hand, field, order[np.uint64(top)], r, gscore, ghigh)
         h0 = h0 if seat else hand
         h1 = hand if seat else h1
         c0 = c0 if seat else c0 | cap

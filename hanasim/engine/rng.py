@@ -14,6 +14,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
+_ONE = np.uint64(1)
 
 
 @hot
@@ -99,22 +100,26 @@ def shuffle_steps(cards, s, n, start, stop):
     about 30 ns a round more (interleaved stage timings)."""
     # The state lives in a register for the loop: through rng[0], every draw would wait for the
     # previous one's store (the compiler cannot tell that ``cards`` does not alias ``rng``).
-    i = start
-    while i < stop:
+    # Unsigned positions: numba indexes with a signed integer through a check for negative
+    # indexes (a select per access), with an unsigned one directly.
+    i = np.uint64(start)
+    end = np.uint64(stop)
+    size = np.uint64(n)
+    while i < end:
         s += GOLDEN
         r = mix64(s)
-        j = i + np.int64(((r & _LOW32) * np.uint64(n - i)) >> _S32)
+        j = i + (((r & _LOW32) * (size - i)) >> _S32)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
-        i += 1
-        if i >= stop:
+        i += _ONE
+        if i >= end:
             break
-        j = i + np.int64(((r >> _S32) * np.uint64(n - i)) >> _S32)
+        j = i + (((r >> _S32) * (size - i)) >> _S32)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
-        i += 1
+        i += _ONE
     return s
 
 

@@ -31,7 +31,7 @@ from ..engine import state
 from ..engine.bits import bit, count
 from ..engine.deal import deal, deal_until_clean, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
-from ..engine.tally import HIST_BINS, hist_add, tally_hits
+from ..engine.tally import HIST_BINS, LANE_ROUNDS, hist_add, lanes_size, pair_lanes_add, pair_lanes_fold
 from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
 from ..engine.rng import NO_GIVEN, restart, shuffle_steps
@@ -573,7 +573,8 @@ end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 def new_work(tb):
     return (np.zeros(1, dtype=np.uint64), np.arange(tb.month.shape[0]).astype(np.int8),
             np.zeros(3, dtype=np.uint64), np.zeros(ST_N, dtype=np.uint64),
-            np.zeros(R_N, dtype=np.int64))
+            np.zeros(R_N, dtype=np.int64),
+            np.zeros(lanes_size(tb.teyaku.shape[0], tb.yaku_masks.shape[0]), dtype=np.uint64))
 
 
 @njit(inline="always")
@@ -591,7 +592,7 @@ def start_game(tb, work, key, i, n_rounds):
 
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
-    rng, order, groups, st, res = work
+    rng, order, groups, st, res, _ = work
     policy, expose = players
     res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, tb.cond)
     play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
@@ -631,8 +632,18 @@ def tally_round(tb, work, counts, dealer):
     scal[C_P0_WINS] += p0 > 0
     hist_add(scal, C_HIST + HIST_BINS * H_DEALER, d)
     hist_add(scal, C_HIST + HIST_BINS * H_OPPONENT, res[R_SCORE + 1])
-    tally_hits(tcount, res[R_TEY_HELD], res[R_TEY_HELD + 1], 0, tb.teyaku.shape[0])
-    tally_hits(ycount, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], 0, tb.yaku_masks.shape[0])
+    # the teyaku and dekiyaku hits in lanes (engine.tally), folded every LANE_ROUNDS rounds
+    # and at the end of the chunk (play_sessions)
+    lanes = work[5]
+    n_tey = tb.teyaku.shape[0]
+    n_yaku = tb.yaku_masks.shape[0]
+    y_base = 2 * ((n_tey + 8) >> 3)
+    pair_lanes_add(lanes, 0, res[R_TEY_HELD], res[R_TEY_HELD + 1], n_tey)
+    pair_lanes_add(lanes, y_base, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], n_yaku)
+    last = lanes.shape[0] - 1
+    lanes[last] += 1
+    if lanes[last] == LANE_ROUNDS:
+        fold_hits(tb, work, counts)
     card_tally.tally_round(GAME, tb, work, cards, N_PLAYERS)
 
 
@@ -666,11 +677,23 @@ def tally_game(tb, work, counts, first, totals):
 
 
 @hot
+def fold_hits(tb, work, counts):
+    """The teyaku and dekiyaku hits counted in lanes since the last fold (``tally_round``)
+    into their counters."""
+    lanes = work[5]
+    n_tey = tb.teyaku.shape[0]
+    pair_lanes_fold(lanes, 0, counts[1], n_tey)
+    pair_lanes_fold(lanes, 2 * ((n_tey + 8) >> 3), counts[2], tb.yaku_masks.shape[0])
+    lanes[lanes.shape[0] - 1] = 0
+
+
+@hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
     """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
     hooks inlined): a kernel of its own, compiled without reference counting."""
     sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
                   look)
+    fold_hits(tb, work, counts)
 
 
 @njit(cache=True, nogil=True)
