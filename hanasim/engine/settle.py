@@ -68,7 +68,10 @@ def can_hand_over(pile, amount, kind_masks, kind_points, rule, greedy):
     if rule == TRANSFER_TOTAL:
         return amount <= 0 or pile_points(pile, kind_masks, kind_points) >= amount
     if greedy:  # no branch on amount == 0 (it is random): greedy pays 0 by taking nothing
-        return pay_greedy(pile, max(amount, 0), 0, kind_masks)
+        # pay_greedy of one payment: the second take (of 0) always succeeds
+        ok, _, _, _ = _greedy_take(count(pile & kind_masks[0]), count(pile & kind_masks[1]),
+                                   count(pile & kind_masks[2]), max(amount, 0))
+        return ok
     if amount <= 0:
         return True
     return exact_from_counts(count(pile & kind_masks[0]), count(pile & kind_masks[1]),
