@@ -30,9 +30,32 @@ SLOW_FIRST = [
 ]
 
 
+# test_identity compiles every game's play kernel while the other worker runs test_koikoi and
+# test_position, then the notebooks, whose Jupyter kernel loads those kernels from the cache: its
+# games go in the order the notebooks need them.  In the order of make_identity.cases() Ishikari
+# Toppa came last and notebook 11 started while test_identity was still compiling its kernel:
+# both processes compiled it (~30 CPU s twice).  Toppa's lookahead kernel (no notebook runs
+# one in CI) compiles after them; koi-koi's cases load the kernel test_koikoi compiled.
+IDENTITY_GAMES = ["toppa", "baka", "taipa", "kushiro_toppa", "taoshi", "bakappana",
+                  "ishikari_toppa", "koikoi"]
+
+
+def _identity_rank(item):
+    case = getattr(item, "callspec", None) and item.callspec.params.get("case")
+    if not case:
+        return (-1, 0)
+    game = IDENTITY_GAMES.index(case["game"]) if case["game"] in IDENTITY_GAMES else 99
+    return (1 if "lookahead" in case["policy"] else 0, game)
+
+
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's own order
+
+    def key(item):
+        within = _identity_rank(item) if item.path.name == "test_identity.py" else (0, 0)
+        return (rank.get(item.path.name, len(rank)), within)
+
+    items.sort(key=key)  # stable: otherwise a file's own order
 
 
 @pytest.fixture(scope="session")
