@@ -1,9 +1,10 @@
 """Every notebook runs top to bottom (small HANASIM_NB_ROUNDS, in a temporary working directory
 and store, so nothing is written into the repository), and is committed without outputs."""
+import importlib
+import importlib.util
 import os
 from pathlib import Path
 
-import nbformat
 import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
@@ -11,8 +12,31 @@ NB_ROUNDS = "50000"
 FULL_ONLY = {"08_skill"}  # lookahead runs of three games: run with --full (CI time budget)
 CELL_TIMEOUT = 600  # seconds per cell: generous (a fresh kernel loads the compiled kernels)
 
-nbclient = pytest.importorskip("nbclient")
-from jupyter_core.utils import run_sync  # noqa: E402  (nbclient's own dependency)
+if importlib.util.find_spec("nbclient") is None:
+    pytest.skip("could not import 'nbclient'", allow_module_level=True)
+
+
+class _OnFirstUse:
+    """A module imported when a test first uses it, not when pytest collects this file: both
+    xdist workers collect every file, and importing nbformat (jsonschema builds its format
+    grammars) costs 2-4 CPU s, which the worker that runs no notebook paid for nothing."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        if attr.startswith("_") or attr == "pytestmark":  # pytest looking for marks, fixtures
+            raise AttributeError(attr)
+        return getattr(importlib.import_module(self._name), attr)
+
+
+nbformat = _OnFirstUse("nbformat")
+nbclient = _OnFirstUse("nbclient")
+
+
+def run_sync(f):
+    from jupyter_core.utils import run_sync as run  # nbclient's own dependency
+    return run(f)
 
 
 def test_there_are_notebooks():
