@@ -16,10 +16,24 @@ keeps only its CFG canonicalisation and leaves the lifetimes to be computed when
 a run that emits dels computes them as before.  The IR every pass sees is the same, so the
 compiled code is the same.  Applied only where numba's module has the shape this was written
 for (``applied`` says whether it was), else left alone."""
+import contextlib
 import functools
 import threading
 
 applied = False
+_local = threading.local()  # the flags of the pipelines running on this thread, innermost last
+
+
+@contextlib.contextmanager
+def pipeline_flags(flags):
+    """Within: the post-processor runs for a pipeline compiling with these flags (numba's pass
+    manager runs each pipeline inside this)."""
+    stack = _local.__dict__.setdefault("flags", [])
+    stack.append(flags)
+    try:
+        yield
+    finally:
+        stack.pop()
 
 # The names numba 0.68's ``PostProcessor.run`` uses: a different set means a different run,
 # and the patch stays out.
@@ -54,17 +68,12 @@ def _lazy_liveness():
                                         "FreeVar")):
         return
 
-    local = threading.local()  # the flags of the pipelines running on this thread
     manager_run = manager.run
 
     @functools.wraps(manager_run)
     def run_with_flags(self, state):
-        stack = local.__dict__.setdefault("flags", [])
-        stack.append(getattr(state, "flags", None))
-        try:
+        with pipeline_flags(getattr(state, "flags", None)):
             return manager_run(self, state)
-        finally:
-            stack.pop()
 
     def read_later(func_ir):
         """Whether with-lifting or ``literal_unroll`` may read the lifetimes later."""
@@ -79,7 +88,7 @@ def _lazy_liveness():
 
     @functools.wraps(run)
     def lazy_run(self, emit_dels=False, extend_lifetimes=False):
-        stack = getattr(local, "flags", None)
+        stack = getattr(_local, "flags", None)
         flags = stack[-1] if stack else None
         func_ir = self.func_ir
         if (flags is None or getattr(flags, "force_pyobject", True)
