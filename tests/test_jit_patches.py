@@ -7,13 +7,14 @@ import numpy as np
 from numba import literal_unroll, njit, objmode
 
 import hanasim.engine.jit  # noqa: F401  (applies the patches)
-from hanasim.engine import jit_errors, jit_liveness, jit_loc
+from hanasim.engine import jit_errors, jit_liveness, jit_loc, jit_ssa
 
 
 def test_every_patch_applies_to_this_numba():
     assert jit_liveness.applied
     assert jit_loc.applied
     assert jit_errors.applied
+    assert jit_ssa.applied
 
 
 # --- jit_liveness -----------------------------------------------------------------------------
@@ -117,6 +118,42 @@ def test_compiles_that_read_the_lifetimes_still_work():
     assert list(njit(_gen)(3)) == [0, 2, 4]
     a = np.array([1, 5, 2, 7], dtype=np.int64)
     assert njit(_branchy)(a, 4) == _branchy(a, 4)
+
+
+# --- jit_ssa ----------------------------------------------------------------------------------
+
+def _reassigned(a, n):
+    x = 0
+    y = 1
+    for i in range(n):
+        if a[i] > 2:
+            x = x + a[i]
+            y = y * 2
+        elif a[i] < 0:
+            x = -x
+        else:
+            z = a[i]
+            y = y + z
+        if x > 100:
+            x = 100
+    return x + y
+
+
+def test_ssa_renames_as_numba_does():
+    from numba.core import ssa
+
+    # two translations: the renaming draws fresh names from the function's scope
+    numba_blocks = ssa._run_ssa.numba(_ir_and_flags(_reassigned)[0].blocks)
+    patched_blocks = ssa._run_ssa(_ir_and_flags(_reassigned)[0].blocks)
+
+    def dump(blocks):
+        return {label: [str(stmt) for stmt in blk.body] for label, blk in blocks.items()}
+
+    numba_dump, patched_dump = dump(numba_blocks), dump(patched_blocks)
+    assert numba_dump == patched_dump
+    assert any("phi" in stmt for body in patched_dump.values() for stmt in body)
+    a = np.array([5, -1, 1, 7, 3], dtype=np.int64)
+    assert njit(_reassigned)(a, 5) == _reassigned(a, 5)
 
 
 # --- jit_loc ----------------------------------------------------------------------------------

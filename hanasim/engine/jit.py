@@ -201,4 +201,4 @@ _untyped_ir_once_per_compile()
 
 # numba's compile, patched where it does work these kernels never use; each module applies its
 # patch only where numba has the shape it was written for.
-from . import jit_errors, jit_liveness, jit_loc  # noqa: E402,F401
+from . import jit_errors, jit_liveness, jit_loc, jit_ssa  # noqa: E402,F401
