@@ -7,7 +7,8 @@ import numpy as np
 from numba import literal_unroll, njit, objmode
 
 import hanasim.engine.jit  # noqa: F401  (applies the patches)
-from hanasim.engine import jit_errors, jit_liveness, jit_loc, jit_ssa
+from hanasim.engine import jit_errors, jit_liveness, jit_loc, jit_nocode, jit_ssa
+from hanasim.engine.jit import hot
 
 
 def test_every_patch_applies_to_this_numba():
@@ -15,6 +16,7 @@ def test_every_patch_applies_to_this_numba():
     assert jit_loc.applied
     assert jit_errors.applied
     assert jit_ssa.applied
+    assert jit_nocode.applied
 
 
 # --- jit_liveness -----------------------------------------------------------------------------
@@ -188,3 +190,37 @@ def test_error_text_is_numbas_and_the_streams_stay():
         assert sys.stdout is out and sys.stderr is err
     message = str(errors.NumbaError("a problem"))
     assert "a problem" in message
+
+
+# --- jit_nocode -------------------------------------------------------------------------------
+
+@hot
+def _twice_plus(x, k):
+    return 2 * x + k
+
+
+@njit
+def _calls_twice_plus(a):
+    s = 0
+    for v in a:
+        s += _twice_plus(v, 3)
+    return s
+
+
+def test_a_helper_compiled_for_a_kernel_has_no_machine_code_of_its_own():
+    from numba.core.registry import cpu_target
+
+    a = np.arange(5, dtype=np.int64)
+    assert _calls_twice_plus(a) == int((2 * a + 3).sum())
+    (inner,) = _twice_plus._inner.overloads.values()
+    library = inner.library
+    assert type(library).__name__ == "NoCodeLibrary"
+    assert library._finalized
+    engine = cpu_target.target_context.codegen()._engine
+    assert not engine.is_symbol_defined(inner.fndesc.mangled_name)  # never given to the JIT
+    # its optimised module is what the kernel linked in
+    assert inner.fndesc.mangled_name in library.get_llvm_str()
+    # called from Python, the helper compiles as numba's, with machine code
+    assert _twice_plus(4, 1) == 9
+    (outer,) = _twice_plus.overloads.values()
+    assert type(outer.library).__name__ != "NoCodeLibrary"
