@@ -50,12 +50,6 @@ def _inlined_at_four_sites(a):
     return _both(a, 2) * 1000 + _both(a, 3) + _scaled(a, 2, 5) * 100000 + _scaled(a, 0, 1)
 
 
-def test_the_inliner_copies_scopes_directly_on_this_numba():
-    from hanasim.engine import jit
-
-    assert jit._linear_inline_copies.fast_scopes
-
-
 def test_a_callee_inlined_at_several_sites_computes_each_site_apart():
     a = np.array([1, 2, 3], dtype=np.int64)
 

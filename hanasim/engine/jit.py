@@ -85,7 +85,6 @@ def _linear_inline_copies():
     Applied only where numba's module has the shape this was written for (else left alone)."""
     import copy as copy_module
     import functools
-    from collections import defaultdict
 
     try:
         from numba.core import inline_closurecall as icc
@@ -95,54 +94,6 @@ def _linear_inline_copies():
     worker = getattr(icc, "InlineWorker", None)
     if getattr(icc, "copy", None) is not copy_module or not hasattr(worker, "inline_ir"):
         return
-
-    # The scope a copied block drags along holds every variable of the callee (its own inlined
-    # callees' too): the generic deep copy of it was most of the copying left.  ``copy_scope``
-    # builds the same copy directly, where the scope has the attributes numba 0.68 gives it.
-    fast_scopes = (
-        set(vars(ir.Scope(None, ir.Loc("", 0)))) == {"parent", "localvars", "loc",
-                                                     "redefined", "var_redefinitions"}
-        and set(vars(ir.VarMap())) == {"_con"}
-        and set(vars(ir.Var(None, "v", ir.Loc("", 0)))) == {"scope", "name", "loc"}
-        and ir.Var.__deepcopy__.__code__.co_names == ("Var", "copy", "deepcopy", "scope",
-                                                      "name", "loc", "id"))
-
-    def copy_scope(scope, memo):
-        """``copy.deepcopy(scope, memo)``, built directly: a new scope whose variables are new
-        ``Var`` objects of that scope, with their names and (shared) locations, as
-        ``Var.__deepcopy__`` makes them, entered in the memo so the blocks' statements refer
-        to them; the redefinition counts and sets copied."""
-        new = ir.Scope.__new__(ir.Scope)
-        memo[id(scope)] = new
-        copy_module._keep_alive(scope, memo)
-        state = {}
-        for key, value in vars(scope).items():
-            if key == "localvars" and type(value) is ir.VarMap:
-                varmap = ir.VarMap.__new__(ir.VarMap)
-                memo[id(value)] = varmap
-                con = {}
-                for name, var in value._con.items():
-                    got = memo.get(id(var))
-                    if got is None:
-                        if type(var) is ir.Var and var.scope is scope:
-                            got = ir.Var(new, var.name, var.loc)
-                            memo[id(var)] = got
-                        else:
-                            got = copy_module.deepcopy(var, memo)
-                    con[name] = got
-                varmap._con = con
-                state[key] = varmap
-            elif (key in ("redefined", "var_redefinitions") and type(value) is defaultdict
-                  and value.default_factory in (int, set)):
-                copied = defaultdict(value.default_factory)
-                memo[id(value)] = copied
-                for k, v in value.items():
-                    copied[k] = set(v) if value.default_factory is set else v
-                state[key] = copied
-            else:
-                state[key] = copy_module.deepcopy(value, memo)
-        new.__dict__.update(state)
-        return new
 
     class SharedMemoCopy:
         """Stands in for the ``copy`` module inside ``numba.core.inline_closurecall``."""
@@ -160,9 +111,6 @@ def _linear_inline_copies():
                 # it is instead of copied again (half of the copying).
                 if id(x) in cls.made:
                     return x
-                scope = getattr(x, "scope", None)
-                if fast_scopes and type(scope) is ir.Scope and id(scope) not in cls.memo:
-                    copy_scope(scope, cls.memo)
                 y = copy_module.deepcopy(x, cls.memo)
                 cls.made[id(y)] = y
                 return y
@@ -181,7 +129,6 @@ def _linear_inline_copies():
 
     icc.copy = SharedMemoCopy
     worker.inline_ir = shared_memo_inline_ir
-    _linear_inline_copies.fast_scopes = fast_scopes  # for the test that it applies
 
 
 _linear_inline_copies()
