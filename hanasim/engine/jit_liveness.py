@@ -13,7 +13,8 @@ lifetimes object ``func_ir.variable_lifetime`` by with-block lifting and ``liter
 in a nopython compile (``force_pyobject`` unset: the nopython pipeline) of a function that is
 not a generator, has no ``with`` block and no ``literal_unroll``, a run that emits no dels
 keeps only its CFG canonicalisation and leaves the lifetimes to be computed when (if ever) read;
-a run that emits dels computes them as before.  The IR every pass sees is the same, so the
+a run that emits dels computes what the dels need (use/def, live and dead maps), not the
+variables live on entry to each block.  The IR every pass sees is the same, so the
 compiled code is the same.  Applied only where numba's module has the shape this was written
 for (``applied`` says whether it was), else left alone."""
 import contextlib
@@ -34,6 +35,7 @@ def pipeline_flags(flags):
         yield
     finally:
         stack.pop()
+
 
 # The names numba 0.68's ``PostProcessor.run`` uses: a different set means a different run,
 # and the patch stays out.
