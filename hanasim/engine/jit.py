@@ -15,6 +15,8 @@ best called from one site (``engine.play.play_turns`` has one turn for every sea
 from numba import njit, types
 from numba.core.registry import CPUDispatcher
 
+from . import jit_nocode
+
 
 class _Inner(CPUDispatcher):
     """The twin a ``@hot`` helper is compiled as when a kernel calls it (see :func:`hot`).
@@ -62,8 +64,11 @@ def hot(fn=None, **kw):
     target = dict(nopython=True, **options)
     outer = _Hot(py_func=fn, locals={}, targetoptions=target)
     outer.enable_caching()
-    outer._inner = _Inner(py_func=fn, locals={}, targetoptions=dict(
+    inner_options = dict(py_func=fn, locals={}, targetoptions=dict(
         target, no_cpython_wrapper=True, no_cfunc_wrapper=True))
+    if jit_nocode.pipeline_class is not None:  # the twin gets no machine code of its own
+        inner_options["pipeline_class"] = jit_nocode.pipeline_class
+    outer._inner = _Inner(**inner_options)
     return outer
 
 
@@ -192,3 +197,8 @@ def _untyped_ir_once_per_compile():
 
 
 _untyped_ir_once_per_compile()
+
+
+# numba's compile, patched where it does work these kernels never use; each module applies its
+# patch only where numba has the shape it was written for.
+from . import jit_errors, jit_liveness, jit_loc, jit_ssa  # noqa: E402,F401
