@@ -36,6 +36,7 @@ from ..policies import DEC_STOP, DEFAULT_K, GREEDY, K_SHIFT, LOOKAHEAD, MAX_K  #
 # the most choices of one decision: 10 hand cards, two ways each, is 20 (Toppa, Baka, Taoshi);
 # Taipa's 6 hand cards, each taking one of at most 7 field cards of its suit, are at most 42
 MAX_CHOICES = 48
+ALL_CARDS = np.uint64(0xFFFFFFFFFFFF)  # the 48 cards' bits
 #: a choice replaces greedy's own only when its mean gain exceeds Z standard errors (``_pick``)
 #: with one other choice; with m - 1 others the bar rises so that, when none of them is better
 #: than greedy's, one still passes by chance no more often than that one would (Bonferroni):
@@ -217,6 +218,32 @@ def _pick(sc, m, k_samples):
             best = j
             best_gain = mean
     return best
+
+
+@hot(inline="always")
+def look_join(rng, sc, n, s, mine, field, hand_size, yes, k, value, ctx):
+    """Join (True) or drop for a lookahead player at seat ``s`` of ``n`` (its hand ``mine``;
+    ``field`` dealt face up): the JOIN policy's own choice ``yes`` unless the other one's mean
+    gain, paired on ``k`` determinisations, exceeds one standard error (:func:`_pick`).  The
+    opening every game's join lookahead shares: the cards the seat cannot see (all but its
+    hand and the field) gathered as a set, then per determinisation shuffled on from their
+    last order (the stream is the round's play stream ``rng``) and dealt to the other seats
+    (:func:`deal_others`: ``sc.high[:n]``; ``sc.cards[x:m]`` the undealt cards, in order).
+    The game values one determinisation: ``value(sc, x, m, st, ctx)`` (a compiled function;
+    ``ctx`` a tuple of its own arguments) returns (joining's value, dropping's, the generator
+    state ``st`` advanced by any draws of its own).  Returns the choice."""
+    m = gather(sc.cards, ~(mine | field) & ALL_CARDS)
+    st = rng[0]
+    sc.total[1] = 0.0
+    sc.total2[1] = 0.0
+    for _ in range(k):
+        st = shuffle(sc.cards, m, st)
+        x = deal_others(sc.cards, sc.high, 0, n, s, mine, hand_size)
+        vj, vd, st = value(sc, x, m, st, ctx)
+        # choice 0: the JOIN policy's, choice 1 the other
+        _add_gain(sc, 1, vd if yes else vj, vj if yes else vd)
+    rng[0] = st
+    return yes != (_pick(sc, 2, k) == 1)
 
 
 @hot(inline="always")

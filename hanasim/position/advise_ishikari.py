@@ -8,7 +8,8 @@ from importlib import import_module
 import numpy as np
 from numba import njit
 
-from ..engine.lookahead import gather, new_scratch
+from ..engine.lookahead import deal_others, gather, new_scratch, shuffle
+from ..games.ishikari.rules import HAND
 
 ILA = import_module("hanasim.games.ishikari.lookahead")
 IR = import_module("hanasim.games.ishikari.round")
@@ -26,10 +27,12 @@ def ishikari_join(tb, groups, s, res, seed, out):
     field = groups[n]
     m = gather(sc.cards, ~(mine | field) & ILA.FULL)
     st = np.uint64(seed)
-    for i in range(out.shape[0]):
-        st, v = ILA._join_sample(sc, tb, n, s, res, field, mine, m, st)
-        out[i, 0] = v
-        out[i, 1] = 0.0
+    for i in range(out.shape[0]):  # engine.lookahead.look_join's loop, every value kept
+        st = shuffle(sc.cards, m, st)
+        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND)
+        vj, vd, st = ILA._join_sample(sc, x, m, st, (tb, n, s, res, field))
+        out[i, 0] = vj
+        out[i, 1] = vd
 
 
 __all__ = ["ishikari_join"]

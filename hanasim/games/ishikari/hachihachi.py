@@ -68,6 +68,15 @@ _group_b = hot(inline="always")(group_b)
 @hot(inline="always")
 def teyaku(hand, kind_masks):
     """(value in kan, held bits over NAMES: the best of each group) of a 7-card hand."""
+    return teyaku_of(hand, kind_masks[0], kind_masks[1], kind_masks[2], kind_masks[3])
+
+
+@hot
+def teyaku_of(hand, brights, animals, ribbons, chaff):
+    """:func:`teyaku` with the kind masks (``Tables.kind_masks``) as scalars: one compiled
+    function of scalars for every site (the round's claim and tally, the join threshold, the
+    ``--where`` teyaku clause), which LLVM inlines where it pays; IR-inlined, its 400
+    statements of typed IR were compiled again at every site (four in the play kernel)."""
     n2 = 0
     n3 = 0
     n3s = 0
@@ -86,9 +95,8 @@ def teyaku(hand, kind_masks):
                 n3 += 1
     a = _group_a(n2, n3, n3s, n4)
     plain = hand & ~WILLOW
-    b = _group_b(count(plain & kind_masks[0]), count(plain & kind_masks[1]),
-                 count(plain & kind_masks[2]),
-                 count(hand & (kind_masks[3] | WILLOW)))
+    b = _group_b(count(plain & brights), count(plain & animals), count(plain & ribbons),
+                 count(hand & (chaff | WILLOW)))
     v = 0
     bits = 0
     if a >= 0:

@@ -23,8 +23,7 @@ from numba import njit
 from ...engine import state
 from ...engine.bits import bit
 from ...engine.jit import hot
-from ...engine.lookahead import (_add_gain, _pick, deal_others, gather, new_scratch, play_out,
-                                 shuffle)
+from ...engine.lookahead import look_join, new_scratch, play_out
 from ...engine.settle import pile_points
 from .hands import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN,
                     P_HACHIHACHI, P_PAR, P_PLAYERS, R_CHOICE, join_strength, swap_fours,
@@ -42,22 +41,22 @@ A_ACT, A_TEY = 0, 8  # scratch ``aux`` slots: the active seats, their teyaku val
 
 
 @hot
-def _join_sample(sc, tb, n, s, res, field, mine, m, st):
-    """One determinisation of seat ``s``'s join (the unseen cards in ``sc.cards[:m]``, shuffled
-    on from their last order): the other hands dealt again, then seat ``s``'s score in the
-    round it joins.  The seats before it speak as they did (``res[R_CHOICE + o]``), the later
-    ones by greedy's threshold, with the forced-in and forced-out rules of
-    ``round.join_table``; 0 when ``s`` is forced out (it may only chase: the round does not
-    change).  The active round as ``round.play_round`` plays it: the active hands in turn
-    order, the draw pile the inactive hands and the undealt cards in a random order (the
-    determinisation's), a Hachi-hachi Four of a Kind swapped for the pile's top
-    (``round.swap_fours``, its pick drawn on this stream), every teyaku claimed (a lookahead
-    player always claims under Hachi-hachi's list, greedy's ``--expose always`` under
-    Toppa's), the play by greedy, the score before the chase multiplier (a positive factor
-    that changes no choice).  Returns (state, value).  The position API's advice calls it
-    too, so both value a join with one piece of code."""
-    st = shuffle(sc.cards, m, st)
-    deal_others(sc.cards, sc.high, 0, n, s, mine, HAND)
+def _join_sample(sc, x, m, st, ctx):
+    """One determinisation of seat ``s``'s join, ``engine.lookahead.look_join``'s value
+    (``ctx`` = (tb, n, s, res, field); the other hands dealt again into ``sc.high``, the unseen
+    cards in ``sc.cards[:m]``): seat ``s``'s score in the round it joins.  The seats before it
+    speak as they did (``res[R_CHOICE + o]``), the later ones by greedy's threshold, with the
+    forced-in and forced-out rules of ``round.join_table``; 0 when ``s`` is forced out (it may
+    only chase: the round does not change).  The active round as ``round.play_round`` plays
+    it: the active hands in turn order, the draw pile the inactive hands and the undealt cards
+    in a random order (the determinisation's), a Hachi-hachi Four of a Kind swapped for the
+    pile's top (``round.swap_fours``, its pick drawn on this stream), every teyaku claimed (a
+    lookahead player always claims under Hachi-hachi's list, greedy's ``--expose always``
+    under Toppa's), the play by greedy, the score before the chase multiplier (a positive
+    factor that changes no choice).  Returns (joining's value, dropping's: 0, the stream's
+    state ``st``).  The position API's advice calls it too, so both value a join with one
+    piece of code."""
+    tb, n, s, res, field = ctx
     joined = 0
     dropped = 0
     me = -1
@@ -82,7 +81,7 @@ def _join_sample(sc, tb, n, s, res, field, mine, m, st):
         elif ch == CH_DROP:
             dropped += 1
     if me < 0:
-        return st, 0.0
+        return 0.0, 0.0, st
     # the active round (round.active_round): hands in turn order, the field, then the pile
     used = field
     for k in range(ACTIVE):
@@ -109,7 +108,7 @@ def _join_sample(sc, tb, n, s, res, field, mine, m, st):
     play_out(sc.st, ACTIVE, sc.order, sc.rng, sc.greedy, 0, tb.gscore, tb.ghigh, None)
     # round.play_round's score: card points less par, each teyaku paid by the two others
     pts = pile_points(sc.st[state.pile(ACTIVE, me)], tb.kind_masks, tb.kind_points)
-    return st, float(pts - tb.params[P_PAR] + ACTIVE * sc.aux[A_TEY + me] - t_sum)
+    return float(pts - tb.params[P_PAR] + ACTIVE * sc.aux[A_TEY + me] - t_sum), 0.0, st
 
 
 @hot
@@ -117,24 +116,16 @@ def _look_join(rng, groups, s, res, tb, yes, k, look):
     """Join (True) or drop for a lookahead player at table seat ``s`` (``groups``: the dealt
     hands by table seat, then the field; ``res``: the earlier seats' R_CHOICE): the JOIN
     policy's own choice ``yes`` (its threshold) unless the other one's mean gain over ``k``
-    determinisations (:func:`_join_sample`; dropping is worth 0) exceeds one standard error.
-    The determinisations' stream is the round's play stream ``rng``.  Returns the choice."""
+    determinisations (``engine.lookahead.look_join``, valued by :func:`_join_sample`; dropping
+    is worth 0) exceeds one standard error.  The determinisations' stream is the round's play
+    stream ``rng``.  Returns the choice."""
     if look is None:  # typed, not run: kernels without a lookahead player never get here
         return yes
     _t, _r, sc = look
     n = tb.params[P_PLAYERS]
-    mine = groups[s]
     field = groups[n]
-    m = gather(sc.cards, ~(mine | field) & FULL)
-    st = rng[0]
-    sc.total[1] = 0.0
-    sc.total2[1] = 0.0
-    for _ in range(k):
-        st, v = _join_sample(sc, tb, n, s, res, field, mine, m, st)
-        # choice 0: the JOIN policy's, choice 1 the other; dropping is worth 0
-        _add_gain(sc, 1, 0.0 if yes else v, v if yes else 0.0)
-    rng[0] = st
-    return yes != (_pick(sc, 2, k) == 1)
+    return look_join(rng, sc, n, s, groups[s], field, HAND, yes, k, _join_sample,
+                     (tb, n, s, res, field))
 
 
 @njit(cache=True)

@@ -21,6 +21,7 @@ from ...engine.teyaku import expose_step
 from ..bakappana.round import deal_round  # noqa: F401  (the position API deals by it)
 from .deal_where import deal_where
 from ...policies import choose_expose
+from . import hachihachi
 from . import lookahead as LA
 
 from .hands import (  # noqa: F401  (the round's names, re-exported)
@@ -49,11 +50,11 @@ def claim_hachihachi(st, tb, exp3, rng, res):
     """The active hands' Hachi-hachi teyaku, claimed by the expose choice (a lookahead
     player always claims: its lookahead values Toppa's teyaku step only)."""
     for k in range(ACTIVE):
-        v, h = hand_teyaku(st[k], tb)
+        v, h = hachihachi.teyaku(st[k], tb.kind_masks)  # hand_teyaku's Hachi-hachi branch
         res[R_TEY_HELD + k] = h
         res[R_TEY_SCORED + k] = 0
         if h != 0 and (exp3[k] == EXPOSE_BY_LOOKAHEAD or choose_expose(exp3[k], rng)):
-            res[R_TEY_SCORED + k] = v
+            res[R_TEY_SCORED + k] = v * tb.params[P_KAN]
 
 
 @hot(inline="always")
@@ -137,8 +138,14 @@ def active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer
 def play_round(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, mult, res, look):
     """Deal, join/drop, teyaku and play one round; scores (times ``mult``, the chase
     multiplier) into ``res`` by active position."""
-    n = tb.params[P_PLAYERS]
-    res[R_MISDEALS] = deal_where(rng, order, groups, tb, n)  # --where's teyaku redealt
+    res[R_MISDEALS] = deal_where(rng, order, groups, tb, tb.params[P_PLAYERS])
+    play_dealt(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, mult, res, look)
+
+
+@hot(inline="always")
+def play_dealt(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, mult, res, look):
+    """:func:`play_round` after the deal (``groups``, by ``deal_where``): the session's round
+    deals first, for the play and the deals-only run at one inlined site of the deal."""
     res[R_CHASERS] = join_table(groups, tb, pol, dealer, rng, res, look)
     res[R_MULT] = mult
     active_round(rng, order, groups, g3, order3, st, tb, pol, pol3, exp3, dealer, res)

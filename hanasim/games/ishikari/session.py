@@ -19,7 +19,7 @@ from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_J
                     R_MULT, R_TEY_SCORED)
 from .deal_where import deal_where
 from .round import hand_teyaku
-from .round import play_round as play_round_dealt
+from .round import play_dealt
 
 MAX_PLAYERS = 6
 (C_DEALS, C_MISDEALS, C_ROUNDS, C_TOP_TIES, C_CHASES, C_MULT, C_MULT_SQ, C_MULTIPLIED,
@@ -159,11 +159,12 @@ def start_game(tb, work, key, i, n_rounds):
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
     rng, order, order3, groups, g3, st, res, pol3, exp3, mult, _ = work
+    # the deal (--where's teyaku redealt): one inlined site for the play and the deals-only run
+    res[R_MISDEALS] = deal_where(rng, order, groups, tb, tb.params[P_PLAYERS])
     if tb.params[P_DEALS_ONLY]:  # the deal and its teyaku only (tally_round)
-        res[R_MISDEALS] = deal_where(rng, order, groups, tb, tb.params[P_PLAYERS])
         return
-    play_round_dealt(rng, order, order3, groups, g3, st, tb, players, pol3, exp3, dealer,
-                     mult[0], res, look)
+    play_dealt(rng, order, order3, groups, g3, st, tb, players, pol3, exp3, dealer, mult[0],
+               res, look)
     pos, tied = next_dealer_seat(rng, res, ACTIVE, 0, tb.params[P_TIE_RANDOM])
     res[R_NEXT] = pos
     res[R_TIED] = tied

@@ -9,8 +9,8 @@ from numba import njit
 from ...engine.bits import ONE, ZERO, bit, count, lowest
 from ...engine.jit import hot
 from ...engine.join import CH_FORCED_IN, forced_choice
-from ...engine.lookahead import (_add_gain, _pick, deal_others, determinise, gather, new_scratch,
-                                 shuffle)
+from ...engine.lookahead import (_add_gain, _pick, deal_others, determinise, gather, look_join,
+                                 new_scratch, shuffle)
 from ...engine.rng import GOLDEN, mix64
 from ...policies import DEC_STOP, GREEDY
 from .lower import (DROP_ASIDE, P_DROPPED, P_PAIRS, P_PICK_LOWEST, P_PLAYERS, P_READING,
@@ -101,29 +101,28 @@ def _dealt_value(sc, tb, gpol, n, s, j, res, field, x, m):
 
 
 @hot
+def _join_sample(sc, x, m, st, ctx):
+    """One determinisation of :func:`_look_join` (``engine.lookahead.look_join``'s value;
+    ``ctx`` = (tb, gpol, n, s, j, res, field)): (joining's chips, :func:`_dealt_value`;
+    dropping's, 0; ``st``, its rollout draws nothing from it)."""
+    tb, gpol, n, s, j, res, field = ctx
+    return _dealt_value(sc, tb, gpol, n, s, j, res, field, x, m), 0.0, st
+
+
+@hot
 def _look_join(rng, hands, field, s, j, n, res, tb, yes, k, look):
     """Join (True) or drop for a lookahead player at seat ``s``, the ``j``-th to speak: the
     JOIN policy's choice (``yes``, greedy's threshold) unless the other one gains more than one
-    standard error over K determinisations.  Dropping is worth 0 chips; joining, the mean
-    chips of the round dealt again from the cards the seat cannot see (the other hands and the
-    draw pile), the later seats speaking by greedy's threshold, both teyaku claimed, and the
-    play by greedy/stop (:func:`_dealt_value`).  Returns the choice."""
+    standard error over K determinisations (``engine.lookahead.look_join``).  Dropping is
+    worth 0 chips; joining, the mean chips of the round dealt again from the cards the seat
+    cannot see (the other hands and the draw pile), the later seats speaking by greedy's
+    threshold, both teyaku claimed, and the play by greedy/stop (:func:`_dealt_value`).
+    Returns the choice."""
     if look is None:  # typed, not run
         return yes
     _t, _r, sc, gpol = look
-    mine = hands[s]
-    m = gather(sc.cards, ~(mine | field) & np.uint64(0xFFFFFFFFFFFF))
-    st = rng[0]
-    sc.total[1] = 0.0
-    sc.total2[1] = 0.0
-    for _ in range(k):
-        st = shuffle(sc.cards, m, st)
-        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND_SIZE)  # then the undealt cards
-        v = _dealt_value(sc, tb, gpol, n, s, j, res, field, x, m)
-        # choice 0: the JOIN policy's, choice 1 the other; dropping is worth 0
-        _add_gain(sc, 1, 0.0 if yes else v, v if yes else 0.0)
-    rng[0] = st
-    return yes != (_pick(sc, 2, k) == 1)
+    return look_join(rng, sc, n, s, hands[s], field, HAND_SIZE, yes, k, _join_sample,
+                     (tb, gpol, n, s, j, res, field))
 
 
 @hot(inline="always")

@@ -9,8 +9,8 @@ from ...engine import state
 from ...engine.bits import ZERO
 from ...engine.jit import hot
 from ...engine.join import CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, forced_choice
-from ...engine.lookahead import (_add_gain, _pick, choose_expose, deal_others, determinise,
-                                 gather, new_scratch, play_out, round_value, shuffle)
+from ...engine.lookahead import (choose_expose, determinise, look_join, new_scratch, play_out,
+                                 round_value, shuffle)
 from .lower import (P_BAKE, P_BOTTA_PAID, P_DROP_FEE, P_FORCED_BOTTA, P_FORCED_PAY, P_ON_TOP,
                     P_OVERLAP_NO, P_PLAYERS, P_READING, P_RED, P_UNIT)
 from .policy import JOIN_DEFAULT_K
@@ -133,10 +133,32 @@ def _join_value(sc, tb, s, n, res, join, x, r):
 
 
 @hot
+def _join_sample(sc, x, m, r, ctx):
+    """One determinisation of :func:`_look_join` (``engine.lookahead.look_join``'s value;
+    ``ctx`` = (tb, n, s, res, field); the other seats' hands dealt again into ``sc.high``):
+    every seat's teyaku and greedy's threshold, then joining and dropping valued by
+    :func:`_join_value`.  Returns (joining's value, dropping's, the generator state ``r``)."""
+    tb, n, s, res, field = ctx
+    p = tb.params
+    redm = np.uint64(p[P_RED])
+    bakem = np.uint64(p[P_BAKE])
+    for o in range(n):
+        h = sc.high[o]
+        v = tb.values[best_teyaku(teyaku_formed(h, redm, bakem, p[P_READING], p[P_OVERLAP_NO]),
+                                  tb.values)]
+        sc.aux[A_TEY + o] = v
+        sc.aux[A_STRONG + o] = hand_points(h, tb.pmask) + v >= JOIN_DEFAULT_K
+    sc.high[n] = field
+    vj, r = _join_value(sc, tb, s, n, res, True, x, r)
+    vd, r = _join_value(sc, tb, s, n, res, False, x, r)
+    return float(vj), float(vd), r
+
+
+@hot
 def _look_join(rng, hands, s, res, tb, yes, k, look):
     """Join (True) or drop for a lookahead player at seat ``s`` (4-6 players): the JOIN
     policy's own choice ``yes`` (greedy's threshold) unless the other one's mean gain, paired
-    on K determinisations, exceeds one standard error (``engine.lookahead._pick``).  A
+    on K determinisations, exceeds one standard error (``engine.lookahead.look_join``).  A
     determinisation deals the other seats' hands and the draw pile again from the cards the
     seat cannot see (everything but its hand and the field); each choice is then worth
     :func:`_join_value` (joining: the round played by greedy; dropping: the fee and any botta
@@ -144,31 +166,10 @@ def _look_join(rng, hands, s, res, tb, yes, k, look):
     if look is None:  # typed, not run
         return yes
     _t, _r, sc = look
-    p = tb.params
-    n = p[P_PLAYERS]
-    redm = np.uint64(p[P_RED])
-    bakem = np.uint64(p[P_BAKE])
-    mine = hands[s]
+    n = tb.params[P_PLAYERS]
     field = hands[n]
-    m = gather(sc.cards, ~(mine | field) & FULL)
-    r = rng[0]
-    sc.total[1] = 0.0
-    sc.total2[1] = 0.0
-    for _ in range(k):
-        r = shuffle(sc.cards, m, r)
-        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND_SIZE)
-        for o in range(n):
-            h = sc.high[o]
-            v = tb.values[best_teyaku(teyaku_formed(h, redm, bakem, p[P_READING],
-                                                    p[P_OVERLAP_NO]), tb.values)]
-            sc.aux[A_TEY + o] = v
-            sc.aux[A_STRONG + o] = hand_points(h, tb.pmask) + v >= JOIN_DEFAULT_K
-        sc.high[n] = field
-        vj, r = _join_value(sc, tb, s, n, res, True, x, r)
-        vd, r = _join_value(sc, tb, s, n, res, False, x, r)
-        _add_gain(sc, 1, float(vd if yes else vj), float(vj if yes else vd))
-    rng[0] = r
-    return yes != (_pick(sc, 2, k) == 1)
+    return look_join(rng, sc, n, s, hands[s], field, HAND_SIZE, yes, k, _join_sample,
+                     (tb, n, s, res, field))
 
 
 @njit(cache=True)
