@@ -4,7 +4,7 @@ to the field (``field_four``)."""
 import numpy as np
 
 from ...engine.bits import ONE, ZERO, bit, count, has_full_nibble, pairs_only
-from ...engine.deal import deal
+from ...engine.deal import deal_into
 from ...engine.jit import hot
 from ...engine.rng import deal_shuffle, partial_shuffle
 from ...engine.where import where_ok
@@ -45,7 +45,7 @@ def deal_round(rng, order, groups, pattern, params, cond):
         deal_shuffle(rng, order, n, lo, hi, cond)
         if lo > 0:
             return misdeals
-        deal(order, pattern, groups)
+        deal_into(order, pattern, groups)  # the three groups in registers, no call
         if is_misdeal(groups, params):
             misdeals += 1
         elif where_ok(order, cond):
