@@ -140,8 +140,8 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser, forcing
             k = engine_lookahead.samples(policy[q])
             pol = chooser.look_turn(st, order, rng, tb, seat, k, look)
         hand, field, pile, calls, hits, best, act = _move(
-            pol, decide[q, 0], decide[q, 1], hand, field, pile, opile, order[top], calls, hits,
-            best, month_mask, rng, tb, wild, pile_only, extra, forcing)
+            pol, decide[q, 0], decide[q, 1], hand, field, pile, opile, np.int64(order[top]),
+            calls, hits, best, month_mask, rng, tb, wild, pile_only, extra, forcing)
         if forcing is not None and (policy[q] & 0xF) == FORCED:
             policy[q] = GREEDY
         top += 1
