@@ -61,9 +61,10 @@ def _move(pol, dec, dparam, hand, field, pile, opp_pile, drawn, calls, hits, bes
         if improved:
             left = count(hand) + extra
             legal = LEGAL_BOTH
-            if ((left == 0 and p[P_LAST_STOP] != 0) or v < p[P_KOIKOI_MIN]
-                    or (p[P_CALLS_MAX] > 0 and calls >= p[P_CALLS_MAX])
-                    or (p[P_IMPROVE_STOP] != 0 and not new)):
+            # bools combined by & and |, not short-circuits: fewer statements to compile
+            if (((left == 0) & (p[P_LAST_STOP] != 0)) | (v < p[P_KOIKOI_MIN])
+                    | ((p[P_CALLS_MAX] > 0) & (calls >= p[P_CALLS_MAX]))
+                    | ((p[P_IMPROVE_STOP] != 0) & (not new))):
                 legal = LEGAL_STOP
             # the opponent's missing cards: read only by the threshold decision (a call that
             # passes the tables: about 40 ns of a random round when made every decision)
@@ -131,7 +132,7 @@ def play_from(st, order, rng, tb, policy, decide, dealer, look, chooser, forcing
         elif after:
             # the pile left when both hands are empty: the dealer turns first
             rest = n_cards - top - 1 - count(hand) - count(ohand) + 1
-            extra = (rest + (1 if seat == 0 else 0)) // 2
+            extra = (rest + np.int64(seat == 0)) // 2
         q = dealer ^ seat
         pol = policy[q]
         if look is not None and engine_lookahead.is_lookahead(pol):

@@ -142,8 +142,9 @@ def game_over(tb, work, counts, r, n_rounds, totals):
     stake = p[P_STAKE]
     target = p[P_TARGET]
     limit = p[P_GAME_ROUNDS]
-    done = ((limit > 0 and r >= limit) or (target > 0 and max(totals[0], totals[1]) >= target)
-            or (stake > 0 and min(totals[0], totals[1]) + stake <= 0))
+    # bools combined by & and |, not short-circuits: fewer statements to compile
+    done = (((limit > 0) & (r >= limit)) | ((target > 0) & (max(totals[0], totals[1]) >= target))
+            | ((stake > 0) & (min(totals[0], totals[1]) + stake <= 0)))
     if not done and r < MAX_GAME_ROUNDS:
         return 0
     counts[0][C_CAPPED] += not done  # (every game that ends here is tallied: 1)
