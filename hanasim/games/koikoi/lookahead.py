@@ -79,7 +79,7 @@ def rollout(tb, sc, seat):
     return look_value(sc.aux, seat, tb)
 
 
-@hot(inline="always")
+@hot
 def turn_sample(tb, sc, st, order, seat, seen, s, pols, m, vals):
     """One determinisation, from the generator state ``s``, of the cards ``seat`` (to move in
     ``st``) cannot see (the other hand and ``order[seen:]``), then into ``vals[j]`` the value
@@ -290,7 +290,7 @@ def look_continue(st, order, rng, tb, seat, k, look):
     return engine_lookahead._pick(sc, 2, k) == 1
 
 
-@hot(inline="always")
+@hot
 def call_sample(tb, sc, called, order, seat, top, s):
     """One determinisation, from the generator state ``s``, of the cards ``seat`` cannot see
     (the other hand and ``order[top:]``) in ``called``, the state after its turn with the
@@ -333,7 +333,7 @@ def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
     return engine_lookahead._pick(sc, 2, k) == 0
 
 
-@hot(inline="always")
+@hot
 def declare_sample(tb, sc, st, order, seat, top, s, other_known, other_declared, other_bits,
                    mine, vals):
     """One determinisation, from the generator state ``s``, of the cards ``seat`` cannot see
