@@ -95,20 +95,24 @@ def fishing_expose(tb, st, order, n, seat, seed, slot, v, res, out):
 @njit(cache=True)
 def koikoi_turn(tb, st, order, seat, seed, pols, seen, out):
     """``out[i, j]``: ``seat``'s value (``lookahead.look_value``) of the forced turn
-    ``pols[j]`` played then the round by the rollout policy, in determinisation ``i``
-    (``lookahead.turn_sample``, which ``lookahead.look_eval`` sums); ``seen``: the first deck
-    position ``seat`` has not seen."""
+    ``pols[j]`` played then the round by the rollout policy (``lookahead.look_eval``'s loop);
+    ``seen``: the first deck position ``seat`` has not seen."""
     sc = KL.new_look_scratch(tb, order.shape[0])
     s = np.uint64(seed)
     for i in range(out.shape[0]):
-        s = KL.turn_sample(tb, sc, st, order, seat, seen, s, pols, pols.shape[0], out[i])
+        s = L.determinise(st, 2, seat, order, seen, s, sc)
+        for j in range(pols.shape[0]):
+            for x in range(st.shape[0]):
+                sc.st[x] = sc.base[x]
+            sc.greedy[seat] = pols[j]
+            sc.greedy[1 - seat] = GREEDY
+            out[i, j] = KL.rollout(tb, sc, seat)
 
 
 @njit(cache=True)
 def koikoi_call(tb, stop_st, call_st, order, seat, seed, out):
-    """``out[i, 0]`` calling koi-koi (``call_st``, the state with the call made, played out:
-    ``lookahead.call_sample``), ``out[i, 1]`` collecting now (``stop_st`` settled: every card
-    it depends on is seen), as ``lookahead.look_continue``."""
+    """``out[i, 0]`` calling koi-koi (``call_st``, played out), ``out[i, 1]`` collecting now
+    (``stop_st`` settled: every card it depends on is seen), as ``lookahead.look_continue``."""
     sc = KL.new_look_scratch(tb, order.shape[0])
     aux = np.zeros(KR_N, np.int64)
     settle_round(stop_st, tb, aux)
@@ -116,8 +120,12 @@ def koikoi_call(tb, stop_st, call_st, order, seat, seed, out):
     top = np.int64(call_st[5])
     s = np.uint64(seed)
     for i in range(out.shape[0]):
-        s, v = KL.call_sample(tb, sc, call_st, order, seat, top, s)
-        out[i, 0] = v
+        s = L.determinise(call_st, 2, seat, order, top, s, sc)
+        for x in range(call_st.shape[0]):
+            sc.st[x] = sc.base[x]
+        sc.greedy[0] = GREEDY
+        sc.greedy[1] = GREEDY
+        out[i, 0] = KL.rollout(tb, sc, seat)
         out[i, 1] = stop
 
 
@@ -130,13 +138,35 @@ def round_values(tables, st, n, res, out):
 @njit(cache=True)
 def koikoi_declare(tb, st, order, seat, seed, other_known, other_declared, other_bits, out):
     """``out[i, 0]`` declaring the lucky hand ``seat`` holds, ``out[i, 1]`` hiding it, each
-    finished as ``round.play_dealt`` finishes a round (``lookahead.declare_sample``, which
-    ``lookahead.look_declare`` sums).  The other seat's declaration: known when it declared
-    first, else the rollout's (it declares whatever its determinised hand holds)."""
+    finished as ``round.play_dealt`` finishes a round (the declarations settled, a field four,
+    play by the rollout policy), on the same determinisations (``lookahead.look_declare``'s
+    loop).  The other seat's declaration: known when it declared first, else the rollout's
+    (it declares whatever its determinised hand holds)."""
     sc = KL.new_look_scratch(tb, order.shape[0])
     mine = KL.lucky_bits(st[seat])
     top = np.int64(st[5])
     s = np.uint64(seed)
     for i in range(out.shape[0]):
-        s = KL.declare_sample(tb, sc, st, order, seat, top, s, other_known, other_declared,
-                              other_bits, mine, out[i])
+        s = L.determinise(st, 2, seat, order, top, s, sc)
+        if other_known:
+            ob = other_bits if other_declared else 0
+            od = other_declared
+        else:
+            ob = KL.lucky_bits(sc.base[1 - seat])
+            od = ob != 0
+        for j in range(2):
+            for x in range(st.shape[0]):
+                sc.st[x] = sc.base[x]
+            for x in range(KR_N):
+                sc.aux[x] = 0
+            me = j == 0
+            if seat == 0:
+                played = KL.lucky_end(me, od, mine, ob, sc.aux, tb)
+            else:
+                played = KL.lucky_end(od, me, ob, mine, sc.aux, tb)
+            if played and KL.field_four(sc.st, sc.order, sc.aux, tb):
+                sc.greedy[0] = GREEDY
+                sc.greedy[1] = GREEDY
+                KL.play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))
+                settle_round(sc.st, tb, sc.aux)
+            out[i, j] = KL.look_value(sc.aux, seat, tb)

@@ -80,32 +80,12 @@ def rollout(tb, sc, seat):
 
 
 @hot
-def turn_sample(tb, sc, st, order, seat, seen, s, pols, m, vals):
-    """One determinisation, from the generator state ``s``, of the cards ``seat`` (to move in
-    ``st``) cannot see (the other hand and ``order[seen:]``), then into ``vals[j]`` the value
-    (:func:`look_value`) of each of the ``m`` forced turns ``pols[:m]`` played, then the
-    round by the rollout policy.  Returns the generator state.  :func:`look_eval` sums the
-    gains over its determinisations; the position API's advice
-    (``position.advise_kernels.koikoi_turn``) keeps every value: one piece of code values a
-    turn for both."""
-    s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, seen, s, sc)
-    for j in range(m):
-        for i in range(st.shape[0]):
-            sc.st[i] = sc.base[i]
-        sc.greedy[seat] = pols[j]
-        sc.greedy[1 - seat] = GREEDY
-        vals[j] = rollout(tb, sc, seat)
-    return s
-
-
-@hot
 def look_eval(st, order, rng, tb, seat, k, look, m, seen):
     """Choose among the ``m`` forced turns ``sc.card[:m]`` of ``seat`` to move in ``st`` (0:
     greedy's own): each is played, then the round by the rollout policy, on the same ``k``
-    determinisations of the cards ``seat`` cannot see (the other hand and ``order[seen:]``:
-    :func:`turn_sample`); greedy's own is kept unless another gains significantly
-    (``engine.lookahead._pick``)."""
-    tables, res, sc, vals, _ = look
+    determinisations of the cards ``seat`` cannot see (the other hand and ``order[seen:]``);
+    greedy's own is kept unless another gains significantly (``engine.lookahead._pick``)."""
+    tables, res, sc = look
     if m == 1:
         return sc.card[0]
     for j in range(m):
@@ -113,10 +93,14 @@ def look_eval(st, order, rng, tb, seat, k, look, m, seen):
         sc.total2[j] = 0.0
     s = rng[0]
     for _ in range(k):
-        s = turn_sample(tb, sc, st, order, seat, seen, s, sc.card, m, vals)
+        s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, seen, s, sc)
         v0 = 0.0
         for j in range(m):
-            v0 = engine_lookahead._add_gain(sc, j, vals[j], v0)
+            for i in range(st.shape[0]):
+                sc.st[i] = sc.base[i]
+            sc.greedy[seat] = sc.card[j]
+            sc.greedy[1 - seat] = GREEDY
+            v0 = engine_lookahead._add_gain(sc, j, rollout(tb, sc, seat), v0)
     rng[0] = s
     return sc.card[engine_lookahead._pick(sc, m, k)]
 
@@ -179,7 +163,7 @@ def look_turn(st, order, rng, tb, seat, k, look):
     card's take (seen), or (unmatched_to_hand, the turned card taking nothing; draw_then_two)
     the second hand card with its take.  A turn of the draw pile alone
     (``after_hands=draw_pile``) has only the turned card's take.  A call: once a turn."""
-    tables, res, sc, vals, _ = look
+    tables, res, sc = look
     hand = st[seat]
     field = st[2]
     top = np.int64(st[5])
@@ -218,19 +202,10 @@ def lookahead_turn(tb, st, order, seat, seed, k):
     """:func:`look_turn` on the state ``st`` with ``k`` determinisations on the stream
     ``seed``: the forced turn id (for tests and for inspecting a decision; ``forced_choices``
     reads it)."""
-    look = new_look(tb, np.zeros(R_N, np.int64), order.shape[0])
+    look = (tb, np.zeros(R_N, np.int64), new_look_scratch(tb, order.shape[0]))
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed)
     return look_turn(st, order, rng, tb, seat, k, look)
-
-
-@njit(cache=True)
-def new_look(tb, res, n_cards):
-    """The lookahead context ``(tables, res, scratch, values, state)``: ``res`` the round's
-    result slots, ``values`` one determinisation's value of each choice (:func:`turn_sample`,
-    :func:`declare_sample`), ``state`` a round state (:func:`look_continue`'s call made)."""
-    return (tb, res, new_look_scratch(tb, n_cards),
-            np.zeros(engine_lookahead.MAX_CHOICES, np.float64), np.zeros(KS_N, np.uint64))
 
 
 @njit(cache=True)
@@ -249,7 +224,7 @@ def lookahead_decision(tb, st, order, seat, seed, k):
     """:func:`look_continue` on the state ``st`` (the turn of ``seat`` just made a yaku; the
     call not made) with ``k`` determinisations on the stream ``seed``: True to call koi-koi
     (for tests and for inspecting a decision)."""
-    look = new_look(tb, np.zeros(R_N, np.int64), order.shape[0])
+    look = (tb, np.zeros(R_N, np.int64), new_look_scratch(tb, order.shape[0]))
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed)
     return look_continue(st, order, rng, tb, seat, k, look)
@@ -262,48 +237,33 @@ def look_continue(st, order, rng, tb, seat, k, look):
     is seen); calling is played out by greedy (both collecting at their next chance) on ``k``
     determinisations; it is taken when its mean gain over collecting exceeds one standard
     error (``engine.lookahead``)."""
-    tables, res, sc, vals, called = look
+    tables, res, sc = look
     for i in range(st.shape[0]):
         sc.st[i] = st[i]
-        called[i] = st[i]
     sc.st[KS_OVER] = seat + 1
     for i in range(R_N):
         sc.aux[i] = 0
     settle_round(sc.st, tb, sc.aux)
     stop = look_value(sc.aux, seat, tb)
-    # the call touches only the caller's calls, yaku rows and best, which a determinisation
-    # copies as they are: made once here, not in every determinisation
-    calls, hits, best = call_koikoi(st[3 + seat], st[2], np.int64(st[KS_CALLS + seat]),
-                                    st[KS_HITS + seat], np.int64(st[KS_BEST + seat]),
-                                    st[KS_MONTH], tb)
-    called[KS_CALLS + seat] = calls
-    called[KS_HITS + seat] = hits
-    called[KS_BEST + seat] = best
     sc.total[1] = 0.0
     sc.total2[1] = 0.0
     s = rng[0]
     top = np.int64(st[5])
     for _ in range(k):
-        s, v = call_sample(tb, sc, called, order, seat, top, s)
-        engine_lookahead._add_gain(sc, 1, v, stop)
+        s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        for i in range(st.shape[0]):
+            sc.st[i] = sc.base[i]
+        calls, hits, best = call_koikoi(sc.st[3 + seat], sc.st[2],
+                                        np.int64(sc.st[KS_CALLS + seat]), sc.st[KS_HITS + seat],
+                                        np.int64(sc.st[KS_BEST + seat]), sc.st[KS_MONTH], tb)
+        sc.st[KS_CALLS + seat] = calls
+        sc.st[KS_HITS + seat] = hits
+        sc.st[KS_BEST + seat] = best
+        sc.greedy[0] = GREEDY
+        sc.greedy[1] = GREEDY
+        engine_lookahead._add_gain(sc, 1, rollout(tb, sc, seat), stop)
     rng[0] = s
     return engine_lookahead._pick(sc, 2, k) == 1
-
-
-@hot
-def call_sample(tb, sc, called, order, seat, top, s):
-    """One determinisation, from the generator state ``s``, of the cards ``seat`` cannot see
-    (the other hand and ``order[top:]``) in ``called``, the state after its turn with the
-    koi-koi call made, then the value (:func:`look_value`) of calling: the round played out
-    by the rollout policy.  Returns (generator state, value).  :func:`look_continue` and the
-    position API's advice (``position.advise_kernels.koikoi_call``) both value a call with
-    it."""
-    s = engine_lookahead.determinise(called, N_PLAYERS, seat, order, top, s, sc)
-    for i in range(called.shape[0]):
-        sc.st[i] = sc.base[i]
-    sc.greedy[0] = GREEDY
-    sc.greedy[1] = GREEDY
-    return s, rollout(tb, sc, seat)
 
 
 @hot
@@ -317,62 +277,46 @@ def look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,
     The other seat's declaration: known when it declared first (``other_known``: seat 0's,
     ``other_declared`` with its lucky bits ``other_bits``), else the rollout's, which declares
     whatever its determinised hand holds (``expose=always``)."""
-    tables, res, sc, vals, _ = look
+    tables, res, sc = look
     mine = lucky_bits(st[seat])
     top = np.int64(st[5])
     sc.total[1] = 0.0
     sc.total2[1] = 0.0
     s = rng[0]
     for _ in range(k):
-        s = declare_sample(tb, sc, st, order, seat, top, s, other_known, other_declared,
-                           other_bits, mine, vals)
+        s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
+        if other_known:
+            ob = other_bits if other_declared else 0
+            od = other_declared
+        else:
+            ob = lucky_bits(sc.base[1 - seat])
+            od = ob != 0
         v0 = 0.0
         for j in range(2):
-            v0 = engine_lookahead._add_gain(sc, j, vals[j], v0)
+            for i in range(st.shape[0]):
+                sc.st[i] = sc.base[i]
+            for i in range(R_N):
+                sc.aux[i] = 0
+            me = j == 0
+            if seat == 0:
+                played = lucky_end(me, od, mine, ob, sc.aux, tb)
+            else:
+                played = lucky_end(od, me, ob, mine, sc.aux, tb)
+            if played and (not has_full_nibble(sc.st[2])
+                           or field_four(sc.st, sc.order, sc.aux, tb)):
+                sc.greedy[0] = GREEDY
+                sc.greedy[1] = GREEDY
+                play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))
+                settle_round(sc.st, tb, sc.aux)
+            v0 = engine_lookahead._add_gain(sc, j, look_value(sc.aux, seat, tb), v0)
     rng[0] = s
     return engine_lookahead._pick(sc, 2, k) == 0
-
-
-@hot
-def declare_sample(tb, sc, st, order, seat, top, s, other_known, other_declared, other_bits,
-                   mine, vals):
-    """One determinisation, from the generator state ``s``, of the cards ``seat`` cannot see
-    right after the deal (the other hand and ``order[top:]``), then the round finished as
-    :func:`look_declare` finishes it: ``vals[0]`` declaring the lucky hand ``mine`` (its
-    lucky bits), ``vals[1]`` hiding it (:func:`look_value`).  Returns the generator state.
-    :func:`look_declare` and the position API's advice
-    (``position.advise_kernels.koikoi_declare``) both value a declaration with it."""
-    s = engine_lookahead.determinise(st, N_PLAYERS, seat, order, top, s, sc)
-    if other_known:
-        ob = other_bits if other_declared else 0
-        od = other_declared
-    else:
-        ob = lucky_bits(sc.base[1 - seat])
-        od = ob != 0
-    for j in range(2):
-        for i in range(st.shape[0]):
-            sc.st[i] = sc.base[i]
-        for i in range(R_N):
-            sc.aux[i] = 0
-        me = j == 0
-        if seat == 0:
-            played = lucky_end(me, od, mine, ob, sc.aux, tb)
-        else:
-            played = lucky_end(od, me, ob, mine, sc.aux, tb)
-        if played and (not has_full_nibble(sc.st[2])
-                       or field_four(sc.st, sc.order, sc.aux, tb)):
-            sc.greedy[0] = GREEDY
-            sc.greedy[1] = GREEDY
-            play_out(sc.st, sc.order, sc.rng, tb, sc.greedy, sc.decide, np.int64(0))
-            settle_round(sc.st, tb, sc.aux)
-        vals[j] = look_value(sc.aux, seat, tb)
-    return s
 
 
 @njit(cache=True)
 def lookahead_declare(tb, st, order, seat, seed, k, other_known, other_declared, other_bits):
     """:func:`look_declare` on the state ``st`` right after the deal (for tests)."""
-    look = new_look(tb, np.zeros(R_N, np.int64), order.shape[0])
+    look = (tb, np.zeros(R_N, np.int64), new_look_scratch(tb, order.shape[0]))
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed)
     return look_declare(st, order, rng, tb, seat, k, look, other_known, other_declared,

@@ -37,7 +37,7 @@ from .deal import deal_round, first_dealer, lucky_bits
 from .layout import (FIELD, K_BRIGHTS, KS_N, P_DEALS_ONLY, P_DRAW_PASS, P_FIRST_EARLIER,
                      P_FIXED_DEALER, P_GAME_ROUNDS, P_SERIES, P_STAKE, P_TARGET,
                      R_FIELD_BRIGHTS, R_LUCKY, R_MISDEALS, R_N, R_SCORE, R_WINNER)
-from .lookahead import new_look
+from .lookahead import new_look_scratch
 from .lower import SERIES_ROUNDS, lower
 from .round import play_dealt
 from .rules import N_PLAYERS, NAME, TEYAKU
@@ -65,7 +65,7 @@ def new_work(tb):
 
 @njit(inline="always")
 def look_context(tb, work, players):
-    return new_look(tb, work[5], 48)
+    return (tb, work[5], new_look_scratch(tb, 48))
 
 
 @hot(inline="always")
