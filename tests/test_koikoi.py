@@ -1270,11 +1270,11 @@ def test_report_with_a_preset(tmp_path):
     assert not (tmp_path / "all").exists()
 
 
-def test_the_advice_values_a_turn_with_the_lookahead_s_own_code():
-    """The position API's advice and the lookahead player value a turn with one function
-    (``lookahead.turn_sample``): on the same position and stream, the advice's values per
-    determinisation, summed into gains over greedy's own choice, pick the hand card the
-    lookahead player picks."""
+def test_the_advice_values_a_turn_as_the_lookahead_does():
+    """The position API's advice (``position.advise_kernels.koikoi_turn``) values a turn as
+    the lookahead player does (``lookahead.look_eval``): on the same position and stream, the
+    advice's values per determinisation, summed into gains over greedy's own choice, pick the
+    hand card the lookahead player picks."""
     from hanasim.engine import lookahead as L
     from hanasim.position import advise_kernels as AK
 
