@@ -1268,3 +1268,32 @@ def test_report_with_a_preset(tmp_path):
     with pytest.raises(ValueError, match="a preset belongs to one game"):
         build_report("all", rounds=100, seed=3, preset="modern", out=tmp_path / "all")
     assert not (tmp_path / "all").exists()
+
+
+def test_the_advice_values_a_turn_as_the_lookahead_does():
+    """The position API's advice (``position.advise_kernels.koikoi_turn``) values a turn as
+    the lookahead player does (``lookahead.look_eval``): on the same position and stream, the
+    advice's values per determinisation, summed into gains over greedy's own choice, pick the
+    hand card the lookahead player picks."""
+    from hanasim.engine import lookahead as L
+    from hanasim.position import advise_kernels as AK
+
+    case = dict(hands=([28, 9, 13, 40, 22, 33], [16, 41, 2, 6, 45, 20]), field=[30, 10, 14, 44],
+                piles=([0], [1, 5]), draws=[47, 36, 19, 24, 17, 37, 3, 26, 11, 35])
+    tb, _, stt, order = position({"must_match": "no"}, **case)
+    sc = K.new_look_scratch(tb, 48)
+    m = K.card_options(sc, np.int64(FORCED), K.F_CARD1, stt[0], stt[2], False, tb)
+    pols = sc.card[:m].copy()
+    assert m >= 4
+    k = 24
+    for seed in range(6):
+        out = np.zeros((k, m))
+        AK.koikoi_turn(tb, stt, order, 0, seed, pols, np.int64(stt[5]), out)
+        gains = out[:, 1:] - out[:, :1]
+        pick = L.new_scratch(1, 1, 1)
+        pick.total[1:m] = gains.sum(axis=0)
+        pick.total2[1:m] = (gains * gains).sum(axis=0)
+        advised = K.forced_choices(pols[int(L._pick(pick, m, k))])["card1"]
+        chosen = K.forced_choices(K.lookahead_turn(tb, stt, order, 0, seed, k))["card1"]
+        assert advised == chosen, seed
+    assert len(set(out[:, 0])) > 1 and len(set(out[0])) > 1  # determinisations, choices differ

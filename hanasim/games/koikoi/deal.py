@@ -4,7 +4,7 @@ to the field (``field_four``)."""
 import numpy as np
 
 from ...engine.bits import ONE, ZERO, bit, count, has_full_nibble, pairs_only
-from ...engine.deal import deal
+from ...engine.deal import deal_into
 from ...engine.jit import hot
 from ...engine.rng import deal_shuffle, partial_shuffle
 from ...engine.where import where_ok
@@ -18,14 +18,15 @@ from .scoring import _pay
 @hot(inline="always")
 def is_misdeal(groups, p):
     """Four of a month / four pairs in a hand or on the field, as the options make them."""
+    # as arithmetic on bools, not short-circuits: fewer statements (compile time), and the
+    # scalar tests are cheap enough to make every deal
     f = groups[FIELD]
-    bad = p[P_MIS_FIELD_FOUR] != 0 and has_full_nibble(f)
-    bad = bad or (p[P_MIS_FIELD_PAIRS] != 0 and pairs_only(f))
-    if p[P_MIS_HAND_FOUR] != 0:
-        bad = bad or has_full_nibble(groups[0]) or has_full_nibble(groups[1])
-    if p[P_MIS_HAND_PAIRS] != 0:
-        bad = bad or pairs_only(groups[0]) or pairs_only(groups[1])
-    return bad
+    g0 = groups[0]
+    g1 = groups[1]
+    return (((p[P_MIS_FIELD_FOUR] != 0) & has_full_nibble(f))
+            | ((p[P_MIS_FIELD_PAIRS] != 0) & pairs_only(f))
+            | ((p[P_MIS_HAND_FOUR] != 0) & (has_full_nibble(g0) | has_full_nibble(g1)))
+            | ((p[P_MIS_HAND_PAIRS] != 0) & (pairs_only(g0) | pairs_only(g1))))
 
 
 @hot
@@ -45,7 +46,7 @@ def deal_round(rng, order, groups, pattern, params, cond):
         deal_shuffle(rng, order, n, lo, hi, cond)
         if lo > 0:
             return misdeals
-        deal(order, pattern, groups)
+        deal_into(order, pattern, groups)  # the three groups in registers, no call
         if is_misdeal(groups, params):
             misdeals += 1
         elif where_ok(order, cond):
@@ -77,7 +78,7 @@ def first_dealer(rng, order, earlier):
 def lucky_bits(hand):
     """1: four of a kind (teshi), 2: four pairs (kuttsuki: every month in the hand even).
     Scalars only: a call LLVM inlines (``engine.jit``), compiled once for its four sites."""
-    return (1 if has_full_nibble(hand) else 0) | (2 if (hand != ZERO and pairs_only(hand)) else 0)
+    return np.int64(has_full_nibble(hand)) | (np.int64((hand != ZERO) & pairs_only(hand)) << 1)
 
 
 @hot

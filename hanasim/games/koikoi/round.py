@@ -77,9 +77,9 @@ def play_dealt(rng, order, groups, st, tb, policy, decide, expose, dealer, month
     res[R_LUCKY] = l0
     res[R_LUCKY + 1] = l1
     w = p[P_WILD]
-    wild = w == WILD_ON or (w == WILD_AUGUST and (groups[FIELD] & tb.cards[K_AUGUST]) != ZERO)
+    wild = (w == WILD_ON) | ((w == WILD_AUGUST) & ((groups[FIELD] & tb.cards[K_AUGUST]) != ZERO))
     start(st, groups, tb.pattern.shape[0], month_mask, field_multiplier(nb, p[P_FIELD_MULT]))
-    st[KS_WILD] = 1 if wild else 0
+    st[KS_WILD] = np.uint64(wild)
     played = True
     mode = p[P_LUCKY]
     if mode == LUCKY_WIN or mode == LUCKY_STACK:

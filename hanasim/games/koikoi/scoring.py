@@ -27,7 +27,7 @@ def field_multiplier(n_brights, rule):
     if rule == FMULT_COUNT:
         return 1 + n_brights
     if rule == FMULT_DOUBLE:
-        return 2 if n_brights > 0 else 1
+        return 1 + np.int64(n_brights > 0)
     return 1
 
 
@@ -53,11 +53,11 @@ def collect(st, tb, s):
     if bonus == BONUS_ADD:
         pts = pts + calls if calls <= 3 else pts * (calls - 2)
     elif bonus == BONUS_OPP:
-        pts *= 2 if other > 0 else 1
+        pts *= 1 + np.int64(other > 0)  # x2 or x1 (arithmetic: fewer statements to compile)
     elif bonus == BONUS_OWN:
-        pts *= 2 if calls > 0 else 1
+        pts *= 1 + np.int64(calls > 0)
     elif bonus == BONUS_ANYONE:
-        pts *= 2 if calls + other > 0 else 1
+        pts *= 1 + np.int64(calls + other > 0)
     elif bonus == BONUS_PLUS_ONE:
         pts *= 1 + calls + other
     pts *= np.int64(st[KS_FMULT])
@@ -99,7 +99,7 @@ def settle_round(st, tb, res):
         res[R_COLLECTED] = 1
         res[R_PAID] = np.int64(st[KS_CALLS + s])
         o = 1 - s
-        if over != OVER_EXHAUSTED and p[P_OPP_KEEPS] != 0 and st[KS_CALLS + o] != ZERO:
+        if (over != OVER_EXHAUSTED) & (p[P_OPP_KEEPS] != 0) & (st[KS_CALLS + o] != ZERO):
             kept = collect(st, tb, o)[0]
             _pay(res, o, kept, zs)
             res[R_KEPT] = kept
@@ -109,7 +109,7 @@ def settle_round(st, tb, res):
 def lucky_value(bits, stack):
     if stack:
         return LUCKY_POINTS * ((bits & 1) + (bits >> 1))
-    return LUCKY_POINTS if bits != 0 else 0
+    return LUCKY_POINTS * np.int64(bits != 0)
 
 
 @hot

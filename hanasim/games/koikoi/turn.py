@@ -33,19 +33,21 @@ def wild_target(pol, cands, r, weights):
 
 
 @hot
-def put_wild(pol, card, field, r, tb):
-    """:func:`put` when the Lightning is wild this round: a call, not inlined (rare rules
-    should not grow the inlined turn loop and its compile time)."""
-    cb = bit(card)
-    light = tb.cards[K_LIGHTNING]
-    willow = tb.cards[K_WILLOW]
-    if cb == light:
-        if (field & willow) == ZERO and field != ZERO:
-            t = bit(wild_target(pol, field, r, tb.weights))
-            return field & ~t, cb | t
-    elif ((field & light) != ZERO and (cb & willow) == ZERO
-          and (field & month_nibble(card)) == ZERO):
-        return field & ~light, cb | light
+def put_call(pol, card, field, r, wild, tb):
+    """:func:`put` as a call, not inlined: the put of the rare rules (the wild Lightning, the
+    turn structures other than the standard one, a lookahead's forced turn), which should not
+    grow the inlined turn loop and its compile time (one compiled copy for all of them)."""
+    if wild:
+        cb = bit(card)
+        light = tb.cards[K_LIGHTNING]
+        willow = tb.cards[K_WILLOW]
+        if cb == light:
+            if (field & willow) == ZERO and field != ZERO:
+                t = bit(wild_target(pol, field, r, tb.weights))
+                return field & ~t, cb | t
+        elif ((field & light) != ZERO and (cb & willow) == ZERO
+              and (field & month_nibble(card)) == ZERO):
+            return field & ~light, cb | light
     return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
 
 
@@ -56,8 +58,7 @@ def put(pol, card, field, r, wild, tb):
     (``wild_lightning``): the Lightning with no willow on the field captures one field card
     of any month; a non-willow card matching nothing by month captures the Lightning."""
     if wild:
-        # card as int64: one compile of put_wild for the hand card and the turned card (int8)
-        return put_wild(pol, np.int64(card), field, r, tb)
+        return put_call(pol, card, field, r, wild, tb)
     return capture(card, field, take_high(pol, card, field, r, tb.ghigh))
 
 
@@ -97,7 +98,7 @@ def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
         if step == 1:
             if mode == TURN_DRAW_TWO:
                 continue
-            f2, c = put(pol, drawn, field, r >> ONE, wild, tb)
+            f2, c = put_call(pol, drawn, field, r >> ONE, wild, tb)
             if c != ZERO or pile_only:
                 return hand, f2, cap | c
             hand |= bit(drawn)  # unmatched: into the hand, and a second hand card
@@ -108,7 +109,7 @@ def turn_variant(pol, hand, field, drawn, r, rng, tb, wild, pile_only):
             r = next64(rng) if pol == RANDOM else ZERO
         card = hand_card(pol, playable(hand, field, wild, tb), field, r, tb.gscore)
         hand &= ~bit(card)
-        field, c = put(pol, card, field, r, wild, tb)
+        field, c = put_call(pol, card, field, r, wild, tb)
         cap |= c
     return hand, field, cap
 
@@ -147,7 +148,7 @@ def take_options(card, field, wild, tb):
 @hot
 def greedy_take(card, field, wild, tb):
     """The field card greedy's put of ``card`` takes among :func:`take_options` (non-empty)."""
-    _, c = put(np.int64(GREEDY), card, field, ZERO, wild, tb)
+    _, c = put_call(np.int64(GREEDY), card, field, ZERO, wild, tb)
     return lowest(c & take_options(card, field, wild, tb))
 
 
@@ -156,7 +157,7 @@ def put_as(card, field, take, wild, tb):
     """:func:`put` of ``card`` taking the field card ``take`` where the put offers a choice
     (``take`` >= 0, one of :func:`take_options`), else as greedy puts it."""
     if take < 0:
-        return put(np.int64(GREEDY), card, field, ZERO, wild, tb)
+        return put_call(np.int64(GREEDY), card, field, ZERO, wild, tb)
     t = bit(take)
     cb = bit(card)
     if wild and cb == tb.cards[K_LIGHTNING] and (field & tb.cards[K_WILLOW]) == ZERO:

@@ -148,7 +148,7 @@ def yaku_now(pile, field, calls, month_mask, tb):
     if crow >= 0:
         c = chaff_value(pile, tb.cards[K_CHAFF1], tb)
         v += c
-        h |= (np.int64(1) << crow) if c > 0 else 0
+        h |= np.int64(c > 0) << crow
     if p[P_SAKE_EITHER] != 0 and (pile & tb.cards[K_SAKE]) != ZERO:
         v2, h2 = sake_as_chaff(pile, tb)
         if v2 > v:  # the sake cup counts where it scores more (animal_or_chaff)
@@ -158,23 +158,22 @@ def yaku_now(pile, field, calls, month_mask, tb):
     if p[P_MONTH_YAKU] != 0 and (pile & month_mask) == month_mask:
         v += MONTH_POINTS
         h |= np.int64(1) << (n + 2)
+    # the viewing yaku as arithmetic on their two bools, not branches: fewer statements in
+    # each of this function's inlined copies (compile time)
     view = p[P_VIEWING]
     if view != VIEW_OFF:
-        fv = (pile & tb.cards[K_FLOWER]) == tb.cards[K_FLOWER]
-        mv = (pile & tb.cards[K_MOONV]) == tb.cards[K_MOONV]
+        cards = tb.cards
+        fv = (pile & cards[K_FLOWER]) == cards[K_FLOWER]
+        mv = (pile & cards[K_MOONV]) == cards[K_MOONV]
         if view == VIEW_WEATHER:
-            fv = fv and (field & tb.cards[K_WILLOW]) == ZERO
-            mv = mv and (field & tb.cards[K_PAULOWNIA]) == ZERO
+            fv = fv & ((field & cards[K_WILLOW]) == ZERO)
+            mv = mv & ((field & cards[K_PAULOWNIA]) == ZERO)
         elif view == VIEW_NEED_OTHER:
-            fv = fv and v > 0
-            mv = mv and v > 0
+            fv = fv & (v > 0)
+            mv = mv & (v > 0)
         pts = p[P_VIEW_CALLED] if calls > 0 else p[P_VIEW_PTS]
-        if fv:
-            v += pts
-            h |= np.int64(1) << n
-        if mv:
-            v += pts
-            h |= np.int64(1) << (n + 1)
+        v += pts * (np.int64(fv) + np.int64(mv))
+        h |= (np.int64(fv) << n) | (np.int64(mv) << (n + 1))
     return v, h
 
 
@@ -203,7 +202,7 @@ def chaff_count(pile, chaff, tb):
 def chaff_value(pile, chaff, tb):
     """The chaff yaku under ``double_chaff``: ten chaff, +P_CHAFF_GROW per extra."""
     n = chaff_count(pile, chaff, tb)
-    return 1 + tb.params[P_CHAFF_GROW] * (n - 10) if n >= 10 else 0
+    return (1 + tb.params[P_CHAFF_GROW] * (n - 10)) * np.int64(n >= 10)
 
 
 @hot
@@ -243,15 +242,15 @@ def best_single(pile, field, calls, month_mask, tb):
         best = max(best, _best_row(pile, tb.yaku_masks2 if k else tb.yaku_masks,
                                    tb.yaku_ints2 if k else tb.yaku_ints))
     if p[P_CHAFF_ROW] >= 0:
-        best = max(best, chaff_value(pile, tb.cards[K_CHAFF1], tb),
-                   chaff_value(pile, tb.cards[K_CHAFF2], tb))
+        best = max(best, max(chaff_value(pile, tb.cards[K_CHAFF1], tb),
+                             chaff_value(pile, tb.cards[K_CHAFF2], tb)))
     _, h = yaku_value(pile, field, calls, month_mask, tb)
     n = tb.yaku_masks.shape[0]
     pts = p[P_VIEW_CALLED] if calls > 0 else p[P_VIEW_PTS]
     if (h >> n) & 3:
         best = max(best, pts)
     if (h >> (n + 2)) & 1:
-        best = max(best, MONTH_POINTS)
+        best = max(best, np.int64(MONTH_POINTS))
     return best
 
 
@@ -267,13 +266,13 @@ def cards_missing(pile, month_mask, tb):
         cond = masks[i, D_COND]
         if cond == NEVER:  # a yaku the rules do not play
             continue
-        need = max(0, ints[i, D_MIN] - count(pile & cond)) + count(
+        need = max(np.int64(0), ints[i, D_MIN] - count(pile & cond)) + count(
             masks[i, D_REQUIRED] & ~pile & ~cond)
         best = min(best, need)
     if p[P_VIEWING] != VIEW_OFF:
-        best = min(best, count(tb.cards[K_FLOWER] & ~pile), count(tb.cards[K_MOONV] & ~pile))
+        best = min(best, min(count(tb.cards[K_FLOWER] & ~pile), count(tb.cards[K_MOONV] & ~pile)))
     if p[P_MONTH_YAKU] != 0:
         best = min(best, count(month_mask & ~pile))
     if p[P_CHAFF_ROW] >= 0:
-        best = min(best, max(0, 10 - chaff_count(pile, tb.cards[K_CHAFF1], tb)))
+        best = min(best, max(np.int64(0), 10 - chaff_count(pile, tb.cards[K_CHAFF1], tb)))
     return best
