@@ -37,7 +37,7 @@ from numba import njit
 from ...engine import card_tally, sessions
 from ...engine.bits import ONE, ZERO, count, lowest
 from ...engine.jit import hot
-from ...engine.lookahead import new_scratch, uses_lookahead
+from ...engine.lookahead import MAX_CHOICES, new_scratch, uses_lookahead
 from ...engine.rng import G_K, below, deal_shuffle_copies, stream_state
 from ...policies import DEC_STOP
 from .coins import dealable, next_first, payment
@@ -163,12 +163,14 @@ def new_work(tb):
 @njit(inline="always")
 def look_context(tb, work, players):
     """(tables, the rollouts' res, the scratch, their cap_time, the rollouts' decisions:
-    greedy's agari at once, the yaku_cards choices' work slots).  The scratch also keeps the
-    chunk's count of yaku_cards decisions (:func:`end_chunk` adds it to the counters)."""
+    greedy's agari at once, the yaku_cards choices' work slots, one determinisation's value
+    of each choice).  The scratch also keeps the chunk's count of yaku_cards decisions
+    (:func:`end_chunk` adds it to the counters)."""
     rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
     rdec[:, 0] = DEC_STOP
     return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
-            np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
+            np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64),
+            np.zeros(MAX_CHOICES, dtype=np.float64))
 
 
 @hot(inline="always")
