@@ -11,7 +11,7 @@ from ...engine.jit import hot
 from ...engine.join import (CH_DROP, CH_FORCED_IN, CH_JOIN, CH_SEATED, JOIN_LOOKAHEAD,
                             forced_choice, join_by_policy)
 from ...engine.lookahead import samples
-from ...engine.rng import below, deal_shuffle
+from ...engine.rng import below, deal_shuffle, shuffle_steps
 from ...engine.where import where_ok
 from ...policies import choose_expose
 from .lookahead import SWAP_MAX_SAMPLES, SWAP_SAMPLES_PER_K, _look_expose, _look_join, _look_swap
@@ -37,20 +37,31 @@ def deal_round(drng, order, n, cond):
     """Shuffle and deal 10 per seated player and 8 to the field until the field holds no four
     of a month; returns the misdeals.  Seat s holds order[10s:10s+10], the field the next 8.
     ``cond``: the run's given cards and ``--where`` (``engine.rng``, "conditional deals";
-    empty: none): a deal failing ``--where`` is dealt again, not counted as a misdeal."""
+    empty: none): a deal failing ``--where`` is dealt again, not counted as a misdeal.  None
+    (``counters``, a run without either): a kernel of its own, compiled without the given
+    cards' shuffle and the ``--where`` test (``is None`` branches are pruned at compile time),
+    which a run never given cards never needs: a shorter first compile."""
     n_dealt = HAND_SIZE * n + FIELD_SIZE
     size = order.shape[0]
     misdeals = 0
     while True:
-        deal_shuffle(drng, order, size, 0, n_dealt, cond)
+        if cond is None:  # a run with neither: the same draws (deal_shuffle without gv)
+            drng[0] = shuffle_steps(order, drng[0], size, 0, n_dealt)
+        else:
+            deal_shuffle(drng, order, size, 0, n_dealt, cond)
         f = ZERO
         for i in range(HAND_SIZE * n, n_dealt):
             f |= bit(order[i])
         if has_full_nibble(f):
             misdeals += 1
+        elif cond is None:
+            break
         elif where_ok(order, cond):
             break
-    deal_shuffle(drng, order, size, n_dealt, size, cond)
+    if cond is None:
+        drng[0] = shuffle_steps(order, drng[0], size, n_dealt, size)
+    else:
+        deal_shuffle(drng, order, size, n_dealt, size, cond)
     return misdeals
 
 

@@ -25,7 +25,7 @@ def one_game(seed, session, i0, tb, policy, decide, deck):
     out = np.zeros((MAX_ROUNDS, R_N + 4), dtype=np.int64)
     key = stream_state(seed, session)
     r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb,
-                                        policy, decide, out, deck, None)
+                                        policy, decide, out, deck, None, tb.cond)
     return out, r, reason, c0, c1, f, t
 
 
