@@ -1,9 +1,9 @@
 """The Taipa lookahead's values of every choice at a position, one per determinisation and
-choice (``games.taipa.lookahead`` keeps only their sums): the same determinisations
-(``engine.lookahead.determinise``: the opponent's hand and the rest of the round's deck dealt
-again from the set of unseen cards) and the same rollouts (``lookahead._rollout``: the turn
-finished, the round played out by greedy cards and greedy's agari with Taipa's own round), the
-value the seat's coins won or paid (``lookahead._value``), on a stream of its own (``seed``).
+choice (``games.taipa.lookahead`` keeps only their sums): one determinisation of a choice is
+valued by the kernel's own code (``lookahead._turn_sample``, ``_call_sample``: the opponent's
+hand and the rest of the round's deck dealt again from the set of unseen cards, the turn
+finished, the round played out by greedy cards and greedy's agari with Taipa's own round, the
+value the seat's coins won or paid), on a stream of its own (``seed``).
 Which ribbons and chaff leave play (``yaku_cards=choice``) is valued as ``yaku_choice`` values
 it: the player's coins at the game's end, the rest of the game played by greedy."""
 from importlib import import_module
@@ -11,14 +11,11 @@ from importlib import import_module
 import numpy as np
 from numba import njit
 
-from ..engine import lookahead as L
-from ..engine.bits import ONE, ZERO, bit, lowest
+from ..engine.bits import ONE, ZERO, lowest
 from ..engine.rng import GOLDEN, mix64
-from ..engine.match import capture_one
 from ..games.taipa import lookahead as TL
 from ..games.taipa.game import look_context
-from ..games.taipa.round import S_CALLS, S_FIELD, S_PILE, S_SEAT, S_TOP, ST_N, rollout_from
-from ..games.taipa.rules import N_PLAYERS
+from ..games.taipa.round import S_PILE
 
 YC = import_module("hanasim.games.taipa.yaku_choice")
 
@@ -36,68 +33,38 @@ def _look(tb, coins):
 def taipa_play(tb, st, order, n, seat, seed, coins, cards, picks, out):
     """``out[i, j]``: ``seat``'s coins when it plays ``cards[j]`` taking its field match
     ``picks[j]`` (index in card order), the turned card taken as greedy takes it, then the
-    round by greedy, in determinisation ``i`` (``lookahead._look_turn``'s loop)."""
+    round by greedy, in determinisation ``i`` (``lookahead._turn_sample``, the kernel's)."""
     look = _look(tb, coins)
-    sc = look[2]
-    hand = st[seat]
-    field = st[S_FIELD]
-    top = np.int64(st[S_TOP])
-    ntop = top + 1 if top < n else top
-    deck = order[:n]
     s = np.uint64(seed)
     for i in range(out.shape[0]):
-        s = L.determinise(st, N_PLAYERS, seat, deck, top, s, sc)
-        drawn = np.int64(sc.order[top]) if top < n else np.int64(-1)
-        for j in range(cards.shape[0]):
-            c = cards[j]
-            f, c1 = capture_one(c, field, tb.group_masks[tb.group_of[c]], picks[j])
-            c2 = ZERO
-            if drawn >= 0:
-                f, c2 = capture_one(drawn, f, tb.group_masks[tb.group_of[drawn]],
-                                    TL._greedy_pick(drawn, f, tb))
-            out[i, j] = TL._rollout(look, n, seat, hand & ~bit(c), f, c1 | c2, ntop)
+        s = TL._turn_sample(look, st, order, n, seat, s, False, ZERO, cards, picks,
+                            cards.shape[0], out[i])
 
 
 @njit(cache=True)
 def taipa_turned(tb, st, order, n, seat, seed, coins, card, cap, picks, out):
     """``out[i, j]``: the value of the turned card ``order[top]`` taking its field match
     ``picks[j]``; ``st`` holds the hand, field and pile after the hand card ``card`` (its
-    captures ``cap``)."""
+    captures ``cap``) (``lookahead._turn_sample``, the kernel's)."""
     look = _look(tb, coins)
-    sc = look[2]
-    field = st[S_FIELD]
-    top = np.int64(st[S_TOP])
-    drawn = np.int64(order[top])
-    gm = tb.group_masks[tb.group_of[drawn]]
-    deck = order[:n]
     s = np.uint64(seed)
     for i in range(out.shape[0]):
-        s = L.determinise(st, N_PLAYERS, seat, deck, top + 1, s, sc)
-        for j in range(picks.shape[0]):
-            f, c2 = capture_one(drawn, field, gm, picks[j])
-            out[i, j] = TL._rollout(look, n, seat, st[seat], f, cap | c2, top + 1)
+        s = TL._turn_sample(look, st, order, n, seat, s, True, cap, picks, picks, picks.shape[0],
+                            out[i])
 
 
 @njit(cache=True)
 def taipa_call(tb, st, order, n, seat, seed, coins, out):
     """``out[i, 0]`` agari now, ``out[i, 1]`` koi-koi and the round played on by greedy
-    (``lookahead._look_continue``'s loop); ``st``: right after the turn, the yaku counted."""
+    (``lookahead._call_sample``, the kernel's); ``st``: right after the turn, the yaku
+    counted."""
     look = _look(tb, coins)
-    _t, rres, sc, rcap, rdec, _yk = look
-    stop = TL._value(st, seat + 1, seat, tb, sc.aux)
-    deck = order[:n]
-    top = np.int64(st[S_TOP])
+    stop = TL._value(st, seat + 1, seat, tb, look[2].aux)
     s = np.uint64(seed)
     for i in range(out.shape[0]):
-        s = L.determinise(st, N_PLAYERS, seat, deck, top, s, sc)
-        x = sc.st
-        for k in range(ST_N):
-            x[k] = sc.base[k]
-        x[S_CALLS + seat] += 1
-        x[S_SEAT] = seat ^ 1
-        over = rollout_from(x, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
+        s, v = TL._call_sample(look, st, order, n, seat, s)
         out[i, 0] = stop
-        out[i, 1] = TL._value(x, over, seat, tb, sc.aux)
+        out[i, 1] = v
 
 
 __all__ = ["taipa_play", "taipa_turned", "taipa_call", "taipa_leave", "S_PILE"]

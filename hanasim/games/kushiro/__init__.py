@@ -158,8 +158,9 @@ class Kushiro:
 
         tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                           deals_only=deals_only)
-        if cond is not None:
-            tb = tb._replace(cond=cond)
+        # no given cards and no --where: cond None, a kernel compiled without their code
+        # (round.deal_round); with either, the kernel that reads the condition
+        tb = tb._replace(cond=cond if cond is not None and cond.shape[0] > 0 else None)
         policy, expose = per_seat(policy, expose, MAX_PLAYERS, rules.players)
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)

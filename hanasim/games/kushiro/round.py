@@ -11,7 +11,7 @@ from ...engine.jit import hot
 from ...engine.join import (CH_DROP, CH_FORCED_IN, CH_JOIN, CH_SEATED, JOIN_LOOKAHEAD,
                             forced_choice, join_by_policy)
 from ...engine.lookahead import samples
-from ...engine.rng import below, deal_shuffle
+from ...engine.rng import below, deal_shuffle, shuffle_steps
 from ...engine.where import where_ok
 from ...policies import choose_expose
 from .lookahead import SWAP_MAX_SAMPLES, SWAP_SAMPLES_PER_K, _look_expose, _look_join, _look_swap
@@ -37,20 +37,31 @@ def deal_round(drng, order, n, cond):
     """Shuffle and deal 10 per seated player and 8 to the field until the field holds no four
     of a month; returns the misdeals.  Seat s holds order[10s:10s+10], the field the next 8.
     ``cond``: the run's given cards and ``--where`` (``engine.rng``, "conditional deals";
-    empty: none): a deal failing ``--where`` is dealt again, not counted as a misdeal."""
+    empty: none): a deal failing ``--where`` is dealt again, not counted as a misdeal.  None
+    (``counters``, a run without either): a kernel of its own, compiled without the given
+    cards' shuffle and the ``--where`` test (``is None`` branches are pruned at compile time),
+    which a run never given cards never needs: a shorter first compile."""
     n_dealt = HAND_SIZE * n + FIELD_SIZE
     size = order.shape[0]
     misdeals = 0
     while True:
-        deal_shuffle(drng, order, size, 0, n_dealt, cond)
+        if cond is None:  # a run with neither: the same draws (deal_shuffle without gv)
+            drng[0] = shuffle_steps(order, drng[0], size, 0, n_dealt)
+        else:
+            deal_shuffle(drng, order, size, 0, n_dealt, cond)
         f = ZERO
         for i in range(HAND_SIZE * n, n_dealt):
             f |= bit(order[i])
         if has_full_nibble(f):
             misdeals += 1
+        elif cond is None:
+            break
         elif where_ok(order, cond):
             break
-    deal_shuffle(drng, order, size, n_dealt, size, cond)
+    if cond is None:
+        drng[0] = shuffle_steps(order, drng[0], size, n_dealt, size)
+    else:
+        deal_shuffle(drng, order, size, n_dealt, size, cond)
     return misdeals
 
 
@@ -98,6 +109,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
             field |= bit(order[i])
         for s in range(MAX_PLAYERS):
             hands[s] = ZERO
+        fours = ZERO
         # deal-time facts on the dealt hands, before any swap
         for s in range(n):
             h = dealt_hand(order, s)
@@ -105,6 +117,7 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
             res[R_TEY_DEALT + s] = teyaku_bits(h, km[0], km[1], km[2], km[3], p[P_READING],
                                                p[P_PAIRS])
             fm = h & (h >> np.uint64(1)) & (h >> np.uint64(2)) & (h >> np.uint64(3)) & np.uint64(0x111111111111)
+            fours |= fm
             res[R_FOURS + s] = count(fm)
             res[R_SWAPS + s] = 0
             res[R_CHOICE + s] = CH_SEATED
@@ -112,67 +125,17 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
         if p[P_DEALS_ONLY]:
             res[R_MISDEALS] = misdeals
             return
-        # the four-in-hand swap, seats in turn order from the dealer
-        for s in range(n):
-            fm = (hands[s] & (hands[s] >> np.uint64(1)) & (hands[s] >> np.uint64(2))
-                  & (hands[s] >> np.uint64(3)) & np.uint64(0x111111111111))
-            q = dealer + s
-            q = q - n if q >= n else q
-            known = -1  # the top of the pile, when this seat's own swap put it there
-            while fm != ZERO and top < order.shape[0]:
-                c0 = lowest(fm)
-                fm &= fm - ONE
-                sw = pol[q, PC_SWAP]
-                if look is not None:  # noqa: SIM102  (pruned with None)
-                    if sw == SWAP_LOOKAHEAD and not _look_swap(
-                            rng, hands, field, s, c0, fm, known, n, tb,
-                            min(SWAP_SAMPLES_PER_K * samples(pol[q, PC_CARD]),
-                                SWAP_MAX_SAMPLES), look):
-                        continue
-                if sw == SWAP_NEVER or (sw == SWAP_RANDOM and below(rng, 2) == 0):
-                    continue
-                k = 0 if p[P_PICK_LOWEST] else below(rng, 4)
-                c = c0 + k
-                swap_card(hands, s, c, order, top, res)
-                known = np.int64(c)
-        # join or drop: seats 1, 2, ..., n-1, then the dealer
-        a = -1
-        b = -1
+        if fours != ZERO:  # a hand holds four of a month: the swap (rare: a call)
+            swap_fours(rng, order, hands, field, top, n, dealer, pol, tb, res, look)
+        # join or drop: seats 1, 2, ..., n-1, then the dealer (three or four players: a call)
         if n == 2:
             a = 0
             b = 1
             res[R_PLAYS] = 1
             res[R_PLAYS + 1] = 1
             break
-        joined = 0
-        for j in range(n):
-            s = j + 1 if j + 1 < n else 0
-            q = dealer + s
-            q = q - n if q >= n else q
-            # undecided: this seat and the later ones; under undecided=redeal the last are
-            # forced in only after MAX_REDEALS redeals in a row
-            ch = forced_choice(joined, n - j, 2,
-                               p[P_UNDECIDED] == 0 or redeals >= MAX_REDEALS)
-            if ch < 0:
-                jp = pol[q, PC_JOIN]
-                yes = join_by_policy(jp, pol[q, PC_JPARAM], join_strength(hands[s], field, km[3]),
-                                     rng)
-                if look is not None:  # noqa: SIM102  (pruned with None)
-                    if jp == JOIN_LOOKAHEAD:
-                        yes = _look_join(rng, hands, field, s, j, n, res, tb, yes,
-                                         samples(pol[q, PC_CARD]), look)
-                ch = CH_JOIN if yes else CH_DROP
-            res[R_CHOICE + s] = ch
-            if ch == CH_JOIN or ch == CH_FORCED_IN:
-                res[R_PLAYS + s] = 1
-                joined += 1
-        if joined == 2:
-            for s in range(n):
-                if res[R_PLAYS + s] != 0:
-                    if a < 0:
-                        a = s
-                    else:
-                        b = s
+        a, b = join_or_drop(rng, hands, field, n, dealer, redeals, pol, tb, res, look)
+        if a >= 0:
             break
         redeals += 1
     # the dropped hands and the draw pile
@@ -181,22 +144,8 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
         pile[end] = order[i]
         end += 1
     aside = ZERO
-    under = end
-    for s in range(n):
-        if res[R_PLAYS + s] == 0:
-            if p[P_DROPPED] == DROP_ASIDE:
-                aside |= hands[s]
-            else:
-                m = hands[s]
-                while m != ZERO:
-                    pile[end] = lowest(m)
-                    m &= m - ONE
-                    end += 1
-            hands[s] = ZERO
-    if p[P_DROPPED] == DROP_UNDER:
-        shuffle_span(drng, pile, under, end)
-    elif p[P_DROPPED] == DROP_SHUFFLED:
-        shuffle_span(drng, pile, 0, end)
+    if n > 2:
+        end, aside = drop_hands(drng, pile, hands, end, n, res, p)
     qa = dealer + a
     qa = qa - n if qa >= n else qa
     qb = dealer + b
@@ -294,6 +243,100 @@ def play_round(drng, rng, order, pile, hands, ks, tb, pol, dealer, res, look):
     res[R_HAND_A] = np.int64(ha)
     res[R_HAND_B] = np.int64(hb)
     res[R_ASIDE] = np.int64(aside)
+
+
+@hot
+def swap_fours(rng, order, hands, field, top, n, dealer, pol, tb, res, look):
+    """The four-in-hand swap (both texts, Distributing the Initial Cards), seats in turn order
+    from the dealer: each four of a month a seat holds may go, one card of it, onto the draw
+    pile's top (``order[top]``), whose card it takes.  A call: most deals hold no four."""
+    p = tb.params
+    for s in range(n):
+        fm = (hands[s] & (hands[s] >> np.uint64(1)) & (hands[s] >> np.uint64(2))
+              & (hands[s] >> np.uint64(3)) & np.uint64(0x111111111111))
+        q = dealer + s
+        q = q - n if q >= n else q
+        known = -1  # the top of the pile, when this seat's own swap put it there
+        while fm != ZERO and top < order.shape[0]:
+            c0 = lowest(fm)
+            fm &= fm - ONE
+            sw = pol[q, PC_SWAP]
+            if look is not None:  # noqa: SIM102  (pruned with None)
+                if sw == SWAP_LOOKAHEAD and not _look_swap(
+                        rng, hands, field, s, c0, fm, known, n, tb,
+                        min(SWAP_SAMPLES_PER_K * samples(pol[q, PC_CARD]),
+                            SWAP_MAX_SAMPLES), look):
+                    continue
+            if sw == SWAP_NEVER or (sw == SWAP_RANDOM and below(rng, 2) == 0):
+                continue
+            k = 0 if p[P_PICK_LOWEST] else below(rng, 4)
+            c = c0 + k
+            swap_card(hands, s, c, order, top, res)
+            known = np.int64(c)
+
+
+@hot
+def join_or_drop(rng, hands, field, n, dealer, redeals, pol, tb, res, look):
+    """Join or drop at a table of three or four: seats 1, 2, ..., n-1, then the dealer
+    (``engine.join``); ``redeals``: the redeals so far in a row.  Returns the two seats that
+    play (first mover first), or (-1, -1) when the round is dealt again."""
+    p = tb.params
+    joined = 0
+    for j in range(n):
+        s = j + 1 if j + 1 < n else 0
+        q = dealer + s
+        q = q - n if q >= n else q
+        # undecided: this seat and the later ones; under undecided=redeal the last are
+        # forced in only after MAX_REDEALS redeals in a row
+        ch = forced_choice(joined, n - j, 2,
+                           p[P_UNDECIDED] == 0 or redeals >= MAX_REDEALS)
+        if ch < 0:
+            jp = pol[q, PC_JOIN]
+            yes = join_by_policy(jp, pol[q, PC_JPARAM],
+                                 join_strength(hands[s], field, tb.kind_masks[3]), rng)
+            if look is not None:  # noqa: SIM102  (pruned with None)
+                if jp == JOIN_LOOKAHEAD:
+                    yes = _look_join(rng, hands, field, s, j, n, res, tb, yes,
+                                     samples(pol[q, PC_CARD]), look)
+            ch = CH_JOIN if yes else CH_DROP
+        res[R_CHOICE + s] = ch
+        if ch == CH_JOIN or ch == CH_FORCED_IN:
+            res[R_PLAYS + s] = 1
+            joined += 1
+    a = -1
+    b = -1
+    if joined == 2:
+        for s in range(n):
+            if res[R_PLAYS + s] != 0:
+                if a < 0:
+                    a = s
+                else:
+                    b = s
+    return a, b
+
+
+@hot
+def drop_hands(drng, pile, hands, end, n, res, p):
+    """The dropped hands (``dropped``): set aside, or onto the draw pile (``pile[:end]``)
+    under it or shuffled in.  Returns (the pile's length, the cards set aside)."""
+    aside = ZERO
+    under = end
+    for s in range(n):
+        if res[R_PLAYS + s] == 0:
+            if p[P_DROPPED] == DROP_ASIDE:
+                aside |= hands[s]
+            else:
+                m = hands[s]
+                while m != ZERO:
+                    pile[end] = lowest(m)
+                    m &= m - ONE
+                    end += 1
+            hands[s] = ZERO
+    if p[P_DROPPED] == DROP_UNDER:
+        shuffle_span(drng, pile, under, end)
+    elif p[P_DROPPED] == DROP_SHUFFLED:
+        shuffle_span(drng, pile, 0, end)
+    return end, aside
 
 
 @hot(inline="always")

@@ -42,8 +42,10 @@ LOOP = engine_sessions.ONE_GAME  # one game a session (engine.sessions.play runs
 
 @njit(inline="always")
 def new_work(tb):
+    # the deck order is put back in card order before every use (engine.rng.round_stream):
+    # zeros, like the pile buffer's (np.arange compiled two more allocations)
     return (np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64),
-            np.arange(48).astype(np.int8), np.zeros(PILE_N, dtype=np.int8),
+            np.zeros(48, dtype=np.int8), np.zeros(PILE_N, dtype=np.int8),
             np.zeros(MAX_PLAYERS, dtype=np.uint64), np.zeros(KS_N, dtype=np.uint64),
             np.zeros(R_N, dtype=np.int64))
 

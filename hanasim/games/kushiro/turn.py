@@ -24,7 +24,7 @@ def _turn(pol, hand, field, pile, top, end, r, gscore, ghigh):
     field, c1 = capture(card, field, take_high(pol, card, field, r, ghigh))
     c2 = ZERO
     if top < end:
-        drawn = pile[top]
+        drawn = np.int64(pile[top])  # as the hand card: one compiled capture, not two
         field, c2 = capture(drawn, field, take_high(pol, drawn, field, r >> ONE, ghigh))
         top += 1
     return hand, field, c1 | c2, top

@@ -37,8 +37,8 @@ from numba import njit
 from ...engine import card_tally, sessions
 from ...engine.bits import ONE, ZERO, count, lowest
 from ...engine.jit import hot
-from ...engine.lookahead import new_scratch, uses_lookahead
-from ...engine.rng import G_K, below, deal_shuffle_copies, stream_state
+from ...engine.lookahead import MAX_CHOICES, new_scratch, uses_lookahead
+from ...engine.rng import G_K, below, deal_shuffle_copies, shuffle_steps, stream_state
 from ...policies import DEC_STOP
 from .coins import dealable, next_first, payment
 from .deals import run_deal_chunks
@@ -73,13 +73,16 @@ G_N = G_TURNS + 1
 
 @hot
 def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out, deck,
-              look):
+              look, cond):
     """One whole game from round index ``i0`` of session ``key``, round 1 dealt from ``deck``
     (a card mask: the full deck, or a smaller one in the tests); per-round results are
     handed to the caller through ``out[k, :]`` (round k's ``res``, its first player and the
     coins paid) and the game's facts through the return value: (rounds, end reason, coins of
     player 0, coins of player 1, round 1's first player, turns).  End reason: 0 rounds done,
-    1 a player ran out of coins, 2 the deck could not be dealt."""
+    1 a player ran out of coins, 2 the deck could not be dealt.  ``cond``: the run's given
+    cards (``tb.cond``), or None in a run without any (:func:`counters`): a kernel compiled
+    without the given cards' shuffle (the ``is None`` branch is pruned at compile time), which
+    such a run never needs: a shorter first compile."""
     p = tb.params
     coins0 = p[P_COINS]
     coins1 = p[P_COINS]
@@ -107,9 +110,13 @@ def play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb, policy, dec
             m &= m - ONE
             j += 1
         rng[0] = stream_state(key, np.uint64(3 * i))
-        # the given cards (tb.cond) stand where given, or an identical copy where the deck
+        # the given cards (cond) stand where given, or an identical copy where the deck
         # has lost the very card; a deck without any copy deals the round unconditioned
-        given_met = deal_shuffle_copies(rng, order, n, 0, min(n, FULL_ROUND), tb.cond)
+        given_met = True
+        if cond is None:  # the same draws as deal_shuffle_copies without given cards
+            rng[0] = shuffle_steps(order, rng[0], n, 0, min(n, FULL_ROUND))
+        else:
+            given_met = deal_shuffle_copies(rng, order, n, 0, min(n, FULL_ROUND), cond)
         rng[0] = stream_state(key, np.uint64(3 * i + 1))
         set_coins(look, coins0 if first == 0 else coins1, coins1 if first == 0 else coins0)
         deal_and_play(order, n, rng, tb, policy, decide, first, res, cap_time, st, look)
@@ -163,12 +170,14 @@ def new_work(tb):
 @njit(inline="always")
 def look_context(tb, work, players):
     """(tables, the rollouts' res, the scratch, their cap_time, the rollouts' decisions:
-    greedy's agari at once, the yaku_cards choices' work slots).  The scratch also keeps the
-    chunk's count of yaku_cards decisions (:func:`end_chunk` adds it to the counters)."""
+    greedy's agari at once, the yaku_cards choices' work slots, one determinisation's value
+    of each choice).  The scratch also keeps the chunk's count of yaku_cards decisions
+    (:func:`end_chunk` adds it to the counters)."""
     rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
     rdec[:, 0] = DEC_STOP
     return (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
-            np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
+            np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64),
+            np.zeros(MAX_CHOICES, dtype=np.float64))
 
 
 @hot(inline="always")
@@ -188,7 +197,7 @@ def play_round(tb, work, players, key, i, dealer, look):
     if g[G_NEXT] >= g[G_R]:
         r, reason, coins0, coins1, first1, turns = play_game(
             key, i, rng, xrng, order, tmp, cap_time, st, res, tb, policy, decide, out,
-            np.uint64(tb.params[P_DECK]), look)
+            np.uint64(tb.params[P_DECK]), look, tb.cond)
         g[G_R] = r
         g[G_NEXT] = 0
         g[G_REASON] = reason
@@ -311,6 +320,8 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
     card, decide = decode_policies(policy)
     n_sessions = -(-rounds // SERIES_ROUNDS)
     given = cond is not None and cond.shape[0] > 0 and cond[G_K] > 0
+    if not given:  # a kernel of its own, without the given cards' code (play_game)
+        tb = tb._replace(cond=None)
     # a run given cards counts its rounds dealt unconditioned past C_N (tally.C_GIVEN_UNMET)
     shapes = dict(scal=(C_N + (MAX_ROUNDS if given else 0),), rk=(MAX_ROUNDS, RK_N),
                   ycount=(len(YAKU) + 1, 2),

@@ -59,7 +59,7 @@ def _rollout(look, n, seat, hand, field, cap, top):
     """Finish ``seat``'s turn in a copy of the determinised state (its hand, the field, its
     new captures, the next card of the pile) and play the copy out, all greedy: its result.
     A new yaku on this turn: the rollout's greedy calls agari."""
-    tb, rres, sc, rcap, rdec, yk = look
+    tb, rres, sc, rcap, rdec, yk, _v = look
     st = sc.st
     for i in range(ST_N):
         st[i] = sc.base[i]
@@ -81,21 +81,92 @@ def _greedy_pick(card, field, tb):
     return group_pick(GREEDY, mm, ZERO, tb.weights) if mm != ZERO else np.int64(0)
 
 
+@hot(inline="always")
+def _turn_sample(look, st, order, n, seat, s, turned, cap, cards, picks, m, vals):
+    """One determinisation of ``seat``'s turn in ``st``: the cards it cannot see dealt again
+    from stream word ``s`` (``engine.lookahead.determinise``), then ``vals[j]`` the round's
+    value of choice ``j < m``, the turn finished and the round played out by greedy
+    (:func:`_rollout`).  A hand-card choice (``turned`` False): the hand card ``cards[j]``
+    taking its field match ``picks[j]`` (index in card order), the turned card taken as greedy
+    takes it.  A turned-card choice (``turned``; ``st`` holds the hand, field and pile after
+    the hand card, whose captures are ``cap``; the turned card ``order[st[S_TOP]]`` is seen):
+    the turned card taking its field match ``picks[j]``.  Returns the stream word.  The
+    kernel's turn (:func:`_best_choice`) and the position API's advice both call it, so both
+    value a turn with one piece of code."""
+    tb, _r, sc, _c, _d, _y, _v = look
+    hand = st[seat]
+    field = st[S_FIELD]
+    top = np.int64(st[S_TOP])
+    ntop = top + 1 if top < n else top
+    s = lookahead.determinise(st, N_PLAYERS, seat, order[:n], ntop if turned else top, s, sc)
+    drawn = np.int64(sc.order[top]) if top < n else np.int64(-1)
+    for j in range(m):
+        h = hand
+        f = field
+        c1 = cap
+        if not turned:
+            c = cards[j]
+            h = hand & ~bit(c)
+            f, c1 = capture_one(c, field, tb.group_masks[tb.group_of[c]], np.int64(picks[j]))
+        c2 = ZERO
+        if drawn >= 0:
+            f, c2 = capture_one(drawn, f, tb.group_masks[tb.group_of[drawn]],
+                                np.int64(picks[j]) if turned else _greedy_pick(drawn, f, tb))
+        vals[j] = _rollout(look, n, seat, h, f, c1 | c2, ntop)
+    return s
+
+
+@hot
+def _best_choice(look, st, order, n, seat, s, k, turned, cap, m):
+    """The lookahead's choice among the ``m`` choices of a turn in ``sc.card``/``sc.high``
+    (:func:`_turn_sample`'s ``cards``/``picks``; choice 0 greedy's): each one's gain over
+    choice 0 summed over ``k`` determinisations, then ``engine.lookahead._pick``.  Returns
+    (the stream word, the choice).  A call: the hand card's and the turned card's choice share
+    one compiled copy of the determinisation and the rollout."""
+    sc = look[2]
+    vals = look[6]
+    for j in range(m):
+        sc.total[j] = 0.0
+        sc.total2[j] = 0.0
+    for _ in range(k):
+        s = _turn_sample(look, st, order, n, seat, s, turned, cap, sc.card, sc.high, m, vals)
+        v0 = 0.0
+        for j in range(m):
+            v0 = lookahead._add_gain(sc, j, vals[j], v0)
+    return s, lookahead._pick(sc, m, k)
+
+
+@hot(inline="always")
+def _call_sample(look, st, order, n, seat, s):
+    """One determinisation of koi-koi (``st``: right after ``seat``'s turn, the new yaku
+    counted): the round's value when it calls koi-koi and the round is played on by greedy.
+    Returns (the stream word, the value); agari's value is the same in every determinisation
+    (:func:`_value` of ``st``).  The kernel's :func:`_look_continue` and the advice call it."""
+    tb, rres, sc, rcap, rdec, _y, _v = look
+    s = lookahead.determinise(st, N_PLAYERS, seat, order[:n], np.int64(st[S_TOP]), s, sc)
+    x = sc.st
+    for i in range(ST_N):
+        x[i] = sc.base[i]
+    x[S_CALLS + seat] += 1
+    x[S_SEAT] = seat ^ 1
+    over = rollout_from(x, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
+    return s, _value(x, over, seat, tb, sc.aux)
+
+
 @hot
 def _look_turn(st, order, n, seat, rng, k, tb, look):
     """A lookahead player's turn in ``st`` (``seat`` to move): the hand card with the field
-    card it takes, then the turned card's take when it matches two or more field cards.
-    Returns (hand, field, captured by the hand card, by the turned card); ``rng[0]`` advances
-    by the determinisations.  A call, not inlined (as ``engine.lookahead.look_turn``)."""
+    card it takes, then the turned card's take when it matches two or more field cards
+    (:func:`_best_choice`).  Returns (hand, field, captured by the hand card, by the turned
+    card); ``rng[0]`` advances by the determinisations.  A call, not inlined (as
+    ``engine.lookahead.look_turn``)."""
     if look is None:  # typed, never run: rollouts play with look=None
         return st[seat], st[S_FIELD], ZERO, ZERO
-    _, _, sc, _, _, _ = look
+    sc = look[2]
     s = rng[0]
     hand = st[seat]
     field = st[S_FIELD]
     top = np.int64(st[S_TOP])
-    deck = order[:n]
-    ntop = top + 1 if top < n else top
     # the choices: greedy's own first, then every (hand card, field card taken) in card order
     g = group_hand_card(GREEDY, hand, field, ZERO, tb.group_of, tb.group_masks, tb.weights)
     sc.card[0] = g
@@ -112,24 +183,7 @@ def _look_turn(st, order, n, seat, rng, k, tb, look):
                 m += 1
     best = 0
     if m > 1:
-        for j in range(m):
-            sc.total[j] = 0.0
-            sc.total2[j] = 0.0
-        for _ in range(k):
-            s = lookahead.determinise(st, N_PLAYERS, seat, deck, top, s, sc)
-            drawn = np.int64(sc.order[top]) if top < n else np.int64(-1)
-            v0 = 0.0
-            for j in range(m):
-                c = sc.card[j]
-                f, c1 = capture_one(c, field, tb.group_masks[tb.group_of[c]],
-                                    np.int64(sc.high[j]))
-                c2 = ZERO
-                if drawn >= 0:
-                    f, c2 = capture_one(drawn, f, tb.group_masks[tb.group_of[drawn]],
-                                        _greedy_pick(drawn, f, tb))
-                v = _rollout(look, n, seat, hand & ~bit(c), f, c1 | c2, ntop)
-                v0 = lookahead._add_gain(sc, j, v, v0)
-        best = lookahead._pick(sc, m, k)
+        s, best = _best_choice(look, st, order, n, seat, s, k, False, ZERO, m)
     c = sc.card[best]
     hand &= ~bit(c)
     field, a = capture_one(c, field, tb.group_masks[tb.group_of[c]], np.int64(sc.high[best]))
@@ -145,17 +199,9 @@ def _look_turn(st, order, n, seat, rng, k, tb, look):
             st[S_FIELD] = field
             st[S_PILE + seat] = pile0 | a
             for j in range(nm):
-                sc.total[j] = 0.0
-                sc.total2[j] = 0.0
                 sc.high[j] = pick if j == 0 else (j - 1 if j - 1 < pick else j)
-            for _ in range(k):
-                s = lookahead.determinise(st, N_PLAYERS, seat, deck, ntop, s, sc)
-                v0 = 0.0
-                for j in range(nm):
-                    f, c2 = capture_one(drawn, field, gm, np.int64(sc.high[j]))
-                    v = _rollout(look, n, seat, hand, f, a | c2, ntop)
-                    v0 = lookahead._add_gain(sc, j, v, v0)
-            pick = np.int64(sc.high[lookahead._pick(sc, nm, k)])
+            s, j = _best_choice(look, st, order, n, seat, s, k, True, a, nm)
+            pick = np.int64(sc.high[j])
             st[S_PILE + seat] = pile0
         field, b = capture_one(drawn, field, gm, pick)
     rng[0] = s
@@ -166,26 +212,18 @@ def _look_turn(st, order, n, seat, rng, k, tb, look):
 def _look_continue(st, order, n, seat, rng, k, tb, look):
     """Agari or koi-koi for a lookahead player (``st``: right after its turn, the new yaku
     counted): agari's coins now against the mean result of calling koi-koi and playing on,
-    on K determinisations.  Koi-koi (True) only when its mean gain exceeds one standard error
-    (agari is greedy's own choice)."""
+    on K determinisations (:func:`_call_sample`).  Koi-koi (True) only when its mean gain
+    exceeds one standard error (agari is greedy's own choice)."""
     if look is None:
         return False
-    tb, rres, sc, rcap, rdec, yk = look
+    sc = look[2]
     s = rng[0]
     stop = _value(st, seat + 1, seat, tb, sc.aux)
-    deck = order[:n]
-    top = np.int64(st[S_TOP])
     total = 0.0
     total2 = 0.0
     for _ in range(k):
-        s = lookahead.determinise(st, N_PLAYERS, seat, deck, top, s, sc)
-        x = sc.st
-        for i in range(ST_N):
-            x[i] = sc.base[i]
-        x[S_CALLS + seat] += 1
-        x[S_SEAT] = seat ^ 1
-        over = rollout_from(x, sc.order, n, sc.rng, tb, sc.greedy, rdec, rres, rcap)
-        d = _value(x, over, seat, tb, sc.aux) - stop
+        s, v = _call_sample(look, st, order, n, seat, s)
+        d = v - stop
         total += d
         total2 += d * d
     rng[0] = s

@@ -3,14 +3,12 @@ koi-koi and its ``yaku_cards`` choice, from a position the test builds."""
 import numpy as np
 from numba import njit
 
-from ...engine.lookahead import new_scratch
 from ...engine.rng import stream_state
-from ...policies import DEC_STOP
-from .game import play_game
+from .game import look_context, play_game
 from .lookahead import A_COINS, _look_continue, _look_turn
 from .round import R_N, R_PILE, S_SEAT, ST_N
-from .rules import MAX_ROUNDS, N_PLAYERS
-from .yaku_choice import MAX_KEEPS, _look_removals
+from .rules import MAX_ROUNDS
+from .yaku_choice import _look_removals
 
 
 @njit(cache=True)
@@ -27,7 +25,7 @@ def one_game(seed, session, i0, tb, policy, decide, deck):
     out = np.zeros((MAX_ROUNDS, R_N + 4), dtype=np.int64)
     key = stream_state(seed, session)
     r, reason, c0, c1, f, t = play_game(key, i0, rng, xrng, order, tmp, cap_time, st, res, tb,
-                                        policy, decide, out, deck, None)
+                                        policy, decide, out, deck, None, tb.cond)
     return out, r, reason, c0, c1, f, t
 
 
@@ -37,10 +35,7 @@ TEST_COINS = 1 << 40
 
 @njit(cache=True)
 def _test_look(tb, c0, c1):
-    rdec = np.zeros((N_PLAYERS, 2), dtype=np.int64)
-    rdec[:, 0] = DEC_STOP
-    look = (tb, np.zeros(R_N, dtype=np.int64), new_scratch(ST_N, 48, N_PLAYERS),
-            np.zeros(48, dtype=np.int64), rdec, np.zeros(2 * MAX_KEEPS, dtype=np.uint64))
+    look = look_context(tb, None, None)
     look[2].aux[A_COINS] = c0
     look[2].aux[A_COINS + 1] = c1
     return look

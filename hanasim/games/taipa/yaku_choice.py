@@ -123,7 +123,7 @@ def _rest_of_game(deck, c0, c1, first, played, q, look, tmp):
     holding ``c0``, ``c1`` coins after ``played`` rounds, the last one's first player
     ``first``: player ``q``'s final coins.  The game's own rules (``game.play_game``): the
     first player, ``coin_cap``, the end on coins, rounds or a short deck, what leaves play."""
-    tb, rres, sc, rcap, rdec, yk = look
+    tb, rres, sc, rcap, rdec, yk, _v = look
     p = tb.params
     order = sc.order
     st = sc.st
@@ -168,7 +168,7 @@ def _eval_removals(base, pile, m, q, c0, c1, first, played, k, s, tmp, look):
     every choice keeps, then the pile's kept cards, in card order, and shuffled on the same
     stream: the deals differ only where the kept cards lie).  Returns (the index chosen by
     ``engine.lookahead._pick``, generator state)."""
-    tb, rres, sc, rcap, rdec, yk = look
+    tb, rres, sc, rcap, rdec, yk, _v = look
     v_all = pile & (tb.kinds[2] | tb.kinds[3])
     common = base & ~v_all
     for j in range(m):
@@ -217,7 +217,7 @@ def _choose_removal(base, pile, g, q, c0, c1, first, played, k, s, tmp, look):
     ribbon ways times the chaff ways exceed ``MAX_CHOICES`` (two kept ribbons and two kept
     chaff of many suits: rare), the ribbons are chosen first with greedy's chaff, then the
     chaff with the chosen ribbons.  Returns (removal, generator state)."""
-    tb, rres, sc, rcap, rdec, yk = look
+    tb, rres, sc, rcap, rdec, yk, _v = look
     nr = _removal_options(pile & tb.kinds[2], tb, yk, 0)
     nc = _removal_options(pile & tb.kinds[3], tb, yk, MAX_KEEPS)
     if nr * nc == 1:
