@@ -326,7 +326,7 @@ class Checkpoint:
             if not zipfile.is_zipfile(path):  # np.load would try it as a pickle
                 raise ValueError("not a batch file: its contents are not an .npz archive")
             with np.load(path) as z:
-                sums = {k: z[k] for k in shapes}
+                sums = {k: z[k] for k in shapes if k in z.files}
                 owner = str(z["_identity"]) if "_identity" in z.files else None
                 held = tuple(int(v) for v in z["_span"]) if "_span" in z.files else None
         except Exception as e:  # a damaged file must never be taken as data
@@ -338,10 +338,17 @@ class Checkpoint:
         if held != tuple(span):
             raise CheckpointError(f"checkpoint file {path} holds other sessions than this "
                                   f"run's batch {index}; move it away to recompute that batch")
+        # Counters laid out otherwise than this run's (another hanasim wrote them: a game that
+        # gained a counter for some runs, e.g. Taipa's given runs) are another run's: the
+        # manifest may match, but every batch of that folder is the same, so not one is summed.
         for k, shape in shapes.items():
-            if sums[k].shape != tuple(shape):
-                raise CheckpointError(f"checkpoint file {path} does not fit this run ({k} "
-                                      "shape); move it away to recompute that batch")
+            there = sums[k].shape if k in sums else None
+            if there != tuple(shape):
+                what = f"holds no {k} counters" if there is None else \
+                    f"holds {k} counters of shape {there}, this run's are {tuple(shape)}"
+                raise CheckpointError(f"checkpoint file {path} is from another run: it {what} "
+                                      "(written by another version of hanasim); give a new "
+                                      "folder")
         return sums
 
     def save(self, index, sums, span):
