@@ -1,7 +1,8 @@
 """A Taipa checkpoint written before its given runs counted the rounds dealt unconditioned
-(``round.given_unmet_rate``): the same manifest (same game version and run), but every batch's
-``scal`` counters ``MAX_ROUNDS`` shorter and its sums from the older deal.  Resuming it is
-refused with one line, never summed into the new run."""
+(``round.given_unmet_rate``): the same run and, but for the game version (bumped since, which
+refuses such a folder at its manifest already), the same manifest; every batch's ``scal``
+counters ``MAX_ROUNDS`` shorter and its sums from the older deal.  The batch check refuses it
+too, in one line, never summed into the new run: a second guard, tested here on its own."""
 import shutil
 
 import numpy as np

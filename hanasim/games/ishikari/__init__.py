@@ -140,7 +140,7 @@ class Ishikari:
     teyaku_names = hachihachi.NAMES
     lookahead = True
     card_values = True  # counters(card_values=True) tallies each seat's scores by dealt card
-    version = 1
+    version = 2  # bump when a rule's behaviour, an option or a policy's play changes
     key_quantities = ("seat.dealer.mean_score", "position.first.mean_score", "chase_rate")
 
     @property

@@ -67,7 +67,7 @@ class Taipa:
     presets = {}
     preset_docs = {}
     rounds_per_session = SERIES_ROUNDS
-    version = 3  # bump when a rule's behaviour, an option or a policy's play changes
+    version = 4  # bump when a rule's behaviour, an option or a policy's play changes
     lookahead = True  # card play, takes, agari / koi-koi and yaku_cards=choice by lookahead
     card_values = True  # counters(card_values=True) tallies each seat's coins by dealt card
     table_seats = ("first_player", "second_player")  # a round's seats (card values)
