@@ -58,6 +58,24 @@ def kind_of(dispatcher, args) -> str:
     return "other"
 
 
+#: Games whose plain runs compile without the given-cards and ``--where`` deal (``cond`` None in
+#: their tables, pruned at compile time): a run with either compiles a kernel of its own.
+OWN_CONDITION_KERNEL = ("kushiro_toppa", "taipa")
+
+
+def conditioned(game: str, args) -> bool:
+    """Whether a compile of ``game``'s chunk runner is its kernel for runs with given cards or
+    ``--where`` (a kernel of its own only for :data:`OWN_CONDITION_KERNEL`)."""
+    if game not in OWN_CONDITION_KERNEL or not args:
+        return False
+    from numba.core import types
+
+    for a in args:
+        if isinstance(a, types.BaseNamedTuple) and "cond" in getattr(a, "fields", ()):
+            return not isinstance(a.types[a.fields.index("cond")], types.NoneType)
+    return False
+
+
 def estimate(game: str, kind: str) -> float | None:
     """The measured seconds of a cold compile of ``game``'s ``kind`` kernel, or None."""
     row = ESTIMATE_S.get(game)
@@ -66,8 +84,9 @@ def estimate(game: str, kind: str) -> float | None:
     return row[KINDS.index(kind)] or None
 
 
-def describe(game: str, kind: str, name: str = "") -> str:
-    """The notice's words: what is compiled and about how long it takes."""
+def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
+    """The notice's words: what is compiled and about how long it takes (``given``: the
+    kernel for runs with given cards or ``--where``, see :func:`conditioned`)."""
     try:
         from .games import get_game
 
@@ -75,6 +94,8 @@ def describe(game: str, kind: str, name: str = "") -> str:
     except Exception:  # a name the registry does not know: say the name
         title = game
     what = _WHAT.get(kind, "{title} kernel " + name).format(title=title)
+    if given:
+        what += " for runs with given cards or --where"
     s = estimate(game, kind)
     about = f"about {s:.0f} s on a free core" if s else "up to a minute or two"
     return (f"hanasim: compiling the {what}: the first time only, {about}; later runs load it "
@@ -106,7 +127,8 @@ class _Listener(event.Listener):
         self.started = (kind, time.perf_counter())
         if self.say:
             out = self.out if self.out is not None else sys.stderr
-            print(describe(self.game, kind, d.py_func.__name__), file=out, flush=True)
+            given = conditioned(self.game, ev.data.get("args"))
+            print(describe(self.game, kind, d.py_func.__name__, given), file=out, flush=True)
 
     def on_end(self, ev):
         self.depth -= 1

@@ -48,6 +48,29 @@ def test_the_lookahead_kernel_is_a_compile_of_its_own_and_said_so():
     assert f"about {compiling.estimate('koikoi', 'lookahead')} s" in lines[1]
 
 
+def test_a_kernel_for_given_cards_is_named_so_where_it_is_one_of_its_own():
+    from collections import namedtuple
+
+    import numpy as np
+
+    Tables = namedtuple("Tables", ["params", "cond"])
+    ns = {"__name__": "hanasim.games.toy"}
+    exec("def run_chunks(tb, look):\n    return tb.params[0] if tb.cond is None else 0\n", ns)
+    kernel = njit(ns["run_chunks"])
+    params = np.zeros(2, np.int64)
+    out = io.StringIO()
+    with notice("taipa", out=out):
+        kernel(Tables(params, None), None)  # a plain run
+        kernel(Tables(params, np.zeros(3, np.int64)), None)  # given cards: a kernel of its own
+    plain, given = out.getvalue().splitlines()
+    assert "for runs with given cards" not in plain
+    assert "kernel (random and greedy play) for runs with given cards or --where" in given
+    out = io.StringIO()
+    with notice("toppa", out=out):  # Toppa's one kernel serves both: no such words
+        njit(ns["run_chunks"])(Tables(params, np.zeros(3, np.int64)), None)
+    assert "given" not in out.getvalue()
+
+
 def test_nothing_is_said_for_a_loaded_kernel_or_outside_the_block_or_when_quiet():
     kernel = toy_kernel("run_deal_chunks")
     out = io.StringIO()
