@@ -1,7 +1,7 @@
 """The Taoshi lookahead's values of join and drop at a position, one per determinisation
 (``games.taoshi.lookahead._look_join`` keeps only their sums): the same determinisations (the
 other seats' hands and the draw pile dealt again from the cards the seat cannot see: all but
-its hand and the field) and the same values (``lookahead._join_value``: joining, the round
+its hand and the field) and the same values (``lookahead._join_sample``, the kernel's own: ``_join_value``'s joining, the round
 played out by greedy; dropping, the fee and any botta paid), on a stream of its own
 (``seed``)."""
 from importlib import import_module
@@ -15,8 +15,6 @@ from ..games.taoshi.slots import PBUF, ST_N
 
 TLA = import_module("hanasim.games.taoshi.lookahead")
 TLO = import_module("hanasim.games.taoshi.lower")
-TSC = import_module("hanasim.games.taoshi.score")
-TTE = import_module("hanasim.games.taoshi.teyaku")
 
 
 @njit(cache=True)
@@ -25,28 +23,16 @@ def taoshi_join(tb, hands, s, res, seed, out):
     hand, then the field; ``res``: the earlier seats' R_CHOICE), in 1/unit points, as
     ``lookahead._look_join``'s loop values them."""
     sc = new_scratch(ST_N, PBUF, ACTIVE)
-    p = tb.params
-    n = p[TLO.P_PLAYERS]
-    redm = np.uint64(p[TLO.P_RED])
-    bakem = np.uint64(p[TLO.P_BAKE])
+    n = tb.params[TLO.P_PLAYERS]
     mine = hands[s]
     field = hands[n]
     m = gather(sc.cards, ~(mine | field) & TLA.FULL)
     r = np.uint64(seed)
+    ctx = (tb, n, s, res, field)
     for i in range(out.shape[0]):
         r = shuffle(sc.cards, m, r)
         x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND_SIZE)
-        for o in range(n):
-            h = sc.high[o]
-            v = tb.values[TTE.best_teyaku(TTE.teyaku_formed(h, redm, bakem, p[TLO.P_READING],
-                                                            p[TLO.P_OVERLAP_NO]), tb.values)]
-            sc.aux[TLA.A_TEY + o] = v
-            sc.aux[TLA.A_STRONG + o] = TSC.hand_points(h, tb.pmask) + v >= TLA.JOIN_DEFAULT_K
-        sc.high[n] = field
-        vj, r = TLA._join_value(sc, tb, s, n, res, True, x, r)
-        vd, r = TLA._join_value(sc, tb, s, n, res, False, x, r)
-        out[i, 0] = float(vj)
-        out[i, 1] = float(vd)
+        out[i, 0], out[i, 1], r = TLA._join_sample(sc, x, m, r, ctx)
 
 
 __all__ = ["taoshi_join"]
