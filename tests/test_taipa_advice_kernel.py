@@ -12,29 +12,18 @@ from hanasim.games import taipa as TP
 from hanasim.games.taipa.lookahead import _greedy_pick
 from hanasim.policies import GREEDY, group_hand_card
 from hanasim.position import advise_taipa as AT
+from test_lookahead import taipa_position
 
 TB = TP.lower(TP.TaipaRules())
 COINS = np.array([TP.TEST_COINS, TP.TEST_COINS], dtype=np.int64)
 ZERO = np.uint64(0)
 
 
-def _mask(cards):
-    return np.uint64(sum(1 << int(c) for c in cards))
-
-
 def _position(hand0, hand1, field, pile0, pile1, draw):
-    """A round state, seat 0 to move; the round's deck every card listed, ``draw`` last (as
-    tests/test_lookahead.py's ``taipa_position``)."""
-    st = np.zeros(TP.ST_N, np.uint64)
-    st[0], st[1], st[TP.S_FIELD] = _mask(hand0), _mask(hand1), _mask(field)
-    st[TP.S_PILE], st[TP.S_PILE + 1] = _mask(pile0), _mask(pile1)
-    for s, p in enumerate((pile0, pile1)):
-        st[TP.S_NY + s] = TP.yaku_points(_mask(p), TB)[1]
-    seen = list(hand0) + list(hand1) + list(field) + list(pile0) + list(pile1)
-    order = np.zeros(48, np.int8)
-    order[:len(seen) + len(draw)] = seen + list(draw)
-    st[TP.S_TOP] = len(seen)
-    return st, order, np.int64(len(seen) + len(draw))
+    """A round state, seat 0 to move (``test_lookahead.taipa_position``'s), ``n`` typed as the
+    kernel's."""
+    st, order, n = taipa_position(hand0, hand1, field, pile0, pile1, draw)
+    return st, order, np.int64(n)
 
 
 def _matches(card, field):
