@@ -22,19 +22,21 @@ from numba.core import event
 #: CPU seconds to compile each game's kernels from an empty cache: (the play kernel serving
 #: random and greedy, the lookahead kernel on top of it, the deals-only kernel; 0: deals-only
 #: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1) in a fresh
-#: process per game (``bench.cold_compile_seconds``), 2026-11-26 13:05-13:13 UTC at load 1;
+#: process per game (``bench.cold_compile_seconds``), 2026-11-26 15:35-15:40 UTC at load 1;
 #: on one free core the wait is about the same, on a loaded machine longer, which the notice
-#: says.
+#: says.  Kushiro Toppa's and Taipa's kernel for runs with given cards or ``--where`` (see
+#: :data:`OWN_CONDITION_KERNEL`) takes :data:`GIVEN_EXTRA_S` more than their play kernel.
 ESTIMATE_S = {
-    "toppa": (14, 25, 3),
-    "baka": (16, 23, 3),
-    "koikoi": (14, 24, 0),
-    "kushiro_toppa": (12, 23, 0),
-    "taipa": (12, 27, 1),
-    "taoshi": (13, 21, 0),
-    "bakappana": (9, 15, 3),
-    "ishikari_toppa": (25, 37, 0),
+    "toppa": (11, 18, 3),
+    "baka": (12, 16, 3),
+    "koikoi": (12, 18, 0),
+    "kushiro_toppa": (8, 20, 0),
+    "taipa": (8, 17, 2),
+    "taoshi": (10, 19, 0),
+    "bakappana": (6, 10, 3),
+    "ishikari_toppa": (11, 20, 0),
 }
+GIVEN_EXTRA_S = 2
 KINDS = ("play", "lookahead", "deals")
 _WHAT = {"play": "{title} kernel (random and greedy play)",
          "lookahead": "{title} kernel for lookahead play",
@@ -97,6 +99,8 @@ def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
     if given:
         what += " for runs with given cards or --where"
     s = estimate(game, kind)
+    if given and s:
+        s += GIVEN_EXTRA_S
     about = f"about {s:.0f} s on a free core" if s else "up to a minute or two"
     return (f"hanasim: compiling the {what}: the first time only, {about}; later runs load it "
             "from the cache")
@@ -127,7 +131,8 @@ class _Listener(event.Listener):
         self.started = (kind, time.perf_counter())
         if self.say:
             out = self.out if self.out is not None else sys.stderr
-            given = conditioned(self.game, ev.data.get("args"))
+            # the deals-only kernels take the condition as an array in every run
+            given = kind != "deals" and conditioned(self.game, ev.data.get("args"))
             print(describe(self.game, kind, d.py_func.__name__, given), file=out, flush=True)
 
     def on_end(self, ev):

@@ -69,6 +69,12 @@ def test_a_kernel_for_given_cards_is_named_so_where_it_is_one_of_its_own():
     with notice("toppa", out=out):  # Toppa's one kernel serves both: no such words
         njit(ns["run_chunks"])(Tables(params, np.zeros(3, np.int64)), None)
     assert "given" not in out.getvalue()
+    ns = {"__name__": "hanasim.games.toy"}
+    exec("def run_deal_chunks(tb, look):\n    return tb.params[0]\n", ns)
+    out = io.StringIO()
+    with notice("taipa", out=out):  # Taipa's deals-only kernel: an array in every run
+        njit(ns["run_deal_chunks"])(Tables(params, np.zeros(3, np.int64)), None)
+    assert "deals-only kernel:" in out.getvalue() and "given" not in out.getvalue()
 
 
 def test_nothing_is_said_for_a_loaded_kernel_or_outside_the_block_or_when_quiet():
