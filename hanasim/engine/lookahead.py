@@ -246,6 +246,19 @@ def look_join(rng, sc, n, s, mine, field, hand_size, yes, k, value, ctx):
     return yes != (_pick(sc, 2, k) == 1)
 
 
+@hot
+def join_samples(sc, n, s, mine, field, hand_size, seed, value, ctx, out):
+    """:func:`look_join`'s determinisations and values, every one kept (the join advice of a
+    position): ``out[i, 0]`` joining's value, ``out[i, 1]`` dropping's in determinisation
+    ``i``, on the stream ``seed`` (``value``, ``ctx``: as :func:`look_join`'s)."""
+    m = gather(sc.cards, ~(mine | field) & ALL_CARDS)
+    st = np.uint64(seed)
+    for i in range(out.shape[0]):
+        st = shuffle(sc.cards, m, st)
+        x = deal_others(sc.cards, sc.high, 0, n, s, mine, hand_size)
+        out[i, 0], out[i, 1], st = value(sc, x, m, st, ctx)
+
+
 @hot(inline="always")
 def card_choices(sc, hand, field, gscore, ghigh):
     """The legal (hand card, two-way pick) choices into ``sc.card``/``sc.high``, greedy's own

@@ -5,10 +5,9 @@ dealt again from the cards the seat cannot see, all but its hand and the field; 
 round played by greedy; dropping, 0), on a stream of its own (``seed``)."""
 from importlib import import_module
 
-import numpy as np
 from numba import njit
 
-from ..engine.lookahead import deal_others, gather, new_scratch, shuffle
+from ..engine.lookahead import join_samples, new_scratch
 from ..games.ishikari.rules import HAND
 
 ILA = import_module("hanasim.games.ishikari.lookahead")
@@ -23,16 +22,9 @@ def ishikari_join(tb, groups, s, res, seed, out):
     ``lookahead._look_join``'s loop values them."""
     sc = new_scratch(ILA.ST_N, 48, IR.ACTIVE)
     n = tb.params[IR.P_PLAYERS]
-    mine = groups[s]
     field = groups[n]
-    m = gather(sc.cards, ~(mine | field) & ILA.FULL)
-    st = np.uint64(seed)
-    for i in range(out.shape[0]):  # engine.lookahead.look_join's loop, every value kept
-        st = shuffle(sc.cards, m, st)
-        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND)
-        vj, vd, st = ILA._join_sample(sc, x, m, st, (tb, n, s, res, field))
-        out[i, 0] = vj
-        out[i, 1] = vd
+    join_samples(sc, n, s, groups[s], field, HAND, seed, ILA._join_sample,
+                 (tb, n, s, res, field), out)
 
 
 __all__ = ["ishikari_join"]

@@ -6,10 +6,9 @@ played out by greedy; dropping, the fee and any botta paid), on a stream of its 
 (``seed``)."""
 from importlib import import_module
 
-import numpy as np
 from numba import njit
 
-from ..engine.lookahead import deal_others, gather, new_scratch, shuffle
+from ..engine.lookahead import join_samples, new_scratch
 from ..games.taoshi.rules import ACTIVE, HAND_SIZE
 from ..games.taoshi.slots import PBUF, ST_N
 
@@ -24,15 +23,9 @@ def taoshi_join(tb, hands, s, res, seed, out):
     ``lookahead._look_join``'s loop values them."""
     sc = new_scratch(ST_N, PBUF, ACTIVE)
     n = tb.params[TLO.P_PLAYERS]
-    mine = hands[s]
     field = hands[n]
-    m = gather(sc.cards, ~(mine | field) & TLA.FULL)
-    r = np.uint64(seed)
-    ctx = (tb, n, s, res, field)
-    for i in range(out.shape[0]):
-        r = shuffle(sc.cards, m, r)
-        x = deal_others(sc.cards, sc.high, 0, n, s, mine, HAND_SIZE)
-        out[i, 0], out[i, 1], r = TLA._join_sample(sc, x, m, r, ctx)
+    join_samples(sc, n, s, hands[s], field, HAND_SIZE, seed, TLA._join_sample,
+                 (tb, n, s, res, field), out)
 
 
 __all__ = ["taoshi_join"]
