@@ -4,6 +4,7 @@ the same ``del`` statements and IR, the same ``loc`` answers, the same error tex
 import sys
 
 import numpy as np
+import pytest
 from numba import literal_unroll, njit, objmode
 
 import hanasim.engine.jit  # noqa: F401  (applies the patches)
@@ -11,10 +12,19 @@ from hanasim.engine import jit_errors, jit_liveness, jit_loc, jit_nocode, jit_ss
 from hanasim.engine.jit import hot
 
 
+def _numba_colours_errors():
+    """numba highlights its errors (``errors.ColorShell``) only with colorama installed (not a
+    dependency of hanasim or numba) and error highlighting not switched off: without it there
+    is nothing for ``jit_errors`` to patch."""
+    from numba.core import errors
+
+    return hasattr(errors, "ColorShell")
+
+
 def test_every_patch_applies_to_this_numba():
     assert jit_liveness.applied
     assert jit_loc.applied
-    assert jit_errors.applied
+    assert jit_errors.applied == _numba_colours_errors()
     assert jit_ssa.applied
     assert jit_nocode.applied
 
@@ -179,6 +189,8 @@ def test_loc_is_asked_once_per_function_and_again_after_new_code():
 
 # --- jit_errors -------------------------------------------------------------------------------
 
+@pytest.mark.skipif(not _numba_colours_errors(), reason="numba highlights no errors here "
+                    "(no colorama): jit_errors has nothing to patch")
 def test_error_text_is_numbas_and_the_streams_stay():
     from colorama import Style
     from numba.core import errors
