@@ -24,8 +24,8 @@ from numba.core import event
 #: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1) in a fresh
 #: process per game (``bench.cold_compile_seconds``), 2026-11-26 15:35-15:40 UTC at load 1;
 #: on one free core the wait is about the same, on a loaded machine longer, which the notice
-#: says.  Kushiro Toppa's and Taipa's kernel for runs with given cards or ``--where`` (see
-#: :data:`OWN_CONDITION_KERNEL`) takes :data:`GIVEN_EXTRA_S` more than their play kernel.
+#: says.  A game's kernel for runs with given cards or ``--where`` (a kernel of its own, see
+#: :func:`conditioned`) takes about :data:`GIVEN_EXTRA_S` more than its plain one.
 ESTIMATE_S = {
     "toppa": (11, 18, 3),
     "baka": (12, 16, 3),
@@ -60,22 +60,18 @@ def kind_of(dispatcher, args) -> str:
     return "other"
 
 
-#: Games whose plain runs compile without the given-cards and ``--where`` deal (``cond`` None in
-#: their tables, pruned at compile time): a run with either compiles a kernel of its own.
-OWN_CONDITION_KERNEL = ("kushiro_toppa", "taipa")
-
-
-def conditioned(game: str, args) -> bool:
-    """Whether a compile of ``game``'s chunk runner is its kernel for runs with given cards or
-    ``--where`` (a kernel of its own only for :data:`OWN_CONDITION_KERNEL`)."""
-    if game not in OWN_CONDITION_KERNEL or not args:
-        return False
+def conditioned(kind: str, args) -> bool:
+    """Whether a compile is a kernel for runs with given cards or ``--where``.  Every game's
+    plain runs give their kernels ``cond`` None (``conditions.kernel_cond``), compiled without
+    the conditioned deal's code, so a run with either compiles a kernel of its own: its
+    tables' ``cond`` (or the engine's deals-only runner's last argument) is an array."""
     from numba.core import types
 
-    for a in args:
+    for a in args or ():
         if isinstance(a, types.BaseNamedTuple) and "cond" in getattr(a, "fields", ()):
             return not isinstance(a.types[a.fields.index("cond")], types.NoneType)
-    return False
+    # engine.deal_only.run_deal_chunks takes the condition itself, last
+    return kind == "deals" and bool(args) and isinstance(args[-1], types.Array)
 
 
 def estimate(game: str, kind: str) -> float | None:
@@ -131,8 +127,7 @@ class _Listener(event.Listener):
         self.started = (kind, time.perf_counter())
         if self.say:
             out = self.out if self.out is not None else sys.stderr
-            # the deals-only kernels take the condition as an array in every run
-            given = kind != "deals" and conditioned(self.game, ev.data.get("args"))
+            given = conditioned(kind, ev.data.get("args"))
             print(describe(self.game, kind, d.py_func.__name__, given), file=out, flush=True)
 
     def on_end(self, ev):

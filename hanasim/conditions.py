@@ -268,3 +268,12 @@ def exact_given(g, rules, given):
                          "(places), as simulate pools them, and per seat (place) in the rows "
                          "ending in its name."] + list(df.attrs.get("notes", ()))
     return df
+
+
+def kernel_cond(cond):
+    """The ``cond`` a game's kernel is given: the condition's array, or None for a run with
+    neither given cards nor ``--where`` (no array, or an empty one).  None is a type of its
+    own to numba: that kernel is compiled without the conditioned deal's code
+    (``engine.rng.deal_shuffle``, ``engine.where``), a shorter first compile for plain runs;
+    a run with a condition compiles the kernel that reads it, once."""
+    return cond if cond is not None and cond.shape[0] > 0 else None

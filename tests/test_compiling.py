@@ -48,7 +48,7 @@ def test_the_lookahead_kernel_is_a_compile_of_its_own_and_said_so():
     assert f"about {compiling.estimate('koikoi', 'lookahead')} s" in lines[1]
 
 
-def test_a_kernel_for_given_cards_is_named_so_where_it_is_one_of_its_own():
+def test_a_kernel_for_given_cards_is_named_so_in_every_game():
     from collections import namedtuple
 
     import numpy as np
@@ -56,25 +56,73 @@ def test_a_kernel_for_given_cards_is_named_so_where_it_is_one_of_its_own():
     Tables = namedtuple("Tables", ["params", "cond"])
     ns = {"__name__": "hanasim.games.toy"}
     exec("def run_chunks(tb, look):\n    return tb.params[0] if tb.cond is None else 0\n", ns)
-    kernel = njit(ns["run_chunks"])
     params = np.zeros(2, np.int64)
+    for game in ("toppa", "taipa"):
+        kernel = njit(ns["run_chunks"])
+        out = io.StringIO()
+        with notice(game, out=out):
+            kernel(Tables(params, None), None)  # a plain run
+            kernel(Tables(params, np.zeros(3, np.int64)), None)  # given cards: its own kernel
+        plain, given = out.getvalue().splitlines()
+        assert "for runs with given cards" not in plain
+        assert "kernel (random and greedy play) for runs with given cards or --where" in given
+        assert f"about {compiling.estimate(game, 'play') + compiling.GIVEN_EXTRA_S} s" in given
+    # the engine's deals-only runner takes the condition last: an array only when given
+    ns = {"__name__": "hanasim.games.toy"}
+    exec("def run_deal_chunks(x, cond):\n    return x if cond is None else x + 1\n", ns)
+    kernel = njit(ns["run_deal_chunks"])
     out = io.StringIO()
-    with notice("taipa", out=out):
-        kernel(Tables(params, None), None)  # a plain run
-        kernel(Tables(params, np.zeros(3, np.int64)), None)  # given cards: a kernel of its own
+    with notice("toppa", out=out):
+        kernel(1, None)
+        kernel(1, np.zeros(3, np.int64))
     plain, given = out.getvalue().splitlines()
-    assert "for runs with given cards" not in plain
-    assert "kernel (random and greedy play) for runs with given cards or --where" in given
-    out = io.StringIO()
-    with notice("toppa", out=out):  # Toppa's one kernel serves both: no such words
-        njit(ns["run_chunks"])(Tables(params, np.zeros(3, np.int64)), None)
-    assert "given" not in out.getvalue()
+    assert "deals-only kernel:" in plain and "given" not in plain
+    assert "deals-only kernel for runs with given cards or --where" in given
+    # Taipa's deals-only runner takes its tables: their cond decides
     ns = {"__name__": "hanasim.games.toy"}
     exec("def run_deal_chunks(tb, look):\n    return tb.params[0]\n", ns)
     out = io.StringIO()
-    with notice("taipa", out=out):  # Taipa's deals-only kernel: an array in every run
-        njit(ns["run_deal_chunks"])(Tables(params, np.zeros(3, np.int64)), None)
+    with notice("taipa", out=out):
+        njit(ns["run_deal_chunks"])(Tables(params, None), None)
     assert "deals-only kernel:" in out.getvalue() and "given" not in out.getvalue()
+
+
+def test_a_plain_run_gives_every_game_kernel_no_condition(monkeypatch):
+    """Plain runs compile without the conditioned deal's code (``conditions.kernel_cond``):
+    their kernels get ``cond`` None; a conditioned run gets its array (a kernel of its own)."""
+    import numpy as np
+
+    import hanasim.engine.runner as runner
+    from hanasim import api, rules as _rules
+    from hanasim.games import available_games, get_game
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def capture(fn, *a, **k):
+        seen.append(fn.args[0])  # partial(kernel, tb, ...): the tables
+        raise Stop
+
+    monkeypatch.setattr(runner, "run_batches", capture)
+    some = np.array([1, 0, 0, 0, 5, 0, 0], np.int64)  # one given card (engine.rng's layout)
+    for name in available_games():
+        g = get_game(name)
+        rule_obj = _rules.make_rules(g.Rules, {})
+        n = api.seated(g, rule_obj)
+        _, pol = api._policies("random", n, g)
+        _, exp = api._expose("always", n, g)
+        for deals_only in (False, True):
+            for cond in (None, np.zeros(0, np.int64), some):
+                seen.clear()
+                with pytest.raises(Stop):
+                    g.counters(rule_obj, rounds=10, seed=1, policy=pol, expose=exp,
+                               deals_only=deals_only, cond=cond)
+                if cond is some:
+                    assert seen[0].cond is some, (name, deals_only)
+                else:
+                    assert seen[0].cond is None, (name, deals_only, cond)
 
 
 def test_nothing_is_said_for_a_loaded_kernel_or_outside_the_block_or_when_quiet():

@@ -180,7 +180,10 @@ def _deal_only_session(s, order, groups, rng, n_groups, month_masks, kind_masks,
     :func:`fold_hist`) or straight into ``tcount``.  Without a conditioned deal and with at
     most four groups, the deal's groups stay in registers (:func:`sample_groups`); else the
     deal goes through ``groups`` and ``rng`` (scratch arrays)."""
-    plain = cond.shape[0] == 0 and n_groups <= 4
+    if cond is None:  # a run without given cards or --where: pruned when compiled
+        plain = n_groups <= 4
+    else:
+        plain = cond.shape[0] == 0 and n_groups <= 4
     n_months = month_masks.shape[0] - 1
     use_hist = hist.shape[0] > 1
     misdeals = 0

@@ -7,6 +7,9 @@ SplitMix64 passes BigCrush; streams start at hashed, effectively random points o
 cycle, so two sessions overlapping is as unlikely as a 64-bit collision.
 """
 import numpy as np
+from numba import types
+from numba.extending import overload
+
 from .jit import hot
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -248,13 +251,40 @@ def shuffle_given(rng, cards, n, start, stop, gv):
 
 @hot(inline="always")
 def deal_shuffle(rng, cards, n, start, stop, gv):
-    """The deal's shuffle: :func:`shuffle_first` with no given cards (``gv`` empty, or a
-    ``--where`` condition only: the same draws, so an unconditioned table is unchanged),
-    :func:`shuffle_given` with some.  One branch a call."""
-    if gv.shape[0] == 0 or gv[G_K] == 0:
+    """The deal's shuffle: :func:`shuffle_first` with no given cards (``gv`` None or empty,
+    or a ``--where`` condition only: the same draws, so an unconditioned table is unchanged),
+    :func:`shuffle_given` with some.  One branch a call.  ``gv`` None (a run with neither
+    given cards nor ``--where``) is decided when the kernel is typed (:func:`_no_given`), so
+    such a kernel holds no code of the conditioned deal, wherever its ``gv`` came from."""
+    if _no_given(gv):
         rng[0] = shuffle_steps(cards, rng[0], n, start, stop)
     else:
+        _given_shuffle(rng, cards, n, start, stop, gv)
+
+
+# numba prunes ``gv is None`` only where gv is the compiled function's own argument, not a
+# field of the tables (where kernels read it): these two choose their code by gv's type.
+def _no_given(gv):
+    return gv is None or gv.shape[0] == 0 or gv[G_K] == 0
+
+
+def _given_shuffle(rng, cards, n, start, stop, gv):
+    if gv is not None:
         shuffle_given(rng, cards, n, start, stop, gv)
+
+
+@overload(_no_given)
+def _no_given_typed(gv):
+    if isinstance(gv, types.NoneType):
+        return lambda gv: True
+    return lambda gv: gv.shape[0] == 0 or gv[G_K] == 0
+
+
+@overload(_given_shuffle)
+def _given_shuffle_typed(rng, cards, n, start, stop, gv):
+    if isinstance(gv, types.NoneType):
+        return lambda rng, cards, n, start, stop, gv: None
+    return lambda rng, cards, n, start, stop, gv: shuffle_given(rng, cards, n, start, stop, gv)
 
 
 @hot(inline="always")

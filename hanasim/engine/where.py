@@ -15,7 +15,8 @@ game whose teyaku take a clause checks ``W_TEYAKU`` after it, with its teyaku ke
 (:func:`teyaku_groups`, :func:`teyaku_held_ok`), so no other game's kernel compiles them.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .bits import ZERO, count
 from .jit import hot
@@ -45,7 +46,11 @@ def _holds(x, op, v):
 @hot
 def where_ok(cards, cond):
     """True when the dealt ``cards`` (the deck order after the deal's shuffle) meet the
-    ``--where`` part of ``cond`` (always, when there is none).  One branch without one."""
+    ``--where`` part of ``cond`` (always, when there is none).  One branch without one; none
+    at all when ``cond`` is None (a run with neither given cards nor ``--where``: pruned when
+    compiled)."""
+    if cond is None:
+        return True
     if cond.shape[0] == 0 or cond[G_W] == 0:
         return True
     w = cond[G_W]
@@ -105,7 +110,16 @@ def where_ok(cards, cond):
 
 @hot(inline="always")
 def teyaku_groups(cond):
-    """A mask of the deal groups a ``W_TEYAKU`` clause names (0: none, or no ``--where``)."""
+    """A mask of the deal groups a ``W_TEYAKU`` clause names (0: none, or no ``--where``;
+    ``cond`` None: 0, decided when the kernel is typed, see ``rng.deal_shuffle``)."""
+    return _teyaku_groups(cond)
+
+
+def _no_groups(cond):
+    return 0
+
+
+def _named_groups(cond):
     if cond.shape[0] == 0 or cond[G_W] == 0:
         return 0
     w = cond[G_W]
@@ -116,6 +130,15 @@ def teyaku_groups(cond):
         if cond[q] == W_TEYAKU:
             out |= 1 << cond[q + 1]
     return out
+
+
+def _teyaku_groups(cond):  # chosen by cond's type when compiled (see rng.deal_shuffle)
+    return 0 if cond is None else _named_groups(cond)
+
+
+@overload(_teyaku_groups, inline="always")
+def _teyaku_groups_typed(cond):
+    return _no_groups if isinstance(cond, types.NoneType) else _named_groups
 
 
 @hot(inline="always")

@@ -880,14 +880,14 @@ class Baka:
         deal-time quantities only (misdeal rate, teyaku), without play.  ``run_options`` go to
         :func:`engine.runner.run_batches` (chunk, blocks, checkpoint, executor).
         """
+        from ..conditions import kernel_cond
         from ..engine.runner import run_batches
 
         if int(session_rounds) not in (1, ROUNDS_PER_GAME):
             raise ValueError("baka is played in games of 3 rounds with a fixed dealer rotation; "
                              "session_rounds does not apply (leave it at 1)")
         tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
-        if cond is not None:  # the conditioned deal (hanasim.conditions)
-            tb = tb._replace(cond=cond)
+        tb = tb._replace(cond=kernel_cond(cond))  # None: no conditioned-deal code
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
 

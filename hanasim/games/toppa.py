@@ -796,12 +796,12 @@ class Toppa:
         ``cond``: the conditioned deal's array (``hanasim.conditions``), None for none.
         ``run_options`` go to :func:`engine.runner.run_batches` (chunk, blocks, checkpoint,
         executor)."""
+        from ..conditions import kernel_cond
         from ..engine.runner import run_batches
 
         tb, names = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                           checked=checked)
-        if cond is not None:
-            tb = tb._replace(cond=cond)
+        tb = tb._replace(cond=kernel_cond(cond))  # None: no conditioned-deal code
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(tb.teyaku.shape[0] + 1, 2))
 

@@ -90,14 +90,14 @@ class Bakappana:
         ``session_rounds`` does not apply (the game's length is the ``rounds_per_game`` rule).
         ``card_values``: also ``cards`` (``engine.card_tally``: each seat's scores by dealt
         card)."""
+        from ...conditions import kernel_cond
         from ...engine.runner import run_batches
 
         if int(session_rounds) not in (1, rules.rounds_per_game):
             raise ValueError("bakappana is played in games of rounds_per_game rounds; "
                              "session_rounds does not apply (set the rounds_per_game rule)")
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
-        if cond is not None:  # the conditioned deal (hanasim.conditions)
-            tb = tb._replace(cond=cond)
+        tb = tb._replace(cond=kernel_cond(cond))  # None: no conditioned-deal code
         if deals_only:
             shapes = dict(scal=(C_N,), tcount=(1, 2))
             totals = run_batches(partial(deal_kernel, tb, seed, rounds),

@@ -176,6 +176,7 @@ class Ishikari:
                  card_values=False, cond=None, **run_options):
         """Integer counters of ``rounds`` rounds; ``card_values``: also ``cards``
         (``engine.card_tally``: each table seat's scores by dealt card)."""
+        from ...conditions import kernel_cond
         from ...engine.runner import run_batches
 
         if int(session_rounds) not in (1, rules.rounds_per_game):
@@ -186,8 +187,7 @@ class Ishikari:
         expose = expose * rules.players if len(expose) == 1 else expose
         pol = decode_card_join_claim(policy, expose, MAX_PLAYERS)
         tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked, deals_only=deals_only)
-        if cond is not None:  # the conditioned deal (hanasim.conditions)
-            tb = tb._replace(cond=cond)
+        tb = tb._replace(cond=kernel_cond(cond))  # None: no conditioned-deal code
         shapes = dict(scal=(S.C_N,), tcount=(len(TEYAKU_NAMES[rules.teyaku]) + 1, 2))
         if card_values:
             shapes["cards"] = card_tally.shape(rules.players, 48)

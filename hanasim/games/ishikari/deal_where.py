@@ -19,20 +19,22 @@ def deal_where(rng, order, groups, tb, n):
     misdeals = 0
     while True:
         misdeals += deal_round(rng, order, groups, tb.pattern, n, tb.cond)
-        if teyaku_groups(tb.cond) == 0 or where_teyaku(groups, tb, n):
+        if teyaku_groups(tb.cond) == 0 or where_teyaku(groups, tb, n, tb.cond):
             return misdeals
 
 
 @hot
-def where_teyaku(groups, tb, n):
-    """True unless ``--where`` names a teyaku that one of the ``n`` seats' hands does not
-    hold (Hachi-hachi's bits over ``hachihachi.NAMES``)."""
-    gs = teyaku_groups(tb.cond)
+def where_teyaku(groups, tb, n, cond):
+    """True unless ``--where`` (``cond``, the tables') names a teyaku that one of the ``n``
+    seats' hands does not hold (Hachi-hachi's bits over ``hachihachi.NAMES``)."""
+    if cond is None:  # a run without --where: pruned when compiled
+        return True
+    gs = teyaku_groups(cond)
     if gs == 0:
         return True
     for s in range(n):
         if (gs >> s) & 1:
             _, held = hachihachi.teyaku(groups[s], tb.kind_masks)
-            if not teyaku_held_ok(tb.cond, s, held):
+            if not teyaku_held_ok(cond, s, held):
                 return False
     return True

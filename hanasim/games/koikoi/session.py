@@ -216,6 +216,7 @@ def counters(rules, *, rounds, seed, policy, expose, session_rounds=1,
 
     Sessions are series of whole games (module docstring); ``session_rounds`` does not
     apply (only 1 is accepted).  ``policy``: packed ids (``policy_ids``)."""
+    from ...conditions import kernel_cond
     from ...engine.runner import run_batches
 
     if int(session_rounds) != 1:
@@ -223,8 +224,7 @@ def counters(rules, *, rounds, seed, policy, expose, session_rounds=1,
                          "its rules); session_rounds does not apply (leave it at 1)")
     tb, names = lower(rules, fixed_dealer=fixed_dealer, checked=checked,
                       deals_only=deals_only)
-    if cond is not None:  # the conditioned deal (hanasim.conditions)
-        tb = tb._replace(cond=cond)
+    tb = tb._replace(cond=kernel_cond(cond))  # None: no conditioned-deal code
     card, decide = decode_policies(policy)
     expose = np.ascontiguousarray(expose, dtype=np.int64)
     n_sessions = -(-rounds // SERIES_ROUNDS)

@@ -301,14 +301,14 @@ def counters(rules, *, rounds, seed, policy, expose=None, session_rounds=1,
              card_values=False, cond=None, **run_options):
     """The run's counters; ``card_values``: also ``cards`` (``engine.card_tally``: each
     seat's coins by the cards dealt it, seat 0 the round's first player)."""
+    from ...conditions import kernel_cond
     from ...engine.runner import run_batches
 
     if int(session_rounds) != 1:
         raise ValueError("taipa plays whole games (three rounds on a shrinking deck); "
                          "session_rounds does not apply (leave it at 1)")
     tb = lower(rules, fixed_dealer=fixed_dealer, checked=checked)
-    if cond is not None:  # the given cards (hanasim.conditions)
-        tb = tb._replace(cond=cond)
+    tb = tb._replace(cond=kernel_cond(cond))  # the given cards; None: no conditioned-deal code
     if deals_only:
         shapes = dict(scal=(C_N,), dcount=(len(YAKU) + 1, 2))
         totals = run_batches(partial(deal_kernel, tb, seed, rounds),

@@ -195,13 +195,13 @@ class Taoshi:
         """Integer counters of ``rounds`` rounds; ``card_values``: also ``cards``
         (``engine.card_tally``: each table seat's scores by dealt card) and ``cards_scale``."""
         from ...engine import card_tally
+        from ...conditions import kernel_cond
         from ...engine.runner import run_batches
         from ...policies import per_seat
 
         tb = lower(rules, fixed_dealer=fixed_dealer, session_rounds=session_rounds,
                    deals_only=deals_only)
-        if cond is not None:  # the conditioned deal (hanasim.conditions)
-            tb = tb._replace(cond=cond)
+        tb = tb._replace(cond=kernel_cond(cond))  # None: no conditioned-deal code
         policy, expose = per_seat(policy, expose, MAX_PLAYERS, rules.players)
         pol = decode_policies(policy, expose)
         n_sessions = -(-rounds // session_rounds)

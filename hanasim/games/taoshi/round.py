@@ -55,6 +55,8 @@ def where_teyaku(res, cond, n):
     """True unless ``--where`` names a teyaku (``engine.where.W_TEYAKU``) that a seat's hand
     does not hold as its best (``res[R_TEY + s]``, the tables' teyaku): the round's own
     reading of the hands, so the check adds no teyaku code to the kernel."""
+    if cond is None:  # a run without --where: pruned when compiled
+        return True
     gs = teyaku_groups(cond)
     if gs == 0:
         return True
