@@ -5,7 +5,8 @@ warming up moves that wait to a moment of one's choosing: after installing, whil
 container image, or on every Dask worker before a sweep
 (``client.run(hanasim.warmup.warmup, ["toppa"])``).  Each kernel is made by a small run of the
 game (the tables are thrown away), so exactly the kernels a real run uses are compiled, with
-the argument types a real run gives them.
+the argument types a real run gives them.  Runs with given cards or ``--where`` use kernels
+of their own (``conditions.kernel_cond``), warmed up with ``given=True``.
 """
 from __future__ import annotations
 
@@ -23,23 +24,34 @@ def _policy(g, kind) -> str:
     return ",".join(["lookahead:16"] + ["greedy"] * (n - 1))
 
 
-def kinds_of(g, lookahead: bool) -> list[str]:
+def kinds_of(g, lookahead: bool, given: bool = False) -> list[str]:
     """The kernels a game is warmed up for: its play kernel (random and greedy), its deals-only
-    run and, when asked and the game has it, its lookahead kernel."""
+    run and, when asked and the game has it, its lookahead kernel; ``given``: each of them
+    again for runs with given cards or ``--where`` (``given-play`` ...)."""
     kinds = ["play"]
     if getattr(g, "deals_only", True):
         kinds.append("deals")
     if lookahead and getattr(g, "lookahead", False):
         kinds.append("lookahead")
-    return kinds
+    return kinds + [f"given-{k}" for k in kinds] if given else kinds
 
 
-def warmup(games=None, lookahead: bool = False, out=print) -> list[dict]:
+def _given(g) -> dict:
+    """A given card for a warmup run: the deck's first card, to the round's first seat (every
+    game takes it; the kernel is the same whatever is given)."""
+    from .conditions import layout_of
+    from .notation import for_game
+
+    return {layout_of(g, g.Rules()).names[0]: for_game(g).codes[0]}
+
+
+def warmup(games=None, lookahead: bool = False, out=print, given: bool = False) -> list[dict]:
     """Compile (or load from the cache) the kernels of ``games`` (names; default every game).
 
     ``lookahead``: also the lookahead kernel (the longest compile of each game).  Each kernel
-    is reported on ``out`` (``print``; None says nothing) as it is done.  Returns one dict per
-    kernel: ``game``, ``kernel`` (play, deals, lookahead), ``compiled`` (False: it was
+    is reported on ``out`` (``print``; None says nothing) as it is done.  ``given``: also the
+    kernels of runs with given cards or ``--where``.  Returns one dict per kernel: ``game``,
+    ``kernel`` (play, deals, lookahead; ``given-play`` ...), ``compiled`` (False: it was
     already cached), ``seconds`` (wall time, compiling or loading included) and ``cpu`` (CPU
     seconds of this process: on a shared machine, the work itself)."""
     from .api import simulate
@@ -51,19 +63,23 @@ def warmup(games=None, lookahead: bool = False, out=print) -> list[dict]:
     names = available_games() if not games else [get_game(n).name for n in games]
     if not isinstance(lookahead, bool):
         raise TypeError(f"lookahead must be True or False, got {lookahead!r}")
+    if not isinstance(given, bool):
+        raise TypeError(f"given must be True or False, got {given!r}")
     rows = []
     for name in names:
         g = get_game(name)
-        for kind in kinds_of(g, lookahead):
+        for kind in kinds_of(g, lookahead, given):
+            base = kind.removeprefix("given-")
             start, cpu = time.perf_counter(), time.process_time()
             with notice(name, say=False) as seen:
-                simulate(name, rounds=WARM_ROUNDS[kind], seed=1, policy=_policy(g, kind),
-                         deals_only=kind == "deals", progress=False)
+                simulate(name, rounds=WARM_ROUNDS[base], seed=1, policy=_policy(g, base),
+                         deals_only=base == "deals", progress=False,
+                         given=_given(g) if kind != base else None)
             seconds = time.perf_counter() - start
             row = dict(game=name, kernel=kind, compiled=bool(seen.compiled), seconds=seconds,
                        cpu=time.process_time() - cpu)
             rows.append(row)
             if out is not None:
                 how = "compiled" if row["compiled"] else "already cached, loaded"
-                out(f"{name:14s} {kind:9s} {how} in {seconds:.1f} s")
+                out(f"{name:14s} {kind:15s} {how} in {seconds:.1f} s")
     return rows

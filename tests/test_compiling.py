@@ -177,12 +177,30 @@ def test_the_cli_says_it_is_compiling_on_a_first_run_and_not_again(tmp_path):
 def test_warmup_reports_each_kernel_and_a_second_warmup_only_loads():
     from hanasim.warmup import warmup
 
-    warmup(["toppa"], out=None)
+    warmup(["toppa"], out=None, given=True)
     lines = []
-    rows = warmup(["toppa"], out=lines.append)
-    assert [r["kernel"] for r in rows] == ["play", "deals"]
+    rows = warmup(["toppa"], out=lines.append, given=True)
+    # runs with given cards or --where have kernels of their own (conditions.kernel_cond)
+    assert [r["kernel"] for r in rows] == ["play", "deals", "given-play", "given-deals"]
     assert not any(r["compiled"] for r in rows)
-    assert len(lines) == 2 and "already cached, loaded in" in lines[0]
+    assert len(lines) == 4 and "already cached, loaded in" in lines[0]
+    with pytest.raises(TypeError, match="given must be True or False"):
+        warmup(["toppa"], given="yes")
+
+
+def test_warmup_given_compiles_the_kernels_a_given_run_uses():
+    """After ``warmup(given=True)``, a run with given cards and one with --where (the same
+    kernel: the condition is an array either way) compile nothing more."""
+    import hanasim
+    from hanasim.compiling import notice
+    from hanasim.warmup import warmup
+
+    warmup(["toppa"], out=None, given=True)
+    for cond in (dict(given={"dealer": "11b"}), dict(where="field.brights>=1")):
+        for deals_only in (False, True):
+            with notice("toppa", say=False) as seen:
+                hanasim.simulate("toppa", rounds=300, seed=2, deals_only=deals_only, **cond)
+            assert seen.compiled == [], (cond, deals_only)
 
 
 def test_warmup_refuses_an_unknown_game_in_one_line(run_cli):

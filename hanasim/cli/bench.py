@@ -44,6 +44,9 @@ def register_warmup(sub) -> None:
                    help="games to compile (default: every game; see 'hanasim games')")
     p.add_argument("--lookahead", action="store_true",
                    help="also the lookahead kernel of each game (the longest compile)")
+    p.add_argument("--given", action="store_true",
+                   help="also the kernels of runs with given cards or --where (kernels of "
+                   "their own)")
     p.set_defaults(handler=cmd_warmup)
 
 
@@ -53,7 +56,7 @@ def cmd_warmup(a):
 
     for name in a.games:
         get_game(name)  # an unknown game is refused before any compile
-    rows = warmup(a.games or None, lookahead=a.lookahead)
+    rows = warmup(a.games or None, lookahead=a.lookahead, given=a.given)
     total = sum(r["seconds"] for r in rows)
     print(f"{len(rows)} kernels ready in {total:.1f} s; runs now load them from the cache")
     return 0
