@@ -67,7 +67,8 @@ def lower(rules, *, fixed_dealer=False, checked=False, deals_only=False) -> Tabl
     params[P_KAN] = rules.kan_points
     params[P_DEALS_ONLY] = bool(deals_only)
     return Tables(bk.kind_masks, bk.kind_points, HANAFUDA.month_masks(),
-                  deal_pattern(rules.players), teyaku, params, bk.gscore, bk.ghigh)
+                  deal_pattern(rules.players), teyaku, params, bk.gscore, bk.ghigh,
+                  toppa=True if rules.teyaku == "toppa" else None)
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
