@@ -18,6 +18,13 @@ from . import hachihachi
 ACTIVE = 3
 
 
+#: options of the overloads that choose code by a table's type (``toppa_rows``): inlined, and
+#: their implementation, which numba also compiles on its own to type it, without the wrappers
+#: a call from Python would need (about 30 ms of a small function's 45)
+BY_TYPE = dict(inline="always", jit_options=dict(no_cpython_wrapper=True,
+                                                  no_cfunc_wrapper=True))
+
+
 class Tables(NamedTuple):
     kind_masks: np.ndarray   # uint64[4]
     kind_points: np.ndarray  # int64[4]: 20, 10, 5, chaff 1 or 0
@@ -89,7 +96,7 @@ def toppa_rows(hand, tb, toppa):
     return (_no_rows if toppa is None else _rows)(hand, tb, toppa)
 
 
-@overload(toppa_rows, inline="always")
+@overload(toppa_rows, **BY_TYPE)
 def _toppa_rows_typed(hand, tb, toppa):
     return _no_rows if isinstance(toppa, types.NoneType) else _rows
 

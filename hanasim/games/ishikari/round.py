@@ -29,7 +29,7 @@ from .hands import (  # noqa: F401  (the round's names, re-exported)
     P_COMBINE, P_HACHIHACHI, P_KAN, P_DEALS_ONLY, P_LEN, R_PTS, R_SCORE, R_TEY_HELD,
     R_TEY_SCORED, R_ACT_SEAT, R_CHOICE, R_CHASERS, R_MULT, R_MISDEALS, R_N, CH_SEATED, CH_JOIN,
     CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_CHASE, Tables, join_strength, teyaku_value,
-    hand_teyaku, swap_fours)
+    hand_teyaku, swap_fours, BY_TYPE)
 
 
 @hot(inline="always")
@@ -184,9 +184,10 @@ def _expose_plain(st, tb, order3, rng, pol3, exp3, res, look, toppa):
 
 
 def _no_expose(st, tb, order3, rng, pol3, exp3, res, look, toppa):
-    for k in range(ACTIVE):  # what expose_step leaves with no rows: nothing held or scored
-        res[R_TEY_HELD + k] = 0
-        res[R_TEY_SCORED + k] = 0
+    # teyaku=none (Hachi-hachi's list is claimed before): nothing held or scored, as
+    # expose_step leaves it with no rows; no kernel for none writes those slots, so they stay
+    # new_work's zeros
+    return None
 
 
 def toppa_expose(st, tb, order3, rng, pol3, exp3, res, look, toppa):
@@ -199,7 +200,7 @@ def toppa_expose(st, tb, order3, rng, pol3, exp3, res, look, toppa):
                                                toppa)
 
 
-@overload(toppa_expose, inline="always")
+@overload(toppa_expose, **BY_TYPE)
 def _toppa_expose_typed(st, tb, order3, rng, pol3, exp3, res, look, toppa):
     if isinstance(toppa, types.NoneType):
         return _no_expose
