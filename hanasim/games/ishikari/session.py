@@ -288,8 +288,8 @@ def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, pol, scal, tc
                look):
     """Games ``first_game ..`` in chunks of ``chunk`` (``scal[chunk, C_N]``, ``tcount[chunk,
     T + 1, 2]``, ``cards``: ``engine.card_tally``'s counter, None unless the run tallies card
-    values: a kernel of its own) on the engine's session machinery; ``look``: None, or True when a player plays by
-    lookahead."""
+    values: a kernel of its own) on the engine's session machinery; ``look``: None, or True
+    when a player plays by lookahead."""
     sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, pol,
                         (scal, tcount, cards), look)
 
