@@ -67,12 +67,15 @@ def lower(rules, *, fixed_dealer=False, checked=False, deals_only=False) -> Tabl
     params[P_KAN] = rules.kan_points
     params[P_DEALS_ONLY] = bool(deals_only)
     return Tables(bk.kind_masks, bk.kind_points, HANAFUDA.month_masks(),
-                  deal_pattern(rules.players), teyaku, params, bk.gscore, bk.ghigh)
+                  deal_pattern(rules.players), teyaku, params, bk.gscore, bk.ghigh,
+                  toppa=True if rules.teyaku == "toppa" else None)
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
+    # cards None unless the run tallies card values: no card-tally code in a plain kernel
+    # (session.tally_cards)
     S.run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"],
-                 out["tcount"], card_tally.kernel_counter(out), uses_lookahead(pol[:, 0]))
+                 out["tcount"], out.get("cards"), uses_lookahead(pol[:, 0]))
 
 
 READING = Reading(

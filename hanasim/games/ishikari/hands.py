@@ -4,6 +4,8 @@ read, a layer below both (the Ishikari Toppa rule page)."""
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from ...engine.bits import bit, count, has_full_nibble
 from ...engine.jit import hot
@@ -16,6 +18,13 @@ from . import hachihachi
 ACTIVE = 3
 
 
+#: options of the overloads that choose code by a table's type (``toppa_rows``): inlined, and
+#: their implementation, which numba also compiles on its own to type it, without the wrappers
+#: a call from Python would need (about 30 ms of a small function's 45)
+BY_TYPE = dict(inline="always", jit_options=dict(no_cpython_wrapper=True,
+                                                  no_cfunc_wrapper=True))
+
+
 class Tables(NamedTuple):
     kind_masks: np.ndarray   # uint64[4]
     kind_points: np.ndarray  # int64[4]: 20, 10, 5, chaff 1 or 0
@@ -26,6 +35,11 @@ class Tables(NamedTuple):
     gscore: np.ndarray       # float64[48 * 16]
     ghigh: np.ndarray        # uint64[12 * 16]
     cond: np.ndarray = NO_GIVEN  # int64[]: the run's conditioned deal (engine.rng; empty: none)
+    # True under Toppa's teyaku list, None (not False: a type of its own) under Hachi-hachi's
+    # or none: only a kernel compiled for True holds Toppa's rows (toppa_rows,
+    # round.toppa_expose); they were inlined at three sites of the default kernel, which
+    # never runs them
+    toppa: object = None
 
 
 (P_PLAYERS, P_PAR, P_CHASE, P_TIE_RANDOM, P_FIXED_DEALER, P_GAME_ROUNDS, P_CHECKED,
@@ -46,7 +60,8 @@ CH_SEATED, CH_JOIN, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_CHASE = 0, 1, 2, 3,
 def join_strength(hand, tb):
     """What the join threshold compares with K: the hand's card points plus its teyaku value.
     A call (once a seat a round), not IR-inlined: the lookahead join calls it too."""
-    return pile_points(hand, tb.kind_masks, tb.kind_points) + teyaku_value(hand, tb)
+    v, _ = hand_teyaku(hand, tb)  # teyaku_value's, inlined: one compiled function less
+    return pile_points(hand, tb.kind_masks, tb.kind_points) + v
 
 
 @hot
@@ -62,8 +77,29 @@ def hand_teyaku(hand, tb):
     if tb.params[P_HACHIHACHI]:
         v, h = hachihachi.teyaku(hand, tb.kind_masks)
         return v * tb.params[P_KAN], h
+    return toppa_rows(hand, tb, tb.toppa)
+
+
+def _rows(hand, tb, toppa):
     return teyaku_by_nibbles(hand, tb.teyaku, tb.month_masks, tb.kind_masks,
                              tb.params[P_COMBINE])
+
+
+def _no_rows(hand, tb, toppa):
+    return 0, 0
+
+
+def toppa_rows(hand, tb, toppa):
+    """(value, held bits) of a hand under Toppa's teyaku rows (``tb.teyaku``), or (0, 0)
+    when ``toppa`` (``Tables.toppa``) is None: chosen by its type when compiled (as
+    ``engine.rng.deal_shuffle`` chooses the conditioned deal's code), so a kernel for
+    Hachi-hachi's list or none holds none of the rows' code."""
+    return (_no_rows if toppa is None else _rows)(hand, tb, toppa)
+
+
+@overload(toppa_rows, **BY_TYPE)
+def _toppa_rows_typed(hand, tb, toppa):
+    return _no_rows if isinstance(toppa, types.NoneType) else _rows
 
 
 @hot(inline="always")

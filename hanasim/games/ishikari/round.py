@@ -29,7 +29,7 @@ from .hands import (  # noqa: F401  (the round's names, re-exported)
     P_COMBINE, P_HACHIHACHI, P_KAN, P_DEALS_ONLY, P_LEN, R_PTS, R_SCORE, R_TEY_HELD,
     R_TEY_SCORED, R_ACT_SEAT, R_CHOICE, R_CHASERS, R_MULT, R_MISDEALS, R_N, CH_SEATED, CH_JOIN,
     CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_CHASE, Tables, join_strength, teyaku_value,
-    hand_teyaku, swap_fours)
+    hand_teyaku, swap_fours, BY_TYPE)
 
 
 @hot(inline="always")
@@ -157,9 +157,7 @@ def play_dealt(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, 
     if tb.params[P_HACHIHACHI]:
         claim_hachihachi(st, tb, exp3, rng, res)
     else:
-        expose_step(st, ACTIVE, 0, order3, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
-                    tb.params[P_COMBINE], pol3, exp3, res, R_TEY_HELD, R_TEY_SCORED,
-                    tb.gscore, tb.ghigh, look)
+        toppa_expose(st, tb, order3, rng, pol3, exp3, res, look, tb.toppa)
     play_out(st, ACTIVE, order3, rng, pol3, 0, tb.gscore, tb.ghigh, look)
     t_sum = res[R_TEY_SCORED] + res[R_TEY_SCORED + 1] + res[R_TEY_SCORED + 2]
     for k in range(ACTIVE):
@@ -169,6 +167,44 @@ def play_dealt(rng, order, order3, groups, g3, st, tb, pol, pol3, exp3, dealer, 
                                    - t_sum)
     if tb.params[P_CHECKED]:
         check_round(st, res, tb.params)
+
+
+def _expose(st, tb, order3, rng, pol3, exp3, res, look, toppa):
+    expose_step(st, ACTIVE, 0, order3, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
+                tb.params[P_COMBINE], pol3, exp3, res, R_TEY_HELD, R_TEY_SCORED, tb.gscore,
+                tb.ghigh, look)
+
+
+def _expose_plain(st, tb, order3, rng, pol3, exp3, res, look, toppa):
+    # look None written out: numba prunes expose_step's lookahead branch only for a None it
+    # sees (here, a constant), not for an argument of this implementation's own compile
+    expose_step(st, ACTIVE, 0, order3, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
+                tb.params[P_COMBINE], pol3, exp3, res, R_TEY_HELD, R_TEY_SCORED, tb.gscore,
+                tb.ghigh, None)
+
+
+def _no_expose(st, tb, order3, rng, pol3, exp3, res, look, toppa):
+    # teyaku=none (Hachi-hachi's list is claimed before): nothing held or scored, as
+    # expose_step leaves it with no rows; no kernel for none writes those slots, so they stay
+    # new_work's zeros
+    return None
+
+
+def toppa_expose(st, tb, order3, rng, pol3, exp3, res, look, toppa):
+    """Toppa's teyaku step (``engine.teyaku.expose_step``) on the active hands under Toppa's
+    list; with ``toppa`` (``Tables.toppa``) None (the list is none here: Hachi-hachi's is
+    claimed by :func:`claim_hachihachi`) no teyaku, as expose_step has it with no rows.
+    Chosen by ``toppa``'s type when compiled (``hands.toppa_rows``): only a kernel for
+    Toppa's list holds the step's code."""
+    (_no_expose if toppa is None else _expose)(st, tb, order3, rng, pol3, exp3, res, look,
+                                               toppa)
+
+
+@overload(toppa_expose, **BY_TYPE)
+def _toppa_expose_typed(st, tb, order3, rng, pol3, exp3, res, look, toppa):
+    if isinstance(toppa, types.NoneType):
+        return _no_expose
+    return _expose_plain if isinstance(look, types.NoneType) else _expose
 
 
 @hot

@@ -4,7 +4,8 @@ multiplier carried from round to round."""
 import sys
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
@@ -12,13 +13,14 @@ from ...engine.rng import restart
 from ...engine import card_tally, sessions
 from ...engine.tally import HIST_BINS, hist_add
 from ..bakappana.session import first_dealer, next_dealer_seat, tally_game_totals
-from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN, P_CHASE,
+from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_JOIN,
+                    CH_SEATED, P_CHASE,
                     P_DEALS_ONLY,
                     P_COMBINE, P_FIXED_DEALER, P_GAME_ROUNDS, P_PLAYERS, P_TIE_RANDOM,
                     R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
                     R_MULT, R_TEY_SCORED)
 from .deal_where import deal_where
-from .round import hand_teyaku
+from .round import BY_TYPE, hand_teyaku
 from .round import play_dealt
 
 MAX_PLAYERS = 6
@@ -65,54 +67,52 @@ def tally_teyaku(tcount, rowx, groups, n, tb):
 
 @hot(inline="always")
 def tally(scal, res, n, dealer, win_pos, tied):
+    """The round into the counters: by table seat (its choice, its score: ``R_SEAT_SCORE``,
+    0 when it sits out), by player and by active position.  One loop over the seats."""
     scal[C_ROUNDS] += 1
     scal[C_DEALS] += res[R_MISDEALS] + 1
     scal[C_MISDEALS] += res[R_MISDEALS]
     scal[C_TOP_TIES] += tied
     scal[C_CHASES] += res[R_CHASERS] > 0
+    win_seat = -1  # the winner's table seat and active position (none: a tied top score)
+    if tied:
+        win_pos = -1
+    else:
+        win_seat = res[R_ACT_SEAT + win_pos]
+    total = 0
     for s in range(n):
         ch = res[R_CHOICE + s]
+        x = res[R_SEAT_SCORE + s]
+        won = s == win_seat
+        # | of comparisons, not or: one block, not three (fewer statements to compile)
+        plays = (ch == CH_SEATED) | (ch == CH_JOIN) | (ch == CH_FORCED_IN)
         b = C_SEAT + SEAT_W * s
         scal[b + K_JOIN] += ch == CH_JOIN
         scal[b + K_DROP] += ch == CH_DROP
         scal[b + K_FORCED_IN] += ch == CH_FORCED_IN
-        scal[b + K_FORCED_OUT] += ch == CH_FORCED_OUT or ch == CH_CHASE
+        scal[b + K_FORCED_OUT] += (ch == CH_FORCED_OUT) | (ch == CH_CHASE)
         scal[b + K_CHASE] += ch == CH_CHASE
-        q = dealer + s
-        q = q - n if q >= n else q
-        scal[C_PLAYER + PLAYER_W * q + Q_DEALS] += s == 0
-    total = 0
-    for s in range(n):  # every seat's score: 0 when it does not play
-        x = 0
-        won = False
-        for k in range(ACTIVE):
-            if res[R_ACT_SEAT + k] == s:
-                x = res[R_SCORE + k]
-                won = (not tied) and k == win_pos
-        b = C_SEAT + SEAT_W * s
         scal[b + K_SCORE] += x
         scal[b + K_SCORE_SQ] += x * x
         scal[b + K_WINS] += won
+        scal[b + K_PLAYS] += plays
         hist_add(scal, C_HIST + HIST_BINS * s, x)
         q = dealer + s
         q = q - n if q >= n else q
         b = C_PLAYER + PLAYER_W * q
+        scal[b + Q_DEALS] += s == 0
         scal[b + Q_SCORE] += x
         scal[b + Q_SCORE_SQ] += x * x
         scal[b + Q_WINS] += won
+        scal[b + Q_PLAYS] += plays
         total += x
     for k in range(ACTIVE):
-        s = res[R_ACT_SEAT + k]
         x = res[R_SCORE + k]
         p = res[R_PTS + k]
-        scal[C_SEAT + SEAT_W * s + K_PLAYS] += 1
-        q = dealer + s
-        q = q - n if q >= n else q
-        scal[C_PLAYER + PLAYER_W * q + Q_PLAYS] += 1
         b = C_POS + POS_W * k
         scal[b + A_SCORE] += x
         scal[b + A_SCORE_SQ] += x * x
-        scal[b + A_WINS] += (not tied) and k == win_pos
+        scal[b + A_WINS] += k == win_pos
         scal[b + A_PTS] += p
         scal[b + A_PTS_SQ] += p * p
         scal[C_CLAIMS] += res[R_TEY_SCORED + k] > 0
@@ -124,23 +124,72 @@ def tally(scal, res, n, dealer, win_pos, tied):
 # chase multiplier lives in the work arrays from round to round (1 at a game's start).
 GAME = sys.modules[__name__]
 LOOP = sessions.ONE_GAME  # one game a session (engine.sessions.play runs it)
-chunk_counters = sessions.counter_rows(3)  # scal, tcount, cards
 session_length = sessions.param_hook(P_GAME_ROUNDS)
 n_players = sessions.param_hook(P_PLAYERS)
 game_over = sessions.one_game_over(session_length)  # the game is the session
 end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 R_NEXT, R_TIED = R_N, R_N + 1  # the winning active position, and a tied top score
+R_SEAT_SCORE = R_N + 2  # each table seat's score (0: it sat out), MAX_PLAYERS slots
 
 
 @njit(inline="always")
 def new_work(tb):
     n = tb.params[P_PLAYERS]
-    return (np.zeros(1, dtype=np.uint64), np.arange(48).astype(np.int8),
-            np.arange(48).astype(np.int8), np.zeros(n + 1, dtype=np.uint64),
+    # the decks are put in order before use (start_game's restart, active_round), the
+    # multiplier set (start_game): zeros, not np.arange and np.ones, each a numba function
+    # compiled for the kernel (np.arange about 0.2 s of CPU)
+    return (np.zeros(1, dtype=np.uint64), np.zeros(48, dtype=np.int8),
+            np.zeros(48, dtype=np.int8), np.zeros(n + 1, dtype=np.uint64),
             np.zeros(ACTIVE + 1, dtype=np.uint64), np.zeros(3 * ACTIVE + 3, dtype=np.uint64),
-            np.zeros(R_N + 2, dtype=np.int64), np.zeros(ACTIVE, dtype=np.int64),
-            np.zeros(ACTIVE, dtype=np.int64), np.ones(1, dtype=np.int64),
-            np.zeros(16, dtype=np.int64))
+            np.zeros(R_SEAT_SCORE + MAX_PLAYERS, dtype=np.int64),
+            np.zeros(ACTIVE, dtype=np.int64), np.zeros(ACTIVE, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(16, dtype=np.int64))
+
+
+@hot(inline="always")
+def chunk_counters(tb, counters, ch):
+    """Chunk ``ch``'s rows of scal, tcount and cards (None in a run that does not tally card
+    values: ``play_kernel`` passes None, and the kernel holds no card-tally code)."""
+    return counters[0][ch], counters[1][ch], _cards_row(counters[2], ch)
+
+
+def _no_row(cards, ch):
+    return None
+
+
+def _row(cards, ch):
+    return cards[ch]
+
+
+def _cards_row(cards, ch):
+    return (_no_row if cards is None else _row)(cards, ch)
+
+
+@overload(_cards_row, **BY_TYPE)
+def _cards_row_typed(cards, ch):
+    return _no_row if isinstance(cards, types.NoneType) else _row
+
+
+def _no_card_tally(tb, work, cards, n):
+    return None
+
+
+def _card_tally(tb, work, cards, n):
+    card_tally.tally_round(GAME, tb, work, cards, n)
+
+
+def tally_cards(tb, work, cards, n):
+    """``engine.card_tally.tally_round`` when the run tallies card values (``cards`` an
+    array), else nothing: chosen by ``cards``' type when compiled (as
+    ``engine.rng.deal_shuffle`` chooses the conditioned deal's code), so a plain run's kernel
+    holds no card-tally code (about 180 statements of typed IR) and a card-values run compiles
+    a kernel of its own."""
+    (_no_card_tally if cards is None else _card_tally)(tb, work, cards, n)
+
+
+@overload(tally_cards, **BY_TYPE)
+def _tally_cards_typed(tb, work, cards, n):
+    return _no_card_tally if isinstance(cards, types.NoneType) else _card_tally
 
 
 @njit(inline="always")
@@ -168,6 +217,11 @@ def play_round(tb, work, players, key, i, dealer, look):
     pos, tied = next_dealer_seat(rng, res, ACTIVE, 0, tb.params[P_TIE_RANDOM])
     res[R_NEXT] = pos
     res[R_TIED] = tied
+    n = tb.params[P_PLAYERS]
+    for s in range(n):  # by table seat, for the tallies and the game's totals
+        res[R_SEAT_SCORE + s] = 0
+    for k in range(ACTIVE):
+        res[R_SEAT_SCORE + res[R_ACT_SEAT + k]] = res[R_SCORE + k]
     # Chasing: more than 3 declared to join: the next round's payments are doubled, tripled
     # after a second chase in a row, and so on
     mult[0] = mult[0] + 1 if (tb.params[P_CHASE] and res[R_CHASERS] > 0) else 1
@@ -189,7 +243,7 @@ def tally_round(tb, work, counts, dealer):
     scal[C_MULT] += m
     scal[C_MULT_SQ] += m * m
     scal[C_MULTIPLIED] += m > 1
-    card_tally.tally_round(GAME, tb, work, cards, n)
+    tally_cards(tb, work, cards, n)
 
 
 @hot(inline="always")
@@ -201,13 +255,7 @@ def dealt(tb, work, g):
 
 @hot(inline="always")
 def seat_score(tb, work, seat):
-    if tb.params[P_DEALS_ONLY]:
-        return np.int64(0)
-    res = work[6]
-    for k in range(ACTIVE):
-        if res[R_ACT_SEAT + k] == seat:
-            return res[R_SCORE + k]
-    return np.int64(0)
+    return work[6][R_SEAT_SCORE + seat]  # 0 in a deals-only run: never written
 
 
 @hot(inline="always")
@@ -239,9 +287,9 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, pol, scal, tcount, cards,
                look):
     """Games ``first_game ..`` in chunks of ``chunk`` (``scal[chunk, C_N]``, ``tcount[chunk,
-    T + 1, 2]``, ``cards``: ``engine.card_tally``, empty unless the run tallies card values) on
-    the engine's session machinery; ``look``: None, or True when a player plays by
-    lookahead."""
+    T + 1, 2]``, ``cards``: ``engine.card_tally``'s counter, None unless the run tallies card
+    values: a kernel of its own) on the engine's session machinery; ``look``: None, or True
+    when a player plays by lookahead."""
     sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, pol,
                         (scal, tcount, cards), look)
 
