@@ -72,10 +72,8 @@ def lower(rules, *, fixed_dealer=False, checked=False, deals_only=False) -> Tabl
 
 
 def play_kernel(tb, seed, rounds, pol, first, n, chunk, out):
-    # cards None unless the run tallies card values: no card-tally code in a plain kernel
-    # (session.tally_cards)
     S.run_chunks(np.uint64(seed), first, n, chunk, rounds, tb, pol, out["scal"],
-                 out["tcount"], out.get("cards"), uses_lookahead(pol[:, 0]))
+                 out["tcount"], card_tally.kernel_counter(out), uses_lookahead(pol[:, 0]))
 
 
 READING = Reading(

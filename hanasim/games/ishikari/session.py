@@ -4,8 +4,7 @@ multiplier carried from round to round."""
 import sys
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from ...engine.jit import hot
 from ...engine.lookahead import new_scratch
@@ -20,7 +19,7 @@ from .round import (ACTIVE, CH_CHASE, CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_J
                     R_ACT_SEAT, R_CHASERS, R_CHOICE, R_MISDEALS, R_N, R_PTS, R_SCORE,
                     R_MULT, R_TEY_SCORED)
 from .deal_where import deal_where
-from .round import BY_TYPE, hand_teyaku
+from .round import hand_teyaku
 from .round import play_dealt
 
 MAX_PLAYERS = 6
@@ -146,50 +145,7 @@ def new_work(tb):
             np.zeros(1, dtype=np.int64), np.zeros(16, dtype=np.int64))
 
 
-@hot(inline="always")
-def chunk_counters(tb, counters, ch):
-    """Chunk ``ch``'s rows of scal, tcount and cards (None in a run that does not tally card
-    values: ``play_kernel`` passes None, and the kernel holds no card-tally code)."""
-    return counters[0][ch], counters[1][ch], _cards_row(counters[2], ch)
-
-
-def _no_row(cards, ch):
-    return None
-
-
-def _row(cards, ch):
-    return cards[ch]
-
-
-def _cards_row(cards, ch):
-    return (_no_row if cards is None else _row)(cards, ch)
-
-
-@overload(_cards_row, **BY_TYPE)
-def _cards_row_typed(cards, ch):
-    return _no_row if isinstance(cards, types.NoneType) else _row
-
-
-def _no_card_tally(tb, work, cards, n):
-    return None
-
-
-def _card_tally(tb, work, cards, n):
-    card_tally.tally_round(GAME, tb, work, cards, n)
-
-
-def tally_cards(tb, work, cards, n):
-    """``engine.card_tally.tally_round`` when the run tallies card values (``cards`` an
-    array), else nothing: chosen by ``cards``' type when compiled (as
-    ``engine.rng.deal_shuffle`` chooses the conditioned deal's code), so a plain run's kernel
-    holds no card-tally code (about 180 statements of typed IR) and a card-values run compiles
-    a kernel of its own."""
-    (_no_card_tally if cards is None else _card_tally)(tb, work, cards, n)
-
-
-@overload(tally_cards, **BY_TYPE)
-def _tally_cards_typed(tb, work, cards, n):
-    return _no_card_tally if isinstance(cards, types.NoneType) else _card_tally
+chunk_counters = sessions.counter_rows(3)  # scal, tcount, cards
 
 
 @njit(inline="always")
@@ -243,7 +199,7 @@ def tally_round(tb, work, counts, dealer):
     scal[C_MULT] += m
     scal[C_MULT_SQ] += m * m
     scal[C_MULTIPLIED] += m > 1
-    tally_cards(tb, work, cards, n)
+    card_tally.tally_round(GAME, tb, work, cards, n)
 
 
 @hot(inline="always")
@@ -287,9 +243,9 @@ def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals,
 def run_chunks(seed, first_game, n_games, chunk, total_rounds, tb, pol, scal, tcount, cards,
                look):
     """Games ``first_game ..`` in chunks of ``chunk`` (``scal[chunk, C_N]``, ``tcount[chunk,
-    T + 1, 2]``, ``cards``: ``engine.card_tally``'s counter, None unless the run tallies card
-    values: a kernel of its own) on the engine's session machinery; ``look``: None, or True
-    when a player plays by lookahead."""
+    T + 1, 2]``, ``cards``: ``engine.card_tally``, empty unless the run tallies card values)
+    on the engine's session machinery; ``look``: None, or True when a player plays by
+    lookahead."""
     sessions.run_chunks(GAME, seed, first_game, n_games, chunk, total_rounds, tb, pol,
                         (scal, tcount, cards), look)
 
