@@ -1056,8 +1056,11 @@ def exact(game: str = "toppa", rules: Mapping | None = None,
     rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
     if given is not None:
         from .conditions import exact_given
+        from .given import parse
+        from .stats.exact_given_cache import exact_given_table
 
-        return exact_given(g, rule_obj, given)
+        gv = parse(g, given)  # the key: the cards, however they were written
+        return exact_given_table(g, rule_obj, gv, lambda: exact_given(g, rule_obj, gv))
     if hasattr(g, "exact_table"):  # a game with its own deal-time combinatorics (koi-koi)
         return g.exact_table(rule_obj)
     return exact_table(g.deal_spec(rule_obj), g.name)
