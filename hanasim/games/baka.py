@@ -51,7 +51,7 @@ from ..engine.teyaku import expose_step
 from ..engine.rng import NO_GIVEN, partial_shuffle, restart
 from ..engine import card_tally, sessions
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
-from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
+from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST
 from ..rules import no_first_draw, number, option, seat_values, when_zero
@@ -327,17 +327,16 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
     disjoint sets of its cards are worth exactly ``a`` and ``b`` (cards have no change).
     A general search over the numbers of cards of each kind; see :func:`pay_greedy`.
     """
-    if a <= 0:
-        return can_hand_over(pile, b, kind_masks, kind_points, rule, False)
-    if b <= 0:
-        return can_hand_over(pile, a, kind_masks, kind_points, rule, False)
     if rule == TRANSFER_TOTAL:
-        return pile_points(pile, kind_masks, kind_points) >= a + b
+        return pile_points(pile, kind_masks, kind_points) >= max(a, 0) + max(b, 0)
     n0 = count(pile & kind_masks[0])
     n1 = count(pile & kind_masks[1])
     n2 = count(pile & kind_masks[2])
     n3 = count(pile & kind_masks[3])
     v0, v1, v2, v3 = kind_points[0], kind_points[1], kind_points[2], kind_points[3]
+    if a <= 0 or b <= 0:  # one payment (can_hand_over's exact search), written once
+        amount = max(a, b)
+        return amount <= 0 or exact_from_counts(n0, n1, n2, n3, v0, v1, v2, v3, amount)
     top3 = n3 if v3 > 0 else 0  # worthless cards never help
     for x0 in range(n0 + 1):
         r0 = a - x0 * v0
@@ -388,7 +387,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
        player.  Two low players pay each other too, so those payments cancel: each nets +40 and
        the third player pays 80.  Under ``low_man_forfeit`` the round ends here.
     2. Yaku settlement: each player's yaku score minus the average of the three
-       (:func:`yaku_amounts`), paid by handing over captured cards (:func:`can_hand_over`,
+       (:func:`yaku_amounts`), paid by handing over captured cards (:func:`_can_pay`,
        :func:`can_pay_two`); a payer who cannot cover pays in points (``uncovered`` rule).
     3. Card points (after the handed-over cards) minus the seat's par (80; the ``par`` rule).
 
@@ -450,20 +449,28 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     toppa_rule = params[P_UNCOVERED] == UNCOVERED_TOPPA
     n_pay = (a0 < 0) + (a1 < 0) + (a2 < 0)
     uncovered = 0
-    if n_pay == 1:
-        # one payer hands cards to one or two payees
-        p = 0 if a0 < 0 else (1 if a1 < 0 else 2)
-        # the payees in turn order after the payer: (p+1, p+2) mod 3
+    # One payer hands cards to one or two payees (his amount split as theirs); two payers each
+    # hand cards to the one payee.  One loop over the payers in turn order, so the payment
+    # test (`_can_pay`, inlined) is compiled once, not at four sites.
+    for p in range(3):
+        ap = _pick(p, a0, a1, a2)
+        if ap >= 0:
+            continue
+        # the others in turn order after the payer: (p+1, p+2) mod 3
         j = p + 1 if p < 2 else 0
         k = j + 1 if j < 2 else 0
         aj = _pick(j, a0, a1, a2)
         ak = _pick(k, a0, a1, a2)
-        if not _can_pay(_pick(p, c0, c1, c2), aj, ak, kind_masks, kind_points, rule, greedy, unit):
-            uncovered = 1
+        if n_pay == 1:
+            x, y = aj, ak
+        else:
+            x, y = -ap, np.int64(0)
+        if not _can_pay(_pick(p, c0, c1, c2), x, y, kind_masks, kind_points, rule, greedy, unit):
+            uncovered += 1
             if toppa_rule:
                 yp = _pick(p, y0, y1, y2)
-                # the forfeited own yaku goes to those he pays, equally (any odd point to the
-                # first in turn order)
+                # the forfeited own yaku goes to those he pays (with two payers, the one payee),
+                # equally (any odd point to the first in turn order)
                 if aj > 0 and ak > 0:
                     xk = yp // 2
                     xj = yp - xk
@@ -471,41 +478,12 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                     xj, xk = yp, np.int64(0)
                 else:
                     xj, xk = np.int64(0), yp
-                yp *= unit
-                xj *= unit
-                xk *= unit
-                if p == 0:
-                    e0, e1, e2 = -yp, xj, xk
-                elif p == 1:
-                    e1, e2, e0 = -yp, xj, xk
-                else:
-                    e2, e0, e1 = -yp, xj, xk
-    elif n_pay == 2:
-        # two payers each hand cards to the one payee
-        if a0 < 0 and not _can_pay(c0, -a0, 0, kind_masks, kind_points, rule, greedy, unit):
-            uncovered += 1
-            if toppa_rule:
-                e0 -= unit * y0
-                if a1 > 0:
-                    e1 += unit * y0
-                else:
-                    e2 += unit * y0
-        if a1 < 0 and not _can_pay(c1, -a1, 0, kind_masks, kind_points, rule, greedy, unit):
-            uncovered += 1
-            if toppa_rule:
-                e1 -= unit * y1
-                if a0 > 0:
-                    e0 += unit * y1
-                else:
-                    e2 += unit * y1
-        if a2 < 0 and not _can_pay(c2, -a2, 0, kind_masks, kind_points, rule, greedy, unit):
-            uncovered += 1
-            if toppa_rule:
-                e2 -= unit * y2
-                if a0 > 0:
-                    e0 += unit * y2
-                else:
-                    e1 += unit * y2
+                dp = -unit * yp
+                dj = unit * xj
+                dk = unit * xk
+                e0 += dp if p == 0 else (dj if j == 0 else dk)
+                e1 += dp if p == 1 else (dj if j == 1 else dk)
+                e2 += dp if p == 2 else (dj if j == 2 else dk)
     res[R_UNCOVERED] = uncovered
     res[R_SETTLE] = a0 + e0
     res[R_SETTLE + 1] = a1 + e1
