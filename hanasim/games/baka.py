@@ -449,22 +449,19 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     toppa_rule = params[P_UNCOVERED] == UNCOVERED_TOPPA
     n_pay = (a0 < 0) + (a1 < 0) + (a2 < 0)
     uncovered = 0
-    # One payer hands cards to one or two payees (his amount split as theirs); two payers each
-    # hand cards to the one payee.  One loop over the payers in turn order, so the payment
-    # test (`_can_pay`, inlined) is compiled once, not at four sites.
-    for p in range(3):
-        ap = _pick(p, a0, a1, a2)
-        if ap >= 0:
-            continue
+    # One payer hands cards to both others (each his amount), or two payers each hand cards
+    # to the one payee: one loop over the payers in turn order, so the payment test
+    # (`_can_pay`, inlined) is compiled once, not at four sites.
+    p = 0 if a0 < 0 else (1 if a1 < 0 else 2)
+    for _ in range(n_pay):
         # the others in turn order after the payer: (p+1, p+2) mod 3
         j = p + 1 if p < 2 else 0
         k = j + 1 if j < 2 else 0
+        ap = _pick(p, a0, a1, a2)
         aj = _pick(j, a0, a1, a2)
         ak = _pick(k, a0, a1, a2)
-        if n_pay == 1:
-            x, y = aj, ak
-        else:
-            x, y = -ap, np.int64(0)
+        x = aj if n_pay == 1 else -ap
+        y = ak if n_pay == 1 else np.int64(0)
         if not _can_pay(_pick(p, c0, c1, c2), x, y, kind_masks, kind_points, rule, greedy, unit):
             uncovered += 1
             if toppa_rule:
@@ -484,6 +481,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                 e0 += dp if p == 0 else (dj if j == 0 else dk)
                 e1 += dp if p == 1 else (dj if j == 1 else dk)
                 e2 += dp if p == 2 else (dj if j == 2 else dk)
+        p = 1 if p == 0 and a1 < 0 else 2  # the second payer, if two pay
     res[R_UNCOVERED] = uncovered
     res[R_SETTLE] = a0 + e0
     res[R_SETTLE + 1] = a1 + e1
