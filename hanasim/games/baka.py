@@ -226,12 +226,11 @@ def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look):
                 tb.params[P_COMBINE], policy, expose, res, R_TEY_HELD, R_TEY_SCORED,
                 tb.gscore, tb.ghigh, look)
     play_from(st, order, rng, tb, policy, dealer, look)
+    for s in range(N_PLAYERS):  # one inlined copy of the yaku rows, not three
+        _score_pile(res, s, st[4 + s], tb)
     c0 = st[4]
     c1 = st[5]
     c2 = st[6]
-    _score_pile(res, 0, c0, tb)
-    _score_pile(res, 1, c1, tb)
-    _score_pile(res, 2, c2, tb)
     res[R_FIELD] = np.int64(st[3])
     res[R_TOP] = np.int64(st[7])
     settle_piles(res, c0, c1, c2, tb.kind_masks, tb.kind_points, tb.params)
@@ -257,9 +256,8 @@ def _round_value(tables, st, seat, res):
     fills again after its play; the teyaku slots it reads are not among them."""
     if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
         def value(tables, st, seat, res):
-            _score_pile(res, 0, st[4], tables)
-            _score_pile(res, 1, st[5], tables)
-            _score_pile(res, 2, st[6], tables)
+            for s in range(N_PLAYERS):
+                _score_pile(res, s, st[4 + s], tables)
             settle_piles(res, st[4], st[5], st[6], tables.kind_masks, tables.kind_points,
                          tables.params)
             return res[R_SCORE + seat]
