@@ -405,35 +405,21 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     l1 = np.int64(pt1 <= low_max)
     l2 = np.int64(pt2 <= low_max)
     n_low = l0 + l1 + l2
-    # each low player receives `pay` from both others and pays `pay` to every other low player
-    w0 = pay * (3 * l0 - n_low)
-    w1 = pay * (3 * l1 - n_low)
-    w2 = pay * (3 * l2 - n_low)
-    res[R_LOW] = w0
-    res[R_LOW + 1] = w1
-    res[R_LOW + 2] = w2
-    res[R_N_LOW] = n_low
-    res[R_UNCOVERED] = 0
-    if n_low > 0 and params[P_FORFEIT]:
-        unit = score_unit(params)
-        w0 *= unit
-        w1 *= unit
-        w2 *= unit
-        res[R_LOW] = w0
-        res[R_LOW + 1] = w1
-        res[R_LOW + 2] = w2
-        res[R_SETTLE] = 0
-        res[R_SETTLE + 1] = 0
-        res[R_SETTLE + 2] = 0
-        res[R_SCORE] = w0
-        res[R_SCORE + 1] = w1
-        res[R_SCORE + 2] = w2
-        return
     unit = score_unit(params)
-    w0 *= unit
-    w1 *= unit
-    w2 *= unit
-    if unit == 1:
+    # each low player receives `pay` from both others and pays `pay` to every other low player
+    w0 = unit * pay * (3 * l0 - n_low)
+    w1 = unit * pay * (3 * l1 - n_low)
+    w2 = unit * pay * (3 * l2 - n_low)
+    res[R_N_LOW] = n_low
+    # Under low_man_forfeit a round with a low man ends there: no yaku amounts (so no payer
+    # below), no card points; one set of result writes serves both ends.
+    forfeit = n_low > 0 and params[P_FORFEIT] != 0
+    cards = np.int64(0) if forfeit else unit
+    if forfeit:
+        a0 = np.int64(0)
+        a1 = np.int64(0)
+        a2 = np.int64(0)
+    elif unit == 1:
         a0, a1, a2 = yaku_amounts(y0, y1, y2, params[P_ROUNDING])
     else:  # exact: each yaku score minus the average, in thirds
         a0 = 2 * y0 - y1 - y2
@@ -487,9 +473,9 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     res[R_LOW] = w0
     res[R_LOW + 1] = w1
     res[R_LOW + 2] = w2
-    res[R_SCORE] = w0 + unit * (pt0 - par0) + a0 + e0
-    res[R_SCORE + 1] = w1 + unit * (pt1 - par1) + a1 + e1
-    res[R_SCORE + 2] = w2 + unit * (pt2 - par2) + a2 + e2
+    res[R_SCORE] = w0 + cards * (pt0 - par0) + a0 + e0
+    res[R_SCORE + 1] = w1 + cards * (pt1 - par1) + a1 + e1
+    res[R_SCORE + 2] = w2 + cards * (pt2 - par2) + a2 + e2
 
 
 @hot
@@ -667,7 +653,10 @@ end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 @njit(inline="always")
 def new_work(tb):
-    return (np.zeros(1, dtype=np.uint64), np.arange(48).astype(np.int8),
+    # the deck order (int8) as a view of a uint64 allocation: every allocation is of a dtype
+    # the engine allocates anyway, so no np.arange or int8 allocation is compiled for it;
+    # start_game puts the deck in order (rng.restart) before anything reads it
+    return (np.zeros(1, dtype=np.uint64), np.zeros(6, dtype=np.uint64).view(np.int8),
             np.zeros(4, dtype=np.uint64), np.zeros(ST_N, dtype=np.uint64),
             np.zeros(R_N, dtype=np.int64))
 
