@@ -164,9 +164,12 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     params[P_PAR], params[P_PAR_RIGHT], params[P_PAR_LEFT] = seat_values(rules.par, N_PLAYERS)
     params[P_LOW_MAX] = rules.low_man_max
     params[P_LOW_PAY] = rules.low_man_pay
-    # Card values 20 / 10 / 5 (chaff 0), each dividing the next: exact payments can be decided
-    # greedily (:func:`pay_greedy`), the same answers as the general search.
+    # Card values 20 / 10 / 5 (chaff 0), each dividing the next: exact payments are decided
+    # greedily (:func:`pay_greedy`), the same answers as the general search (:func:`can_pay_two`,
+    # tests/test_baka.py), which the kernels therefore do not compile.  Baka's card values
+    # are fixed (no rule changes them).
     params[P_GREEDY_PAY] = divisible_values(kind_points)
+    assert params[P_GREEDY_PAY], "the kernels pay exact amounts greedily"
     # The kernels use the engine's nibble tricks (a month is four consecutive cards).
     assert all(int(month_masks[m]) == 0xF << 4 * (m - 1) for m in range(1, 13))
     weights = card_weights(HANAFUDA.points, ymasks, yints)
@@ -359,13 +362,13 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
 
 
 @hot(inline="always")
-def _can_pay(pile, a, b, kind_masks, kind_points, rule, greedy, unit):
-    """``a`` and ``b`` are in 1/unit points; thirds are paid as a number (see yaku_rounding)."""
-    if unit != 1:
+def _can_pay(pile, a, b, kind_masks, kind_points, rule, unit):
+    """:func:`can_pay_two` for Baka's card values: ``a`` and ``b`` are in 1/unit points; thirds
+    are paid as a number (see yaku_rounding), and so is everything under ``TRANSFER_TOTAL``;
+    exact amounts are paid greedily (:func:`pay_greedy`: the values divide each other)."""
+    if unit != 1 or rule == TRANSFER_TOTAL:
         return unit * pile_points(pile, kind_masks, kind_points) >= max(a, 0) + max(b, 0)
-    if rule == TRANSFER_EXACT and greedy:
-        return pay_greedy(pile, a, b, kind_masks)
-    return can_pay_two(pile, a, b, kind_masks, kind_points, rule)
+    return pay_greedy(pile, a, b, kind_masks)
 
 
 @hot
@@ -386,7 +389,8 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
        the third player pays 80.  Under ``low_man_forfeit`` the round ends here.
     2. Yaku settlement: each player's yaku score minus the average of the three
        (:func:`yaku_amounts`), paid by handing over captured cards (:func:`_can_pay`,
-       :func:`can_pay_two`); a payer who cannot cover pays in points (``uncovered`` rule).
+       as :func:`can_pay_two` decides); a payer who cannot cover pays in points (``uncovered``
+       rule).
     3. Card points (after the handed-over cards) minus the seat's par (80; the ``par`` rule).
 
     Reads ``R_PTS`` and ``R_YAKU``; writes ``R_SCORE``, ``R_LOW``, ``R_SETTLE``,
@@ -429,7 +433,6 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     e1 = np.int64(0)
     e2 = np.int64(0)
     rule = params[P_TRANSFER]
-    greedy = params[P_GREEDY_PAY]
     toppa_rule = params[P_UNCOVERED] == UNCOVERED_TOPPA
     n_pay = (a0 < 0) + (a1 < 0) + (a2 < 0)
     uncovered = 0
@@ -446,7 +449,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
         ak = _pick(k, a0, a1, a2)
         x = aj if n_pay == 1 else -ap
         y = ak if n_pay == 1 else np.int64(0)
-        if not _can_pay(_pick(p, c0, c1, c2), x, y, kind_masks, kind_points, rule, greedy, unit):
+        if not _can_pay(_pick(p, c0, c1, c2), x, y, kind_masks, kind_points, rule, unit):
             uncovered += 1
             if toppa_rule:
                 yp = _pick(p, y0, y1, y2)
