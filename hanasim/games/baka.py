@@ -465,9 +465,9 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                 dp = -unit * yp
                 dj = unit * xj
                 dk = unit * xk
-                e0 += dp if p == 0 else (dj if j == 0 else dk)
-                e1 += dp if p == 1 else (dj if j == 1 else dk)
-                e2 += dp if p == 2 else (dj if j == 2 else dk)
+                e0 += dp * (p == 0) + dj * (j == 0) + dk * (k == 0)
+                e1 += dp * (p == 1) + dj * (j == 1) + dk * (k == 1)
+                e2 += dp * (p == 2) + dj * (j == 2) + dk * (k == 2)
         p = 1 if p == 0 and a1 < 0 else 2  # the second payer, if two pay
     res[R_UNCOVERED] = uncovered
     res[R_SETTLE] = a0 + e0
