@@ -362,12 +362,13 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
 
 
 @hot(inline="always")
-def _can_pay(pile, a, b, kind_masks, kind_points, rule, unit):
-    """:func:`can_pay_two` for Baka's card values: ``a`` and ``b`` are in 1/unit points; thirds
-    are paid as a number (see yaku_rounding), and so is everything under ``TRANSFER_TOTAL``;
-    exact amounts are paid greedily (:func:`pay_greedy`: the values divide each other)."""
+def _can_pay(pile, points, a, b, kind_masks, rule, unit):
+    """:func:`can_pay_two` for Baka's card values (``points``: the pile's card points):
+    ``a`` and ``b`` are in 1/unit points; thirds are paid as a number (see yaku_rounding), and
+    so is everything under ``TRANSFER_TOTAL``; exact amounts are paid greedily
+    (:func:`pay_greedy`: the values divide each other)."""
     if unit != 1 or rule == TRANSFER_TOTAL:
-        return unit * pile_points(pile, kind_masks, kind_points) >= max(a, 0) + max(b, 0)
+        return unit * points >= max(a, 0) + max(b, 0)
     return pay_greedy(pile, a, b, kind_masks)
 
 
@@ -417,8 +418,8 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     res[R_N_LOW] = n_low
     # Under low_man_forfeit a round with a low man ends there: no yaku amounts (so no payer
     # below), no card points; one set of result writes serves both ends.
-    forfeit = n_low > 0 and params[P_FORFEIT] != 0
-    cards = np.int64(0) if forfeit else unit
+    forfeit = (n_low > 0) & (params[P_FORFEIT] != 0)
+    cards = unit * (not forfeit)
     if forfeit:
         a0 = np.int64(0)
         a1 = np.int64(0)
@@ -439,17 +440,19 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     # One payer hands cards to both others (each his amount), or two payers each hand cards
     # to the one payee: one loop over the payers in turn order, so the payment test
     # (`_can_pay`, inlined) is compiled once, not at four sites.
-    p = 0 if a0 < 0 else (1 if a1 < 0 else 2)
+    # (selects as arithmetic: fewer statements to compile than conditional expressions)
+    p = (a0 >= 0) * (2 - (a1 < 0))  # the first payer: 0 if a0 < 0, else 1 if a1 < 0, else 2
     for _ in range(n_pay):
         # the others in turn order after the payer: (p+1, p+2) mod 3
-        j = p + 1 if p < 2 else 0
-        k = j + 1 if j < 2 else 0
+        j = p + 1 - 3 * (p == 2)
+        k = j + 1 - 3 * (j == 2)
         ap = _pick(p, a0, a1, a2)
         aj = _pick(j, a0, a1, a2)
         ak = _pick(k, a0, a1, a2)
         x = aj if n_pay == 1 else -ap
         y = ak if n_pay == 1 else np.int64(0)
-        if not _can_pay(_pick(p, c0, c1, c2), x, y, kind_masks, kind_points, rule, unit):
+        if not _can_pay(_pick(p, c0, c1, c2), _pick(p, pt0, pt1, pt2), x, y, kind_masks, rule,
+                        unit):
             uncovered += 1
             if toppa_rule:
                 yp = _pick(p, y0, y1, y2)
@@ -468,7 +471,7 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                 e0 += dp * (p == 0) + dj * (j == 0) + dk * (k == 0)
                 e1 += dp * (p == 1) + dj * (j == 1) + dk * (k == 1)
                 e2 += dp * (p == 2) + dj * (j == 2) + dk * (k == 2)
-        p = 1 if p == 0 and a1 < 0 else 2  # the second payer, if two pay
+        p = 2 - (p == 0) * (a1 < 0)  # the second payer, if two pay: 1 after 0 if a1 < 0
     res[R_UNCOVERED] = uncovered
     res[R_SETTLE] = a0 + e0
     res[R_SETTLE + 1] = a1 + e1
