@@ -51,7 +51,7 @@ from ..engine.teyaku import expose_step
 from ..engine.rng import NO_GIVEN, partial_shuffle, restart
 from ..engine import card_tally, sessions
 from ..engine.tally import HIST_BINS, hist_add, tally_hits
-from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
+from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, divisible_values,
                              exact_from_counts, pay_greedy, pile_points)
 from ..engine.yaku import COMBINE_ADD, COMBINE_HIGHEST
 from ..rules import no_first_draw, number, option, seat_values, when_zero
@@ -164,9 +164,12 @@ def lower(rules: BakaRules, *, fixed_dealer=False, checked=False) -> tuple:
     params[P_PAR], params[P_PAR_RIGHT], params[P_PAR_LEFT] = seat_values(rules.par, N_PLAYERS)
     params[P_LOW_MAX] = rules.low_man_max
     params[P_LOW_PAY] = rules.low_man_pay
-    # Card values 20 / 10 / 5 (chaff 0), each dividing the next: exact payments can be decided
-    # greedily (:func:`pay_greedy`), the same answers as the general search.
+    # Card values 20 / 10 / 5 (chaff 0), each dividing the next: exact payments are decided
+    # greedily (:func:`pay_greedy`), the same answers as the general search (:func:`can_pay_two`,
+    # tests/test_baka.py), which the kernels therefore do not compile.  Baka's card values
+    # are fixed (no rule changes them).
     params[P_GREEDY_PAY] = divisible_values(kind_points)
+    assert params[P_GREEDY_PAY], "the kernels pay exact amounts greedily"
     # The kernels use the engine's nibble tricks (a month is four consecutive cards).
     assert all(int(month_masks[m]) == 0xF << 4 * (m - 1) for m in range(1, 13))
     weights = card_weights(HANAFUDA.points, ymasks, yints)
@@ -226,12 +229,11 @@ def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look):
                 tb.params[P_COMBINE], policy, expose, res, R_TEY_HELD, R_TEY_SCORED,
                 tb.gscore, tb.ghigh, look)
     play_from(st, order, rng, tb, policy, dealer, look)
+    for s in range(N_PLAYERS):  # one inlined copy of the yaku rows, not three
+        _score_pile(res, s, st[4 + s], tb)
     c0 = st[4]
     c1 = st[5]
     c2 = st[6]
-    _score_pile(res, 0, c0, tb)
-    _score_pile(res, 1, c1, tb)
-    _score_pile(res, 2, c2, tb)
     res[R_FIELD] = np.int64(st[3])
     res[R_TOP] = np.int64(st[7])
     settle_piles(res, c0, c1, c2, tb.kind_masks, tb.kind_points, tb.params)
@@ -257,9 +259,8 @@ def _round_value(tables, st, seat, res):
     fills again after its play; the teyaku slots it reads are not among them."""
     if isinstance(tables, types.BaseNamedTuple) and tables.instance_class is Tables:
         def value(tables, st, seat, res):
-            _score_pile(res, 0, st[4], tables)
-            _score_pile(res, 1, st[5], tables)
-            _score_pile(res, 2, st[6], tables)
+            for s in range(N_PLAYERS):
+                _score_pile(res, s, st[4 + s], tables)
             settle_piles(res, st[4], st[5], st[6], tables.kind_masks, tables.kind_points,
                          tables.params)
             return res[R_SCORE + seat]
@@ -327,17 +328,16 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
     disjoint sets of its cards are worth exactly ``a`` and ``b`` (cards have no change).
     A general search over the numbers of cards of each kind; see :func:`pay_greedy`.
     """
-    if a <= 0:
-        return can_hand_over(pile, b, kind_masks, kind_points, rule, False)
-    if b <= 0:
-        return can_hand_over(pile, a, kind_masks, kind_points, rule, False)
     if rule == TRANSFER_TOTAL:
-        return pile_points(pile, kind_masks, kind_points) >= a + b
+        return pile_points(pile, kind_masks, kind_points) >= max(a, 0) + max(b, 0)
     n0 = count(pile & kind_masks[0])
     n1 = count(pile & kind_masks[1])
     n2 = count(pile & kind_masks[2])
     n3 = count(pile & kind_masks[3])
     v0, v1, v2, v3 = kind_points[0], kind_points[1], kind_points[2], kind_points[3]
+    if a <= 0 or b <= 0:  # one payment (can_hand_over's exact search), written once
+        amount = max(a, b)
+        return amount <= 0 or exact_from_counts(n0, n1, n2, n3, v0, v1, v2, v3, amount)
     top3 = n3 if v3 > 0 else 0  # worthless cards never help
     for x0 in range(n0 + 1):
         r0 = a - x0 * v0
@@ -362,13 +362,14 @@ def can_pay_two(pile, a, b, kind_masks, kind_points, rule):
 
 
 @hot(inline="always")
-def _can_pay(pile, a, b, kind_masks, kind_points, rule, greedy, unit):
-    """``a`` and ``b`` are in 1/unit points; thirds are paid as a number (see yaku_rounding)."""
-    if unit != 1:
-        return unit * pile_points(pile, kind_masks, kind_points) >= max(a, 0) + max(b, 0)
-    if rule == TRANSFER_EXACT and greedy:
-        return pay_greedy(pile, a, b, kind_masks)
-    return can_pay_two(pile, a, b, kind_masks, kind_points, rule)
+def _can_pay(pile, points, a, b, kind_masks, rule, unit):
+    """:func:`can_pay_two` for Baka's card values (``points``: the pile's card points):
+    ``a`` and ``b`` are in 1/unit points; thirds are paid as a number (see yaku_rounding), and
+    so is everything under ``TRANSFER_TOTAL``; exact amounts are paid greedily
+    (:func:`pay_greedy`: the values divide each other)."""
+    if unit != 1 or rule == TRANSFER_TOTAL:
+        return unit * points >= max(a, 0) + max(b, 0)
+    return pay_greedy(pile, a, b, kind_masks)
 
 
 @hot
@@ -388,8 +389,9 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
        player.  Two low players pay each other too, so those payments cancel: each nets +40 and
        the third player pays 80.  Under ``low_man_forfeit`` the round ends here.
     2. Yaku settlement: each player's yaku score minus the average of the three
-       (:func:`yaku_amounts`), paid by handing over captured cards (:func:`can_hand_over`,
-       :func:`can_pay_two`); a payer who cannot cover pays in points (``uncovered`` rule).
+       (:func:`yaku_amounts`), paid by handing over captured cards (:func:`_can_pay`,
+       as :func:`can_pay_two` decides); a payer who cannot cover pays in points (``uncovered``
+       rule).
     3. Card points (after the handed-over cards) minus the seat's par (80; the ``par`` rule).
 
     Reads ``R_PTS`` and ``R_YAKU``; writes ``R_SCORE``, ``R_LOW``, ``R_SETTLE``,
@@ -408,35 +410,21 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     l1 = np.int64(pt1 <= low_max)
     l2 = np.int64(pt2 <= low_max)
     n_low = l0 + l1 + l2
-    # each low player receives `pay` from both others and pays `pay` to every other low player
-    w0 = pay * (3 * l0 - n_low)
-    w1 = pay * (3 * l1 - n_low)
-    w2 = pay * (3 * l2 - n_low)
-    res[R_LOW] = w0
-    res[R_LOW + 1] = w1
-    res[R_LOW + 2] = w2
-    res[R_N_LOW] = n_low
-    res[R_UNCOVERED] = 0
-    if n_low > 0 and params[P_FORFEIT]:
-        unit = score_unit(params)
-        w0 *= unit
-        w1 *= unit
-        w2 *= unit
-        res[R_LOW] = w0
-        res[R_LOW + 1] = w1
-        res[R_LOW + 2] = w2
-        res[R_SETTLE] = 0
-        res[R_SETTLE + 1] = 0
-        res[R_SETTLE + 2] = 0
-        res[R_SCORE] = w0
-        res[R_SCORE + 1] = w1
-        res[R_SCORE + 2] = w2
-        return
     unit = score_unit(params)
-    w0 *= unit
-    w1 *= unit
-    w2 *= unit
-    if unit == 1:
+    # each low player receives `pay` from both others and pays `pay` to every other low player
+    w0 = unit * pay * (3 * l0 - n_low)
+    w1 = unit * pay * (3 * l1 - n_low)
+    w2 = unit * pay * (3 * l2 - n_low)
+    res[R_N_LOW] = n_low
+    # Under low_man_forfeit a round with a low man ends there: no yaku amounts (so no payer
+    # below), no card points; one set of result writes serves both ends.
+    forfeit = (n_low > 0) & (params[P_FORFEIT] != 0)
+    cards = unit * (not forfeit)
+    if forfeit:
+        a0 = np.int64(0)
+        a1 = np.int64(0)
+        a2 = np.int64(0)
+    elif unit == 1:
         a0, a1, a2 = yaku_amounts(y0, y1, y2, params[P_ROUNDING])
     else:  # exact: each yaku score minus the average, in thirds
         a0 = 2 * y0 - y1 - y2
@@ -446,24 +434,30 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     e1 = np.int64(0)
     e2 = np.int64(0)
     rule = params[P_TRANSFER]
-    greedy = params[P_GREEDY_PAY]
     toppa_rule = params[P_UNCOVERED] == UNCOVERED_TOPPA
     n_pay = (a0 < 0) + (a1 < 0) + (a2 < 0)
     uncovered = 0
-    if n_pay == 1:
-        # one payer hands cards to one or two payees
-        p = 0 if a0 < 0 else (1 if a1 < 0 else 2)
-        # the payees in turn order after the payer: (p+1, p+2) mod 3
-        j = p + 1 if p < 2 else 0
-        k = j + 1 if j < 2 else 0
+    # One payer hands cards to both others (each his amount), or two payers each hand cards
+    # to the one payee: one loop over the payers in turn order, so the payment test
+    # (`_can_pay`, inlined) is compiled once, not at four sites.
+    # (selects as arithmetic: fewer statements to compile than conditional expressions)
+    p = (a0 >= 0) * (2 - (a1 < 0))  # the first payer: 0 if a0 < 0, else 1 if a1 < 0, else 2
+    for _ in range(n_pay):
+        # the others in turn order after the payer: (p+1, p+2) mod 3
+        j = p + 1 - 3 * (p == 2)
+        k = j + 1 - 3 * (j == 2)
+        ap = _pick(p, a0, a1, a2)
         aj = _pick(j, a0, a1, a2)
         ak = _pick(k, a0, a1, a2)
-        if not _can_pay(_pick(p, c0, c1, c2), aj, ak, kind_masks, kind_points, rule, greedy, unit):
-            uncovered = 1
+        x = aj if n_pay == 1 else -ap
+        y = ak if n_pay == 1 else np.int64(0)
+        if not _can_pay(_pick(p, c0, c1, c2), _pick(p, pt0, pt1, pt2), x, y, kind_masks, rule,
+                        unit):
+            uncovered += 1
             if toppa_rule:
                 yp = _pick(p, y0, y1, y2)
-                # the forfeited own yaku goes to those he pays, equally (any odd point to the
-                # first in turn order)
+                # the forfeited own yaku goes to those he pays (with two payers, the one payee),
+                # equally (any odd point to the first in turn order)
                 if aj > 0 and ak > 0:
                     xk = yp // 2
                     xj = yp - xk
@@ -471,41 +465,13 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
                     xj, xk = yp, np.int64(0)
                 else:
                     xj, xk = np.int64(0), yp
-                yp *= unit
-                xj *= unit
-                xk *= unit
-                if p == 0:
-                    e0, e1, e2 = -yp, xj, xk
-                elif p == 1:
-                    e1, e2, e0 = -yp, xj, xk
-                else:
-                    e2, e0, e1 = -yp, xj, xk
-    elif n_pay == 2:
-        # two payers each hand cards to the one payee
-        if a0 < 0 and not _can_pay(c0, -a0, 0, kind_masks, kind_points, rule, greedy, unit):
-            uncovered += 1
-            if toppa_rule:
-                e0 -= unit * y0
-                if a1 > 0:
-                    e1 += unit * y0
-                else:
-                    e2 += unit * y0
-        if a1 < 0 and not _can_pay(c1, -a1, 0, kind_masks, kind_points, rule, greedy, unit):
-            uncovered += 1
-            if toppa_rule:
-                e1 -= unit * y1
-                if a0 > 0:
-                    e0 += unit * y1
-                else:
-                    e2 += unit * y1
-        if a2 < 0 and not _can_pay(c2, -a2, 0, kind_masks, kind_points, rule, greedy, unit):
-            uncovered += 1
-            if toppa_rule:
-                e2 -= unit * y2
-                if a0 > 0:
-                    e0 += unit * y2
-                else:
-                    e1 += unit * y2
+                dp = -unit * yp
+                dj = unit * xj
+                dk = unit * xk
+                e0 += dp * (p == 0) + dj * (j == 0) + dk * (k == 0)
+                e1 += dp * (p == 1) + dj * (j == 1) + dk * (k == 1)
+                e2 += dp * (p == 2) + dj * (j == 2) + dk * (k == 2)
+        p = 2 - (p == 0) * (a1 < 0)  # the second payer, if two pay: 1 after 0 if a1 < 0
     res[R_UNCOVERED] = uncovered
     res[R_SETTLE] = a0 + e0
     res[R_SETTLE + 1] = a1 + e1
@@ -513,9 +479,9 @@ def settle_piles(res, c0, c1, c2, kind_masks, kind_points, params):
     res[R_LOW] = w0
     res[R_LOW + 1] = w1
     res[R_LOW + 2] = w2
-    res[R_SCORE] = w0 + unit * (pt0 - par0) + a0 + e0
-    res[R_SCORE + 1] = w1 + unit * (pt1 - par1) + a1 + e1
-    res[R_SCORE + 2] = w2 + unit * (pt2 - par2) + a2 + e2
+    res[R_SCORE] = w0 + cards * (pt0 - par0) + a0 + e0
+    res[R_SCORE + 1] = w1 + cards * (pt1 - par1) + a1 + e1
+    res[R_SCORE + 2] = w2 + cards * (pt2 - par2) + a2 + e2
 
 
 @hot
@@ -693,7 +659,10 @@ end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 @njit(inline="always")
 def new_work(tb):
-    return (np.zeros(1, dtype=np.uint64), np.arange(48).astype(np.int8),
+    # the deck order (int8) as a view of a uint64 allocation: every allocation is of a dtype
+    # the engine allocates anyway, so no np.arange or int8 allocation is compiled for it;
+    # start_game puts the deck in order (rng.restart) before anything reads it
+    return (np.zeros(1, dtype=np.uint64), np.zeros(6, dtype=np.uint64).view(np.int8),
             np.zeros(4, dtype=np.uint64), np.zeros(ST_N, dtype=np.uint64),
             np.zeros(R_N, dtype=np.int64))
 
