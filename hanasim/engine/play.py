@@ -5,11 +5,35 @@ no match, it stays; one match, both are captured; two, the player picks one (a p
 three, all four are captured (the Toppa rule page, "Turns").
 """
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from ..policies import RANDOM, hand_card, take_high
-from .bits import ONE, ZERO, bit, count, month_nibble
+from .bits import ONE, ZERO, bit, count, month_nibble, nth_card, popcount
 from .jit import hot
-from .rng import GOLDEN, mix64, next64
+from .rng import GOLDEN, below_word, mix64, next64
+
+
+_TWO = np.uint64(2)
+
+
+@intrinsic
+def pick(typingctx, cond, a, b):
+    """``a if cond else b`` for uint64 values, as a select LLVM keeps a select.
+
+    Marked unpredictable (LLVM's ``!unpredictable``): x86 code generation otherwise turns a
+    select on the critical path of an innermost loop into a branch (its cmov conversion, which
+    assumes branches are predicted), and the capture's cases are random: a turn loop of its
+    own ran a fifth slower with them as branches."""
+    if cond != types.boolean or a != types.uint64 or b != types.uint64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        inst = builder.select(args[0], args[1], args[2])
+        inst.set_metadata("unpredictable", builder.module.add_metadata([]))
+        return inst
+
+    return types.uint64(types.boolean, types.uint64, types.uint64), codegen
 
 
 @hot
@@ -17,16 +41,17 @@ def capture(card, field, high):
     """Put ``card`` onto ``field``; returns (new field, captured mask).
 
     ``high`` decides a two-way match: all ones takes the higher card id of the two, zero the
-    lower.  Written with masks rather than branches: which case occurs is random, and
+    lower.  Written with selects rather than branches: which case occurs is random, and
     mispredicted branches were most of the cost of a turn.
     """
     cb = ONE << np.uint64(card)
     mm = field & month_nibble(card)
-    lo = mm & (~mm + ONE)
-    two = ZERO - (ONE if count(mm) == 2 else ZERO)
-    sel = mm ^ (two & (mm ^ (lo ^ (high & mm))))
-    has = ZERO - (ONE if mm != ZERO else ZERO)
-    return field ^ sel ^ (cb & ~has), sel | (cb & has)
+    lo = mm & (ZERO - mm)
+    # two cards of the month on the field: the higher (mm ^ lo) or the lower (lo); one or
+    # three: all of them
+    sel = pick(popcount(mm) == _TWO, lo ^ (high & mm), mm)
+    empty = mm == ZERO  # no match: the card stays on the field
+    return field ^ pick(empty, cb, sel), pick(empty, ZERO, sel | cb)
 
 
 @hot(inline="always")
@@ -114,7 +139,7 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     draws: both hands and piles stay in registers across the turns, the seat picking them by
     selects (still one turn call site).  Through the state array, every turn loaded its hand
     and added to its pile in memory: the random Toppa round's 20 turns took about 20 ns more
-    (interleaved stage timings)."""
+    (interleaved stage timings).  Two random players: :func:`random_pair_turns`, a call."""
     field = st[2]
     top = np.int64(st[5])
     seat = np.int64(st[6])
@@ -125,20 +150,24 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     p0 = policy[dealer]
     p1 = policy[1 - dealer]
     s = rng[0]
-    while True:
-        hand = h1 if seat else h0
-        if hand == ZERO:
-            break
-        p = p1 if seat else p0
-        s, r = turn_word(p, s)
-        # (an unsigned position: no check for a negative index)
-        hand, field, cap = turn_with(p, hand, field, order[np.uint64(top)], r, gscore, ghigh)
-        h0 = h0 if seat else hand
-        h1 = hand if seat else h1
-        c0 = c0 if seat else c0 | cap
-        c1 = c1 | cap if seat else c1
-        top += 1
-        seat ^= 1
+    if p0 == RANDOM and p1 == RANDOM:
+        h0, h1, field, c0, c1, top, seat, s = random_pair_turns(order, h0, h1, field, c0, c1,
+                                                                top, seat, s)
+    else:
+        while True:
+            hand = h1 if seat else h0
+            if hand == ZERO:
+                break
+            p = p1 if seat else p0
+            s, r = turn_word(p, s)
+            # (an unsigned position: no check for a negative index)
+            hand, field, cap = turn_with(p, hand, field, order[np.uint64(top)], r, gscore, ghigh)
+            h0 = h0 if seat else hand
+            h1 = hand if seat else h1
+            c0 = c0 if seat else c0 | cap
+            c1 = c1 | cap if seat else c1
+            top += 1
+            seat ^= 1
     rng[0] = s
     st[0] = h0
     st[1] = h1
@@ -147,3 +176,38 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     st[4] = c1
     st[5] = top
     st[6] = seat
+
+
+@hot
+def random_pair_turns(order, h0, h1, field, c0, c1, top, seat, s):
+    """The turns of :func:`play_pair` when both players are random, from its state in
+    scalars; returns the state after them (hands, field, piles, the draw pile's top, the seat
+    to move, the generator).  The same draws and captures as the general loop, both seats'
+    turns an iteration (the seat to move first as seat a), and a call once a round: its
+    registers are its own (inlined into the whole round, the loop's state was spilled)."""
+    ha, hb = (h1, h0) if seat else (h0, h1)
+    ca, cb = (c1, c0) if seat else (c0, c1)
+    moved = 0  # 1 when the round ends with seat b to move
+    while ha != ZERO:
+        s += GOLDEN
+        r = mix64(s)
+        card = nth_card(ha, below_word(r, count(ha)))
+        ha &= ~bit(card)
+        field, cap = capture(card, field, ZERO - (r & ONE))
+        field, cap2 = capture(order[np.uint64(top)], field, ZERO - ((r >> ONE) & ONE))
+        ca |= cap | cap2
+        top += 1
+        if hb == ZERO:
+            moved = 1
+            break
+        s += GOLDEN
+        r = mix64(s)
+        card = nth_card(hb, below_word(r, count(hb)))
+        hb &= ~bit(card)
+        field, cap = capture(card, field, ZERO - (r & ONE))
+        field, cap2 = capture(order[np.uint64(top)], field, ZERO - ((r >> ONE) & ONE))
+        cb |= cap | cap2
+        top += 1
+    if seat:
+        return hb, ha, field, cb, ca, top, seat ^ moved, s
+    return ha, hb, field, ca, cb, top, seat ^ moved, s
