@@ -193,6 +193,20 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
 
 
 @hot
+def random_turn(hand, field, drawn, s):
+    """A random player's turn (:func:`turn_word` and :func:`turn_with` for ``RANDOM``) on
+    scalars, the generator state ``s`` in and out: (hand, field, captured, s).  A function of
+    scalars, which LLVM inlines: :func:`random_pair_turns` calls it for both seats and is
+    typed and lowered with one copy of it."""
+    s += GOLDEN
+    r = mix64(s)
+    card = nth_card(hand, below_word(r, count(hand)))
+    field, c1 = capture_picked(card, field, ZERO - (r & ONE))
+    field, c2 = capture_picked(drawn, field, ZERO - ((r >> ONE) & ONE))
+    return hand & ~bit(card), field, c1 | c2, s
+
+
+@hot
 def random_pair_turns(order, h0, h1, field, c0, c1, top, seat, s):
     """The turns of :func:`play_pair` when both players are random, from its state in
     scalars; returns the state after them (hands, field, piles, the draw pile's top, the seat
@@ -203,24 +217,14 @@ def random_pair_turns(order, h0, h1, field, c0, c1, top, seat, s):
     ca, cb = (c1, c0) if seat else (c0, c1)
     moved = 0  # 1 when the round ends with seat b to move
     while ha != ZERO:
-        s += GOLDEN
-        r = mix64(s)
-        card = nth_card(ha, below_word(r, count(ha)))
-        ha &= ~bit(card)
-        field, cap = capture_picked(card, field, ZERO - (r & ONE))
-        field, cap2 = capture_picked(order[np.uint64(top)], field, ZERO - ((r >> ONE) & ONE))
-        ca |= cap | cap2
+        ha, field, cap, s = random_turn(ha, field, order[np.uint64(top)], s)
+        ca |= cap
         top += 1
         if hb == ZERO:
             moved = 1
             break
-        s += GOLDEN
-        r = mix64(s)
-        card = nth_card(hb, below_word(r, count(hb)))
-        hb &= ~bit(card)
-        field, cap = capture_picked(card, field, ZERO - (r & ONE))
-        field, cap2 = capture_picked(order[np.uint64(top)], field, ZERO - ((r >> ONE) & ONE))
-        cb |= cap | cap2
+        hb, field, cap, s = random_turn(hb, field, order[np.uint64(top)], s)
+        cb |= cap
         top += 1
     if seat:
         return hb, ha, field, cb, ca, top, seat ^ moved, s
