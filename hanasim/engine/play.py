@@ -164,9 +164,9 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     p0 = policy[dealer]
     p1 = policy[1 - dealer]
     s = rng[0]
-    if p0 == RANDOM and p1 == RANDOM:
+    if p0 == RANDOM and p1 == RANDOM and seat == 0:  # (a round starts with seat 0)
         h0, h1, field, c0, c1, top, seat, s = random_pair_turns(order, h0, h1, field, c0, c1,
-                                                                top, seat, s)
+                                                                top, s)
     else:
         while True:
             hand = h1 if seat else h0
@@ -202,30 +202,24 @@ def random_turn(hand, field, drawn, s):
     r = mix64(s)
     card = nth_card(hand, below_word(r, count(hand)))
     field, c1 = capture_picked(card, field, ZERO - (r & ONE))
-    field, c2 = capture_picked(drawn, field, ZERO - ((r >> ONE) & ONE))
+    field, c2 = capture_picked(np.int64(drawn), field, ZERO - ((r >> ONE) & ONE))
     return hand & ~bit(card), field, c1 | c2, s
 
 
 @hot
-def random_pair_turns(order, h0, h1, field, c0, c1, top, seat, s):
-    """The turns of :func:`play_pair` when both players are random, from its state in
-    scalars; returns the state after them (hands, field, piles, the draw pile's top, the seat
-    to move, the generator).  The same draws and captures as the general loop, both seats'
-    turns an iteration (the seat to move first as seat a), and a call once a round: its
-    registers are its own (inlined into the whole round, the loop's state was spilled)."""
-    ha, hb = (h1, h0) if seat else (h0, h1)
-    ca, cb = (c1, c0) if seat else (c0, c1)
-    moved = 0  # 1 when the round ends with seat b to move
-    while ha != ZERO:
-        ha, field, cap, s = random_turn(ha, field, order[np.uint64(top)], s)
-        ca |= cap
+def random_pair_turns(order, h0, h1, field, c0, c1, top, s):
+    """The turns of :func:`play_pair` when both players are random and seat 0 moves first,
+    from its state in scalars; returns the state after them (hands, field, piles, the draw
+    pile's top, the seat to move, the generator).  The same draws and captures as the general
+    loop, both seats' turns an iteration, and a call once a round: its registers are its own
+    (inlined into the whole round, the loop's state was spilled)."""
+    while h0 != ZERO:
+        h0, field, cap, s = random_turn(h0, field, order[np.uint64(top)], s)
+        c0 |= cap
         top += 1
-        if hb == ZERO:
-            moved = 1
-            break
-        hb, field, cap, s = random_turn(hb, field, order[np.uint64(top)], s)
-        cb |= cap
+        if h1 == ZERO:
+            return h0, h1, field, c0, c1, top, 1, s
+        h1, field, cap, s = random_turn(h1, field, order[np.uint64(top)], s)
+        c1 |= cap
         top += 1
-    if seat:
-        return hb, ha, field, cb, ca, top, seat ^ moved, s
-    return ha, hb, field, ca, cb, top, seat ^ moved, s
+    return h0, h1, field, c0, c1, top, 0, s

@@ -28,22 +28,20 @@ from .. import decks, sources
 from ..decks import HANAFUDA
 from ..reading import Line, Reading
 from ..engine import state
-from ..engine.bits import bit, count, nibble_counts
+from ..engine.bits import bit, count
 from ..engine.deal import deal, deal_until_clean, is_misdeal  # noqa: F401  (deal: tests build deals with it)
 from ..engine.deal_only import DEALS_PER_SESSION, run_deal_chunks
 from ..engine.tally import HIST_BINS, LANE_ROUNDS, hist_add, lanes_size, pair_lanes_add, pair_lanes_fold
 from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, uses_lookahead
 from ..engine.teyaku import expose_step
-from ..policies import choose_expose
 from ..engine.rng import NO_GIVEN, restart, shuffle_steps
 from ..engine import card_tally, sessions
 from ..engine.play import play_pair
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
-                           D_EXTRA_FROM, D_MIN, D_PER_EXTRA, D_REQUIRED, NEVER, T_A, T_TYPE,
-                           TEY_KINDS, TEY_MONTHS, DekiyakuTable, at_least, has_all,
-                           teyaku_by_nibbles)
+                           D_EXTRA_FROM, D_MIN, D_PER_EXTRA, D_REQUIRED, NEVER, TEY_KINDS,
+                           TEY_MONTHS, DekiyakuTable, at_least, has_all)
 from ..rules import RuleError, no_first_draw, number, option, seat_values, when_zero
 from ..stats.labels import display
 from .registry import register
@@ -356,9 +354,8 @@ def lower(rules: ToppaRules, *, fixed_dealer=False, session_rounds=1, checked=Fa
                            else UNCOVERED_DIFFERENCE)
     params[P_GREEDY_PAY] = divisible_values(kind_points)
     weights = card_weights(HANAFUDA.points, ymasks, yints)
-    teyaku = teyaku_table(HAND_SIZE, teyaku_values(rules))
-    check_teyaku_shapes(teyaku)
-    tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints, teyaku,
+    tables = Tables(month, month_masks, kind_masks, kind_points, ymasks, yints,
+                    teyaku_table(HAND_SIZE, teyaku_values(rules)),
                     DEAL_PATTERN, params, weights, *greedy_tables(weights))
     return tables, names
 
@@ -403,55 +400,6 @@ def play_from(st, order, rng, tb, policy, dealer, look):
         play_out(st, N_PLAYERS, order, rng, policy, dealer, tb.gscore, tb.ghigh, look)
 
 
-ZERO_U64 = np.uint64(0)
-_NIBBLE_LOW = np.uint64(0x1111111111111111)
-_ONE = np.uint64(1)
-
-
-def check_teyaku_shapes(table):
-    """:func:`teyaku_shown` reads Toppa's teyaku rows by their shape: the month-count row
-    (Triplet) first, every other row a kind count; refuse a table it would misread."""
-    types_ = [int(t) for t in table[:, T_TYPE]]
-    if types_ != [TEY_MONTHS] + [TEY_KINDS] * (len(types_) - 1):
-        raise AssertionError(f"teyaku rows of types {types_}: teyaku_shown reads the month-count "
-                             "row first and kind counts after it")
-
-
-@hot(inline="always")
-def teyaku_shown(hand, hits, table, n_months):
-    """``engine.yaku.teyaku_cards`` on Toppa's rows (``check_teyaku_shapes``), without its
-    loops: a held Triplet row shows the cards of every month with exactly ``table[0, T_A]``
-    cards in hand (the nibbles equal to it, spread to their four bits), a held kind-count row
-    the whole hand.  The loop over the months took a mispredicted branch or two in every
-    round with a triplet (about half the rounds)."""
-    counts = nibble_counts(hand)
-    z = counts ^ (_NIBBLE_LOW * np.uint64(table[0, T_A]))
-    other = (z | (z >> _ONE) | (z >> np.uint64(2)) | (z >> np.uint64(3))) & _NIBBLE_LOW
-    months = (_ONE << np.uint64(4 * n_months)) - _ONE
-    triplets = hand & ((~other & _NIBBLE_LOW & months) * np.uint64(15))
-    return ((triplets if hits & 1 else ZERO_U64)
-            | (hand if hits >> 1 else ZERO_U64))
-
-
-@hot(inline="always")
-def expose_pair(st, dealer, rng, table, month_masks, kind_masks, combine, expose, res):
-    """``engine.teyaku.expose_step`` for Toppa's two seats without a lookahead player: the
-    same teyaku, draws and state, the shown cards by :func:`teyaku_shown`."""
-    res[R_TEY_SCORED] = 0
-    res[R_TEY_SCORED + 1] = 0
-    for s in range(N_PLAYERS):
-        hand = st[s]
-        v, h = teyaku_by_nibbles(hand, table, month_masks, kind_masks, combine)
-        res[R_TEY_HELD + s] = h
-        if h == 0:
-            continue
-        if choose_expose(expose[dealer ^ s], rng):
-            res[R_TEY_SCORED + s] = v
-            st[state.known(N_PLAYERS, s)] = teyaku_shown(hand, h, table, month_masks.shape[0] - 1)
-        else:
-            st[state.known(N_PLAYERS, s)] = ZERO_U64
-
-
 @hot(inline="always")
 def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look):
     """Play one dealt round to the end and settle it into ``res`` (seats relative to dealer).
@@ -461,13 +409,9 @@ def play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look):
     """
     state.start(st, groups, N_PLAYERS, tb.pattern.shape[0])
     # Only exposed teyaku score; exposing is the player's choice (a policy).
-    if look is None:
-        expose_pair(st, dealer, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
-                    tb.params[P_COMBINE], expose, res)
-    else:
-        expose_step(st, N_PLAYERS, dealer, order, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
-                    tb.params[P_COMBINE], policy, expose, res, R_TEY_HELD, R_TEY_SCORED,
-                    tb.gscore, tb.ghigh, look)
+    expose_step(st, N_PLAYERS, dealer, order, rng, tb.teyaku, tb.month_masks, tb.kind_masks,
+                tb.params[P_COMBINE], policy, expose, res, R_TEY_HELD, R_TEY_SCORED,
+                tb.gscore, tb.ghigh, look)
     play_from(st, order, rng, tb, policy, dealer, look)
     c0 = st[3]
     c1 = st[4]
