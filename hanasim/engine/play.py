@@ -5,11 +5,35 @@ no match, it stays; one match, both are captured; two, the player picks one (a p
 three, all four are captured (the Toppa rule page, "Turns").
 """
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from ..policies import RANDOM, hand_card, take_high
-from .bits import ONE, ZERO, bit, count, month_nibble
+from .bits import ONE, ZERO, bit, count, month_nibble, nth_card, popcount
 from .jit import hot
-from .rng import GOLDEN, mix64, next64
+from .rng import GOLDEN, below_word, mix64, next64
+
+
+_TWO = np.uint64(2)
+
+
+@intrinsic
+def pick(typingctx, cond, a, b):
+    """``a if cond else b`` for uint64 values, as a select LLVM keeps a select.
+
+    Marked unpredictable (LLVM's ``!unpredictable``): x86 code generation otherwise turns a
+    select on the critical path of an innermost loop into a branch (its cmov conversion, which
+    assumes branches are predicted), and the capture's cases are random: a turn loop of its
+    own ran a fifth slower with them as branches."""
+    if cond != types.boolean or a != types.uint64 or b != types.uint64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        inst = builder.select(args[0], args[1], args[2])
+        inst.set_metadata("unpredictable", builder.module.add_metadata([]))
+        return inst
+
+    return types.uint64(types.boolean, types.uint64, types.uint64), codegen
 
 
 @hot
@@ -27,6 +51,21 @@ def capture(card, field, high):
     sel = mm ^ (two & (mm ^ (lo ^ (high & mm))))
     has = ZERO - (ONE if mm != ZERO else ZERO)
     return field ^ sel ^ (cb & ~has), sel | (cb & has)
+
+
+@hot
+def capture_picked(card, field, high):
+    """:func:`capture` by :func:`pick`, for a turn loop of its own (:func:`random_pair_turns`):
+    there, an innermost loop, LLVM turned :func:`capture`'s selects into branches (a fifth
+    slower); inlined into a whole round, :func:`capture` ran faster than this (7%)."""
+    cb = ONE << np.uint64(card)
+    mm = field & month_nibble(card)
+    lo = mm & (ZERO - mm)
+    # two cards of the month on the field: the higher (mm ^ lo) or the lower (lo); one or
+    # three: all of them
+    sel = pick(popcount(mm) == _TWO, lo ^ (high & mm), mm)
+    empty = mm == ZERO  # no match: the card stays on the field
+    return field ^ pick(empty, cb, sel), pick(empty, ZERO, sel | cb)
 
 
 @hot(inline="always")
@@ -114,7 +153,7 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     draws: both hands and piles stay in registers across the turns, the seat picking them by
     selects (still one turn call site).  Through the state array, every turn loaded its hand
     and added to its pile in memory: the random Toppa round's 20 turns took about 20 ns more
-    (interleaved stage timings)."""
+    (interleaved stage timings).  Two random players: :func:`random_pair_turns`, a call."""
     field = st[2]
     top = np.int64(st[5])
     seat = np.int64(st[6])
@@ -125,20 +164,24 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     p0 = policy[dealer]
     p1 = policy[1 - dealer]
     s = rng[0]
-    while True:
-        hand = h1 if seat else h0
-        if hand == ZERO:
-            break
-        p = p1 if seat else p0
-        s, r = turn_word(p, s)
-        # (an unsigned position: no check for a negative index)
-        hand, field, cap = turn_with(p, hand, field, order[np.uint64(top)], r, gscore, ghigh)
-        h0 = h0 if seat else hand
-        h1 = hand if seat else h1
-        c0 = c0 if seat else c0 | cap
-        c1 = c1 | cap if seat else c1
-        top += 1
-        seat ^= 1
+    if p0 == RANDOM and p1 == RANDOM and seat == 0:  # (a round starts with seat 0)
+        h0, h1, field, c0, c1, top, seat, s = random_pair_turns(order, h0, h1, field, c0, c1,
+                                                                top, s)
+    else:
+        while True:
+            hand = h1 if seat else h0
+            if hand == ZERO:
+                break
+            p = p1 if seat else p0
+            s, r = turn_word(p, s)
+            # (an unsigned position: no check for a negative index)
+            hand, field, cap = turn_with(p, hand, field, order[np.uint64(top)], r, gscore, ghigh)
+            h0 = h0 if seat else hand
+            h1 = hand if seat else h1
+            c0 = c0 if seat else c0 | cap
+            c1 = c1 | cap if seat else c1
+            top += 1
+            seat ^= 1
     rng[0] = s
     st[0] = h0
     st[1] = h1
@@ -147,3 +190,36 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     st[4] = c1
     st[5] = top
     st[6] = seat
+
+
+@hot
+def random_turn(hand, field, drawn, s):
+    """A random player's turn (:func:`turn_word` and :func:`turn_with` for ``RANDOM``) on
+    scalars, the generator state ``s`` in and out: (hand, field, captured, s).  A function of
+    scalars, which LLVM inlines: :func:`random_pair_turns` calls it for both seats and is
+    typed and lowered with one copy of it."""
+    s += GOLDEN
+    r = mix64(s)
+    card = nth_card(hand, below_word(r, count(hand)))
+    field, c1 = capture_picked(card, field, ZERO - (r & ONE))
+    field, c2 = capture_picked(np.int64(drawn), field, ZERO - ((r >> ONE) & ONE))
+    return hand & ~bit(card), field, c1 | c2, s
+
+
+@hot
+def random_pair_turns(order, h0, h1, field, c0, c1, top, s):
+    """The turns of :func:`play_pair` when both players are random and seat 0 moves first,
+    from its state in scalars; returns the state after them (hands, field, piles, the draw
+    pile's top, the seat to move, the generator).  The same draws and captures as the general
+    loop, both seats' turns an iteration, and a call once a round: its registers are its own
+    (inlined into the whole round, the loop's state was spilled)."""
+    while h0 != ZERO:
+        h0, field, cap, s = random_turn(h0, field, order[np.uint64(top)], s)
+        c0 |= cap
+        top += 1
+        if h1 == ZERO:
+            return h0, h1, field, c0, c1, top, 1, s
+        h1, field, cap, s = random_turn(h1, field, order[np.uint64(top)], s)
+        c1 |= cap
+        top += 1
+    return h0, h1, field, c0, c1, top, 0, s

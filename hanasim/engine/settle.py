@@ -1,7 +1,8 @@
 """Settlement pieces shared by the par games: card points of a pile and paying by cards."""
-from .jit import hot
+import numpy as np
 
-from .bits import count
+from .bits import count, popcount
+from .jit import hot
 
 # how a yaku difference is paid with captured cards (a house rule in Toppa and Baka)
 TRANSFER_EXACT, TRANSFER_TOTAL = 0, 1
@@ -33,6 +34,23 @@ def _greedy_take(n0, n1, n2, amount):
     amount -= 5 * t
     n2 -= t
     return amount == 0, n0, n1, n2
+
+
+_U20, _U10, _U5 = np.uint64(20), np.uint64(10), np.uint64(5)
+
+
+@hot(inline="always")
+def _greedy_pays(n0, n1, n2, amount):
+    """:func:`_greedy_take`'s paid-in-full, in unsigned arithmetic (every count and amount is
+    at least 0): numba's floor division of signed integers corrects for negative operands, a
+    few instructions a division."""
+    t = min(n0, amount // _U20)
+    amount -= _U20 * t
+    t = min(n1, amount // _U10)
+    amount -= _U10 * t
+    t = min(n2, amount // _U5)
+    amount -= _U5 * t
+    return amount == np.uint64(0)
 
 
 @hot(inline="always")
@@ -68,10 +86,9 @@ def can_hand_over(pile, amount, kind_masks, kind_points, rule, greedy):
     if rule == TRANSFER_TOTAL:
         return amount <= 0 or pile_points(pile, kind_masks, kind_points) >= amount
     if greedy:  # no branch on amount == 0 (it is random): greedy pays 0 by taking nothing
-        # pay_greedy of one payment: the second take (of 0) always succeeds
-        ok, _, _, _ = _greedy_take(count(pile & kind_masks[0]), count(pile & kind_masks[1]),
-                                   count(pile & kind_masks[2]), max(amount, 0))
-        return ok
+        # pay_greedy of one payment (the second take, of 0, always succeeds), unsigned
+        return _greedy_pays(popcount(pile & kind_masks[0]), popcount(pile & kind_masks[1]),
+                            popcount(pile & kind_masks[2]), np.uint64(max(amount, 0)))
     if amount <= 0:
         return True
     return exact_from_counts(count(pile & kind_masks[0]), count(pile & kind_masks[1]),
