@@ -36,13 +36,18 @@ def kinds_of(g, lookahead: bool, given: bool = False) -> list[str]:
     return kinds + [f"given-{k}" for k in kinds] if given else kinds
 
 
-def _given(g) -> dict:
-    """A given card for a warmup run: the deck's first card, to the round's first seat (every
-    game takes it; the kernel is the same whatever is given)."""
+def _conditioned(g) -> dict:
+    """A warmup run's condition: the deck's first card given to the round's first seat, and
+    (where the game takes ``--where``) a clause every deal meets, so that ``--where``'s pilot
+    of deals is compiled too.  The kernel is the same whatever the condition says."""
     from .conditions import layout_of
     from .notation import for_game
 
-    return {layout_of(g, g.Rules()).names[0]: for_game(g).codes[0]}
+    layout, codes = layout_of(g, g.Rules()), for_game(g).codes
+    cond = dict(given={layout.names[0]: codes[0]})
+    if not layout.where_refused:
+        cond["where"] = f"field.cards({codes[1]})>=0"
+    return cond
 
 
 def warmup(games=None, lookahead: bool = False, out=print, given: bool = False) -> list[dict]:
@@ -74,7 +79,7 @@ def warmup(games=None, lookahead: bool = False, out=print, given: bool = False) 
             with notice(name, say=False) as seen:
                 simulate(name, rounds=WARM_ROUNDS[base], seed=1, policy=_policy(g, base),
                          deals_only=base == "deals", progress=False,
-                         given=_given(g) if kind != base else None)
+                         **(_conditioned(g) if kind != base else {}))
             seconds = time.perf_counter() - start
             row = dict(game=name, kernel=kind, compiled=bool(seen.compiled), seconds=seconds,
                        cpu=time.process_time() - cpu)
