@@ -22,7 +22,7 @@ from numba.core import event
 #: CPU seconds to compile each game's kernels from an empty cache: (the play kernel serving
 #: random and greedy, the lookahead kernel on top of it, the deals-only kernel; 0: deals-only
 #: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1) in a fresh
-#: process per game (``bench.cold_compile_seconds``), 2026-11-26 18:12-18:15 UTC at load 0.8-1.0;
+#: process per game (``bench.cold_compile_seconds``), 2026-11-26 18:11-18:15 UTC at load 0.8-1.0;
 #: on one free core the wait is about the same, on a loaded machine longer, which the notice
 #: says.  A game's kernel for runs with given cards or ``--where`` (a kernel of its own, see
 #: :func:`conditioned`) takes about :data:`GIVEN_EXTRA_S` more than its plain one.

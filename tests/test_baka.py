@@ -19,7 +19,7 @@ from hanasim.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA as D, RIBBON
 from hanasim.engine import card_tally
 from hanasim.engine.deal import deal, is_misdeal
 from hanasim.engine.rng import stream_state
-from hanasim.games import baka as B
+from hanasim.games import baka as B, get_game
 from hanasim.policies import GREEDY, RANDOM
 from hanasim.rules import RuleError, make_rules
 
@@ -593,7 +593,7 @@ def test_deal_time_rates_agree_with_exact_values(stat_rounds, rules, deals_only)
 
 
 def test_deal_spec_follows_the_option():
-    g = hanasim.api.get_game("baka")
+    g = get_game("baka")
     spec = g.deal_spec(make_rules(B.BakaRules))
     assert spec.group_sizes == (7, 7, 7, 6, 21) and spec.hand_groups == (0, 1, 2)
     assert spec.misdeal_groups == (0, 1, 2, 3)
@@ -644,7 +644,7 @@ def test_house_rules_change_what_they_should():
 
 
 def test_same_seed_same_table_any_threads():
-    game = hanasim.api.get_game("baka")
+    game = get_game("baka")
     rules = make_rules(B.BakaRules)
     kw = dict(rounds=20_001, seed=12, policy=np.zeros(3, np.int64),
               expose=np.ones(3, np.int64))
