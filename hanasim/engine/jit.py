@@ -46,6 +46,17 @@ class _Hot(CPUDispatcher):
         return types.Dispatcher(self._inner)
 
 
+#: options of an ``@overload`` that chooses a kernel's code by an argument's type (None or
+#: not: numba prunes ``x is None`` only where ``x`` is the compiled function's own argument,
+#: not a field of the tables): inlined, and its implementation, which numba also compiles on
+#: its own to type it, without the wrappers a call from Python would need (about 30 ms of a
+#: small function's 45).  Users: ``where.teyaku_groups``, Ishikari Toppa's ``toppa_rows`` and
+#: ``toppa_expose``; ``rng.deal_shuffle``'s two are plain overloads (inlining one that holds
+#: inlined code made numba warn).
+BY_TYPE = dict(inline="always", jit_options=dict(no_cpython_wrapper=True,
+                                                  no_cfunc_wrapper=True))
+
+
 def hot(fn=None, **kw):
     """``@hot`` = ``@njit(cache=True, _nrt=False)`` (plus any extra njit options).
 

@@ -19,7 +19,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from .bits import ZERO, count
-from .jit import hot
+from .jit import BY_TYPE, hot
 from .rng import G_W, deal_shuffle, stream_state
 
 W_COUNT, W_MONTHS, W_TEYAKU = 0, 1, 2
@@ -136,7 +136,7 @@ def _teyaku_groups(cond):  # chosen by cond's type when compiled (see rng.deal_s
     return 0 if cond is None else _named_groups(cond)
 
 
-@overload(_teyaku_groups, inline="always")
+@overload(_teyaku_groups, **BY_TYPE)
 def _teyaku_groups_typed(cond):
     return _no_groups if isinstance(cond, types.NoneType) else _named_groups
 

@@ -8,7 +8,7 @@ from numba import types
 from numba.extending import overload
 
 from ...engine.bits import bit, count, has_full_nibble
-from ...engine.jit import hot
+from ...engine.jit import BY_TYPE, hot
 from ...engine.rng import NO_GIVEN, below
 from ...engine.settle import pile_points
 from ...engine.yaku import teyaku_by_nibbles
@@ -16,13 +16,6 @@ from ..bakappana import round as bk_round
 from . import hachihachi
 
 ACTIVE = 3
-
-
-#: options of the overloads that choose code by a table's type (``toppa_rows``): inlined, and
-#: their implementation, which numba also compiles on its own to type it, without the wrappers
-#: a call from Python would need (about 30 ms of a small function's 45)
-BY_TYPE = dict(inline="always", jit_options=dict(no_cpython_wrapper=True,
-                                                  no_cfunc_wrapper=True))
 
 
 class Tables(NamedTuple):

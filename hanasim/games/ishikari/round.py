@@ -11,7 +11,7 @@ from numba.extending import overload
 
 from ...engine import state
 from ...engine.bits import ZERO, lowest
-from ...engine.jit import hot
+from ...engine.jit import BY_TYPE, hot
 from ...engine.lookahead import play_out, round_value, samples
 from ...engine.rng import below, shuffle_range
 from ...engine.settle import pile_points
@@ -29,7 +29,7 @@ from .hands import (  # noqa: F401  (the round's names, re-exported)
     P_COMBINE, P_HACHIHACHI, P_KAN, P_DEALS_ONLY, P_LEN, R_PTS, R_SCORE, R_TEY_HELD,
     R_TEY_SCORED, R_ACT_SEAT, R_CHOICE, R_CHASERS, R_MULT, R_MISDEALS, R_N, CH_SEATED, CH_JOIN,
     CH_DROP, CH_FORCED_IN, CH_FORCED_OUT, CH_CHASE, Tables, join_strength, teyaku_value,
-    hand_teyaku, swap_fours, BY_TYPE)
+    hand_teyaku, swap_fours)
 
 
 @hot(inline="always")
