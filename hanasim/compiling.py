@@ -82,6 +82,18 @@ def estimate(game: str, kind: str) -> float | None:
     return row[KINDS.index(kind)] or None
 
 
+def _where_refused(game: str) -> bool:
+    """True for a game that takes no ``--where`` (Taipa: its deck shrinks between rounds)."""
+    try:
+        from .conditions import layout_of
+        from .games import get_game
+
+        g = get_game(game)
+        return bool(layout_of(g, g.Rules()).where_refused)
+    except Exception:  # a name the registry does not know, or no conditioned deals
+        return False
+
+
 def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
     """The notice's words: what is compiled and about how long it takes (``given``: the
     kernel for runs with given cards or ``--where``, see :func:`conditioned`)."""
@@ -93,7 +105,7 @@ def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
         title = game
     what = _WHAT.get(kind, "{title} kernel " + name).format(title=title)
     if given:
-        what += " for runs with given cards or --where"
+        what += " for runs with given cards" + ("" if _where_refused(game) else " or --where")
     s = estimate(game, kind)
     if given and s:
         s += GIVEN_EXTRA_S
