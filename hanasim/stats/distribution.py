@@ -16,10 +16,9 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..engine.tally import HIST_BINS, HIST_LO
-from .intervals import LEVEL, z_value
+from .intervals import LEVEL, binom_quantile, z_value
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -45,8 +44,8 @@ def quantile(counts, p: float, unit: int = 1, level: float = LEVEL) -> dict:
                     n=0)
     k = max(1, math.ceil(p * n))
     a = (1 - level) / 2
-    lo_rank = max(1, int(stats.binom.ppf(a, n, p)))
-    hi_rank = min(n, int(stats.binom.ppf(1 - a, n, p)) + 1)
+    lo_rank = max(1, binom_quantile(a, n, p))
+    hi_rank = min(n, binom_quantile(1 - a, n, p) + 1)
     est = _value_at(cum, k, unit)
     lo = _value_at(cum, lo_rank, unit)
     hi = _value_at(cum, hi_rank, unit)

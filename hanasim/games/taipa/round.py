@@ -30,11 +30,13 @@ R_N = 28
 
 
 # The round state: ``engine.state``'s layout for 2 seats (hands, field, piles, the next card
-# of the draw pile, the seat to move, no exposed cards), then Taipa's own counters.
-S_FIELD = state.field(N_PLAYERS)
-S_PILE = state.pile(N_PLAYERS, 0)   # + seat
-S_TOP = state.top(N_PLAYERS)
-S_SEAT = state.seat(N_PLAYERS)
+# of the draw pile, the seat to move, no exposed cards), then Taipa's own counters.  (The
+# Python functions: calling a kernel at import started numba's compiler, about half a CPU
+# second, in every process that imports hanasim, even one that runs no kernel.)
+S_FIELD = state.field.py_func(N_PLAYERS)
+S_PILE = state.pile.py_func(N_PLAYERS, 0)   # + seat
+S_TOP = state.top.py_func(N_PLAYERS)
+S_SEAT = state.seat.py_func(N_PLAYERS)
 S_CALLS = state.size(N_PLAYERS)     # + seat: koi-koi calls this round
 S_NY = S_CALLS + 2                  # + seat: yaku held at the seat's last decision
 S_TURNS = S_NY + 2
