@@ -585,6 +585,14 @@ def test_exact_closed_forms():
     # a seated hand holds a four: inclusion-exclusion over months
     four = sum((-1) ** (k + 1) * comb(12, k) * comb(48 - 4 * k, 10 - 4 * k) for k in (1, 2))
     assert rows[("four_in_hand_rate", "all_deals")] == Fraction(four, comb(48, 10))
+    # three pairs, "exact": three months with exactly two cards (6 ways each), the other nine
+    # months 4 cards in counts of 0, 1, 3 or 4: the t^4 coefficient of (1 + 4t + 4t^3 + t^4)^9
+    others = [1]
+    for _ in range(9):
+        others = [sum(others[i - j] * w for j, w in enumerate((1, 4, 0, 4, 1))
+                      if 0 <= i - j < len(others)) for i in range(len(others) + 4)]
+    assert rows[("teyaku.three_pairs", "all_deals")] == Fraction(
+        comb(12, 3) * 6 ** 3 * others[4], comb(48, 10))
     sub = {(q, c): v for q, c, v in K.deal_exact("subset", "disjoint")}
     assert sub[("teyaku.three_pairs", "no_misdeal")] > rows[("teyaku.three_pairs", "no_misdeal")]
     assert sub[("teyaku.empty_hand", "all_deals")] == Fraction(

@@ -29,13 +29,23 @@ def _tey_from_state(st, hand_size, reading, pairs):
 @lru_cache(maxsize=4)
 def _deal_states(kinds) -> dict:
     """The DP of :func:`deal_exact` (its final states and their numbers of deals), computed
-    once for every reading."""
+    once for every reading.
+
+    Each month in two steps: the hand takes x of its cards (which ones, by kind, moves the
+    hand's summary), then the field takes y of the other 4 - x.  States that the first step
+    merges are carried once through the second, and each summary's moves are worked out once
+    a month: about 2 CPU s instead of 4.7 (the same states and numbers, tested)."""
     from collections import defaultdict
     from itertools import combinations
     from math import comb
 
     H, F = HAND_SIZE, FIELD_SIZE
-    dp = {(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0): 1}  # + the field-four flag
+    # (hand size, field size, the hand's summary, a four on the field) -> deals
+    dp = {(0, 0, (0, 0, 0, 0, 0, 0, 0, 0), 0): 1}
+    # the field's share of a month's 4 - x other cards: (field size after, four?, ways)
+    to_field = {(x, f): [(f + y, int(y == 4), comb(4 - x, y))
+                         for y in range(min(4 - x, F - f) + 1)]
+                for x in range(5) for f in range(F + 1)}
     for m in range(12):
         moves = defaultdict(int)  # (taken, brights, animals, ribbons) -> subsets of the month
         for x in range(5):
@@ -43,19 +53,29 @@ def _deal_states(kinds) -> dict:
                 moves[(x, sum(kinds[c] == decks.BRIGHT for c in sub),
                        sum(kinds[c] == decks.ANIMAL for c in sub),
                        sum(kinds[c] == decks.RIBBON for c in sub))] += 1
-        new = defaultdict(int)
-        for key, w in dp.items():
-            h, f, e2, g2, hv, four, b, a, r, nc, ff = key
-            for (x, kb, ka, kr), ways in moves.items():
-                if h + x > H:
-                    continue
-                st = (h + x, min(e2 + (x == 2), 4), min(g2 + (x >= 2), 3),
-                      min(hv + x // 2, 3), four | (x == 4), min(b + kb, 2), min(a + ka, 2),
-                      min(r + kr, 2), min(nc + kb + ka + kr, 4))
-                for y in range(0, min(4 - x, F - f) + 1):
-                    new[(st[0], f + y) + st[1:] + (ff | (y == 4),)] += w * ways * comb(4 - x, y)
-        dp = new
-    return dict(dp)
+        after = {}  # summary -> [(x, ways, summary after)]
+
+        def steps(su):
+            e2, g2, hv, four, b, a, r, nc = su
+            return [(x, ways, (min(e2 + (x == 2), 4), min(g2 + (x >= 2), 3),
+                               min(hv + x // 2, 3), four | (x == 4), min(b + kb, 2),
+                               min(a + ka, 2), min(r + kr, 2), min(nc + kb + ka + kr, 4)))
+                    for (x, kb, ka, kr), ways in moves.items()]
+
+        taken = defaultdict(int)  # after the hand's step: (hand size, x, field size, summary, four)
+        for (h, f, su, ff), w in dp.items():
+            st = after.get(su)
+            if st is None:
+                st = after[su] = steps(su)
+            for x, ways, s2 in st:
+                if h + x <= H:
+                    taken[(h + x, x, f, s2, ff)] += w * ways
+        dp = defaultdict(int)
+        for (h, x, f, su, ff), w in taken.items():
+            for f2, four, ways in to_field[x, f]:
+                dp[(h, f2, su, ff | four)] += w * ways
+    # (hand size, field size, e2, g2, halves, four in hand, b, a, r, non-chaff, field four)
+    return {(h, f) + su + (ff,): w for (h, f, su, ff), w in dp.items()}
 
 
 def deal_exact(reading="ten_card", pairs="exact", deck=HANAFUDA) -> list:
