@@ -49,11 +49,23 @@ def lines_of(text):
 
 # ---- the compiled-kernel cache ---------------------------------------------------------------
 
+#: a command that loads one small kernel through hanasim's cache, then lists the games (no
+#: command loads a kernel before its work starts, and a game's kernel takes seconds to compile:
+#: the cache's checks are the same for every kernel)
+SMALL_KERNEL = """
+    import sys
+    from hanasim import cli
+    from hanasim.engine import state
+    assert state.field(2) == 2
+    sys.exit(cli.main(["games"]))
+"""
+
+
 @pytest.fixture(scope="module")
 def filled_cache(tmp_path_factory):
-    """A numba cache holding the small kernels every game module calls at import."""
+    """A numba cache holding a small kernel (:data:`SMALL_KERNEL`)."""
     root = tmp_path_factory.mktemp("numba")
-    r = cli_run("games", env={"NUMBA_CACHE_DIR": str(root)})
+    r = run_py(SMALL_KERNEL, env={"NUMBA_CACHE_DIR": str(root)})
     assert r.returncode == 0 and not r.stderr, r.stderr
     return root
 
@@ -103,13 +115,13 @@ def test_a_damaged_kernel_cache_is_dropped_and_recompiled(filled_cache, tmp_path
     env = {"NUMBA_CACHE_DIR": str(root)}
     r = cli_run("--version", env=env)
     assert r.returncode == 0 and r.stdout.startswith("hanasim ") and not r.stderr, r.stderr
-    r = cli_run("games", env=env)
+    r = run_py(SMALL_KERNEL, env=env)
     assert r.returncode == 0, r.stderr
     assert "toppa" in r.stdout
     (line,) = lines_of(r.stderr)
     folder = str(next(root.glob("hanasim-*")))
     assert "damaged" in line and folder in line and "Traceback" not in r.stderr, line
-    r = cli_run("games", env=env)  # recompiled and saved: quiet again
+    r = run_py(SMALL_KERNEL, env=env)  # recompiled and saved: quiet again
     assert r.returncode == 0 and not r.stderr, r.stderr
 
 
@@ -154,6 +166,8 @@ FULL_DISK = """
 
     builtins.open = full_open
     from hanasim import cli
+    from hanasim.engine import state
+    assert state.field(2) == 2
     sys.exit(cli.main(["games"]))
 """
 
