@@ -23,6 +23,33 @@ def test_mean_matches_scipy_t_interval():
     assert (r["ci_low"], r["ci_high"]) == pytest.approx((lo, hi))
 
 
+@pytest.mark.parametrize("level", [0.999, 0.95])
+def test_std_dev_interval_is_the_chi_square_interval(level):
+    """The chi-square quantiles are cached per (level, degrees of freedom): each level and each
+    n still gets its own interval, equal to one computed afresh."""
+    for n in (2, 10, 10, 1000, 1000.0, 123_457):
+        total, total_sq = 3 * n, 20 * n
+        r = intervals.std_dev(total, total_sq, n, level)
+        var = (total_sq - total * total / n) / (n - 1)
+        a = (1 - level) / 2
+        assert r["ci_low"] == math.sqrt((n - 1) * var / intervals.chi2_quantile(1 - a, n - 1))
+        assert r["ci_high"] == math.sqrt((n - 1) * var / intervals.chi2_quantile(a, n - 1))
+
+
+@pytest.mark.parametrize("level", [0.999, 0.9])
+def test_quantile_interval_ranks_are_the_binomial_ranks(level):
+    """The ranks of a quantile's interval are cached per (n, p, level): each still equals the
+    binomial quantiles computed afresh."""
+    from hanasim.stats import distribution
+
+    a = (1 - level) / 2
+    for n in (1, 7, 7, 50_000, 1_234_567):
+        for p in distribution.QUANTILES:
+            lo, hi = distribution._interval_ranks(n, p, level)
+            assert lo == max(1, intervals.binom_quantile(a, n, p))
+            assert hi == min(n, intervals.binom_quantile(1 - a, n, p) + 1)
+
+
 def test_pooled_proportion_design_effect():
     # Two perfectly correlated items per unit: the information is that of `units` trials only.
     units, k = 1000, 300

@@ -12,6 +12,7 @@ module turns one into
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -32,6 +33,15 @@ def _value_at(cum, rank, unit):
     return (HIST_LO + i) / unit
 
 
+@functools.lru_cache(maxsize=4096)
+def _interval_ranks(n: int, p: float, level: float) -> tuple[int, int]:
+    """The ranks of the interval's ends among n scores.  Cached: a compare's per-block
+    estimates ask for the same few (n, p) thousands of times (every histogram of a block
+    counts the same rounds), and each binomial quantile is a few special-function calls."""
+    a = (1 - level) / 2
+    return max(1, binom_quantile(a, n, p)), min(n, binom_quantile(1 - a, n, p) + 1)
+
+
 def quantile(counts, p: float, unit: int = 1, level: float = LEVEL) -> dict:
     """The p-quantile (the smallest score with at least a share p at or below it) of the scores
     counted in ``counts``, with a distribution-free interval from the binomial ranks.
@@ -43,9 +53,7 @@ def quantile(counts, p: float, unit: int = 1, level: float = LEVEL) -> dict:
         return dict(estimate=math.nan, std_error=math.nan, ci_low=math.nan, ci_high=math.nan,
                     n=0)
     k = max(1, math.ceil(p * n))
-    a = (1 - level) / 2
-    lo_rank = max(1, binom_quantile(a, n, p))
-    hi_rank = min(n, binom_quantile(1 - a, n, p) + 1)
+    lo_rank, hi_rank = _interval_ranks(n, p, level)
     est = _value_at(cum, k, unit)
     lo = _value_at(cum, lo_rank, unit)
     hi = _value_at(cum, hi_rank, unit)

@@ -34,6 +34,15 @@ def chi2_quantile(q: float, df: int) -> float:
     return 2.0 * float(special.gammaincinv(df / 2, q))
 
 
+@functools.lru_cache(maxsize=4096)
+def _chi2_ends(level: float, df) -> tuple[float, float]:
+    """The chi-square quantiles at 1 - a and a (a = (1 - level) / 2) with ``df`` degrees of
+    freedom, for :func:`std_dev`; cached: a compare's per-block estimates ask for the same
+    few thousands of times."""
+    a = (1 - level) / 2
+    return chi2_quantile(1 - a, df), chi2_quantile(a, df)
+
+
 def binom_quantile(q: float, n: int, p: float) -> int:
     """The ``q`` quantile of the binomial distribution (``n`` trials, success rate ``p``): the
     smallest k with P(X <= k) >= q, as ``scipy.stats.binom.ppf`` (0 < q < 1, 0 < p < 1)."""
@@ -101,7 +110,7 @@ def std_dev(total: float, total_sq: float, n: int, level: float = LEVEL) -> dict
         return dict(estimate=math.nan, std_error=math.nan, ci_low=math.nan, ci_high=math.nan, n=n)
     var = max((total_sq - total * total / n) / (n - 1), 0.0)
     sd = math.sqrt(var)
-    a = (1 - level) / 2
-    lo = math.sqrt((n - 1) * var / chi2_quantile(1 - a, n - 1))
-    hi = math.sqrt((n - 1) * var / chi2_quantile(a, n - 1))
+    chi_hi, chi_lo = _chi2_ends(level, n - 1)
+    lo = math.sqrt((n - 1) * var / chi_hi)
+    hi = math.sqrt((n - 1) * var / chi_lo)
     return dict(estimate=sd, std_error=sd / math.sqrt(2 * (n - 1)), ci_low=lo, ci_high=hi, n=n)
