@@ -293,3 +293,42 @@ def test_the_checker_names_every_cycle_of_a_tangle(tmp_path):
 def test_the_checker_resolves_imports(tmp_path, source, target):
     root = _package(tmp_path, {"x.py": "", "m.py": source + "\n"})
     assert list(import_graph(root)[0]["pkg.m"]) == [target]
+
+
+#: modules too slow to load for what every command needs (CPU s to import, on top of numpy,
+#: pandas and numba): the interval arithmetic calls scipy.special instead of scipy.stats (0.5),
+#: the charts load matplotlib (0.4) only when a chart is drawn
+SLOW = ("scipy.stats", "matplotlib")
+
+
+def _external_module_level(path: Path) -> set:
+    out = set()
+    for node, at_top in _imports(ast.parse(path.read_text(), str(path))):
+        if not at_top:
+            continue
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif not node.level and node.module:
+            out.update([node.module] + [f"{node.module}.{a.name}" for a in node.names])
+    return out
+
+
+@pytest.mark.parametrize("start", ["hanasim.api", "hanasim.readable", "hanasim.report.build"])
+def test_tables_and_readable_output_load_neither_scipy_stats_nor_matplotlib(start):
+    """What ``import hanasim.api`` (every command's tables) and the readable output of
+    ``hanasim simulate`` (which names the play through hanasim.report.build) load at module
+    level, through any chain of hanasim modules: none of :data:`SLOW`."""
+    module_level, _ = import_graph()
+    files = {module_name(p, PACKAGE): p for p in PACKAGE.rglob("*.py")}
+    seen, todo = set(), [start]
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        todo += list(module_level[m])
+        parts = m.split(".")  # a submodule's import runs its packages' __init__ first
+        todo += [".".join(parts[:i]) for i in range(1, len(parts)) if ".".join(parts[:i]) in files]
+    wrong = sorted(f"{m} imports {x}" for m in seen for x in _external_module_level(files[m])
+                   if any(x == s or x.startswith(s + ".") for s in SLOW))
+    assert not wrong, wrong

@@ -20,7 +20,7 @@ import shlex
 
 import pandas as pd
 
-from . import charts as _charts
+from ..plot import exact_values as _exact_values
 from .render import Bullets, Code, Heading, Image, Para, Table, to_html, to_markdown
 
 #: Section headings of each game's part of a report (after "<Game title>: ").
@@ -182,7 +182,7 @@ def findings(df: pd.DataFrame, exact_df: pd.DataFrame | None = None, g=None) -> 
     # the multiplier is off) gets no sentence
     run_rules = rules_dict(df)
     by = by[[rd.applies(q, run_rules) for q in by.index]]
-    exact = _charts.exact_values(exact_df)
+    exact = _exact_values(exact_df)
     policy, lopsided = policy_finding(df)
     out = [policy]  # first: every number below assumes it
     out += [f"Note: {n}." for n in df.attrs.get("notes") or ()]
@@ -346,7 +346,7 @@ def _exact_note(cmp) -> str:
 def exact_comparison(df: pd.DataFrame, exact_df: pd.DataFrame) -> pd.DataFrame:
     """One row per exact quantity the simulation also measures: exact fraction and value,
     the simulated estimate and interval, z-score and whether the exact value is inside."""
-    exact = _charts.exact_values(exact_df)
+    exact = _exact_values(exact_df)
     by = df.set_index("quantity")
     rows = []
     for q, e in exact.items():
@@ -438,7 +438,9 @@ def game_section(game, df, exact_df, rules_df, files_rel: str, no_exact: str = "
                          f"{game}-exact-table", NUMERIC)]
     blocks.append(Heading(3, f"{title}: charts", f"{game}-charts"))
     pngs = {}
-    for chart in _charts.charts_for(df, exact_df, title, g.n_players):
+    from .charts import charts_for  # matplotlib: not for a command that only reads policy_text
+
+    for chart in charts_for(df, exact_df, title, g.n_players):
         name = f"{game}-{chart.name}.png"
         png = chart.png()
         pngs[name] = png
