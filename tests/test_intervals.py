@@ -74,3 +74,45 @@ def test_wilson_interval_covers_about_999_in_1000():
     covered = sum(lo <= p <= hi for lo, hi in (intervals.wilson(k / n, n) for k in ks))
     # Expected misses 20 (0.1%); binomial tolerance: fail only far outside that.
     assert reps - covered <= stats.binom.ppf(0.9999, reps, 0.001) + 10
+
+
+def test_quantile_rows_equal_the_plain_definition():
+    """quantile_rows searches the cumulative counts once for all five quantiles and their
+    interval ends: the same values as ranking each one alone (the rank-th smallest score,
+    NaN in an end bin), for scores inside the range, in the end bins, and no scores at all."""
+    from hanasim.engine.tally import HIST_BINS, HIST_LO
+    from hanasim.stats import distribution as D
+
+    def plain(counts, p, unit):
+        cum = np.cumsum(counts)
+        n = int(cum[-1])
+        if n == 0:
+            return dict(estimate=math.nan, std_error=math.nan, ci_low=math.nan,
+                        ci_high=math.nan, n=0)
+
+        def at(rank):
+            i = int(np.searchsorted(cum, rank, side="left"))
+            return math.nan if i <= 0 or i >= HIST_BINS - 1 else (HIST_LO + i) / unit
+
+        a = (1 - intervals.LEVEL) / 2
+        est = at(max(1, math.ceil(p * n)))
+        lo = at(max(1, intervals.binom_quantile(a, n, p)))
+        hi = at(min(n, intervals.binom_quantile(1 - a, n, p) + 1))
+        se = (math.nan if math.isnan(lo) or math.isnan(hi)
+              else (hi - lo) / (2 * intervals.z_value()))
+        return dict(estimate=est, std_error=se, ci_low=lo, ci_high=hi, n=n)
+
+    rng = np.random.default_rng(5)
+    cases = [np.zeros(HIST_BINS, dtype=np.int64)]
+    for size, lo, hi in ((1, 0, 1), (40, -30, 30), (5000, -200, 400), (300, -10**4, 10**4)):
+        scores = np.clip(rng.integers(lo, hi, size) - HIST_LO, 0, HIST_BINS - 1)
+        cases.append(np.bincount(scores, minlength=HIST_BINS))
+    for counts in cases:
+        for unit in (1, 3):
+            rows = D.quantile_rows("x", counts, unit)
+            assert [name for name, _ in rows] == ["x.q05", "x.q25", "x.q50", "x.q75", "x.q95"]
+            for (_, got), p in zip(rows, D.QUANTILES):
+                want = plain(counts, p, unit)
+                assert got.keys() == want.keys()
+                for k in want:
+                    assert got[k] == want[k] or (math.isnan(got[k]) and math.isnan(want[k]))
