@@ -18,7 +18,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
 
 COLUMNS = ["game", "quantity", "estimate", "std_error", "ci_low", "ci_high", "n"]
 
@@ -40,6 +39,8 @@ def _plain(v):
 
 def _crossings(x, y, target) -> list:
     """Every x where the piecewise-linear curve through (x, y) meets ``target``."""
+    from scipy.optimize import brentq  # 0.14 CPU s to import: only for a sweep that solves
+
     out = []
     f = np.asarray(y, dtype=float) - target
     for i in range(len(x) - 1):
