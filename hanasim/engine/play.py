@@ -19,13 +19,13 @@ _TWO = np.uint64(2)
 
 @intrinsic
 def pick(typingctx, cond, a, b):
-    """``a if cond else b`` for uint64 values, as a select LLVM keeps a select.
+    """``a if cond else b`` for uint64 (or int64) values, as a select LLVM keeps a select.
 
     Marked unpredictable (LLVM's ``!unpredictable``): x86 code generation otherwise turns a
     select on the critical path of an innermost loop into a branch (its cmov conversion, which
     assumes branches are predicted), and the capture's cases are random: a turn loop of its
     own ran a fifth slower with them as branches."""
-    if cond != types.boolean or a != types.uint64 or b != types.uint64:
+    if cond != types.boolean or a != b or a not in (types.uint64, types.int64):
         return None
 
     def codegen(context, builder, sig, args):
@@ -33,7 +33,7 @@ def pick(typingctx, cond, a, b):
         inst.set_metadata("unpredictable", builder.module.add_metadata([]))
         return inst
 
-    return types.uint64(types.boolean, types.uint64, types.uint64), codegen
+    return a(types.boolean, a, a), codegen
 
 
 @hot

@@ -36,7 +36,7 @@ from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, 
 from ..engine.teyaku import expose_step
 from ..engine.rng import NO_GIVEN, restart, shuffle_steps
 from ..engine import card_tally, sessions
-from ..engine.play import play_pair
+from ..engine.play import pick, play_pair
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
@@ -530,10 +530,11 @@ def first_dealer(rng, order, t_month, n_cards):
         a = 0
         b = 0
         for i in range(n_cards):
-            ma = t_month[order[2 * i]]
-            mb = t_month[order[2 * i + 1]]
-            a += ma if ma <= 9 else 0
-            b += mb if mb <= 9 else 0
+            ma = np.int64(t_month[order[2 * i]])
+            mb = np.int64(t_month[order[2 * i + 1]])
+            # selects kept as selects (play.pick): which month a card is is random
+            a += pick(ma <= 9, ma, np.int64(0))
+            b += pick(mb <= 9, mb, np.int64(0))
         if a != b:
             rng[0] = s
             return 0 if a > b else 1
@@ -625,7 +626,8 @@ def tally_round(tb, work, counts, dealer):
     scal[C_UNCOVERED] += res[R_UNCOVERED]
     scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
     # player 1's score (the scores add up to 0 unless the pars do not add up to 240)
-    p0 = d if dealer == 0 else res[R_SCORE + 1]
+    # (arithmetic, not a branch: the dealer is random)
+    p0 = d + (res[R_SCORE + 1] - d) * dealer
     scal[C_P0_SCORE] += p0
     scal[C_P0_SCORE_SQ] += p0 * p0
     scal[C_P0_DEALS] += dealer == 0
@@ -656,11 +658,12 @@ def dealt(tb, work, g):
 @hot(inline="always")
 def next_dealer(tb, work, dealer):
     # The winner deals the next round (seed 000, "Choosing the Dealer").
+    # Arithmetic, not branches: who won is random (a branch on it mispredicted about every
+    # other round).
     d = work[4][R_SCORE]
-    if not tb.params[P_FIXED_DEALER]:
-        if d < 0 or (d == 0 and tb.params[P_TIE_PASS]):
-            return 1 - dealer
-    return dealer
+    p = tb.params
+    passes = (d < 0) | ((d == 0) & (p[P_TIE_PASS] != 0))
+    return dealer ^ np.int64(passes & (p[P_FIXED_DEALER] == 0))
 
 
 @hot(inline="always")
