@@ -161,8 +161,8 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     h1 = st[1]
     c0 = st[3]
     c1 = st[4]
-    p0 = policy[dealer]
-    p1 = policy[1 - dealer]
+    p0 = policy[np.uint64(dealer)]  # (unsigned: no check for a negative index)
+    p1 = policy[np.uint64(1 - dealer)]
     s = rng[0]
     if p0 == RANDOM and p1 == RANDOM and seat == 0:  # (a round starts with seat 0)
         h0, h1, field, c0, c1, top, seat, s = random_pair_turns(order, h0, h1, field, c0, c1,

@@ -526,12 +526,25 @@ def first_dealer(rng, order, t_month, n_cards):
     deals, a tie draws again (the rule page, "Choosing the Dealer")."""
     s = rng[0]  # in a register (rng.shuffle_steps)
     while True:
+        if n_cards == 1:
+            # (the default) the same draws with the steps' bounds constant: no loops, and
+            # LLVM unrolls the two steps
+            s = shuffle_steps(order, s, order.shape[0], 0, 2)
+            ma = np.int64(t_month[np.uint64(order[0])])
+            mb = np.int64(t_month[np.uint64(order[1])])
+            a = pick(ma <= 9, ma, np.int64(0))
+            b = pick(mb <= 9, mb, np.int64(0))
+            if a != b:
+                rng[0] = s
+                return 0 if a > b else 1
+            continue
         s = shuffle_steps(order, s, order.shape[0], 0, 2 * n_cards)  # rng.partial_shuffle's draws
         a = 0
         b = 0
         for i in range(n_cards):
-            ma = np.int64(t_month[order[2 * i]])
-            mb = np.int64(t_month[order[2 * i + 1]])
+            # (unsigned positions: no check for a negative index)
+            ma = np.int64(t_month[np.uint64(order[2 * i])])
+            mb = np.int64(t_month[np.uint64(order[2 * i + 1])])
             # selects kept as selects (play.pick): which month a card is is random
             a += pick(ma <= 9, ma, np.int64(0))
             b += pick(mb <= 9, mb, np.int64(0))
@@ -682,7 +695,7 @@ def next_dealer(tb, work, dealer):
 @hot(inline="always")
 def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
-    first_total = totals[first]  # the session total of the player who dealt first
+    first_total = totals[np.uint64(first)]  # the session total of the player who dealt first
     scal[C_SESSIONS] += 1
     scal[C_FIRST_TOTAL] += first_total
     scal[C_FIRST_TOTAL_SQ] += first_total * first_total
