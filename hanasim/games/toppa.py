@@ -584,83 +584,11 @@ end_chunk = sessions.end_chunk  # nothing kept in the lookahead context
 
 
 @njit(inline="always")
-def _words(n_bytes):
-    # 64-bit words for n_bytes, rounded up to a 64-byte line (each array starts on its own)
-    return ((n_bytes + 63) >> 6) << 3
-
-
-@njit(inline="always")
 def new_work(tb):
-    # The work arrays and the chunk's copies of the tables a round reads (``chunk_tables``),
-    # all in one block that starts on a 4 KB boundary: see ``play_sessions``.
-    n = tb.month.shape[0]
-    n_y = tb.yaku_masks.shape[0]
-    n_t = tb.teyaku.shape[0]
-    n_lanes = lanes_size(n_t, n_y)
-    sizes = (8, 24, 8 * ST_N, 8 * R_N, 8 * n_lanes, n,  # rng, groups, st, res, lanes, order
-             n, 8 * tb.month_masks.shape[0], 32, 32, 24 * n_y, 8 * n_y * tb.yaku_ints.shape[1],
-             8 * n_t * tb.teyaku.shape[1], tb.pattern.shape[0], 8 * tb.params.shape[0])
-    total = 0
-    for b in sizes:
-        total += _words(b)
-    buf = np.zeros(total + 512, dtype=np.uint64)
-    at = ((4096 - buf.ctypes.data % 4096) % 4096) >> 3
-    rng = buf[at:at + 1]
-    at += _words(8)
-    groups = buf[at:at + 3]
-    at += _words(24)
-    st = buf[at:at + ST_N]
-    at += _words(8 * ST_N)
-    res = buf[at:at + R_N].view(np.int64)
-    at += _words(8 * R_N)
-    lanes = buf[at:at + n_lanes]
-    at += _words(8 * n_lanes)
-    order = buf[at:at + _words(n)].view(np.int8)[:n]
-    at += _words(n)
-    for j in range(n):
-        order[j] = j
-    month = buf[at:at + _words(n)].view(np.int8)[:n]
-    at += _words(n)
-    month[:] = tb.month
-    mm = tb.month_masks.shape[0]
-    month_masks = buf[at:at + mm]
-    at += _words(8 * mm)
-    month_masks[:] = tb.month_masks
-    kind_masks = buf[at:at + 4]
-    at += _words(32)
-    kind_masks[:] = tb.kind_masks
-    kind_points = buf[at:at + 4].view(np.int64)
-    at += _words(32)
-    kind_points[:] = tb.kind_points
-    yaku_masks = buf[at:at + 3 * n_y].reshape(n_y, 3)
-    at += _words(24 * n_y)
-    yaku_masks[:, :] = tb.yaku_masks
-    yi = tb.yaku_ints.shape[1]
-    yaku_ints = buf[at:at + yi * n_y].view(np.int64).reshape(n_y, yi)
-    at += _words(8 * n_y * yi)
-    yaku_ints[:, :] = tb.yaku_ints
-    tc = tb.teyaku.shape[1]
-    teyaku = buf[at:at + tc * n_t].view(np.int64).reshape(n_t, tc)
-    at += _words(8 * n_t * tc)
-    teyaku[:, :] = tb.teyaku
-    k = tb.pattern.shape[0]
-    pattern = buf[at:at + _words(k)].view(np.int8)[:k]
-    at += _words(k)
-    pattern[:] = tb.pattern
-    n_p = tb.params.shape[0]
-    params = buf[at:at + n_p].view(np.int64)
-    params[:] = tb.params
-    return (rng, order, groups, st, res, lanes,
-            (month, month_masks, kind_masks, kind_points, yaku_masks, yaku_ints, teyaku,
-             pattern, params))
-
-
-@hot(inline="always")
-def chunk_tables(tb, work):
-    """``tb`` with the tables a round reads replaced by the chunk's copies (``new_work``)."""
-    c = work[6]
-    return Tables(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], tb.weights, tb.gscore,
-                  tb.ghigh, tb.cond)
+    return (np.zeros(1, dtype=np.uint64), np.arange(tb.month.shape[0]).astype(np.int8),
+            np.zeros(3, dtype=np.uint64), np.zeros(ST_N, dtype=np.uint64),
+            np.zeros(R_N, dtype=np.int64),
+            np.zeros(lanes_size(tb.teyaku.shape[0], tb.yaku_masks.shape[0]), dtype=np.uint64))
 
 
 @njit(inline="always")
@@ -678,7 +606,7 @@ def start_game(tb, work, key, i, n_rounds):
 
 @hot(inline="always")
 def play_round(tb, work, players, key, i, dealer, look):
-    rng, order, groups, st, res = work[0], work[1], work[2], work[3], work[4]
+    rng, order, groups, st, res, _ = work
     policy, expose = players
     res[R_MISDEALS] = deal_round(rng, order, groups, tb.pattern, tb.cond)
     play_dealt(rng, order, groups, st, tb, policy, expose, dealer, res, look)
@@ -791,14 +719,7 @@ def fold_hits(tb, work, counts):
 @hot
 def play_sessions(seed, s0, s1, total_rounds, tb, work, players, counts, totals, look):
     """Sessions ``s0 .. s1-1`` of a chunk (``engine.sessions.play``, this module's
-    hooks inlined): a kernel of its own, compiled without reference counting.
-
-    The rounds read the chunk's copies of the tables, allocated with the work arrays
-    (``new_work``, ``chunk_tables``): wherever the caller's tables lay, a table the deal reads
-    every round could sit a multiple of 4 KB from a result slot the round had just written
-    (the deal pattern and ``res``, measured), and the CPU held the loads back as if they
-    depended on those stores: the random round ran about 12% slower in such a process."""
-    tb = chunk_tables(tb, work)
+    hooks inlined): a kernel of its own, compiled without reference counting."""
     sessions.play(GAME, seed, s0, s1, total_rounds, tb, work, players, counts, totals,
                   look)
     fold_hits(tb, work, counts)
