@@ -1,7 +1,7 @@
 """Toppa's round pieces rewritten without branches on random values, or with a path of their
 own for the default, equal the general code they stand in for: the first dealer's one-card
-draw (``toppa.first_dealer``), the next dealer (``toppa.next_dealer``), and the hit lanes'
-words past the two written out (``engine.tally.pair_lanes_add``)."""
+draw (``toppa.first_dealer``), the next dealer (``toppa.next_dealer``), and the hit lanes of
+tables of more than two words (``engine.tally.pair_lanes_add``, unsigned positions)."""
 import numpy as np
 import pytest
 from numba import njit

@@ -85,20 +85,11 @@ def pair_lanes_add(lanes, base, h0, h1, n_rows):
     both = u0 & u1
     words = np.uint64((n_rows + 8) >> 3)
     b = np.uint64(base)  # unsigned positions: no check for a negative index
-    # The first two words written out (Toppa's tables take one and two): a loop of a few
-    # iterations came with its vectorised version's checks.
-    _lanes_word(lanes, b, words, np.uint64(0), u0, u1, both)
-    if words > np.uint64(1):
-        _lanes_word(lanes, b, words, np.uint64(1), u0, u1, both)
-    for w in range(np.uint64(2), words):
-        _lanes_word(lanes, b, words, w, u0, u1, both)
-
-
-@hot(inline="always")
-def _lanes_word(lanes, b, words, w, u0, u1, both):
-    sh = np.uint64(8) * w
-    lanes[b + w] += (SPREAD[(u0 >> sh) & np.uint64(0xFF)] + SPREAD[(u1 >> sh) & np.uint64(0xFF)])
-    lanes[b + words + w] += SPREAD[(both >> sh) & np.uint64(0xFF)]
+    for w in range(words):
+        sh = np.uint64(8) * w
+        lanes[b + w] += (SPREAD[(u0 >> sh) & np.uint64(0xFF)]
+                         + SPREAD[(u1 >> sh) & np.uint64(0xFF)])
+        lanes[b + words + w] += SPREAD[(both >> sh) & np.uint64(0xFF)]
 
 
 @hot
