@@ -19,13 +19,13 @@ _TWO = np.uint64(2)
 
 @intrinsic
 def pick(typingctx, cond, a, b):
-    """``a if cond else b`` for uint64 values, as a select LLVM keeps a select.
+    """``a if cond else b`` for uint64 (or int64) values, as a select LLVM keeps a select.
 
     Marked unpredictable (LLVM's ``!unpredictable``): x86 code generation otherwise turns a
     select on the critical path of an innermost loop into a branch (its cmov conversion, which
     assumes branches are predicted), and the capture's cases are random: a turn loop of its
     own ran a fifth slower with them as branches."""
-    if cond != types.boolean or a != types.uint64 or b != types.uint64:
+    if cond != types.boolean or a != b or a not in (types.uint64, types.int64):
         return None
 
     def codegen(context, builder, sig, args):
@@ -33,7 +33,7 @@ def pick(typingctx, cond, a, b):
         inst.set_metadata("unpredictable", builder.module.add_metadata([]))
         return inst
 
-    return types.uint64(types.boolean, types.uint64, types.uint64), codegen
+    return a(types.boolean, a, a), codegen
 
 
 @hot
@@ -161,8 +161,8 @@ def play_pair(st, order, rng, policy, dealer, gscore, ghigh):
     h1 = st[1]
     c0 = st[3]
     c1 = st[4]
-    p0 = policy[dealer]
-    p1 = policy[1 - dealer]
+    p0 = policy[np.uint64(dealer)]  # (unsigned: no check for a negative index)
+    p1 = policy[np.uint64(1 - dealer)]
     s = rng[0]
     if p0 == RANDOM and p1 == RANDOM and seat == 0:  # (a round starts with seat 0)
         h0, h1, field, c0, c1, top, seat, s = random_pair_turns(order, h0, h1, field, c0, c1,

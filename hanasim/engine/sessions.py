@@ -179,13 +179,14 @@ def play_sessions(game, seed, s0, s1, total_rounds, tb, work, players, counts, t
         first = dealer
         for q in range(n):
             totals[q] = 0
+        # (unsigned positions below: no check for a negative index)
         for i in range(n_rounds):
             game.play_round(tb, work, players, key, i, dealer, look)
             game.tally_round(tb, work, counts, dealer)
             for seat in range(n):
                 q = dealer + seat
                 q = q - n if q >= n else q
-                totals[q] += game.seat_score(tb, work, seat)
+                totals[np.uint64(q)] += game.seat_score(tb, work, seat)
             dealer = game.next_dealer(tb, work, dealer)
             over = game.game_over(tb, work, counts, i + 1, n_rounds, totals)
             wrong |= over != whole_session(i + 1, n_rounds, length)

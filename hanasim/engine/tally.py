@@ -42,7 +42,7 @@ def hist_add(acc, base, x):
         i = 0
     elif i >= HIST_BINS:
         i = HIST_BINS - 1
-    acc[base + i] += 1
+    acc[np.uint64(base + i)] += 1  # (unsigned: no check for a negative index)
 
 
 @hot(inline="always")
@@ -83,12 +83,13 @@ def pair_lanes_add(lanes, base, h0, h1, n_rows):
     u0 = np.uint64(h0) | (np.uint64(1) << np.uint64(n_rows) if h0 != 0 else np.uint64(0))
     u1 = np.uint64(h1) | (np.uint64(1) << np.uint64(n_rows) if h1 != 0 else np.uint64(0))
     both = u0 & u1
-    words = (n_rows + 8) >> 3
+    words = np.uint64((n_rows + 8) >> 3)
+    b = np.uint64(base)  # unsigned positions: no check for a negative index
     for w in range(words):
-        sh = np.uint64(8 * w)
-        lanes[base + w] += (SPREAD[(u0 >> sh) & np.uint64(0xFF)]
-                            + SPREAD[(u1 >> sh) & np.uint64(0xFF)])
-        lanes[base + words + w] += SPREAD[(both >> sh) & np.uint64(0xFF)]
+        sh = np.uint64(8) * w
+        lanes[b + w] += (SPREAD[(u0 >> sh) & np.uint64(0xFF)]
+                         + SPREAD[(u1 >> sh) & np.uint64(0xFF)])
+        lanes[b + words + w] += SPREAD[(both >> sh) & np.uint64(0xFF)]
 
 
 @hot

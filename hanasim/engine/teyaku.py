@@ -7,6 +7,8 @@ by lookahead).  The exposed cards are face up: they become ``known`` in the roun
 lookahead opponent deals them to nobody else when it determinises.
 """
 
+import numpy as np
+
 from . import lookahead, state
 from .bits import ZERO
 from .jit import hot
@@ -23,7 +25,8 @@ def expose_step(st, n, dealer, order, rng, table, month_masks, kind_masks, combi
     for s in range(n):
         res[scored_slot + s] = 0
     for s in range(n):
-        p = dealer + s if dealer + s < n else dealer + s - n
+        # (unsigned: no check for a negative index)
+        p = np.uint64(dealer + s if dealer + s < n else dealer + s - n)
         hand = st[s]
         v, h = teyaku_by_nibbles(hand, table, month_masks, kind_masks, combine)
         res[held_slot + s] = h

@@ -36,7 +36,7 @@ from ..engine.lookahead import choose_card, new_scratch, play_out, round_value, 
 from ..engine.teyaku import expose_step
 from ..engine.rng import NO_GIVEN, restart, shuffle_steps
 from ..engine import card_tally, sessions
-from ..engine.play import play_pair
+from ..engine.play import pick, play_pair
 from ..engine.settle import (TRANSFER_EXACT, TRANSFER_TOTAL, can_hand_over, divisible_values,
                              pile_points)
 from ..engine.yaku import (COMBINE_ADD, COMBINE_HIGHEST, D_BASE, D_COND, D_COUNTED,
@@ -526,14 +526,28 @@ def first_dealer(rng, order, t_month, n_cards):
     deals, a tie draws again (the rule page, "Choosing the Dealer")."""
     s = rng[0]  # in a register (rng.shuffle_steps)
     while True:
+        if n_cards == 1:
+            # (the default) the same draws with the steps' bounds constant: no loops, and
+            # LLVM unrolls the two steps
+            s = shuffle_steps(order, s, order.shape[0], 0, 2)
+            ma = np.int64(t_month[np.uint64(order[0])])
+            mb = np.int64(t_month[np.uint64(order[1])])
+            a = pick(ma <= 9, ma, np.int64(0))
+            b = pick(mb <= 9, mb, np.int64(0))
+            if a != b:
+                rng[0] = s
+                return 0 if a > b else 1
+            continue
         s = shuffle_steps(order, s, order.shape[0], 0, 2 * n_cards)  # rng.partial_shuffle's draws
         a = 0
         b = 0
         for i in range(n_cards):
-            ma = t_month[order[2 * i]]
-            mb = t_month[order[2 * i + 1]]
-            a += ma if ma <= 9 else 0
-            b += mb if mb <= 9 else 0
+            # (unsigned positions: no check for a negative index)
+            ma = np.int64(t_month[np.uint64(order[2 * i])])
+            mb = np.int64(t_month[np.uint64(order[2 * i + 1])])
+            # selects kept as selects (play.pick): which month a card is is random
+            a += pick(ma <= 9, ma, np.int64(0))
+            b += pick(mb <= 9, mb, np.int64(0))
         if a != b:
             rng[0] = s
             return 0 if a > b else 1
@@ -602,44 +616,58 @@ def play_round(tb, work, players, key, i, dealer, look):
 def tally_round(tb, work, counts, dealer):
     res = work[4]
     scal, tcount, ycount, cards = counts
+    # The round's results read once, before the first counter is written: numba cannot tell
+    # that ``scal`` does not alias ``res``, so a read after a counter's store is a reload.
     mis = res[R_MISDEALS]
+    d = res[R_SCORE]
+    d1 = res[R_SCORE + 1]
+    pt0 = res[R_PTS]
+    pt1 = res[R_PTS + 1]
+    y0 = res[R_YAKU]
+    y1 = res[R_YAKU + 1]
+    unc = res[R_UNCOVERED]
+    exposed = (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
+    th0 = res[R_TEY_HELD]
+    th1 = res[R_TEY_HELD + 1]
+    dh0 = res[R_DEKI_HITS]
+    dh1 = res[R_DEKI_HITS + 1]
     scal[C_DEALS] += mis + 1
     scal[C_MISDEALS] += mis
     scal[C_ROUNDS] += 1
-    d = res[R_SCORE]
     scal[C_DEALER_SCORE] += d
     scal[C_DEALER_SCORE_SQ] += d * d
     scal[C_DEALER_WINS] += d > 0
     scal[C_TIES] += d == 0
     scal[C_ABS_SCORE] += abs(d)
-    scal[C_PTS_DEALER] += res[R_PTS]
-    scal[C_PTS_DEALER_SQ] += res[R_PTS] * res[R_PTS]
-    scal[C_PTS_OPP] += res[R_PTS + 1]
-    scal[C_PTS_OPP_SQ] += res[R_PTS + 1] * res[R_PTS + 1]
-    scal[C_YAKU_DEALER] += res[R_YAKU]
-    scal[C_YAKU_DEALER_SQ] += res[R_YAKU] * res[R_YAKU]
-    scal[C_YAKU_OPP] += res[R_YAKU + 1]
-    scal[C_YAKU_OPP_SQ] += res[R_YAKU + 1] * res[R_YAKU + 1]
-    yd = res[R_YAKU] - res[R_YAKU + 1]  # the yaku swing, paired within the round
+    scal[C_PTS_DEALER] += pt0
+    scal[C_PTS_DEALER_SQ] += pt0 * pt0
+    scal[C_PTS_OPP] += pt1
+    scal[C_PTS_OPP_SQ] += pt1 * pt1
+    scal[C_YAKU_DEALER] += y0
+    scal[C_YAKU_DEALER_SQ] += y0 * y0
+    scal[C_YAKU_OPP] += y1
+    scal[C_YAKU_OPP_SQ] += y1 * y1
+    yd = y0 - y1  # the yaku swing, paired within the round
     scal[C_YAKU_DIFF_SQ] += yd * yd
-    scal[C_UNCOVERED] += res[R_UNCOVERED]
-    scal[C_EXPOSED] += (res[R_TEY_SCORED] > 0) + (res[R_TEY_SCORED + 1] > 0)
+    scal[C_UNCOVERED] += unc
+    scal[C_EXPOSED] += exposed
     # player 1's score (the scores add up to 0 unless the pars do not add up to 240)
-    p0 = d if dealer == 0 else res[R_SCORE + 1]
+    # (arithmetic, not a branch: the dealer is random)
+    p0 = d + (d1 - d) * dealer
     scal[C_P0_SCORE] += p0
     scal[C_P0_SCORE_SQ] += p0 * p0
     scal[C_P0_DEALS] += dealer == 0
     scal[C_P0_WINS] += p0 > 0
     hist_add(scal, C_HIST + HIST_BINS * H_DEALER, d)
-    hist_add(scal, C_HIST + HIST_BINS * H_OPPONENT, res[R_SCORE + 1])
+    hist_add(scal, C_HIST + HIST_BINS * H_OPPONENT, d1)
     # the teyaku and dekiyaku hits in lanes (engine.tally), folded every LANE_ROUNDS rounds
     # and at the end of the chunk (play_sessions)
     lanes = work[5]
     n_tey = tb.teyaku.shape[0]
     n_yaku = tb.yaku_masks.shape[0]
     y_base = 2 * ((n_tey + 8) >> 3)
-    pair_lanes_add(lanes, 0, res[R_TEY_HELD], res[R_TEY_HELD + 1], n_tey)
-    pair_lanes_add(lanes, y_base, res[R_DEKI_HITS], res[R_DEKI_HITS + 1], n_yaku)
+    pair_lanes_add(lanes, 0, th0, th1, n_tey)
+    pair_lanes_add(lanes, y_base, dh0, dh1, n_yaku)
     last = lanes.shape[0] - 1
     lanes[last] += 1
     if lanes[last] == LANE_ROUNDS:
@@ -656,17 +684,18 @@ def dealt(tb, work, g):
 @hot(inline="always")
 def next_dealer(tb, work, dealer):
     # The winner deals the next round (seed 000, "Choosing the Dealer").
+    # Arithmetic, not branches: who won is random (a branch on it mispredicted about every
+    # other round).
     d = work[4][R_SCORE]
-    if not tb.params[P_FIXED_DEALER]:
-        if d < 0 or (d == 0 and tb.params[P_TIE_PASS]):
-            return 1 - dealer
-    return dealer
+    p = tb.params
+    passes = (d < 0) | ((d == 0) & (p[P_TIE_PASS] != 0))
+    return dealer ^ np.int64(passes & (p[P_FIXED_DEALER] == 0))
 
 
 @hot(inline="always")
 def tally_game(tb, work, counts, first, totals):
     scal = counts[0]
-    first_total = totals[first]  # the session total of the player who dealt first
+    first_total = totals[np.uint64(first)]  # the session total of the player who dealt first
     scal[C_SESSIONS] += 1
     scal[C_FIRST_TOTAL] += first_total
     scal[C_FIRST_TOTAL_SQ] += first_total * first_total
