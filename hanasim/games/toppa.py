@@ -520,34 +520,35 @@ def check_round(order, hands, field, c0, c1, top, res, par_total):
         raise AssertionError("the scores do not add up to the card points minus the pars")
 
 
+@hot
+def month_points(month):
+    """A drawn card's points when choosing the dealer: months 1-9 their number, 10-12 none
+    (the rule page, "Choosing the Dealer"); a select kept a select (``play.pick``): which
+    month is drawn is random."""
+    m = np.int64(month)
+    return pick(m <= 9, m, np.int64(0))
+
+
 @hot(inline="always")
 def first_dealer(rng, order, t_month, n_cards):
     """Each player draws ``n_cards``; months 1-9 score their number, 10-12 score 0; more points
     deals, a tie draws again (the rule page, "Choosing the Dealer")."""
     s = rng[0]  # in a register (rng.shuffle_steps)
     while True:
+        # (unsigned positions below: no check for a negative index)
         if n_cards == 1:
             # (the default) the same draws with the steps' bounds constant: no loops, and
             # LLVM unrolls the two steps
             s = shuffle_steps(order, s, order.shape[0], 0, 2)
-            ma = np.int64(t_month[np.uint64(order[0])])
-            mb = np.int64(t_month[np.uint64(order[1])])
-            a = pick(ma <= 9, ma, np.int64(0))
-            b = pick(mb <= 9, mb, np.int64(0))
-            if a != b:
-                rng[0] = s
-                return 0 if a > b else 1
-            continue
-        s = shuffle_steps(order, s, order.shape[0], 0, 2 * n_cards)  # rng.partial_shuffle's draws
-        a = 0
-        b = 0
-        for i in range(n_cards):
-            # (unsigned positions: no check for a negative index)
-            ma = np.int64(t_month[np.uint64(order[2 * i])])
-            mb = np.int64(t_month[np.uint64(order[2 * i + 1])])
-            # selects kept as selects (play.pick): which month a card is is random
-            a += pick(ma <= 9, ma, np.int64(0))
-            b += pick(mb <= 9, mb, np.int64(0))
+            a = month_points(t_month[np.uint64(order[0])])
+            b = month_points(t_month[np.uint64(order[1])])
+        else:
+            s = shuffle_steps(order, s, order.shape[0], 0, 2 * n_cards)  # partial_shuffle's draws
+            a = np.int64(0)
+            b = np.int64(0)
+            for i in range(n_cards):
+                a += month_points(t_month[np.uint64(order[2 * i])])
+                b += month_points(t_month[np.uint64(order[2 * i + 1])])
         if a != b:
             rng[0] = s
             return 0 if a > b else 1
