@@ -164,6 +164,21 @@ def notice(game: str, out=None, say: bool = True):
         event.unregister("numba:compile", listener)
 
 
+def clock_past_compiles(bar, listener, counted: int = 0) -> int:
+    """Move a progress bar's clock past the compiles ``listener`` recorded after the first
+    ``counted``, so that its elapsed time and rate count running, not compiling: a first run
+    that compiled for 9 s and then ran for 0.2 s would otherwise show "12k round/s" for a
+    kernel that runs millions (the notice has said what the wait was).  Returns how many
+    compiles are now counted, for the next call."""
+    new = listener.compiled[counted:]
+    if new and not getattr(bar, "disable", True):
+        now = bar._time()
+        wait = sum(seconds for _, seconds in new)
+        bar.start_t = min(now, bar.start_t + wait)  # what tqdm's own unpause() moves
+        bar.last_print_t = min(now, bar.last_print_t + wait)
+    return len(listener.compiled)
+
+
 def in_notebook() -> bool:
     """Whether this is a Jupyter kernel (an IPython kernel app; not a terminal IPython)."""
     ipython = sys.modules.get("IPython")  # never imported here: only asked if already loaded

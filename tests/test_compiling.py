@@ -287,3 +287,79 @@ def test_kernels_compiled_at_one_optimisation_level_are_never_loaded_at_another(
     others = {folder(NUMBA_OPT="1"), folder(NUMBA_OPT="0"), folder(NUMBA_LOOP_VECTORIZE="0")}
     assert default not in others and len(others) == 3
     assert all(os.path.dirname(f) == str(tmp_path) for f in others | {default})
+
+
+class _Heard:
+    """What ``notice`` yields: the compiles it recorded."""
+
+    def __init__(self):
+        self.compiled = []
+
+
+def _bar_on_a_clock(clock):
+    from tqdm import tqdm
+
+    bar = tqdm(total=200_000, file=io.StringIO(), unit="round", mininterval=0)
+    bar._time = lambda: clock[0]
+    bar.start_t = bar.last_print_t = clock[0]
+    return bar
+
+
+def test_the_progress_bar_leaves_the_compile_out_of_its_rate():
+    """A first run compiles for 9.5 s, then runs 200,000 rounds in 0.5 s: the bar's rate is
+    400k rounds/s, not the 20k it would show with the compile counted."""
+    clock, heard = [0.0], _Heard()
+    bar = _bar_on_a_clock(clock)
+    counted = compiling.clock_past_compiles(bar, heard, 0)
+    assert counted == 0 and bar.start_t == 0.0  # nothing compiled yet: the clock stays
+    heard.compiled.append(("play", 9.5))
+    clock[0] = 10.0
+    counted = compiling.clock_past_compiles(bar, heard, counted)
+    bar.update(200_000)
+    assert counted == 1
+    assert bar.format_dict["elapsed"] == pytest.approx(0.5)
+    assert bar.format_dict["n"] / bar.format_dict["elapsed"] == pytest.approx(400_000)
+    clock[0] = 11.0  # a later batch, no new compile: the clock is not moved again
+    assert compiling.clock_past_compiles(bar, heard, counted) == 1
+    assert bar.format_dict["elapsed"] == pytest.approx(1.5)
+    bar.close()
+
+
+def test_the_runner_moves_its_bar_past_each_compile(monkeypatch):
+    """run_batches asks after every batch: the compiles heard during it are taken off."""
+    import numpy as np
+    from contextlib import contextmanager
+
+    from hanasim.engine import runner
+
+    bars, heard = [], _Heard()
+
+    class Bar:
+        disable = False
+
+        def __init__(self, **kw):
+            self.start_t = self.last_print_t = 100.0
+            bars.append(self)
+
+        def _time(self):
+            return 200.0
+
+        def update(self, n):
+            pass
+
+        def close(self):
+            pass
+
+    @contextmanager
+    def fake_notice(game):
+        yield heard
+
+    def kernel(first, n, chunk, out):  # "compiles" during its first batch only
+        if not heard.compiled:
+            heard.compiled.append(("play", 30.0))
+        out["x"][:, 0] += 1
+
+    monkeypatch.setattr(compiling, "progress_bar", lambda: Bar)
+    monkeypatch.setattr(compiling, "notice", fake_notice)
+    runner.run_batches(kernel, 64, {"x": (1,)}, chunk=1, progress=True, desc="toppa: x")
+    assert bars[0].start_t == 130.0 and bars[0].last_print_t == 130.0

@@ -380,7 +380,7 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     for extensions; a run of no sessions tells it without running anything).
     ``desc`` starts with the game's name (the compile notice names the game).
     """
-    from ..compiling import notice, progress_bar
+    from ..compiling import clock_past_compiles, notice, progress_bar
 
     if blocks:
         chunk = -(-n_sessions // blocks)
@@ -420,8 +420,11 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     args = ((kernel, shapes, *plan[i], chunk, keep) for i in todo())
     results = executor(run_batch, args) if executor else (run_batch(*a) for a in args)
     try:
-        with notice(desc.split(" ")[0]):  # says so when a kernel is compiled, not loaded
+        # says so when a kernel is compiled, not loaded; the bar's rate leaves the compile out
+        with notice(desc.split(" ")[0]) as heard:
+            compiles = 0
             for i, (sums, chunks) in zip(todo(), results):
+                compiles = clock_past_compiles(bar, heard, compiles)
                 for k in totals:
                     totals[k] += sums[k]
                 if keep:
