@@ -170,3 +170,15 @@ def test_cli_rules_names_a_former_preset(capsys):
     out = capsys.readouterr().out
     assert "(seed004 is the former name of game-cabinet-1997)" in out
     assert "the 1997 Game Cabinet text (1997-10-18)" in out
+
+
+def test_every_command_help_opens_with_what_the_command_does():
+    """'hanasim warmup --help' (and every other command's) says what it is for, not only its
+    usage line: the words of its line in 'hanasim --help' where it has none longer."""
+    import argparse
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in sub.choices.items():
+        assert command.description, name
+        assert command.format_help().split("\n\n")[1].strip(), name
+    assert sub.choices["warmup"].description.startswith("Compile the games' kernels ahead")

@@ -51,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for register in REGISTER:
         register(sub)
+    # 'hanasim COMMAND --help' opens with what the command does: its line in 'hanasim --help'
+    # where it has no longer description of its own
+    for action in sub._choices_actions:
+        command = sub.choices[action.dest]
+        if command.description is None and action.help:
+            command.description = action.help[0].upper() + action.help[1:] + "."
     return parser
 
 
