@@ -94,16 +94,20 @@ def _where_refused(game: str) -> bool:
         return False
 
 
-def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
-    """The notice's words: what is compiled and about how long it takes (``given``: the
-    kernel for runs with given cards or ``--where``, see :func:`conditioned`)."""
+def title(game: str) -> str:
+    """The game's title without its note: 'Toppa', 'Taipa hanafuda'."""
     try:
         from .games import get_game
 
-        title = get_game(game).title.split(" (")[0]
+        return get_game(game).title.split(" (")[0]
     except Exception:  # a name the registry does not know: say the name
-        title = game
-    what = _WHAT.get(kind, "{title} kernel " + name).format(title=title)
+        return game
+
+
+def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
+    """The notice's words: what is compiled and about how long it takes (``given``: the
+    kernel for runs with given cards or ``--where``, see :func:`conditioned`)."""
+    what = _WHAT.get(kind, "{title} kernel " + name).format(title=title(game))
     if given:
         what += " for runs with given cards" + ("" if _where_refused(game) else " or --where")
     s = estimate(game, kind)

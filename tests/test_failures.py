@@ -274,6 +274,102 @@ def test_dask_executor_keeps_a_bounded_number_of_batches_in_flight(monkeypatch):
     assert len(taken) < 40  # the window: 4 per thread + 4
 
 
+class ReadyClient:
+    """A fake Dask client that runs batches here and records what ran where: ``run`` is
+    ``client.run`` (every worker), slow or failing as a test asks."""
+
+    def __init__(self, log, run_seconds=0.0, run_error=None):
+        self.log, self.run_seconds, self.run_error = log, run_seconds, run_error
+
+    def nthreads(self):
+        return {"w": 1}
+
+    def run(self, fn, *a):
+        import time
+
+        self.log.append(("workers", a[1][3]))
+        time.sleep(self.run_seconds)
+        if self.run_error is not None:
+            raise self.run_error
+        fn(*a)
+        return {"w": None}
+
+    def submit(self, fn, *a, pure=True):
+        self.log.append(("batch", a[3]))
+        value = fn(*a)
+
+        class Future:
+            key = len(self.log)
+
+            def result(self):
+                return value
+        return Future()
+
+    def cancel(self, futures):
+        pass
+
+    def close(self, timeout=None):
+        pass
+
+
+def _cluster_run(monkeypatch, client, local):
+    """run_batches on a fake cluster; the calls of the kernel (sessions of each) in order."""
+    pytest.importorskip("dask.distributed")
+    import dask.distributed
+
+    from hanasim import distributed
+    from hanasim.engine.runner import run_batches
+
+    monkeypatch.setattr(distributed, "_client", lambda cluster: (client, local))
+    monkeypatch.setattr(dask.distributed, "as_completed", AsCompleted)
+
+    def kernel(first, n, chunk, out):
+        client.log.append(("kernel", n))
+        out["x"][:, 0] += 1
+
+    with distributed.dask_executor("tcp://example:8786") as executor:
+        run_batches(kernel, 40, {"x": (1,)}, chunk=1, executor=executor, desc="toppa")
+    return client.log
+
+
+def test_a_local_cluster_run_loads_or_compiles_the_kernel_here_first(monkeypatch):
+    """A local cluster shares this machine's kernel cache: the kernel is made ready in this
+    process (where the compile notice can say so), with no sessions, before any batch is
+    sent; the workers then load it instead of each compiling it in silence."""
+    class Local:  # a LocalCluster
+        def close(self, timeout=None):
+            pass
+
+    log = _cluster_run(monkeypatch, ReadyClient([]), local=Local())
+    assert log[0] == ("kernel", 0)
+    assert log[1] == ("batch", 16) and ("workers", 0) not in log
+
+
+def test_remote_workers_slow_to_ready_the_kernel_are_said_to_be_so(monkeypatch, capsys):
+    """A remote cluster's workers have caches of their own: each readies the kernel (no
+    sessions) before the first batch, and a wait of more than a second is one line saying
+    what it is and how to avoid it."""
+    from hanasim import distributed
+
+    monkeypatch.setattr(distributed, "READY_SAY_AFTER_S", 0.05)
+    log = _cluster_run(monkeypatch, ReadyClient([], run_seconds=0.5), local=None)
+    assert log[:2] == [("workers", 0), ("kernel", 0)] and log[2] == ("batch", 16)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert "waiting for the workers of tcp://example:8786 to load the Toppa kernel" in err[0]
+    assert "'hanasim warmup' on each worker" in err[0]
+    quick = _cluster_run(monkeypatch, ReadyClient([]), local=None)  # quick: nothing said
+    assert quick[0] == ("workers", 0) and capsys.readouterr().err == ""
+
+
+def test_a_cluster_lost_while_its_workers_ready_the_kernel_is_one_line(monkeypatch):
+    from hanasim.engine.runner import ExecutorError
+
+    with pytest.raises(ExecutorError, match="lost the connection to the Dask cluster "
+                       "tcp://example:8786"):
+        _cluster_run(monkeypatch, ReadyClient([], run_error=OSError("gone")), local=None)
+
+
 # ---- checkpoints -------------------------------------------------------------------------------
 
 CK_RUN = ["simulate", "toppa", "--rounds", "600000", "--seed", "3", "--no-save", "--format",

@@ -380,7 +380,7 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     for extensions; a run of no sessions tells it without running anything).
     ``desc`` starts with the game's name (the compile notice names the game).
     """
-    from ..compiling import clock_past_compiles, notice, progress_bar
+    from ..compiling import clock_past_compiles, notice, progress_bar, title
 
     if blocks:
         chunk = -(-n_sessions // blocks)
@@ -422,6 +422,13 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     try:
         # says so when a kernel is compiled, not loaded; the bar's rate leaves the compile out
         with notice(desc.split(" ")[0]) as heard:
+            ready = getattr(executor, "ready", None)
+            first = next(todo(), None)
+            # a batch of no sessions first: the kernel loaded, or compiled, where the batches
+            # run (a cluster's executor), its wait said
+            if ready is not None and first is not None:
+                what = title(desc.split(" ")[0]) + (" deals-only" if " deals" in desc else "")
+                ready(run_batch, (kernel, shapes, plan[first][0], 0, chunk, False), what)
             compiles = 0
             for i, (sums, chunks) in zip(todo(), results):
                 compiles = clock_past_compiles(bar, heard, compiles)
