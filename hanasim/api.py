@@ -1050,17 +1050,20 @@ def exact(game: str = "toppa", rules: Mapping | None = None,
     :func:`simulate`): the odds conditional on the given cards (every game), with per-seat
     rows ``QUANTITY.SEAT`` beside the per-hand ones.
     """
+    from .compiling import said_if_slow, title
     from .stats.exact import exact_table
 
     g = get_game(game)
     rule_obj = _rules.make_rules(g.Rules, _with_preset(g, rules, preset))
-    if given is not None:
-        from .conditions import exact_given
-        from .given import parse
-        from .stats.exact_given_cache import exact_given_table
+    with said_if_slow(f"computing the exact deal-time odds of {title(g.name)} (exact fractions "
+                      "over every deal: a few seconds)"):
+        if given is not None:
+            from .conditions import exact_given
+            from .given import parse
+            from .stats.exact_given_cache import exact_given_table
 
-        gv = parse(g, given)  # the key: the cards, however they were written
-        return exact_given_table(g, rule_obj, gv, lambda: exact_given(g, rule_obj, gv))
-    if hasattr(g, "exact_table"):  # a game with its own deal-time combinatorics (koi-koi)
-        return g.exact_table(rule_obj)
-    return exact_table(g.deal_spec(rule_obj), g.name)
+            gv = parse(g, given)  # the key: the cards, however they were written
+            return exact_given_table(g, rule_obj, gv, lambda: exact_given(g, rule_obj, gv))
+        if hasattr(g, "exact_table"):  # a game with its own deal-time combinatorics (koi-koi)
+            return g.exact_table(rule_obj)
+        return exact_table(g.deal_spec(rule_obj), g.name)

@@ -183,6 +183,29 @@ def clock_past_compiles(bar, listener, counted: int = 0) -> int:
     return len(listener.compiled)
 
 
+#: seconds of silent work after which :func:`said_if_slow` says what the wait is
+SAY_AFTER_S = 1.0
+
+
+@contextmanager
+def said_if_slow(words: str, out=None, after: float | None = None):
+    """Within this block, work that is still going after ``after`` seconds
+    (:data:`SAY_AFTER_S`) is said on ``out`` (stderr) in one line, ``hanasim: WORDS``: the
+    waits that are not a compile (exact tables computed in Python) say so too."""
+    import threading
+
+    def say():
+        print(f"hanasim: {words}", file=out if out is not None else sys.stderr, flush=True)
+
+    timer = threading.Timer(SAY_AFTER_S if after is None else after, say)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def in_notebook() -> bool:
     """Whether this is a Jupyter kernel (an IPython kernel app; not a terminal IPython)."""
     ipython = sys.modules.get("IPython")  # never imported here: only asked if already loaded

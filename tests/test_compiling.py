@@ -363,3 +363,31 @@ def test_the_runner_moves_its_bar_past_each_compile(monkeypatch):
     monkeypatch.setattr(compiling, "notice", fake_notice)
     runner.run_batches(kernel, 64, {"x": (1,)}, chunk=1, progress=True, desc="toppa: x")
     assert bars[0].start_t == 130.0 and bars[0].last_print_t == 130.0
+
+
+def test_a_slow_exact_table_says_what_the_wait_is_and_a_quick_one_says_nothing(monkeypatch,
+                                                                               capsys):
+    """Exact tables are computed in Python (Taoshi's about 2.5 s, Kushiro Toppa's 2): a wait
+    of more than a second is one line naming the game, in the CLI and the API alike."""
+    import time
+
+    import hanasim
+    from hanasim.games import get_game
+
+    g = get_game("koikoi")
+    real = type(g).exact_table
+
+    def slow(self, rules):
+        time.sleep(0.4)
+        return real(self, rules)
+
+    hanasim.exact("koikoi")  # computed once (cached in the process): quick from now on
+    capsys.readouterr()
+    monkeypatch.setattr(compiling, "SAY_AFTER_S", 0.05)
+    hanasim.exact("koikoi")
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(type(g), "exact_table", slow)
+    hanasim.exact("koikoi")
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["hanasim: computing the exact deal-time odds of Koi-koi (exact fractions "
+                   "over every deal: a few seconds)"]
