@@ -521,6 +521,10 @@ def _fake_cluster(monkeypatch, failure):
         def nthreads(self):
             return {"w": 1}
 
+        def run(self, fn, *a):  # every worker readies the kernel (no sessions)
+            fn(*a)
+            return {"w": None}
+
         def submit(self, fn, *a, pure=True):
             Client.n += 1
             return Future(Client.n - 1, fn, a)
@@ -606,6 +610,10 @@ def _workerless_cluster(monkeypatch, alive_for):
 
         def nthreads(self):
             return {"w": 1} if Client.n <= alive_for else {}
+
+        def run(self, fn, *a):  # every worker readies the kernel (no sessions)
+            fn(*a)
+            return {"w": None}
 
         def submit(self, fn, *a, pure=True):
             Client.n += 1
