@@ -38,9 +38,21 @@ ESTIMATE_S = {
 }
 GIVEN_EXTRA_S = 2
 KINDS = ("play", "lookahead", "deals")
+#: CPU seconds, measured as :data:`ESTIMATE_S` (2026-11-26 21:45 UTC, load 2.5, the journeys'
+#: records), of the many small kernels a replay compiles (``replay``: checking a record's
+#: actions and scoring its rounds) and of those and the lookahead's from a position
+#: (``advice``: ``hanasim advise``, ``replay --advise``), announced once for all of them
+SCOPE_S = {
+    "replay": {"toppa": 3, "baka": 3, "koikoi": 6, "kushiro_toppa": 2, "taipa": 1,
+               "taoshi": 2, "bakappana": 1, "ishikari_toppa": 2},
+    "advice": {"toppa": 7, "baka": 7, "koikoi": 16, "kushiro_toppa": 8, "taipa": 8,
+               "taoshi": 5, "bakappana": 4, "ishikari_toppa": 6},
+}
 _WHAT = {"play": "{title} kernel (random and greedy play)",
          "lookahead": "{title} kernel for lookahead play",
-         "deals": "{title} deals-only kernel"}
+         "deals": "{title} deals-only kernel",
+         "replay": "{title} kernels for replaying a record",
+         "advice": "{title} kernels for replay and advice (the lookahead from a position)"}
 
 
 def kind_of(dispatcher, args) -> str:
@@ -76,6 +88,8 @@ def conditioned(kind: str, args) -> bool:
 
 def estimate(game: str, kind: str) -> float | None:
     """The measured seconds of a cold compile of ``game``'s ``kind`` kernel, or None."""
+    if kind in SCOPE_S:
+        return SCOPE_S[kind].get(game)
     row = ESTIMATE_S.get(game)
     if row is None or kind not in KINDS:
         return None
@@ -114,18 +128,20 @@ def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
     if given and s:
         s += GIVEN_EXTRA_S
     about = f"about {s:.0f} s on a free core" if s else "up to a minute or two"
-    return (f"hanasim: compiling the {what}: the first time only, {about}; later runs load it "
-            "from the cache")
+    them = "them" if " kernels " in f"{what} " else "it"
+    return (f"hanasim: compiling the {what}: the first time only, {about}; later runs load "
+            f"{them} from the cache")
 
 
 class _Listener(event.Listener):
     """Announces the first hanasim compile that starts in its scope (nested compiles are
     parts of it) and records how long each announced compile took."""
 
-    def __init__(self, game, out, say):
+    def __init__(self, game, out, say, scope=None):
         self.game = game
         self.out = out
         self.say = say
+        self.scope = scope  # a kind said once for every compile in the block (SCOPE_S)
         self.depth = 0
         self.started = None
         self.compiled = []  # (kind, seconds) of every outermost compile
@@ -139,11 +155,12 @@ class _Listener(event.Listener):
         if not module.startswith("hanasim"):
             self.started = None  # numba's own helpers (np.zeros ...): short, said nothing
             return
-        kind = kind_of(d, ev.data.get("args"))
+        kind = self.scope or kind_of(d, ev.data.get("args"))
+        said = self.scope is not None and any(k == kind for k, _ in self.compiled)
         self.started = (kind, time.perf_counter())
-        if self.say:
+        if self.say and not said:
             out = self.out if self.out is not None else sys.stderr
-            given = conditioned(kind, ev.data.get("args"))
+            given = self.scope is None and conditioned(kind, ev.data.get("args"))
             print(describe(self.game, kind, d.py_func.__name__, given), file=out, flush=True)
 
     def on_end(self, ev):
@@ -155,12 +172,13 @@ class _Listener(event.Listener):
 
 
 @contextmanager
-def notice(game: str, out=None, say: bool = True):
+def notice(game: str, out=None, say: bool = True, scope: str | None = None):
     """Within this block, every kernel numba compiles (not loads) is announced on ``out``
     (stderr by default) with its game, kind and expected time (``say=False``: only recorded).
-    Yields the listener, whose ``compiled`` lists ``(kind, seconds)`` of the compiles that
-    happened."""
-    listener = _Listener(game, out, say)
+    ``scope`` (a kind of :data:`SCOPE_S`): the block's many compiles are one wait, said once
+    as that kind.  Yields the listener, whose ``compiled`` lists ``(kind, seconds)`` of the
+    compiles that happened."""
+    listener = _Listener(game, out, say, scope)
     event.register("numba:compile", listener)
     try:
         yield listener

@@ -391,3 +391,55 @@ def test_a_slow_exact_table_says_what_the_wait_is_and_a_quick_one_says_nothing(m
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["hanasim: computing the exact deal-time odds of Koi-koi (exact fractions "
                    "over every deal: a few seconds)"]
+
+
+def test_a_scope_of_many_small_compiles_is_one_line():
+    """A replay compiles a dozen small kernels: one line says so, with the estimate of them
+    all, and every compile is still recorded."""
+    kernels = [toy_kernel(f"helper_{i}") for i in range(3)]
+    out = io.StringIO()
+    with notice("koikoi", out=out, scope="advice") as seen:
+        for k in kernels:
+            k(1, None)
+    assert out.getvalue().splitlines() == [describe("koikoi", "advice")]
+    assert [k for k, _ in seen.compiled] == ["advice"] * 3
+    line = describe("koikoi", "advice")
+    assert "Koi-koi kernels for replay and advice" in line and "load them from" in line
+    assert f"about {compiling.estimate('koikoi', 'advice')} s" in line
+    for game in ("toppa", "baka", "koikoi", "kushiro_toppa", "taipa", "taoshi", "bakappana",
+                 "ishikari_toppa"):
+        assert compiling.estimate(game, "replay") and compiling.estimate(game, "advice"), game
+
+
+@pytest.mark.parametrize("advise", [False, True])
+def test_replay_and_advise_say_their_compiles_in_the_cli_and_the_api(monkeypatch, run_cli,
+                                                                     capsys, advise):
+    """The position tools compile kernels of their own (a cold 'replay --advise' of koi-koi
+    waited 20 s in silence): the CLI and the API say so, once."""
+    import pandas as pd
+
+    import hanasim
+    from hanasim.position import replay as R
+
+    kernels = iter([toy_kernel(f"replay_helper_{i}") for i in range(4)])
+
+    class Out:
+        points = pd.DataFrame({"round": [1]}).assign(player="A", seat="dealer", points=0)
+        points.attrs.update(game="koikoi", unit="points")
+        advice = None
+
+    def fake_replay(data, game, rules, preset, advise=False, samples=32, seed=0):
+        next(kernels)(1, None)
+        next(kernels)(1, None)
+        return Out()
+
+    monkeypatch.setattr(R, "replay", fake_replay)
+    monkeypatch.setattr("hanasim.position.record.check", lambda data: None)
+    record = ROOT / "tests" / "data" / "journeys" / "koikoi.json"
+    flags = ["--advise"] if advise else []
+    r = run_cli("replay", "koikoi", record, *flags)
+    kind = "advice" if advise else "replay"
+    assert r.code == 0, r.err
+    assert r.err.splitlines() == [describe("koikoi", kind)]
+    hanasim.replay("koikoi", str(record), advise=advise)
+    assert capsys.readouterr().err.splitlines() == [describe("koikoi", kind)]

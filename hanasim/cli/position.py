@@ -61,14 +61,17 @@ def _check_samples(a):
 
 def cmd_replay(a):
     from .. import rules as R
+    from ..compiling import notice
+    from ..position.api import game_name
     from ..position import record, replay
 
     _check_samples(a)
     fmt = check_output(a, None)
     data = record.load(a.file)
     try:
-        out = replay.replay(data, a.game, R.parse_assignments(a.rule), a.preset,
-                            advise=a.advise, samples=a.samples, seed=a.seed)
+        with notice(game_name(a.game, data), scope="advice" if a.advise else "replay"):
+            out = replay.replay(data, a.game, R.parse_assignments(a.rule), a.preset,
+                                advise=a.advise, samples=a.samples, seed=a.seed)
     except replay.WrongDealer as e:
         sys.stderr.write(f"hanasim: a dealer the rules do not name in {a.file}: {e}\n")
         return EXIT_FAILURE
@@ -108,7 +111,9 @@ def cmd_advise(a):
     from pathlib import Path
 
     from .. import rules as R
+    from ..compiling import notice
     from ..position import game as make_game
+    from ..position.api import game_name
     from ..position.advice import advise
     from ..position.record import RecordError
     from ..position.replay import IllegalAction
@@ -124,17 +129,18 @@ def cmd_advise(a):
                          f"{e.colno}") from None
     from ..position.positions import position_from_json
 
-    try:
-        g, pos = position_from_json(data, a.game, R.parse_assignments(a.rule), a.preset,
-                                    make_game)
-    except IllegalAction as e:
-        sys.stderr.write(f"hanasim: illegal action in {a.position}: {e}\n")
-        return EXIT_FAILURE
-    except RecordError as e:
-        raise ValueError(str(e)) from None
-    if pos.is_over():
-        raise ValueError(f"{a.position}: the round is over; there is nothing to advise")
-    adv = advise(pos, samples=a.samples, seed=a.seed)
+    with notice(game_name(a.game, data), scope="advice"):
+        try:
+            g, pos = position_from_json(data, a.game, R.parse_assignments(a.rule), a.preset,
+                                        make_game)
+        except IllegalAction as e:
+            sys.stderr.write(f"hanasim: illegal action in {a.position}: {e}\n")
+            return EXIT_FAILURE
+        except RecordError as e:
+            raise ValueError(str(e)) from None
+        if pos.is_over():
+            raise ValueError(f"{a.position}: the round is over; there is nothing to advise")
+        adv = advise(pos, samples=a.samples, seed=a.seed)
     df = adv.table(g.code)
     if a.out is not None:
         return write_out(df, a, fmt, None)
