@@ -118,10 +118,14 @@ def title(game: str) -> str:
         return game
 
 
+def _what(game: str, kind: str, name: str = "") -> str:
+    return _WHAT.get(kind, "{title} kernel " + name).format(title=title(game))
+
+
 def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
     """The notice's words: what is compiled and about how long it takes (``given``: the
     kernel for runs with given cards or ``--where``, see :func:`conditioned`)."""
-    what = _WHAT.get(kind, "{title} kernel " + name).format(title=title(game))
+    what = _what(game, kind, name)
     if given:
         what += " for runs with given cards" + ("" if _where_refused(game) else " or --where")
     s = estimate(game, kind)
@@ -136,6 +140,9 @@ def describe(game: str, kind: str, name: str = "", given: bool = False) -> str:
 class _Listener(event.Listener):
     """Announces the first hanasim compile that starts in its scope (nested compiles are
     parts of it) and records how long each announced compile took."""
+
+    #: (game, scope) said in this process with their estimate (``notice(scope=...)``)
+    announced: set = set()
 
     def __init__(self, game, out, say, scope=None):
         self.game = game
@@ -161,7 +168,15 @@ class _Listener(event.Listener):
         if self.say and not said:
             out = self.out if self.out is not None else sys.stderr
             given = self.scope is None and conditioned(kind, ev.data.get("args"))
-            print(describe(self.game, kind, d.py_func.__name__, given), file=out, flush=True)
+            line = describe(self.game, kind, d.py_func.__name__, given)
+            if self.scope is not None:
+                # a scope's kernels compile over several calls (each advice asks for others):
+                # the estimate of them all is said once a process, later calls say "more"
+                if (self.game, kind) in self.announced:
+                    line = f"hanasim: compiling more of the {_what(self.game, kind)} (the " \
+                           "first time only)"
+                self.announced.add((self.game, kind))
+            print(line, file=out, flush=True)
 
     def on_end(self, ev):
         self.depth -= 1

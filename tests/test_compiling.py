@@ -393,16 +393,25 @@ def test_a_slow_exact_table_says_what_the_wait_is_and_a_quick_one_says_nothing(m
                    "over every deal: a few seconds)"]
 
 
-def test_a_scope_of_many_small_compiles_is_one_line():
+def test_a_scope_of_many_small_compiles_is_one_line(monkeypatch):
     """A replay compiles a dozen small kernels: one line says so, with the estimate of them
     all, and every compile is still recorded."""
-    kernels = [toy_kernel(f"helper_{i}") for i in range(3)]
+    kernels = [toy_kernel(f"helper_{i}") for i in range(5)]
+    monkeypatch.setattr(compiling._Listener, "announced", set())  # as a new process
     out = io.StringIO()
     with notice("koikoi", out=out, scope="advice") as seen:
-        for k in kernels:
+        for k in kernels[:3]:
             k(1, None)
     assert out.getvalue().splitlines() == [describe("koikoi", "advice")]
     assert [k for k, _ in seen.compiled] == ["advice"] * 3
+    # a later call that compiles others of them: "more", without the estimate of them all
+    out = io.StringIO()
+    with notice("koikoi", out=out, scope="advice"):
+        kernels[3](1, None)
+        kernels[4](1, None)
+    assert out.getvalue().splitlines() == [
+        "hanasim: compiling more of the Koi-koi kernels for replay and advice (the lookahead "
+        "from a position) (the first time only)"]
     line = describe("koikoi", "advice")
     assert "Koi-koi kernels for replay and advice" in line and "load them from" in line
     assert f"about {compiling.estimate('koikoi', 'advice')} s" in line
@@ -422,6 +431,7 @@ def test_replay_and_advise_say_their_compiles_in_the_cli_and_the_api(monkeypatch
     from hanasim.position import replay as R
 
     kernels = iter([toy_kernel(f"replay_helper_{i}") for i in range(4)])
+    monkeypatch.setattr(compiling._Listener, "announced", set())
 
     class Out:
         points = pd.DataFrame({"round": [1]}).assign(player="A", seat="dealer", points=0)
@@ -441,5 +451,6 @@ def test_replay_and_advise_say_their_compiles_in_the_cli_and_the_api(monkeypatch
     kind = "advice" if advise else "replay"
     assert r.code == 0, r.err
     assert r.err.splitlines() == [describe("koikoi", kind)]
+    monkeypatch.setattr(compiling._Listener, "announced", set())  # as a new process
     hanasim.replay("koikoi", str(record), advise=advise)
     assert capsys.readouterr().err.splitlines() == [describe("koikoi", kind)]
