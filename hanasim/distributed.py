@@ -123,6 +123,21 @@ def probe(address: str, timeout: float) -> None:
                          "protocol)")
 
 
+def _script_hint() -> str:
+    """Why a local cluster may not start from a script: Dask starts its workers by importing
+    the script again, which starts the run again unless it sits under ``if __name__ ==
+    "__main__":``.  Said only when a script (not the CLI, not Jupyter) is running."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if getattr(main, "__spec__", None) is not None or not getattr(main, "__file__", None):
+        return ""  # python -m ..., or an interactive session or Jupyter: not a script
+    if getattr(getattr(main, "main", None), "__module__", "") == "hanasim.cli":
+        return ""  # the 'hanasim' command's own entry script
+    return (f" (a script that starts a local cluster must run under 'if __name__ == "
+            f"\"__main__\":': Dask's workers import {os.path.basename(main.__file__)} again)")
+
+
 def _client(cluster: str):
     try:
         from dask.distributed import Client, LocalCluster
@@ -144,7 +159,7 @@ def _client(cluster: str):
             _forget_clusters()
             workers = f"{n} worker process" + ("es" if n != 1 else "")
             raise ExecutorError(f"cannot start a Dask cluster of {workers} ({cluster}): "
-                                f"{_first_line(e)}") from None
+                                f"{_first_line(e)}{_script_hint()}") from None
         try:
             return Client(lc), lc
         except BaseException as e:

@@ -370,6 +370,30 @@ def test_a_cluster_lost_while_its_workers_ready_the_kernel_is_one_line(monkeypat
         _cluster_run(monkeypatch, ReadyClient([], run_error=OSError("gone")), local=None)
 
 
+def test_a_script_without_a_main_guard_is_told_why_its_local_cluster_did_not_start(
+        monkeypatch):
+    """Dask starts a local cluster's workers by importing the script again: without
+    'if __name__ == "__main__":' the cluster fails as "Nanny failed to start". From a script
+    the line says why; from the CLI, 'python -m' or Jupyter it adds nothing."""
+    import sys
+    import types
+
+    from hanasim import cli, distributed
+
+    script = types.ModuleType("__main__")
+    script.__file__, script.__spec__ = "/home/me/study.py", None
+    monkeypatch.setitem(sys.modules, "__main__", script)
+    hint = distributed._script_hint()
+    assert "must run under 'if __name__ == \"__main__\":'" in hint and "study.py" in hint
+    script.main = cli.main  # the 'hanasim' command's entry script
+    assert distributed._script_hint() == ""
+    del script.main
+    script.__spec__ = types.SimpleNamespace(name="hanasim.__main__")  # python -m hanasim
+    assert distributed._script_hint() == ""
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))  # Jupyter
+    assert distributed._script_hint() == ""
+
+
 # ---- checkpoints -------------------------------------------------------------------------------
 
 CK_RUN = ["simulate", "toppa", "--rounds", "600000", "--seed", "3", "--no-save", "--format",
