@@ -311,21 +311,18 @@ def _ready(client, local, cluster: str, fn, args, what: str) -> None:
     if local is not None:
         fn(*args)
         return
-    import sys
+    from .compiling import said_if_slow
 
-    said = threading.Timer(READY_SAY_AFTER_S, lambda: print(
-        f"hanasim: waiting for the workers of {cluster} to load the {what} kernel; a worker "
-        "that does not have it in its cache compiles it first (once; 'hanasim warmup' on "
-        "each worker does it ahead of time)", file=sys.stderr, flush=True))
-    said.start()
     try:
-        client.run(_run_here, fn, args)
+        with said_if_slow(f"waiting for the workers of {cluster} to load the {what} kernel; a "
+                          "worker that does not have it in its cache compiles it first (once; "
+                          "'hanasim warmup' on each worker does it ahead of time)",
+                          after=READY_SAY_AFTER_S):
+            client.run(_run_here, fn, args)
     except (KeyboardInterrupt, ExecutorError):
         raise
     except Exception as e:  # noqa: BLE001  (Dask's failures, whatever their class)
         raise ExecutorError(_failure(cluster, e)) from None
-    finally:
-        said.cancel()
 
 
 @contextlib.contextmanager
