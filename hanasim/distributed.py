@@ -296,10 +296,6 @@ class _Watch:
 READY_SAY_AFTER_S = 1.0
 
 
-def _run_here(fn, args):
-    fn(*args)
-
-
 def _ready(client, local, cluster: str, fn, args, what: str) -> None:
     """Before the first batch: the kernel ready where the batches run, the wait said.  The
     compile notice of this process cannot see a worker compile, so without this a cold
@@ -318,7 +314,7 @@ def _ready(client, local, cluster: str, fn, args, what: str) -> None:
                           "worker that does not have it in its cache compiles it first (once; "
                           "'hanasim warmup' on each worker does it ahead of time)",
                           after=READY_SAY_AFTER_S):
-            client.run(_run_here, fn, args)
+            client.run(fn, *args)
     except (KeyboardInterrupt, ExecutorError):
         raise
     except Exception as e:  # noqa: BLE001  (Dask's failures, whatever their class)

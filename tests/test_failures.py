@@ -287,7 +287,7 @@ class ReadyClient:
     def run(self, fn, *a):
         import time
 
-        self.log.append(("workers", a[1][3]))
+        self.log.append(("workers", a[3]))
         time.sleep(self.run_seconds)
         if self.run_error is not None:
             raise self.run_error

@@ -421,13 +421,14 @@ def run_batches(kernel, n_sessions, shapes, *, rounds_per_session=1, progress=Fa
     results = executor(run_batch, args) if executor else (run_batch(*a) for a in args)
     try:
         # says so when a kernel is compiled, not loaded; the bar's rate leaves the compile out
-        with notice(desc.split(" ")[0]) as heard:
+        game = desc.split(" ")[0]
+        with notice(game) as heard:
             ready = getattr(executor, "ready", None)
             first = next(todo(), None)
             # a batch of no sessions first: the kernel loaded, or compiled, where the batches
             # run (a cluster's executor), its wait said
             if ready is not None and first is not None:
-                what = title(desc.split(" ")[0]) + (" deals-only" if " deals" in desc else "")
+                what = title(game) + (" deals-only" if " deals" in desc else "")
                 ready(run_batch, (kernel, shapes, plan[first][0], 0, chunk, False), what)
             compiles = 0
             for i, (sums, chunks) in zip(todo(), results):
