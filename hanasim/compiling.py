@@ -22,19 +22,19 @@ from numba.core import event
 #: CPU seconds to compile each game's kernels from an empty cache: (the play kernel serving
 #: random and greedy, the lookahead kernel on top of it, the deals-only kernel; 0: deals-only
 #: runs use the play kernel).  Measured on an AMD EPYC VM (2 cores, numba 0.68.1) in a fresh
-#: process per game (``bench.cold_compile_seconds``), 2026-11-26 20:28-20:37 UTC at load 1.0;
+#: process per game (``hanasim bench``, median of 3), 2026-11-26 22:52-23:08 UTC at load 1.0;
 #: on one free core the wait is about the same, on a loaded machine longer, which the notice
 #: says.  A game's kernel for runs with given cards or ``--where`` (a kernel of its own, see
 #: :func:`conditioned`) takes about :data:`GIVEN_EXTRA_S` more than its plain one.
 ESTIMATE_S = {
-    "toppa": (9, 16, 3),
-    "baka": (8, 13, 3),
-    "koikoi": (10, 17, 0),
-    "kushiro_toppa": (8, 21, 0),
-    "taipa": (8, 18, 1),
-    "taoshi": (9, 17, 0),
-    "bakappana": (5, 10, 2),
-    "ishikari_toppa": (8, 14, 0),
+    "toppa": (9, 15, 2),
+    "baka": (8, 12, 2),
+    "koikoi": (10, 16, 0),
+    "kushiro_toppa": (8, 18, 0),
+    "taipa": (7, 16, 1),
+    "taoshi": (8, 15, 0),
+    "bakappana": (5, 9, 2),
+    "ishikari_toppa": (8, 13, 0),
 }
 GIVEN_EXTRA_S = 2
 KINDS = ("play", "lookahead", "deals")
