@@ -138,6 +138,27 @@ def _script_hint() -> str:
             f"\"__main__\":': Dask's workers import {os.path.basename(main.__file__)} again)")
 
 
+_TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, if it is not running, without its warnings.
+    A Ctrl-C in the moment a local cluster spawns its workers leaves a semaphore half made;
+    the tracker, a process of its own, cleans it up after hanasim has exited and warns about
+    it in four lines, after the one line that said the run was interrupted.  The tracker
+    takes its warning filters from ours when it starts, so the filter is set just for that."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    sys.warnoptions.append(_TRACKER_QUIET)
+    try:
+        resource_tracker.ensure_running()
+    except Exception:  # noqa: BLE001  (no tracker: nothing to quieten)
+        pass
+    finally:
+        sys.warnoptions.remove(_TRACKER_QUIET)
+
+
 def _client(cluster: str):
     try:
         from dask.distributed import Client, LocalCluster
@@ -146,6 +167,7 @@ def _client(cluster: str):
     check_address(cluster)
     if cluster.startswith("local:"):
         n = int(cluster.split(":", 1)[1])
+        _quiet_resource_tracker()
         # The scheduler and the worker processes share our stderr: Dask's logs stay out of it
         # (a Ctrl-C makes workers warn about every cancelled task; dying workers make the
         # scheduler log errors); a failure reaches the user as one line from the executor.
